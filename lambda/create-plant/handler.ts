@@ -1,0 +1,54 @@
+/** POST /plants: an adapter from the HTTP API event to `createPlant` and back. */
+import type {
+  APIGatewayProxyEventV2WithLambdaAuthorizer,
+  APIGatewayProxyStructuredResultV2,
+} from 'aws-lambda';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { requireEnv } from '../shared/config';
+import { makeDocumentClient } from '../shared/dynamodb';
+import { errorResponse, jsonResponse } from '../shared/http';
+import { PLANTS_WRITE, requireScope } from '../shared/principal';
+import type { Plant } from '../shared/schemas';
+import { createPlant } from './create-plant';
+import { readNewPlant } from './request';
+
+/** What the handler needs: a document client and the plants table's name. */
+export interface CreatePlantDeps {
+  readonly plants: DynamoDBDocumentClient;
+  readonly tableName: string;
+}
+
+/** The event: payload 2.0 with the authorizer's context, which may be missing when invoked directly. */
+export type CreatePlantEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<unknown>;
+
+/** Builds the handler around its dependencies, so tests can inject theirs. */
+export function makeCreatePlantHandler(deps: CreatePlantDeps) {
+  const store = { client: deps.plants, tableName: deps.tableName };
+  return async (event: CreatePlantEvent): Promise<APIGatewayProxyStructuredResultV2> => {
+    const requestId = event.requestContext?.requestId ?? 'none';
+    try {
+      const principal = requireScope(event.requestContext?.authorizer?.lambda, PLANTS_WRITE);
+      const plant = readNewPlant(event);
+      const outcome = await createPlant(store, plant, principal.tokenId);
+      console.log(
+        JSON.stringify({
+          level: 'info',
+          requestId,
+          tokenId: principal.tokenId,
+          id: String(plant.id),
+          outcome,
+        }),
+      );
+      const answer: Plant =
+        plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag };
+      return jsonResponse(200, answer);
+    } catch (error) {
+      return errorResponse(error, requestId);
+    }
+  };
+}
+
+/** Reads the configuration once, at cold start; a missing variable fails the start, by name. */
+export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): CreatePlantDeps {
+  return { plants: makeDocumentClient(), tableName: requireEnv('PLANTS_TABLE_NAME', env) };
+}

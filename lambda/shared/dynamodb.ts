@@ -1,0 +1,54 @@
+/** The DynamoDB document client every function uses, and how its failures are told apart. */
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * A document client that never turns a number into a float64 (numbers read back as
+ * `NumberValue`), with timeouts short enough that the SDK's retries fit the function's time.
+ * The endpoint comes from the SDK's own settings (`AWS_ENDPOINT_URL_DYNAMODB` locally).
+ */
+export function makeDocumentClient(config: DynamoDBClientConfig = {}): DynamoDBDocumentClient {
+  const client = new DynamoDBClient({
+    maxAttempts: 3,
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
+    ...config,
+  });
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true },
+    unmarshallOptions: { wrapNumbers: true },
+  });
+}
+
+const UNAVAILABLE_ERRORS = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
+const NETWORK_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+]);
+
+/**
+ * True when DynamoDB was throttled, failed on its side or could not be reached — after the
+ * SDK's retries, so the caller may only retry later. Anything else is a bug or a misconfiguration.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { $fault, code } = error as { $fault?: string; code?: string };
+  return (
+    UNAVAILABLE_ERRORS.has(error.name) || $fault === 'server' || NETWORK_ERRORS.has(code ?? '')
+  );
+}

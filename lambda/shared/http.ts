@@ -1,0 +1,118 @@
+/**
+ * One error family and one mapper from errors to HTTP API (payload 2.0) answers.
+ * 4xx messages are shown to the caller; 5xx bodies are generic and the details go to the log.
+ */
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { ErrorBody } from './schemas';
+
+/** An answer with a status, a message and optional headers. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: the body is not JSON, not an object, or breaks a field rule. */
+export class BadRequest extends HttpError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+/** 403: the caller lacks a scope. */
+export class Forbidden extends HttpError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
+
+/** 409: the state of the store forbids the request. */
+export class Conflict extends HttpError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+
+/** 413: the body is too large. */
+export class PayloadTooLarge extends HttpError {
+  constructor(message: string) {
+    super(413, message);
+  }
+}
+
+/** 415: the body's media type is not accepted. */
+export class UnsupportedMediaType extends HttpError {
+  constructor(message: string) {
+    super(415, message);
+  }
+}
+
+/** Seconds a client should wait before retrying after a 503. */
+export const RETRY_AFTER_SECONDS = 1;
+
+/** 503: a dependency is throttled or unreachable; the request may be retried. */
+export class ServiceUnavailable extends HttpError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(503, message, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    if (options) this.cause = options.cause;
+  }
+}
+
+/** Generic messages for the 5xx answers, which never show internals. */
+const SERVER_MESSAGES: Readonly<Record<number, string>> = {
+  500: 'internal error; the request id identifies it in the service log',
+  503: 'the store is unavailable; retry after the number of seconds in Retry-After',
+};
+
+/** A JSON answer. */
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode: status,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/**
+ * Maps any thrown value to an Error answer. An `HttpError` below 500 shows its message;
+ * everything else answers generically and is logged with the request id.
+ */
+export function errorResponse(
+  error: unknown,
+  requestId: string,
+): APIGatewayProxyStructuredResultV2 {
+  const status = error instanceof HttpError ? error.status : 500;
+  if (status >= 500) {
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        requestId,
+        status,
+        error:
+          error instanceof Error
+            ? {
+                name: error.name,
+                message: error.message,
+                stack: error.stack,
+                cause: String(error.cause ?? ''),
+              }
+            : String(error),
+      }),
+    );
+  }
+  const message =
+    status < 500 && error instanceof HttpError
+      ? error.message
+      : (SERVER_MESSAGES[status] ?? SERVER_MESSAGES[500]!);
+  const body: ErrorBody = { error: status, message };
+  return jsonResponse(status, body, error instanceof HttpError ? error.headers : {});
+}

@@ -1,0 +1,213 @@
+/**
+ * A strict JSON parser for request bodies.
+ *
+ * `JSON.parse` rounds integers beyond 2^53 and keeps the last of two equal member names, both
+ * silently. This parser keeps every integer-valued number exact as a `bigint` (`5`, `5.0` and
+ * `5e0` are all `5n`), returns other numbers as `number`, rejects duplicate member names and
+ * lone surrogates (I-JSON, RFC 7493), and builds objects without a prototype so that a member
+ * named `__proto__` is just data.
+ */
+
+/** A JSON value as this parser returns it. */
+export type JsonValue =
+  null | boolean | string | number | bigint | JsonValue[] | { [key: string]: JsonValue };
+
+/** The body is not JSON this service accepts: `field` is where (`body` for syntax), `rule` why. */
+export class JsonSyntaxError extends Error {
+  override readonly name = 'JsonSyntaxError';
+
+  constructor(
+    readonly field: string,
+    readonly rule: string,
+  ) {
+    super(`${field}: ${rule}`);
+  }
+}
+
+/** Deeper nesting is refused rather than risking the stack. */
+export const MAX_DEPTH = 512;
+
+/** Digits of the largest int64 magnitude (9223372036854775808); longer integers are out of range. */
+const MAX_INT64_DIGITS = 19;
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const NUMBER_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+const WHITESPACE = /[ \t\n\r]*/y;
+// JSON forbids raw control characters inside strings; this run stops at them.
+// eslint-disable-next-line no-control-regex
+const STRING_RUN = /[^"\\\u0000-\u001f]*/y;
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+
+/** Parses `text` as one JSON value, or throws `JsonSyntaxError`. */
+export function parseJson(text: string): JsonValue {
+  const parser = new Parser(text);
+  const value = parser.value(0, '');
+  parser.skipWhitespace();
+  if (parser.pos < text.length) parser.fail('unexpected data after the JSON value');
+  return value;
+}
+
+/**
+ * Converts a JSON number literal to a `bigint` when its value is an integer that may be an
+ * int64, without ever passing through a float64; anything else becomes a `number`.
+ */
+function numberFromLiteral(literal: string): number | bigint {
+  const parts = NUMBER_PARTS.exec(literal);
+  if (!parts) throw new JsonSyntaxError('body', `must be valid JSON (invalid number ${literal})`);
+  const [, sign, integer = '', fraction = '', exponent = '0'] = parts;
+  const all = (integer + fraction).replace(/^0+/, '');
+  const digits = all.replace(/0+$/, '');
+  if (digits === '') return 0n;
+  // With seven or more exponent digits a non-zero value is a fraction or far beyond int64.
+  if (exponent.replace(/^[+-]?0*/, '').length > 6) return Number(literal);
+  const scale = Number(exponent) - fraction.length + (all.length - digits.length);
+  if (scale < 0 || digits.length + scale > MAX_INT64_DIGITS) return Number(literal);
+  const magnitude = BigInt(digits + '0'.repeat(scale));
+  return sign === '-' ? -magnitude : magnitude;
+}
+
+class Parser {
+  pos = 0;
+
+  constructor(private readonly text: string) {}
+
+  fail(reason: string): never {
+    throw new JsonSyntaxError('body', `must be valid JSON (${reason} at position ${this.pos})`);
+  }
+
+  skipWhitespace(): void {
+    WHITESPACE.lastIndex = this.pos;
+    WHITESPACE.test(this.text);
+    this.pos = WHITESPACE.lastIndex;
+  }
+
+  value(depth: number, path: string): JsonValue {
+    this.skipWhitespace();
+    const c = this.text[this.pos];
+    if (c === '{' || c === '[') {
+      if (depth >= MAX_DEPTH) this.fail(`nesting deeper than ${MAX_DEPTH} levels`);
+      return c === '{' ? this.object(depth + 1, path) : this.array(depth + 1, path);
+    }
+    if (c === '"') return this.string();
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number();
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
+      if (this.text.startsWith(word, this.pos)) {
+        this.pos += word.length;
+        return value;
+      }
+    }
+    return this.fail(c === undefined ? 'unexpected end of input' : 'unexpected character');
+  }
+
+  object(depth: number, path: string): { [key: string]: JsonValue } {
+    const result: { [key: string]: JsonValue } = Object.create(null);
+    this.pos++;
+    this.skipWhitespace();
+    if (this.text[this.pos] === '}') {
+      this.pos++;
+      return result;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      if (this.text[this.pos] !== '"') this.fail('expected a member name');
+      const key = this.string();
+      const memberPath = path === '' ? key : `${path}.${key}`;
+      if (Object.prototype.hasOwnProperty.call(result, key)) {
+        throw new JsonSyntaxError(memberPath, 'appears more than once');
+      }
+      this.expect(':');
+      result[key] = this.value(depth, memberPath);
+      if (this.separator('}')) return result;
+    }
+  }
+
+  array(depth: number, path: string): JsonValue[] {
+    const result: JsonValue[] = [];
+    this.pos++;
+    this.skipWhitespace();
+    if (this.text[this.pos] === ']') {
+      this.pos++;
+      return result;
+    }
+    for (;;) {
+      result.push(this.value(depth, `${path}[${result.length}]`));
+      if (this.separator(']')) return result;
+    }
+  }
+
+  /** Consumes `,` (returns false) or `close` (returns true). */
+  separator(close: string): boolean {
+    this.skipWhitespace();
+    const c = this.text[this.pos++];
+    if (c === close) return true;
+    if (c === ',') return false;
+    this.pos--;
+    return this.fail(`expected ',' or '${close}'`);
+  }
+
+  expect(char: string): void {
+    this.skipWhitespace();
+    if (this.text[this.pos] !== char) this.fail(`expected '${char}'`);
+    this.pos++;
+  }
+
+  string(): string {
+    const start = this.pos;
+    this.pos++;
+    let result = '';
+    for (;;) {
+      STRING_RUN.lastIndex = this.pos;
+      STRING_RUN.test(this.text);
+      result += this.text.slice(this.pos, STRING_RUN.lastIndex);
+      this.pos = STRING_RUN.lastIndex;
+      const c = this.text[this.pos];
+      if (c === '"') break;
+      if (c === undefined) {
+        this.pos = start;
+        this.fail('unterminated string');
+      }
+      if (c !== '\\') this.fail('control character in string');
+      const e = this.text[this.pos + 1];
+      if (e === 'u') {
+        const hex = this.text.slice(this.pos + 2, this.pos + 6);
+        if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('invalid \\u escape');
+        result += String.fromCharCode(parseInt(hex, 16));
+        this.pos += 6;
+      } else if (e !== undefined && e in ESCAPES) {
+        result += ESCAPES[e];
+        this.pos += 2;
+      } else {
+        this.fail('invalid escape');
+      }
+    }
+    this.pos++;
+    if (!result.isWellFormed()) {
+      this.pos = start;
+      this.fail('string with a lone surrogate');
+    }
+    return result;
+  }
+
+  number(): number | bigint {
+    NUMBER.lastIndex = this.pos;
+    const match = NUMBER.exec(this.text);
+    if (!match) return this.fail('invalid number');
+    this.pos = NUMBER.lastIndex;
+    const next = this.text[this.pos];
+    if (next !== undefined && /[0-9.eE+-]/.test(next)) this.fail('invalid number');
+    return numberFromLiteral(match[0]);
+  }
+}

@@ -1,0 +1,23 @@
+/** The caller, as the authorizer passes it to functions in `requestContext.authorizer.lambda`. */
+import * as v from 'valibot';
+import { Forbidden } from './http';
+
+/** The scope that lets a token create plants. */
+export const PLANTS_WRITE = 'plants:write';
+
+/** Authorizer context: `scopes` is one space-separated string (context values are scalars). */
+export const Principal = v.object({
+  tokenId: v.string(),
+  name: v.string(),
+  scopes: v.string(),
+});
+export type Principal = v.InferOutput<typeof Principal>;
+
+/** The principal in an authorizer context, or `Forbidden` unless it holds `scope`. */
+export function requireScope(context: unknown, scope: string): Principal {
+  const result = v.safeParse(Principal, context);
+  if (!result.success || !result.output.scopes.split(' ').includes(scope)) {
+    throw new Forbidden(`the token lacks the scope ${scope}`);
+  }
+  return result.output;
+}

@@ -1,0 +1,28 @@
+/**
+ * The DynamoDB tables, defined once: the stack creates them, the local runtime and the tests
+ * create them on the embedded engine, and the functions read their key names from here.
+ */
+
+/** A table's shape: its local name, its partition key and, where items expire, its TTL attribute. */
+export interface TableDefinition {
+  /** The name on the local engine; in AWS the stack names tables and passes the names in. */
+  readonly localName: string;
+  readonly partitionKey: { readonly name: string; readonly type: 'S' | 'N' };
+  readonly timeToLiveAttribute?: string;
+}
+
+/** Plants, keyed by their int64 id (a DynamoDB number keeps all 19 digits). */
+export const PLANTS_TABLE = {
+  localName: 'plants',
+  partitionKey: { name: 'id', type: 'N' },
+} as const satisfies TableDefinition;
+
+/** Bearer tokens, keyed by the hex SHA-256 of the token; `expiresAt` (epoch seconds) is the TTL. */
+export const TOKENS_TABLE = {
+  localName: 'tokens',
+  partitionKey: { name: 'tokenHash', type: 'S' },
+  timeToLiveAttribute: 'expiresAt',
+} as const satisfies TableDefinition;
+
+/** Every table, for code that creates them all. */
+export const TABLES: readonly TableDefinition[] = [PLANTS_TABLE, TOKENS_TABLE];
