@@ -11,5 +11,6 @@ export default tseslint.config(
       sourceType: 'commonjs',
       globals: { module: 'writable', require: 'readonly' },
     },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

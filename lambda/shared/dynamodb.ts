@@ -10,7 +10,11 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 export function makeDocumentClient(config: DynamoDBClientConfig = {}): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
     maxAttempts: 3,
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
+    requestHandler: {
+      connectionTimeout: 1_000,
+      requestTimeout: 2_000,
+      throwOnRequestTimeout: true,
+    },
     ...config,
   });
   return DynamoDBDocumentClient.from(client, {

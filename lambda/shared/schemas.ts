@@ -12,9 +12,19 @@ export const INT64_MAX = 2n ** 63n - 1n;
 const INT64_RULE = `must be an integer from ${INT64_MIN} to ${INT64_MAX}`;
 const STRING_RULE = 'must be a string';
 
-/** An object's own message names a missing member "required"; the root is "a JSON object". */
-const objectRule = (issue: v.ObjectIssue): string =>
-  issue.path ? 'required' : 'must be a JSON object';
+/**
+ * A JSON object with the given members. valibot's `object` also accepts arrays, so the root
+ * is checked first; the object's own message is then only ever about a missing member.
+ */
+function jsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries) {
+  return v.pipe(
+    v.custom<Record<string, unknown>>(
+      (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
+      'must be a JSON object',
+    ),
+    v.object(entries, 'required'),
+  );
+}
 
 /**
  * An int64 as the strict JSON parser returns it: a `bigint`, never a float64. Any other value
@@ -27,26 +37,22 @@ export const Int64 = v.pipe(
   v.metadata({ type: 'integer', format: 'int64' }),
 );
 
+const PlantEntries = {
+  name: v.pipe(v.string(STRING_RULE), v.description('The name of the plant')),
+  tag: v.optional(
+    v.pipe(v.string(STRING_RULE), v.description('Tag that specifies the type of the plant')),
+  ),
+};
+
 /** A plant as the service answers it. */
-export const Plant = v.object(
-  {
-    name: v.pipe(v.string(STRING_RULE), v.description('The name of the plant')),
-    tag: v.optional(
-      v.pipe(v.string(STRING_RULE), v.description('Tag that specifies the type of the plant')),
-    ),
-  },
-  objectRule,
-);
+export const Plant = jsonObject(PlantEntries);
 export type Plant = v.InferOutput<typeof Plant>;
 
 /** The body of POST /plants: a Plant and its id. Unknown members are dropped. */
-export const NewPlant = v.object(
-  {
-    id: v.pipe(Int64, v.description('Identification number of the plant')),
-    ...Plant.entries,
-  },
-  objectRule,
-);
+export const NewPlant = jsonObject({
+  id: v.pipe(Int64, v.description('Identification number of the plant')),
+  ...PlantEntries,
+});
 export type NewPlant = v.InferOutput<typeof NewPlant>;
 
 /** Every error answer of the function: `error` repeats the HTTP status. */

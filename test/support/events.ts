@@ -1,0 +1,43 @@
+/** Create-plant events for tests, made from the real-shaped event in `events/`. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CreatePlantEvent } from '../../lambda/create-plant/handler';
+
+const TEMPLATE = readFileSync(join(__dirname, '../../events/create-plant.json'), 'utf8');
+
+/** What a test changes in the template event. */
+export interface EventOptions {
+  /** The body text; with `base64`, encoded as the gateway would. `undefined` removes it. */
+  readonly body?: string | Buffer | undefined;
+  readonly base64?: boolean;
+  /** The content-type header; `null` removes it. @default 'application/json' */
+  readonly contentType?: string | null;
+  /** Authorizer context; `null` removes the authorizer. */
+  readonly context?: Record<string, string> | null;
+  readonly requestId?: string;
+}
+
+/** A payload 2.0 POST /plants event. */
+export function createPlantEvent(options: EventOptions = {}): CreatePlantEvent {
+  const event = JSON.parse(TEMPLATE) as CreatePlantEvent & { body?: string };
+  if ('body' in options) {
+    if (options.body === undefined) delete event.body;
+    else
+      event.body = options.base64
+        ? Buffer.from(options.body).toString('base64')
+        : String(options.body);
+  }
+  event.isBase64Encoded = options.base64 ?? false;
+  if (options.contentType === null) delete event.headers['content-type'];
+  else if (options.contentType !== undefined) event.headers['content-type'] = options.contentType;
+  if (options.context === null) {
+    delete (event.requestContext as { authorizer?: unknown }).authorizer;
+  } else if (options.context) event.requestContext.authorizer = { lambda: options.context };
+  if (options.requestId) event.requestContext.requestId = options.requestId;
+  return event;
+}
+
+/** The body of a create request for `id` (a JSON number literal) and the given fields. */
+export function plantBody(id: string, name: string, tag?: string): string {
+  return `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`;
+}

@@ -1,0 +1,57 @@
+/** A real engine with the project's tables, and a client that counts what it sends. */
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { startEngine, type Engine } from '../../lib/local/engine';
+import { makeDocumentClient } from '../../lambda/shared/dynamodb';
+import { PLANTS_TABLE } from '../../lambda/shared/tables';
+
+/** Records every HTTP request a client sends (retries included), by command name. */
+export function countRequests(client: DynamoDBDocumentClient): string[] {
+  const requests: string[] = [];
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      requests.push(context.commandName ?? 'unknown');
+      return next(args);
+    },
+    { step: 'deserialize', name: 'countRequests' },
+  );
+  return requests;
+}
+
+/** An in-memory engine, a counting document client and a raw client for reading back. */
+export interface TestStore {
+  readonly engine: Engine;
+  readonly plants: DynamoDBDocumentClient;
+  readonly requests: string[];
+  /** The stored plant item exactly as DynamoDB holds it (numbers as strings). */
+  readStored(id: string): Promise<Record<string, unknown> | undefined>;
+  close(): Promise<void>;
+}
+
+/** Starts a fresh engine for one test file. */
+export async function startTestStore(): Promise<TestStore> {
+  const engine = await startEngine();
+  const plants = makeDocumentClient(engine.clientConfig);
+  const raw = new DynamoDBClient(engine.clientConfig);
+  const requests = countRequests(plants);
+  return {
+    engine,
+    plants,
+    requests,
+    async readStored(id) {
+      const { Item } = await raw.send(
+        new GetItemCommand({
+          TableName: PLANTS_TABLE.localName,
+          Key: { [PLANTS_TABLE.partitionKey.name]: { N: id } },
+          ConsistentRead: true,
+        }),
+      );
+      return Item && Object.fromEntries(Object.entries(Item).map(([k, v]) => [k, v.N ?? v.S]));
+    },
+    async close() {
+      plants.destroy();
+      raw.destroy();
+      await engine.close();
+    },
+  };
+}
