@@ -1,9 +1,26 @@
 /** Create-plant events for tests, made from the real-shaped event in `events/`. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import type { CreatePlantEvent } from '../../lambda/create-plant/handler';
 
 const TEMPLATE = readFileSync(join(__dirname, '../../events/create-plant.json'), 'utf8');
+const AUTHORIZER_TEMPLATE = readFileSync(join(__dirname, '../../events/authorizer.json'), 'utf8');
+
+/** An authorizer event carrying `authorization` (`undefined` removes the header). */
+export function authorizerEvent(
+  authorization: string | undefined,
+): APIGatewayRequestAuthorizerEventV2 {
+  const event = JSON.parse(AUTHORIZER_TEMPLATE) as APIGatewayRequestAuthorizerEventV2;
+  if (authorization === undefined) {
+    delete event.headers?.authorization;
+    event.identitySource = [];
+  } else {
+    event.headers = { ...event.headers, authorization };
+    event.identitySource = [authorization];
+  }
+  return event;
+}
 
 /** What a test changes in the template event. */
 export interface EventOptions {

@@ -1,0 +1,76 @@
+/** The HTTP API Lambda authorizer (payload 2.0, simple responses): shapes `verifyToken`'s verdict. */
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
+import { requireEnv } from '../shared/config';
+import { makeDocumentClient } from '../shared/dynamodb';
+import type { Principal } from '../shared/principal';
+import { TOKENS_TABLE } from '../shared/tables';
+import { verifyToken, type StoredToken, type TokenLookup } from './verify-token';
+
+/** What the authorizer needs: a document client and the tokens table's name. */
+export interface AuthorizerDeps {
+  readonly tokens: DynamoDBDocumentClient;
+  readonly tableName: string;
+}
+
+/** A simple response: allowed with the principal as context, or not allowed. */
+export type AuthorizerResult = { isAuthorized: true; context: Principal } | { isAuthorized: false };
+
+/** Reads a token item by hash, strongly consistent; a failing read throws (gateway 500). */
+export function tableLookup(deps: AuthorizerDeps): TokenLookup {
+  return async (tokenHash) => {
+    const { Item } = await deps.tokens.send(
+      new GetCommand({
+        TableName: deps.tableName,
+        Key: { [TOKENS_TABLE.partitionKey.name]: tokenHash },
+        ConsistentRead: true,
+      }),
+    );
+    if (!Item) return undefined;
+    const { tokenId, name, scopes, expiresAt } = Item;
+    return {
+      tokenId: String(tokenId),
+      name: String(name),
+      scopes: Array.isArray(scopes) ? scopes.map(String) : [],
+      // Numbers are read as NumberValue, never as float64; epoch seconds fit either way.
+      ...(expiresAt === undefined ? {} : { expiresAt: Number(String(expiresAt)) }),
+    } satisfies StoredToken;
+  };
+}
+
+/** Builds the authorizer around its dependencies, so tests can inject theirs. */
+export function makeAuthorizerHandler(deps: AuthorizerDeps) {
+  const lookup = tableLookup(deps);
+  return async (event: APIGatewayRequestAuthorizerEventV2): Promise<AuthorizerResult> => {
+    const requestId = event.requestContext?.requestId;
+    let verdict;
+    try {
+      verdict = await verifyToken(event.headers?.authorization, lookup);
+    } catch (error) {
+      // Name and status only: a message could echo the key, which is the token's hash.
+      const { name, $metadata } = (error ?? {}) as { name?: string; $metadata?: object };
+      console.error(
+        JSON.stringify({ level: 'error', requestId, decision: 'error', error: name, $metadata }),
+      );
+      // No `cause`: the runtime logs what is thrown, and the SDK error is not ours to vouch for.
+      // eslint-disable-next-line preserve-caught-error
+      throw new Error('token table unreadable; denying by failing');
+    }
+    const { principal } = verdict;
+    console.log(
+      JSON.stringify({
+        level: 'info',
+        requestId,
+        decision: principal ? 'allow' : 'deny',
+        tokenId: principal ? principal.tokenId : verdict.tokenId,
+        ...(principal ? {} : { reason: verdict.reason }),
+      }),
+    );
+    return principal ? { isAuthorized: true, context: principal } : { isAuthorized: false };
+  };
+}
+
+/** Reads the configuration once, at cold start; a missing variable fails the start, by name. */
+export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): AuthorizerDeps {
+  return { tokens: makeDocumentClient(), tableName: requireEnv('TOKENS_TABLE_NAME', env) };
+}

@@ -1,0 +1,49 @@
+/**
+ * The token check, pure: an `Authorization` header in, a principal or `null` out (with the
+ * reason for the log). The table read is passed in; a malformed header never reaches it, and
+ * a failing read throws, so no error can ever allow.
+ */
+import type { Principal } from '../shared/principal';
+import { TOKEN_FORMAT, hashToken } from '../shared/tokens';
+
+/** The stored fields the check needs, as read from the tokens table. */
+export interface StoredToken {
+  readonly tokenId: string;
+  readonly name: string;
+  readonly scopes: readonly string[];
+  readonly expiresAt?: number;
+}
+
+/** Reads the token stored under a hash (strongly consistent), or `undefined`. */
+export type TokenLookup = (tokenHash: string) => Promise<StoredToken | undefined>;
+
+/** The outcome: a principal, or `null` and why (never the token itself). */
+export type Verdict =
+  | { readonly principal: Principal }
+  | {
+      readonly principal: null;
+      readonly reason: 'malformed' | 'unknown' | 'expired';
+      readonly tokenId?: string;
+    };
+
+/** The scheme `Bearer` in any case, exactly one space, then the credential. */
+const BEARER = /^bearer (.*)$/is;
+
+/** Allows only a well-formed token whose item exists and has not expired. */
+export async function verifyToken(
+  header: string | undefined,
+  lookup: TokenLookup,
+  now: Date = new Date(),
+): Promise<Verdict> {
+  const token = BEARER.exec(header ?? '')?.[1];
+  if (token === undefined || !TOKEN_FORMAT.test(token)) {
+    return { principal: null, reason: 'malformed' };
+  }
+  const stored = await lookup(hashToken(token));
+  if (!stored) return { principal: null, reason: 'unknown' };
+  if (stored.expiresAt !== undefined && stored.expiresAt * 1000 <= now.getTime()) {
+    return { principal: null, reason: 'expired', tokenId: stored.tokenId };
+  }
+  const { tokenId, name, scopes } = stored;
+  return { principal: { tokenId, name, scopes: scopes.join(' ') } };
+}

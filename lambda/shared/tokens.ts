@@ -1,0 +1,56 @@
+/**
+ * Bearer tokens: their format, generation and hashing, and the item that stores one. Shared by
+ * the authorizer (which only reads) and the token CLI (which creates, lists and revokes).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { PLANTS_WRITE } from './principal';
+
+/** Every token starts with this, so that secret scanners can find leaked ones. */
+export const TOKEN_PREFIX = 'pst_';
+/** `pst_` and 43 base64url characters: 32 random bytes. */
+export const TOKEN_FORMAT = /^pst_[A-Za-z0-9_-]{43}$/;
+/** The scopes a token may hold today. */
+export const ALL_SCOPES: readonly string[] = [PLANTS_WRITE];
+
+/** A token as stored: never the token itself, only its SHA-256. */
+export interface TokenItem {
+  /** Hex SHA-256 of the token: the table's key. */
+  readonly tokenHash: string;
+  /** Public identifier, safe to log and to show. */
+  readonly tokenId: string;
+  readonly name: string;
+  readonly scopes: readonly string[];
+  /** ISO-8601. */
+  readonly createdAt: string;
+  /** Epoch seconds; absent for a token that never expires. Also the table's TTL attribute. */
+  readonly expiresAt?: number;
+}
+
+/** The hex SHA-256 of a token, as the table keys it. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** A new token (32 bytes from the CSPRNG) and the public id that names it. */
+export function generateToken(): { token: string; tokenId: string } {
+  return {
+    token: TOKEN_PREFIX + randomBytes(32).toString('base64url'),
+    tokenId: `tok_${randomBytes(8).toString('hex')}`,
+  };
+}
+
+/** The item that makes `token` valid. */
+export function tokenItem(
+  token: string,
+  tokenId: string,
+  options: { name: string; scopes: readonly string[]; expiresAt?: number; now?: Date },
+): TokenItem {
+  return {
+    tokenHash: hashToken(token),
+    tokenId,
+    name: options.name,
+    scopes: [...options.scopes],
+    createdAt: (options.now ?? new Date()).toISOString(),
+    ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
+  };
+}

@@ -1,0 +1,262 @@
+/**
+ * `npm run token -- create|list|revoke`: manages bearer tokens in the local engine or, with
+ * `--aws`, in a deployed tokens table. Prints tokens only on `create`, and only on stdout.
+ */
+import {
+  DeleteCommand,
+  PutCommand,
+  ScanCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { parseArgs } from 'node:util';
+import { makeDocumentClient } from '../lambda/shared/dynamodb';
+import { TOKENS_TABLE } from '../lambda/shared/tables';
+import { ALL_SCOPES, generateToken, tokenItem } from '../lambda/shared/tokens';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/engine';
+
+/** The default port of the local engine (`npm run db`, `npm start`). */
+export const DEFAULT_DB_PORT = 8000;
+
+export const TOKEN_HELP = `Usage: npm run token -- <command> [options]
+
+Commands:
+  create --name <label> [--scopes <s,...>] [--expires-in <N>d]
+                       Make a token. Prints the token alone on stdout; its id, scopes
+                       and expiry on stderr. Scopes: ${ALL_SCOPES.join(', ')} (the default).
+  list                 One line per token: tokenId, name, scopes, created, expires.
+  revoke <tokenId>     Delete a token. It stops working once the gateway's cache expires.
+
+Target (default: the local engine at http://127.0.0.1:\${PLANT_STORE_DB_PORT:-${DEFAULT_DB_PORT}}):
+  --aws --table <name> [--region <r>]
+                       The deployed tokens table (stack output TokensTableName), with the
+                       default AWS credential chain.
+  --help               This text.
+`;
+
+/** Where the CLI writes. */
+export interface CliIo {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** A mistake of the user's: one line on stderr, exit code 2. */
+class UsageError extends Error {}
+
+/** Runs the CLI and returns its exit code; never throws. */
+export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let target: Target | undefined;
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        name: { type: 'string' },
+        scopes: { type: 'string' },
+        'expires-in': { type: 'string' },
+        aws: { type: 'boolean' },
+        table: { type: 'string' },
+        region: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    const [command, ...rest] = positionals;
+    if (values.help || command === 'help') {
+      io.out(TOKEN_HELP);
+      return 0;
+    }
+    target = resolveTarget(values, io.env);
+    if (command === 'create') {
+      noArguments(rest);
+      if (values.name === undefined || values.name.trim() === '') {
+        throw new UsageError('create needs --name <label>');
+      }
+      await create(
+        target,
+        values.name,
+        parseScopes(values.scopes),
+        parseExpiry(values['expires-in']),
+        io,
+      );
+    } else if (command === 'list') {
+      noArguments(rest);
+      await list(target, io);
+    } else if (command === 'revoke') {
+      if (rest.length !== 1) throw new UsageError('revoke needs exactly one tokenId');
+      await revoke(target, rest[0]!, io);
+    } else {
+      throw new UsageError(
+        command === undefined
+          ? 'a command is required: create, list or revoke'
+          : `unknown command ${command}`,
+      );
+    }
+    return 0;
+  } catch (error) {
+    io.err(`token: ${describe(error, target)}`);
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      io.err("run 'npm run token -- --help' for usage");
+      return 2;
+    }
+    return 1;
+  } finally {
+    target?.client.destroy();
+  }
+}
+
+interface Target {
+  readonly client: DynamoDBDocumentClient;
+  readonly table: string;
+  readonly where: string;
+  readonly local: boolean;
+}
+
+function resolveTarget(
+  values: { aws?: boolean; table?: string; region?: string },
+  env: NodeJS.ProcessEnv,
+): Target {
+  if (values.aws) {
+    if (!values.table) throw new UsageError('--aws needs --table <TokensTableName>');
+    return {
+      client: makeDocumentClient(values.region ? { region: values.region } : {}),
+      table: values.table,
+      where: `table ${values.table} in AWS`,
+      local: false,
+    };
+  }
+  if (values.table || values.region) throw new UsageError('--table and --region go with --aws');
+  const port = env.PLANT_STORE_DB_PORT || String(DEFAULT_DB_PORT);
+  if (!/^\d+$/.test(port))
+    throw new UsageError(`PLANT_STORE_DB_PORT must be a port number, not ${port}`);
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    // One attempt, short timeouts: a local engine that is not there will not come back.
+    client: makeDocumentClient({
+      endpoint,
+      region: LOCAL_REGION,
+      credentials: LOCAL_CREDENTIALS,
+      maxAttempts: 1,
+    }),
+    table: TOKENS_TABLE.localName,
+    where: `the local engine at ${endpoint}`,
+    local: true,
+  };
+}
+
+function noArguments(rest: readonly string[]): void {
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
+}
+
+function parseScopes(scopes: string | undefined): string[] {
+  if (scopes === undefined) return [...ALL_SCOPES];
+  const list = scopes.split(/[\s,]+/).filter(Boolean);
+  const unknown = list.filter((scope) => !ALL_SCOPES.includes(scope));
+  if (list.length === 0 || unknown.length > 0) {
+    throw new UsageError(
+      `unknown scope ${unknown[0] ?? '(none)'}; known: ${ALL_SCOPES.join(', ')}`,
+    );
+  }
+  return [...new Set(list)];
+}
+
+/** `--expires-in 30d` → epoch seconds 30 days from now. */
+function parseExpiry(expiresIn: string | undefined, now = Date.now()): number | undefined {
+  if (expiresIn === undefined) return undefined;
+  const days = /^([1-9]\d{0,4})d$/.exec(expiresIn)?.[1];
+  if (!days) throw new UsageError(`--expires-in takes a number of days like 30d, not ${expiresIn}`);
+  return Math.floor(now / 1000) + Number(days) * 86_400;
+}
+
+async function create(
+  target: Target,
+  name: string,
+  scopes: string[],
+  expiresAt: number | undefined,
+  io: CliIo,
+): Promise<void> {
+  const { token, tokenId } = generateToken();
+  await target.client.send(
+    new PutCommand({
+      TableName: target.table,
+      Item: tokenItem(token, tokenId, { name, scopes, expiresAt }),
+      ConditionExpression: 'attribute_not_exists(tokenHash)',
+    }),
+  );
+  io.out(token);
+  io.err(`tokenId ${tokenId}  scopes ${scopes.join(' ')}  expires ${formatExpiry(expiresAt)}`);
+}
+
+async function list(target: Target, io: CliIo): Promise<void> {
+  const items = await scanAll(target);
+  items.sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
+  for (const item of items) {
+    const expires = item.expiresAt === undefined ? undefined : Number(String(item.expiresAt));
+    const scopes = Array.isArray(item.scopes) ? item.scopes.join(',') : '';
+    io.out(
+      [
+        item.tokenId,
+        JSON.stringify(String(item.name)),
+        scopes,
+        item.createdAt,
+        formatExpiry(expires),
+      ].join('\t'),
+    );
+  }
+  if (items.length === 0) io.err(`no tokens in ${target.where}`);
+}
+
+async function revoke(target: Target, tokenId: string, io: CliIo): Promise<void> {
+  const matches = (await scanAll(target)).filter((item) => item.tokenId === tokenId);
+  if (matches.length === 0) throw new UsageError(`no token with id ${tokenId} in ${target.where}`);
+  for (const item of matches) {
+    await target.client.send(
+      new DeleteCommand({ TableName: target.table, Key: { tokenHash: item.tokenHash } }),
+    );
+  }
+  io.err(`revoked ${tokenId}; it stops working within the gateway's authorizer cache time`);
+}
+
+/** Every token item, page by page (tokens are few; the table has no index by tokenId). */
+async function scanAll(target: Target): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await target.client.send(
+      new ScanCommand({
+        TableName: target.table,
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+function formatExpiry(expiresAt: number | undefined): string {
+  return expiresAt === undefined ? 'never' : new Date(expiresAt * 1000).toISOString();
+}
+
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code ?? '';
+  return code.startsWith('ERR_PARSE_ARGS');
+}
+
+/** One line that says what went wrong, without a stack. */
+function describe(error: unknown, target: Target | undefined): string {
+  const { name, code, message } = (error ?? {}) as {
+    name?: string;
+    code?: string;
+    message?: string;
+  };
+  if (name === 'ResourceNotFoundException') {
+    return `the tokens table does not exist in ${target?.where ?? 'the target'}${target?.local ? ' (start the engine with npm run db or npm start; they create it)' : ''}`;
+  }
+  if (code === 'ECONNREFUSED' || name === 'TimeoutError') {
+    return `cannot reach ${target?.where ?? 'the engine'}${target?.local ? '; start it with npm run db (or npm start)' : ''}`;
+  }
+  if (name === 'CredentialsProviderError') return `no AWS credentials: ${message}`;
+  return message || String(error);
+}

@@ -1,0 +1,117 @@
+/**
+ * `npm run token` end to end, as a child process against a real engine: create → authorize →
+ * list → revoke → denied, and one clear line with a non-zero exit code for every mistake.
+ */
+import { makeAuthorizerHandler } from '../../lambda/authorizer/handler';
+import { makeDocumentClient } from '../../lambda/shared/dynamodb';
+import { TOKENS_TABLE } from '../../lambda/shared/tables';
+import { TOKEN_FORMAT, hashToken } from '../../lambda/shared/tokens';
+import { startEngine, type Engine } from '../../lib/local/engine';
+import { authorizerEvent } from '../support/events';
+import { runBin } from '../support/run-cli';
+
+let engine: Engine;
+let env: Record<string, string>;
+const token = (...args: string[]) => runBin('token', args, env);
+
+beforeAll(async () => {
+  engine = await startEngine();
+  env = { PLANT_STORE_DB_PORT: String(engine.port) };
+});
+afterAll(async () => {
+  await engine.close();
+});
+
+it('create, list and revoke a token; the authorizer follows', async () => {
+  const tokens = makeDocumentClient(engine.clientConfig);
+  const authorize = makeAuthorizerHandler({ tokens, tableName: TOKENS_TABLE.localName });
+  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+
+  const created = await token('create', '--name', 'ci laptop', '--expires-in', '30d');
+  expect(created.code).toBe(0);
+  const secret = created.stdout.trim();
+  expect(created.stdout).toBe(`${secret}\n`);
+  expect(secret).toMatch(TOKEN_FORMAT);
+  const tokenId = /tokenId (tok_[0-9a-f]{16})/.exec(created.stderr)?.[1];
+  expect(tokenId).toBeDefined();
+  expect(created.stderr).toMatch(/scopes plants:write {2}expires \d{4}-\d\d-\d\dT/);
+
+  expect(await authorize(authorizerEvent(`Bearer ${secret}`))).toEqual({
+    isAuthorized: true,
+    context: { tokenId, name: 'ci laptop', scopes: 'plants:write' },
+  });
+
+  const listed = await token('list');
+  expect(listed.code).toBe(0);
+  const line = listed.stdout.split('\n').find((l) => l.startsWith(`${tokenId}\t`));
+  expect(line).toMatch(/^tok_[0-9a-f]{16}\t"ci laptop"\tplants:write\t\d{4}-.*Z\t\d{4}-.*Z$/);
+  expect(listed.stdout + listed.stderr).not.toContain(secret);
+  expect(listed.stdout + listed.stderr).not.toContain(hashToken(secret));
+
+  const revoked = await token('revoke', tokenId!);
+  expect(revoked).toMatchObject({ code: 0, stdout: '' });
+  expect(await authorize(authorizerEvent(`Bearer ${secret}`))).toEqual({ isAuthorized: false });
+  expect((await token('list')).stdout).not.toContain(tokenId);
+  tokens.destroy();
+});
+
+it('a token without expiry lists as never', async () => {
+  const created = await token('create', '--name', 'forever');
+  expect(created.stderr).toContain('expires never');
+  expect((await token('list')).stdout).toMatch(/"forever"\tplants:write\t\S+\tnever/);
+});
+
+it.each([
+  [
+    ['revoke', 'tok_0000000000000000'],
+    2,
+    /^token: no token with id tok_0000000000000000 in the local engine/,
+  ],
+  [['create'], 2, /^token: create needs --name <label>/],
+  [
+    ['create', '--name', 'x', '--expires-in', '3w'],
+    2,
+    /^token: --expires-in takes a number of days like 30d, not 3w/,
+  ],
+  [
+    ['create', '--name', 'x', '--scopes', 'plants:delete'],
+    2,
+    /^token: unknown scope plants:delete/,
+  ],
+  [['create', '--name', 'x', '--color', 'red'], 2, /^token: Unknown option '--color'/],
+  [['destroy'], 2, /^token: unknown command destroy/],
+  [[], 2, /^token: a command is required/],
+  [['revoke'], 2, /^token: revoke needs exactly one tokenId/],
+  [['list', '--aws'], 2, /^token: --aws needs --table <TokensTableName>/],
+])('%j exits %i with one clear line', async (args, code, message) => {
+  const result = await token(...args);
+  expect(result.code).toBe(code);
+  expect(result.stderr).toMatch(message);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  expect(result.stdout).toBe('');
+});
+
+it('--help prints usage and exits 0', async () => {
+  const result = await token('--help');
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('Usage: npm run token -- <command>');
+});
+
+it('an unreachable engine is one line and exit 1', async () => {
+  const result = await runBin('token', ['list'], { PLANT_STORE_DB_PORT: '9' });
+  expect(result).toMatchObject({ code: 1, stdout: '' });
+  expect(result.stderr).toBe(
+    'token: cannot reach the local engine at http://127.0.0.1:9; start it with npm run db (or npm start)\n',
+  );
+});
+
+it('a missing table is one line and exit 1', async () => {
+  const bare = await startEngine({ tables: [] });
+  const result = await runBin('token', ['list'], { PLANT_STORE_DB_PORT: String(bare.port) });
+  await bare.close();
+  expect(result.code).toBe(1);
+  expect(result.stderr).toMatch(
+    /^token: the tokens table does not exist in the local engine at http:\/\/127\.0\.0\.1:\d+ \(start the engine/,
+  );
+  expect(result.stderr.trim().split('\n')).toHaveLength(1);
+});
