@@ -1,0 +1,60 @@
+/**
+ * The HTTP API, defined once: its routes, the authorizer and CORS. The stack deploys it and the
+ * local runtime serves it, so the two cannot drift; an infra test compares the template with it.
+ */
+import type { FunctionName } from './bundling';
+
+/** One route: a method, an exact path, the function behind it and whether it is authorized. */
+export interface RouteDefinition {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly path: string;
+  readonly function: FunctionName;
+  readonly authorized: boolean;
+}
+
+/** Everything the gateway does before and around a function. */
+export interface ApiDefinition {
+  readonly routes: readonly RouteDefinition[];
+  readonly authorizer: {
+    readonly function: FunctionName;
+    /** As API Gateway writes it. */
+    readonly identitySource: string;
+    /** The header the identity source names, lower-cased as payload 2.0 delivers it. */
+    readonly header: string;
+    /** Default seconds a decision is cached per identity-source value (0 turns caching off). */
+    readonly defaultCacheTtlSeconds: number;
+    /** API Gateway's own limit for an authorizer's answer. */
+    readonly timeoutSeconds: number;
+  };
+  readonly cors: {
+    /** Default allowed origins. */
+    readonly defaultAllowOrigins: readonly string[];
+    readonly allowHeaders: readonly string[];
+    readonly allowMethods: readonly string[];
+    readonly maxAgeSeconds: number;
+  };
+  /** API Gateway's integration timeout, after which it answers 503. */
+  readonly integrationTimeoutSeconds: number;
+  /** API Gateway's payload limit. */
+  readonly maxPayloadBytes: number;
+}
+
+/** Plant Store's API. */
+export const API: ApiDefinition = {
+  routes: [{ method: 'POST', path: '/plants', function: 'create-plant', authorized: true }],
+  authorizer: {
+    function: 'authorizer',
+    identitySource: '$request.header.Authorization',
+    header: 'authorization',
+    defaultCacheTtlSeconds: 300,
+    timeoutSeconds: 10,
+  },
+  cors: {
+    defaultAllowOrigins: ['*'],
+    allowHeaders: ['authorization', 'content-type'],
+    allowMethods: ['POST'],
+    maxAgeSeconds: 3600,
+  },
+  integrationTimeoutSeconds: 30,
+  maxPayloadBytes: 10 * 1024 * 1024,
+};

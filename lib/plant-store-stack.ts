@@ -1,0 +1,282 @@
+/** Plant Store in one stack: the HTTP API, its authorizer and function, the tables and alarms. */
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  CorsHttpMethod,
+  HttpApi,
+  HttpMethod,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  HttpLambdaAuthorizer,
+  HttpLambdaResponseType,
+} from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import {
+  Alarm,
+  ComparisonOperator,
+  TreatMissingData,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { AttributeType, BillingMode, Operation, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Alias } from 'aws-cdk-lib/aws-kms';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { Construct } from 'constructs';
+import { join } from 'node:path';
+import { PLANTS_TABLE, TOKENS_TABLE, type TableDefinition } from '../lambda/shared/tables';
+import { API } from './api';
+import { ESBUILD_OPTIONS, FUNCTIONS, PROJECT_ROOT, type FunctionName } from './bundling';
+
+/** Settings of a Plant Store deployment. */
+export interface PlantStoreStackProps extends StackProps {
+  /**
+   * How long the gateway caches an authorizer decision per `Authorization` value; a revoked
+   * token keeps working at most this long. 0 turns caching off.
+   * @default Duration.seconds(300)
+   */
+  readonly authCacheTtl?: Duration;
+  /**
+   * Origins allowed by CORS.
+   * @default ['*'] - any origin; requests still need a bearer token
+   */
+  readonly corsAllowOrigins?: string[];
+  /**
+   * Steady-state requests per second the `$default` stage accepts before answering 429.
+   * @default 50
+   */
+  readonly throttlingRateLimit?: number;
+  /**
+   * Requests the `$default` stage accepts in a burst.
+   * @default 100
+   */
+  readonly throttlingBurstLimit?: number;
+  /**
+   * How long function and access logs are kept.
+   * @default RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: RetentionDays;
+  /**
+   * Address that alarm notifications are emailed to, through an SNS topic.
+   * @default - no topic: alarms change state in CloudWatch and notify nobody
+   */
+  readonly alarmEmail?: string;
+}
+
+/** The deployed service. */
+export class PlantStoreStack extends Stack {
+  /** The API's base URL. */
+  readonly apiUrl: string;
+  readonly plantsTable: Table;
+  readonly tokensTable: Table;
+
+  constructor(scope: Construct, id: string, props: PlantStoreStackProps = {}) {
+    super(scope, id, props);
+    const authCacheTtl =
+      props.authCacheTtl ?? Duration.seconds(API.authorizer.defaultCacheTtlSeconds);
+    if (authCacheTtl.toSeconds() > 3600) {
+      throw new Error(`authCacheTtl must be at most 3600 seconds, got ${authCacheTtl.toSeconds()}`);
+    }
+    const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+
+    this.plantsTable = this.table('PlantsTable', PLANTS_TABLE);
+    this.tokensTable = this.table('TokensTable', TOKENS_TABLE);
+
+    const authorizerFn = this.function('Authorizer', 'authorizer', logRetention, {
+      TOKENS_TABLE_NAME: this.tokensTable.tableName,
+    });
+    this.tokensTable.grant(authorizerFn, 'dynamodb:GetItem');
+
+    const createPlantFn = this.function('CreatePlant', 'create-plant', logRetention, {
+      PLANTS_TABLE_NAME: this.plantsTable.tableName,
+    });
+    this.plantsTable.grant(createPlantFn, 'dynamodb:PutItem', 'dynamodb:GetItem');
+    const functions: Record<FunctionName, NodejsFunction> = {
+      authorizer: authorizerFn,
+      'create-plant': createPlantFn,
+    };
+
+    const api = new HttpApi(this, 'HttpApi', {
+      description: 'Plant Store',
+      createDefaultStage: false,
+      corsPreflight: {
+        allowOrigins: props.corsAllowOrigins ?? [...API.cors.defaultAllowOrigins],
+        allowHeaders: [...API.cors.allowHeaders],
+        allowMethods: API.cors.allowMethods.map(
+          (m) => CorsHttpMethod[m as keyof typeof CorsHttpMethod],
+        ),
+        maxAge: Duration.seconds(API.cors.maxAgeSeconds),
+      },
+    });
+    const authorizer = new HttpLambdaAuthorizer(
+      'BearerAuthorizer',
+      functions[API.authorizer.function],
+      {
+        responseTypes: [HttpLambdaResponseType.SIMPLE],
+        identitySource: [API.authorizer.identitySource],
+        resultsCacheTtl: authCacheTtl,
+      },
+    );
+    for (const route of API.routes) {
+      api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(
+          `${route.function}-integration`,
+          functions[route.function],
+        ),
+        authorizer: route.authorized ? authorizer : undefined,
+      });
+    }
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: {
+        rateLimit: props.throttlingRateLimit ?? 50,
+        burstLimit: props.throttlingBurstLimit ?? 100,
+      },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            responseLength: '$context.responseLength',
+            latency: '$context.responseLatency',
+            integrationStatus: '$context.integrationStatus',
+            integrationError: '$context.integrationErrorMessage',
+            authorizerError: '$context.authorizer.error',
+            tokenId: '$context.authorizer.tokenId',
+          }),
+        ),
+      },
+    });
+    this.apiUrl = stage.url;
+
+    this.alarms(props.alarmEmail, {
+      ApiServerErrors: api.metricServerError({ period: Duration.minutes(5) }),
+      AuthorizerErrors: authorizerFn.metricErrors({ period: Duration.minutes(5) }),
+      AuthorizerThrottles: authorizerFn.metricThrottles({ period: Duration.minutes(5) }),
+      CreatePlantErrors: createPlantFn.metricErrors({ period: Duration.minutes(5) }),
+      CreatePlantThrottles: createPlantFn.metricThrottles({ period: Duration.minutes(5) }),
+      PlantsTableThrottles: this.plantsTable.metricThrottledRequestsForOperations({
+        operations: [Operation.PUT_ITEM, Operation.GET_ITEM],
+        period: Duration.minutes(5),
+      }),
+      TokensTableThrottles: this.tokensTable.metricThrottledRequestsForOperations({
+        operations: [Operation.GET_ITEM],
+        period: Duration.minutes(5),
+      }),
+    });
+
+    new CfnOutput(this, 'ApiUrl', {
+      value: this.apiUrl,
+      description: 'Base URL: POST <ApiUrl>plants',
+    });
+    new CfnOutput(this, 'PlantsTableName', { value: this.plantsTable.tableName });
+    new CfnOutput(this, 'TokensTableName', {
+      value: this.tokensTable.tableName,
+      description: 'npm run token -- create --aws --table <TokensTableName>',
+    });
+  }
+
+  /** A table from its shared definition; it keeps its data whatever happens to the stack. */
+  private table(id: string, definition: TableDefinition): Table {
+    return new Table(this, id, {
+      partitionKey: {
+        name: definition.partitionKey.name,
+        type: definition.partitionKey.type === 'N' ? AttributeType.NUMBER : AttributeType.STRING,
+      },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      timeToLiveAttribute: definition.timeToLiveAttribute,
+    });
+  }
+
+  /**
+   * A function bundled with the shared esbuild options, with its own log group and a role that
+   * may write only there (no managed policy); table access is granted by the caller.
+   */
+  private function(
+    id: string,
+    name: FunctionName,
+    logRetention: RetentionDays,
+    environment: Record<string, string>,
+  ): NodejsFunction {
+    const definition = FUNCTIONS[name];
+    const missing = definition.environment.filter((key) => !(key in environment));
+    if (missing.length > 0)
+      throw new Error(`function ${name} needs environment ${missing.join(', ')}`);
+    const logGroup = new LogGroup(this, `${id}Logs`, {
+      retention: logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const role = new Role(this, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Plant Store ${name} function`,
+    });
+    logGroup.grantWrite(role);
+    return new NodejsFunction(this, id, {
+      entry: join(PROJECT_ROOT, definition.entry),
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      handler: 'handler',
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: definition.memorySize,
+      timeout: Duration.seconds(definition.timeoutSeconds),
+      role,
+      logGroup,
+      environment,
+      bundling: {
+        format: OutputFormat.ESM,
+        target: ESBUILD_OPTIONS.target,
+        minify: ESBUILD_OPTIONS.minify,
+        sourceMap: ESBUILD_OPTIONS.sourcemap,
+        mainFields: [...ESBUILD_OPTIONS.mainFields],
+        externalModules: [...ESBUILD_OPTIONS.external],
+        bundleAwsSDK: true,
+        banner: ESBUILD_OPTIONS.banner.js,
+        esbuildArgs: { '--legal-comments': ESBUILD_OPTIONS.legalComments },
+      },
+    });
+  }
+
+  /** One alarm per metric (any non-zero value in 5 minutes), each notifying the topic if any. */
+  private alarms(email: string | undefined, metrics: Record<string, IMetric>): void {
+    const topic = email
+      ? new Topic(this, 'AlarmTopic', {
+          enforceSSL: true,
+          masterKey: Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
+        })
+      : undefined;
+    topic?.addSubscription(new EmailSubscription(email!));
+    for (const [id, metric] of Object.entries(metrics)) {
+      const alarm = new Alarm(this, `${id}Alarm`, {
+        metric,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      if (topic) alarm.addAlarmAction(new SnsAction(topic));
+    }
+  }
+}
