@@ -103,6 +103,7 @@ export class PlantStoreStack extends Stack {
     };
 
     const api = new HttpApi(this, 'HttpApi', {
+      apiName: 'plant-store',
       description: 'Plant Store',
       createDefaultStage: false,
       corsPreflight: {

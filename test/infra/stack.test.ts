@@ -1,0 +1,236 @@
+/**
+ * The synthesized template: the API equals the shared definition (so `npm start` and AWS cannot
+ * drift), least-privilege IAM, table settings, alarms and outputs, cdk-nag clean, one snapshot.
+ */
+import { App, Duration, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API } from '../../lib/api';
+import { FUNCTIONS } from '../../lib/bundling';
+import { PlantStoreStack, type PlantStoreStackProps } from '../../lib/plant-store-stack';
+
+function synth(props: PlantStoreStackProps = {}) {
+  const app = new App({ outdir: mkdtempSync(join(tmpdir(), 'plant-store-cdk-')) });
+  const stack = new PlantStoreStack(app, 'PlantStore', props);
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  app.synth();
+  return Template.fromStack(stack);
+}
+
+let template: Template;
+beforeAll(() => {
+  template = synth();
+});
+
+function logicalIdOf(type: string, props: Record<string, unknown>): string {
+  const [id] = Object.keys(template.findResources(type, { Properties: Match.objectLike(props) }));
+  if (!id) throw new Error(`no ${type} with ${JSON.stringify(props)}`);
+  return id;
+}
+
+describe('the HTTP API is the shared definition', () => {
+  it('has exactly the routes of lib/api.ts, each behind the authorizer', () => {
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (route) => route.Properties,
+    );
+    expect(routes.map((route) => route.RouteKey).sort()).toEqual(
+      API.routes.map((route) => `${route.method} ${route.path}`).sort(),
+    );
+    const authorizerId = logicalIdOf('AWS::ApiGatewayV2::Authorizer', {});
+    for (const route of routes) {
+      expect(route).toMatchObject({
+        AuthorizationType: 'CUSTOM',
+        AuthorizerId: { Ref: authorizerId },
+      });
+    }
+  });
+
+  it('uses a payload 2.0, simple-response Lambda authorizer on the Authorization header', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'REQUEST',
+      AuthorizerPayloadFormatVersion: '2.0',
+      EnableSimpleResponses: true,
+      IdentitySource: [API.authorizer.identitySource],
+      AuthorizerResultTtlInSeconds: API.authorizer.defaultCacheTtlSeconds,
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
+      IntegrationType: 'AWS_PROXY',
+      PayloadFormatVersion: '2.0',
+    });
+  });
+
+  it('configures CORS from the definition', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      ProtocolType: 'HTTP',
+      CorsConfiguration: {
+        AllowOrigins: [...API.cors.defaultAllowOrigins],
+        AllowHeaders: [...API.cors.allowHeaders],
+        AllowMethods: [...API.cors.allowMethods],
+        MaxAge: API.cors.maxAgeSeconds,
+      },
+    });
+  });
+
+  it('throttles the $default stage and writes JSON access logs to a retained log group', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      AccessLogSettings: {
+        DestinationArn: Match.anyValue(),
+        Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"'),
+      },
+    });
+    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 3);
+  });
+
+  it('takes the cache TTL, origins and throttling from props', () => {
+    const custom = synth({
+      authCacheTtl: Duration.seconds(0),
+      corsAllowOrigins: ['https://plants.example'],
+      throttlingRateLimit: 5,
+      throttlingBurstLimit: 7,
+    });
+    custom.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerResultTtlInSeconds: 0,
+    });
+    custom.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({ AllowOrigins: ['https://plants.example'] }),
+    });
+    custom.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 7 },
+    });
+    expect(() => synth({ authCacheTtl: Duration.seconds(3601) })).toThrow(
+      'authCacheTtl must be at most 3600 seconds, got 3601',
+    );
+  });
+});
+
+describe('functions', () => {
+  it.each(Object.entries(FUNCTIONS))(
+    '%s runs Node 24 on arm64 with its settings',
+    (_, definition) => {
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: definition.memorySize,
+        Timeout: definition.timeoutSeconds,
+        Environment: {
+          Variables: Object.fromEntries(
+            definition.environment.map((key) => [key, Match.anyValue()]),
+          ),
+        },
+      });
+    },
+  );
+
+  it('grants exactly GetItem on tokens to the authorizer and PutItem+GetItem on plants to create-plant', () => {
+    const tokens = logicalIdOf('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'tokenHash', KeyType: 'HASH' }],
+    });
+    const plants = logicalIdOf('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+    });
+    const dynamoStatements = Object.entries(template.findResources('AWS::IAM::Policy')).flatMap(
+      ([id, policy]) =>
+        (
+          policy.Properties.PolicyDocument.Statement as {
+            Action: string | string[];
+            Resource: unknown;
+          }[]
+        )
+          .filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')))
+          .map((s) => ({ policy: id, actions: [s.Action].flat().sort(), resource: s.Resource })),
+    );
+    expect(dynamoStatements).toEqual([
+      {
+        policy: expect.stringMatching(/^AuthorizerRole/),
+        actions: ['dynamodb:GetItem'],
+        resource: [{ 'Fn::GetAtt': [tokens, 'Arn'] }],
+      },
+      {
+        policy: expect.stringMatching(/^CreatePlantRole/),
+        actions: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+        resource: [{ 'Fn::GetAtt': [plants, 'Arn'] }],
+      },
+    ]);
+    expect(JSON.stringify(template.findResources('AWS::IAM::Role'))).not.toContain(
+      'ManagedPolicyArns',
+    );
+  });
+});
+
+describe('tables', () => {
+  it.each([
+    ['id', 'N', undefined],
+    ['tokenHash', 'S', 'expiresAt'],
+  ])('keyed by %s: on-demand, PITR, deletion protection, retained', (key, type, ttl) => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        KeySchema: [{ AttributeName: key, KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: key, AttributeType: type }],
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+        TimeToLiveSpecification: ttl ? { AttributeName: ttl, Enabled: true } : Match.absent(),
+      },
+    });
+  });
+});
+
+describe('alarms and outputs', () => {
+  it('alarms on API 5xx, function errors and throttles, and DynamoDB throttling', () => {
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 7);
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: '5xx',
+      Namespace: 'AWS/ApiGateway',
+    });
+    template.resourcePropertiesCountIs(
+      'AWS::CloudWatch::Alarm',
+      { MetricName: 'Errors', Namespace: 'AWS/Lambda' },
+      2,
+    );
+    template.resourcePropertiesCountIs(
+      'AWS::CloudWatch::Alarm',
+      { MetricName: 'Throttles', Namespace: 'AWS/Lambda' },
+      2,
+    );
+    template.resourceCountIs('AWS::SNS::Topic', 0);
+  });
+
+  it('emails alarms through an encrypted topic when alarmEmail is given', () => {
+    const withEmail = synth({ alarmEmail: 'ops@example.com' });
+    withEmail.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+    });
+    withEmail.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    withEmail.allResourcesProperties('AWS::CloudWatch::Alarm', {
+      AlarmActions: [{ Ref: Match.anyValue() }],
+    });
+  });
+
+  it('outputs the URL and the table names', () => {
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual([
+      'ApiUrl',
+      'PlantsTableName',
+      'TokensTableName',
+    ]);
+  });
+});
+
+it('is cdk-nag clean (AwsSolutions), with and without the alarm topic', () => {
+  // synth() throws on any unacknowledged finding; it ran for the default props in beforeAll.
+  expect(() => synth({ alarmEmail: 'ops@example.com' })).not.toThrow();
+});
+
+it('matches the snapshot, asset hashes aside', () => {
+  const json = JSON.stringify(template.toJSON()).replace(/[0-9a-f]{64}(\.zip)?/g, 'ASSET$1');
+  expect(JSON.parse(json)).toMatchSnapshot();
+});
