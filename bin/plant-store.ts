@@ -7,6 +7,7 @@ const app = new App();
 new PlantStoreStack(app, 'PlantStore', {
   description: 'Plant Store: POST /plants behind an HTTP API with a bearer-token authorizer',
   alarmEmail: app.node.tryGetContext('alarmEmail') as string | undefined,
+  dynamoDbEndpoint: app.node.tryGetContext('dynamoDbEndpoint') as string | undefined,
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

@@ -67,6 +67,12 @@ export interface PlantStoreStackProps extends StackProps {
    * @default - no topic: alarms change state in CloudWatch and notify nobody
    */
   readonly alarmEmail?: string;
+  /**
+   * A DynamoDB endpoint for the functions, for `sam local` against `npm run db` only
+   * (`npm run synth -- -c dynamoDbEndpoint=http://host.docker.internal:8000`).
+   * @default - the region's DynamoDB endpoint; no variable is set
+   */
+  readonly dynamoDbEndpoint?: string;
 }
 
 /** The deployed service. */
@@ -84,17 +90,23 @@ export class PlantStoreStack extends Stack {
       throw new Error(`authCacheTtl must be at most 3600 seconds, got ${authCacheTtl.toSeconds()}`);
     }
     const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+    // The SDK reads this variable itself; only a sam-local synth sets it.
+    const endpoint: Record<string, string> = props.dynamoDbEndpoint
+      ? { AWS_ENDPOINT_URL_DYNAMODB: props.dynamoDbEndpoint }
+      : {};
 
     this.plantsTable = this.table('PlantsTable', PLANTS_TABLE);
     this.tokensTable = this.table('TokensTable', TOKENS_TABLE);
 
     const authorizerFn = this.function('Authorizer', 'authorizer', logRetention, {
       TOKENS_TABLE_NAME: this.tokensTable.tableName,
+      ...endpoint,
     });
     this.tokensTable.grant(authorizerFn, 'dynamodb:GetItem');
 
     const createPlantFn = this.function('CreatePlant', 'create-plant', logRetention, {
       PLANTS_TABLE_NAME: this.plantsTable.tableName,
+      ...endpoint,
     });
     this.plantsTable.grant(createPlantFn, 'dynamodb:PutItem', 'dynamodb:GetItem');
     const functions: Record<FunctionName, NodejsFunction> = {

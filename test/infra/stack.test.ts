@@ -234,3 +234,13 @@ it('matches the snapshot, asset hashes aside', () => {
   const json = JSON.stringify(template.toJSON()).replace(/[0-9a-f]{64}(\.zip)?/g, 'ASSET$1');
   expect(JSON.parse(json)).toMatchSnapshot();
 });
+
+it('sets the DynamoDB endpoint only for a sam-local synth', () => {
+  expect(JSON.stringify(template.toJSON())).not.toContain('AWS_ENDPOINT_URL_DYNAMODB');
+  const local = synth({ dynamoDbEndpoint: 'http://host.docker.internal:8000' });
+  local.allResourcesProperties('AWS::Lambda::Function', {
+    Environment: {
+      Variables: Match.objectLike({ AWS_ENDPOINT_URL_DYNAMODB: 'http://host.docker.internal:8000' }),
+    },
+  });
+});

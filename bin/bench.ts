@@ -1,0 +1,138 @@
+/**
+ * `npm run bench`: bundle size and a cold-start proxy for each function, built exactly as the
+ * stack builds them, plus what each bundling choice buys. Usage: npm run bench [-- --runs N]
+ *
+ * Cold-start proxy: a fresh Node process that imports the bundle (module scope included: the
+ * SDK client is built there) against a fresh process importing a bare handler, run alternately;
+ * the figure is the median of the per-pair ratios.
+ */
+import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildFunctions } from '../lib/build';
+import { ESBUILD_OPTIONS, FUNCTIONS, PROJECT_ROOT, type FunctionName } from '../lib/bundling';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '40' } } });
+const RUNS = Number(values.runs);
+const out = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));
+const ENV = {
+  PATH: process.env.PATH ?? '',
+  AWS_REGION: 'eu-west-1',
+  AWS_ACCESS_KEY_ID: 'bench',
+  AWS_SECRET_ACCESS_KEY: 'bench',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  PLANTS_TABLE_NAME: 'plants',
+  TOKENS_TABLE_NAME: 'tokens',
+};
+
+/** Milliseconds for a fresh `node` to import `file` and exit. */
+function coldImport(file: string): number {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', `await import(${JSON.stringify(file)})`],
+    {
+      env: ENV,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  if (result.status !== 0) throw new Error(`importing ${file} failed: ${result.stderr.toString()}`);
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Median bundle/bare ratio over alternating runs, and the two medians in ms. */
+function coldRatio(file: string, bare: string, runs = RUNS) {
+  coldImport(file);
+  coldImport(bare);
+  const ratios: number[] = [];
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t1 = coldImport(file);
+    const t0 = coldImport(bare);
+    a.push(t1);
+    b.push(t0);
+    ratios.push(t1 / t0);
+  }
+  return { ratio: median(ratios), bundleMs: median(a), bareMs: median(b) };
+}
+
+function largestInputs(metafile: Metafile, count = 6): string {
+  const output = Object.values(metafile.outputs)[0]!;
+  const byPackage = new Map<string, number>();
+  for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? 'project';
+    byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
+  }
+  return [...byPackage]
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, count)
+    .map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(1)} KiB`)
+    .join(', ');
+}
+
+async function main(): Promise<void> {
+  const bare = join(out, 'bare.mjs');
+  writeFileSync(bare, 'export const handler = async () => ({ statusCode: 200 });\n');
+  console.log(`node ${process.version}; ${RUNS} alternating pairs per figure\n`);
+
+  console.log('Bundles as the stack builds them:');
+  for (const fn of await buildFunctions(join(out, 'stack'))) {
+    const { ratio, bundleMs, bareMs } = coldRatio(fn.file, bare);
+    console.log(
+      `  ${fn.name}: ${(fn.bytes / 1024).toFixed(1)} KiB; cold import ${bundleMs.toFixed(1)} ms vs bare ${bareMs.toFixed(1)} ms: ratio ${ratio.toFixed(3)}`,
+    );
+    console.log(`    largest inputs: ${largestInputs(fn.metafile)}`);
+  }
+
+  const name: FunctionName = 'create-plant';
+  const base: BuildOptions = {
+    bundle: true,
+    platform: 'node',
+    target: ESBUILD_OPTIONS.target,
+    entryPoints: [join(PROJECT_ROOT, FUNCTIONS[name].entry)],
+    absWorkingDir: PROJECT_ROOT,
+    metafile: true,
+    logLevel: 'error',
+  };
+  const esm: BuildOptions = {
+    format: 'esm',
+    mainFields: [...ESBUILD_OPTIONS.mainFields],
+    banner: { ...ESBUILD_OPTIONS.banner },
+  };
+  const variants: [string, BuildOptions][] = [
+    ['CommonJS, not minified, every provider (esbuild defaults)', { format: 'cjs' }],
+    ['+ ESM (module entry points)', esm],
+    ['+ minified', { ...esm, minify: true }],
+    [
+      '+ unused credential providers left out (= the stack)',
+      { ...esm, minify: true, external: [...ESBUILD_OPTIONS.external] },
+    ],
+  ];
+  console.log(`\nWhat each choice buys (${name}):`);
+  for (const [label, options] of variants) {
+    const file = join(
+      out,
+      `variant-${variants.findIndex(([l]) => l === label)}.${options.format === 'cjs' ? 'cjs' : 'mjs'}`,
+    );
+    const result = await build({ ...base, ...options, outfile: file });
+    const bytes = Object.values(result.metafile!.outputs)[0]!.bytes;
+    const { ratio, bundleMs } = coldRatio(file, bare);
+    console.log(
+      `  ${label}: ${(bytes / 1024).toFixed(1)} KiB, cold import ${bundleMs.toFixed(1)} ms, ratio ${ratio.toFixed(3)}`,
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
