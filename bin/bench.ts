@@ -13,9 +13,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildFunctions } from '../lib/build';
+import { benchLocalRuntime } from '../lib/local/bench-local';
 import { ESBUILD_OPTIONS, FUNCTIONS, PROJECT_ROOT, type FunctionName } from '../lib/bundling';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '40' } } });
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '40' },
+    requests: { type: 'string', default: '300' },
+  },
+});
 const RUNS = Number(values.runs);
 const out = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));
 const ENV = {
@@ -83,6 +90,7 @@ async function main(): Promise<void> {
   const bare = join(out, 'bare.mjs');
   writeFileSync(bare, 'export const handler = async () => ({ statusCode: 200 });\n');
   console.log(`node ${process.version}; ${RUNS} alternating pairs per figure\n`);
+  await benchLocalRuntime(Number(values.requests));
 
   console.log('Bundles as the stack builds them:');
   for (const fn of await buildFunctions(join(out, 'stack'))) {
@@ -118,18 +126,40 @@ async function main(): Promise<void> {
     ],
   ];
   console.log(`\nWhat each choice buys (${name}):`);
-  for (const [label, options] of variants) {
-    const file = join(
-      out,
-      `variant-${variants.findIndex(([l]) => l === label)}.${options.format === 'cjs' ? 'cjs' : 'mjs'}`,
-    );
-    const result = await build({ ...base, ...options, outfile: file });
-    const bytes = Object.values(result.metafile!.outputs)[0]!.bytes;
-    const { ratio, bundleMs } = coldRatio(file, bare);
-    console.log(
-      `  ${label}: ${(bytes / 1024).toFixed(1)} KiB, cold import ${bundleMs.toFixed(1)} ms, ratio ${ratio.toFixed(3)}`,
-    );
+  for (const [index, [label, options]] of variants.entries()) {
+    const file = join(out, `variant-${index}.${options.format === 'cjs' ? 'cjs' : 'mjs'}`);
+    await measureVariant(label, { ...base, ...options, outfile: file }, bare);
   }
+  // The same choices, with the plain client and util-dynamodb's marshall instead of lib-dynamodb.
+  const stack = { ...base, ...variants[variants.length - 1]![1] };
+  await measureVariant(
+    'client-dynamodb + util-dynamodb instead of lib-dynamodb (an SDK-only sketch)',
+    {
+      ...stack,
+      entryPoints: undefined,
+      stdin: {
+        contents: [
+          "import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';",
+          "import { marshall } from '@aws-sdk/util-dynamodb';",
+          'const client = new DynamoDBClient({});',
+          "export const handler = async (e) => client.send(new PutItemCommand({ TableName: 'plants', Item: marshall(e) }));",
+        ].join('\n'),
+        resolveDir: PROJECT_ROOT,
+        loader: 'js',
+      },
+      outfile: join(out, 'variant-util.mjs'),
+    },
+    bare,
+  );
+}
+
+async function measureVariant(label: string, options: BuildOptions, bare: string): Promise<void> {
+  const result = await build(options);
+  const bytes = Object.values(result.metafile!.outputs)[0]!.bytes;
+  const { ratio, bundleMs } = coldRatio(options.outfile!, bare);
+  console.log(
+    `  ${label}: ${(bytes / 1024).toFixed(1)} KiB, cold import ${bundleMs.toFixed(1)} ms, ratio ${ratio.toFixed(3)}`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,129 @@
+/**
+ * Figures for the local runtime: `npm start` to the first answered request, and what the local
+ * gateway adds to a request over calling the two handlers in-process.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { makeAuthorizerHandler } from '../../lambda/authorizer/handler';
+import { makeCreatePlantHandler } from '../../lambda/create-plant/handler';
+import { makeDocumentClient } from '../../lambda/shared/dynamodb';
+import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/shared/tables';
+import { PROJECT_ROOT } from '../bundling';
+import { startLocal } from './runtime';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Milliseconds from spawning `npm start -- --memory` to its first answered request. */
+async function startToFirstAnswer(): Promise<number> {
+  const [port, dbPort] = [await freePort(), await freePort()];
+  const started = performance.now();
+  const child = spawn('npm', ['start', '--silent', '--', '--memory'], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PLANT_STORE_DB_PORT: String(dbPort),
+      PLANT_STORE_DATA_DIR: join(PROJECT_ROOT, 'dist', 'bench-data'),
+    },
+    stdio: 'ignore',
+    detached: true,
+  });
+  try {
+    for (;;) {
+      const answered = await fetch(`http://127.0.0.1:${port}/plants`, { method: 'POST' }).then(
+        (response) => response.status === 401,
+        () => false,
+      );
+      if (answered) return performance.now() - started;
+      if (performance.now() - started > 60_000) throw new Error('npm start did not answer in 60 s');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  } finally {
+    process.kill(-child.pid!, 'SIGTERM');
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Prints the local runtime's figures. */
+export async function benchLocalRuntime(requests: number): Promise<void> {
+  console.log('Local runtime:');
+  rmSync(join(PROJECT_ROOT, 'dist', 'functions'), { recursive: true, force: true });
+  const cold = await startToFirstAnswer();
+  const warm = await startToFirstAnswer();
+  console.log(
+    `  npm start to first answer: ${cold.toFixed(0)} ms with no bundles built, ${warm.toFixed(0)} ms with bundles built`,
+  );
+
+  const service = await startLocal({
+    port: 0,
+    dbPort: 0,
+    dataDir: join(PROJECT_ROOT, 'dist', 'bench-data'),
+    memory: true,
+    authCacheTtlSeconds: 0,
+    log: () => undefined,
+  });
+  try {
+    const endpoint = {
+      endpoint: `http://127.0.0.1:${service.dbPort}`,
+      region: 'local',
+      credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
+    };
+    const authorize = makeAuthorizerHandler({
+      tokens: makeDocumentClient(endpoint),
+      tableName: TOKENS_TABLE.localName,
+    });
+    const create = makeCreatePlantHandler({
+      plants: makeDocumentClient(endpoint),
+      tableName: PLANTS_TABLE.localName,
+    });
+    const authorization = `Bearer ${service.devToken}`;
+    const body = '{"id":1,"name":"Bench"}';
+    const silence = console.log;
+    console.log = () => undefined;
+    const inProcess: number[] = [];
+    const overHttp: number[] = [];
+    const template = readFileSync(join(PROJECT_ROOT, 'events', 'create-plant.json'), 'utf8');
+    try {
+      for (let i = 0; i < requests; i++) {
+        const event = JSON.parse(template);
+        event.headers.authorization = authorization;
+        event.body = body;
+        let t = performance.now();
+        const decision = await authorize({
+          ...event,
+          type: 'REQUEST',
+          identitySource: [authorization],
+        });
+        if (!decision.isAuthorized) throw new Error('the dev token was denied');
+        event.requestContext.authorizer = { lambda: decision.context };
+        await create(event);
+        inProcess.push(performance.now() - t);
+        t = performance.now();
+        const response = await fetch(`${service.url}/plants`, {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json' },
+          body,
+        });
+        await response.text();
+        overHttp.push(performance.now() - t);
+      }
+    } finally {
+      console.log = silence;
+    }
+    const [a, b] = [median(inProcess), median(overHttp)];
+    console.log(
+      `  per request (authorizer + create-plant, cache off, ${requests} requests, medians): in-process ${a.toFixed(2)} ms, through the local gateway ${b.toFixed(2)} ms: +${(b - a).toFixed(2)} ms\n`,
+    );
+  } finally {
+    await service.close();
+  }
+}
