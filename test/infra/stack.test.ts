@@ -5,15 +5,18 @@
 import { App, Duration, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API } from '../../lib/api';
+import { buildFunctions } from '../../lib/build';
 import { FUNCTIONS } from '../../lib/bundling';
 import { PlantStoreStack, type PlantStoreStackProps } from '../../lib/plant-store-stack';
 
+let outdir: string;
 function synth(props: PlantStoreStackProps = {}) {
-  const app = new App({ outdir: mkdtempSync(join(tmpdir(), 'plant-store-cdk-')) });
+  outdir = mkdtempSync(join(tmpdir(), 'plant-store-cdk-'));
+  const app = new App({ outdir });
   const stack = new PlantStoreStack(app, 'PlantStore', props);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   app.synth();
@@ -21,8 +24,10 @@ function synth(props: PlantStoreStackProps = {}) {
 }
 
 let template: Template;
+let defaultOutdir: string;
 beforeAll(() => {
   template = synth();
+  defaultOutdir = outdir;
 });
 
 function logicalIdOf(type: string, props: Record<string, unknown>): string {
@@ -127,6 +132,19 @@ describe('functions', () => {
       });
     },
   );
+
+  it('deploys byte for byte the bundles that npm start and npm run bench build', async () => {
+    const built = await buildFunctions(mkdtempSync(join(tmpdir(), 'plant-store-bundles-')));
+    for (const fn of built) {
+      const id = fn.name === 'authorizer' ? 'Authorizer' : 'CreatePlant';
+      const [resource] = Object.entries(template.findResources('AWS::Lambda::Function')).filter(
+        ([key]) => key.startsWith(id),
+      );
+      const key = resource![1].Properties.Code.S3Key as string;
+      const asset = join(defaultOutdir, `asset.${key.replace(/\.zip$/, '')}`, 'index.mjs');
+      expect(readFileSync(asset).equals(readFileSync(fn.file))).toBe(true);
+    }
+  });
 
   it('grants exactly GetItem on tokens to the authorizer and PutItem+GetItem on plants to create-plant', () => {
     const tokens = logicalIdOf('AWS::DynamoDB::Table', {
@@ -240,7 +258,9 @@ it('sets the DynamoDB endpoint only for a sam-local synth', () => {
   const local = synth({ dynamoDbEndpoint: 'http://host.docker.internal:8000' });
   local.allResourcesProperties('AWS::Lambda::Function', {
     Environment: {
-      Variables: Match.objectLike({ AWS_ENDPOINT_URL_DYNAMODB: 'http://host.docker.internal:8000' }),
+      Variables: Match.objectLike({
+        AWS_ENDPOINT_URL_DYNAMODB: 'http://host.docker.internal:8000',
+      }),
     },
   });
 });
