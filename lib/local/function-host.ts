@@ -75,8 +75,10 @@ export class FunctionHost {
     const child = this.child;
     if (!child || child.exitCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
+    child.disconnect();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
     await exited;
+    clearTimeout(kill);
   }
 
   private spawn(): Promise<void> {
@@ -87,6 +89,8 @@ export class FunctionHost {
         PLANT_STORE_BUNDLE: this.options.bundle,
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      // A plain ES module: none of the parent's loader flags (tsx), as on Lambda.
+      execArgv: [],
     });
     this.child = child;
     for (const stream of [child.stdout!, child.stderr!]) {

@@ -14,6 +14,12 @@ try {
   process.exit(1);
 }
 
+// Ctrl-C signals the whole process group: the parent decides when a function stops, by
+// disconnecting once its requests are answered (or by dying, even killed outright).
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);
+process.on('disconnect', () => process.exit(0));
+
 process.on('message', async ({ id, event }) => {
   try {
     const result = await handler(event, { awsRequestId: event?.requestContext?.requestId });
