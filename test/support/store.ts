@@ -28,9 +28,11 @@ export interface TestStore {
   close(): Promise<void>;
 }
 
-/** Starts a fresh engine for one test file. */
-export async function startTestStore(): Promise<TestStore> {
-  const engine = await startEngine();
+/** Starts a fresh engine for one test file (dynalite unless told otherwise). */
+export async function startTestStore(
+  start: () => Promise<Engine> = () => startEngine(),
+): Promise<TestStore> {
+  const engine = await start();
   const plants = makeDocumentClient(engine.clientConfig);
   const raw = new DynamoDBClient(engine.clientConfig);
   const requests = countRequests(plants);
