@@ -4,7 +4,6 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { makeAuthorizerHandler } from '../../lambda/authorizer/handler';
 import { makeCreatePlantHandler } from '../../lambda/create-plant/handler';
@@ -12,14 +11,7 @@ import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/shared/tables';
 import { PROJECT_ROOT } from '../bundling';
 import { startLocal } from './runtime';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from './free-port';
 
 /** Milliseconds from spawning `npm start -- --memory` to its first answered request. */
 async function startToFirstAnswer(): Promise<number> {

@@ -4,20 +4,12 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateToken } from '../../lambda/shared/tokens';
+import { freePort } from '../../lib/local/free-port';
 
 const ROOT = join(__dirname, '../..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Starts `npm start` and resolves with its output once it says it is listening. */
 async function npmStart(env: Record<string, string>, args: string[] = []) {

@@ -6,10 +6,10 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { createTables, LOCAL_CREDENTIALS, LOCAL_REGION, type Engine } from '../../lib/local/engine';
 import { TABLES } from '../../lambda/shared/tables';
+import { freePort } from '../../lib/local/free-port';
 
 const ROOT = join(__dirname, '../..');
 const PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
@@ -33,14 +33,6 @@ function ensureJar(): string {
     rmSync(work, { recursive: true, force: true });
   }
   return CACHE;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Starts DynamoDB Local in memory on a free loopback port, with the project's tables. */
@@ -80,7 +72,7 @@ export async function startDynamoDbLocal(): Promise<Engine> {
     } catch (error) {
       if (child.exitCode !== null || Date.now() - started > 30_000) {
         await close();
-        throw new Error(`DynamoDB Local did not start: ${String(error)}`);
+        throw new Error(`DynamoDB Local did not start: ${String(error)}`, { cause: error });
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
