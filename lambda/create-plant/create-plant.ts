@@ -59,10 +59,7 @@ async function readStored(store: PlantStore, id: bigint): Promise<Partial<Plant>
     throw storeError(error);
   }
   // The put saw the id taken, so the item can only be missing if it was deleted since.
-  if (!item)
-    throw new ServiceUnavailable('plant changed during the request', {
-      cause: 'missing after conflict',
-    });
+  if (!item) throw new ServiceUnavailable('the plant was deleted during the request');
   return { name: item.name as string | undefined, tag: item.tag as string | undefined };
 }
 
