@@ -48,7 +48,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** Prints the local runtime's figures. */
 export async function benchLocalRuntime(requests: number): Promise<void> {
   console.log('Local runtime:');
-  rmSync(join(PROJECT_ROOT, 'dist', 'functions'), { recursive: true, force: true });
+  rmSync(join(PROJECT_ROOT, 'dist', 'bench-data', 'functions'), { recursive: true, force: true });
   const cold = await startToFirstAnswer();
   const warm = await startToFirstAnswer();
   console.log(

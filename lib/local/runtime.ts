@@ -10,7 +10,7 @@ import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/shared/tables';
 import { ALL_SCOPES, TOKEN_FORMAT, generateToken, tokenItem } from '../../lambda/shared/tokens';
 import { API } from '../api';
 import { buildFunctions } from '../build';
-import { FUNCTIONS, PROJECT_ROOT, type FunctionName } from '../bundling';
+import { FUNCTIONS, type FunctionName } from '../bundling';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine } from './engine';
 import { FunctionHost } from './function-host';
 import { Gateway } from './gateway';
@@ -76,7 +76,8 @@ export function optionsFromEnvironment(
 export async function startLocal(options: LocalOptions): Promise<LocalService> {
   await mkdir(options.dataDir, { recursive: true });
   const [built, engine] = await Promise.all([
-    buildFunctions(join(PROJECT_ROOT, 'dist', 'functions')),
+    // Per data directory, so that two runtimes never write the same bundle files at once.
+    buildFunctions(join(options.dataDir, 'functions')),
     startEngine({
       port: options.dbPort,
       dataDir: options.memory ? undefined : join(options.dataDir, 'db'),
@@ -110,6 +111,11 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     log: options.log,
     invoke: (name, event) => hosts.get(name)!.invoke(event),
   });
+  const stop = async () => {
+    await gateway.close();
+    await Promise.all([...hosts.values()].map((host) => host.stop()));
+    await engine.close();
+  };
   try {
     const [devToken] = await Promise.all([
       ensureDevToken(options, engine.clientConfig),
@@ -121,16 +127,10 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       port,
       dbPort: engine.port,
       devToken,
-      async close() {
-        await gateway.close();
-        await Promise.all([...hosts.values()].map((host) => host.stop()));
-        await engine.close();
-      },
+      close: stop,
     };
   } catch (error) {
-    await gateway.close();
-    await Promise.all([...hosts.values()].map((host) => host.stop()));
-    await engine.close();
+    await stop();
     throw error;
   }
 }
