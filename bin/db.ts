@@ -6,6 +6,8 @@ import { resolve, join } from 'node:path';
 import { startEngine } from '../lib/local/engine';
 import { optionsFromEnvironment } from '../lib/local/runtime';
 
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 async function main(): Promise<void> {
   const options = optionsFromEnvironment(process.env, process.argv.slice(2), () => undefined);
   const dataDir = options.memory ? undefined : join(resolve(options.dataDir), 'db');
