@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildFunctions } from '../lib/build';
-import { benchLocalRuntime } from '../lib/local/bench-local';
+import { benchLocalRuntime, median } from '../lib/local/bench-local';
 import { ESBUILD_OPTIONS, FUNCTIONS, PROJECT_ROOT, type FunctionName } from '../lib/bundling';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -49,11 +49,6 @@ function coldImport(file: string): number {
   if (result.status !== 0) throw new Error(`importing ${file} failed: ${result.stderr.toString()}`);
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /** Median bundle/bare ratio over alternating runs, and the two medians in ms. */
 function coldRatio(file: string, bare: string, runs = RUNS) {

@@ -13,9 +13,7 @@ import { makeDocumentClient } from '../lambda/shared/dynamodb';
 import { TOKENS_TABLE } from '../lambda/shared/tables';
 import { ALL_SCOPES, generateToken, tokenItem } from '../lambda/shared/tokens';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/engine';
-
-/** The default port of the local engine (`npm run db`, `npm start`). */
-export const DEFAULT_DB_PORT = 8000;
+import { DEFAULT_DB_PORT, envInteger } from './local/settings';
 
 export const TOKEN_HELP = `Usage: npm run token -- <command> [options]
 
@@ -126,9 +124,12 @@ function resolveTarget(
     };
   }
   if (values.table || values.region) throw new UsageError('--table and --region go with --aws');
-  const port = env.PLANT_STORE_DB_PORT || String(DEFAULT_DB_PORT);
-  if (!/^\d+$/.test(port))
-    throw new UsageError(`PLANT_STORE_DB_PORT must be a port number, not ${port}`);
+  let port: number;
+  try {
+    port = envInteger(env, 'PLANT_STORE_DB_PORT', DEFAULT_DB_PORT, 65535);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     // One attempt, short timeouts: a local engine that is not there will not come back.

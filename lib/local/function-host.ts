@@ -108,10 +108,7 @@ export class FunctionHost {
       },
     );
     child.on('exit', (code, signal) => {
-      if (this.child === child) {
-        this.child = undefined;
-        this.ready = undefined;
-      }
+      this.forget(child);
       if (!this.stopping) this.options.log(`process exited (${signal ?? code})`);
       this.failAll(child, new InvocationError('function process exited', 'crash'));
     });
@@ -127,11 +124,15 @@ export class FunctionHost {
 
   private restart(child: ChildProcess, error: InvocationError): void {
     this.failAll(child, error);
-    if (this.child === child) {
-      this.child = undefined;
-      this.ready = undefined;
-    }
+    this.forget(child);
     child.kill('SIGKILL');
+  }
+
+  /** The next invocation starts a new process if `child` is the current one. */
+  private forget(child: ChildProcess): void {
+    if (this.child !== child) return;
+    this.child = undefined;
+    this.ready = undefined;
   }
 
   /** Rejects every invocation still waiting on `child`. */

@@ -14,6 +14,7 @@ import { FUNCTIONS, type FunctionName } from '../bundling';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine } from './engine';
 import { FunctionHost } from './function-host';
 import { Gateway } from './gateway';
+import { DEFAULT_DB_PORT, DEFAULT_PORT, envInteger } from './settings';
 
 /** Settings of a local run; `fromEnvironment` reads them as `npm start` documents them. */
 export interface LocalOptions {
@@ -50,19 +51,13 @@ export function optionsFromEnvironment(
   const unknown = args.filter((arg) => arg !== '--memory');
   if (unknown.length > 0)
     throw new Error(`unknown argument ${unknown[0]}; the only one is --memory`);
-  const int = (name: string, fallback: number, max: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) > max)
-      throw new Error(`${name} must be an integer from 0 to ${max}, not ${raw}`);
-    return Number(raw);
-  };
   return {
-    port: int('PORT', 3000, 65535),
-    dbPort: int('PLANT_STORE_DB_PORT', 8000, 65535),
+    port: envInteger(env, 'PORT', DEFAULT_PORT, 65535),
+    dbPort: envInteger(env, 'PLANT_STORE_DB_PORT', DEFAULT_DB_PORT, 65535),
     dataDir: resolve(env.PLANT_STORE_DATA_DIR || '.plant-store'),
     memory: args.includes('--memory'),
-    authCacheTtlSeconds: int(
+    authCacheTtlSeconds: envInteger(
+      env,
       'PLANT_STORE_AUTH_CACHE_TTL',
       API.authorizer.defaultCacheTtlSeconds,
       3600,
