@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildFunctions } from '../lib/build';
 import { benchLocalRuntime, median } from '../lib/local/bench-local';
-import { ESBUILD_OPTIONS, FUNCTIONS, PROJECT_ROOT, type FunctionName } from '../lib/bundling';
+import { ESBUILD_OPTIONS, PROJECT_ROOT } from '../lib/bundling';
+import { FUNCTIONS, type FunctionName } from '../lib/functions';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { values } = parseArgs({

@@ -2,7 +2,7 @@
  * The HTTP API, defined once: its routes, the authorizer and CORS. The stack deploys it and the
  * local runtime serves it, so the two cannot drift; an infra test compares the template with it.
  */
-import type { FunctionName } from './bundling';
+import type { FunctionName } from './functions';
 
 /** One route: a method, an exact path, the function behind it and whether it is authorized. */
 export interface RouteDefinition {

@@ -1,7 +1,8 @@
 /** Builds the function bundles with esbuild, exactly as the stack does (`lib/bundling.ts`). */
 import { build, type Metafile } from 'esbuild';
 import { join } from 'node:path';
-import { ESBUILD_OPTIONS, FUNCTIONS, PROJECT_ROOT, type FunctionName } from './bundling';
+import { ESBUILD_OPTIONS, PROJECT_ROOT } from './bundling';
+import { FUNCTIONS, FUNCTION_NAMES, type FunctionName } from './functions';
 
 /** One built function. */
 export interface BuiltFunction {
@@ -15,7 +16,7 @@ export interface BuiltFunction {
 /** Builds every function into `outdir/<name>/index.mjs`. */
 export async function buildFunctions(
   outdir: string,
-  names: readonly FunctionName[] = Object.keys(FUNCTIONS) as FunctionName[],
+  names: readonly FunctionName[] = FUNCTION_NAMES,
 ): Promise<BuiltFunction[]> {
   return Promise.all(
     names.map(async (name) => {

@@ -1,46 +1,8 @@
 /**
- * The functions and how they are bundled, defined once: the stack hands these options to
- * `NodejsFunction`, and `npm start` and `npm run bench` build with esbuild from the same values.
+ * How functions are bundled, defined once: the stack hands these options to `NodejsFunction`,
+ * and `npm start` and `npm run bench` build with esbuild from the same values.
  */
 import { join } from 'node:path';
-
-/** The functions, by the name the API definition and the logs use. */
-export type FunctionName = 'authorizer' | 'create-plant';
-
-/** What the stack and the local runtime need to know about a function. */
-export interface FunctionDefinition {
-  /** The TypeScript entry point, relative to the project root. */
-  readonly entry: string;
-  /** Environment variables the function requires (read once at cold start). */
-  readonly environment: readonly string[];
-  /**
-   * Memory in MB. 256 for both: Lambda gives CPU in proportion to memory, and at 128 MB the
-   * cold import of the SDK takes about twice as long; both functions use far less than 100 MB.
-   */
-  readonly memorySize: number;
-  /** Lambda timeout in seconds. */
-  readonly timeoutSeconds: number;
-}
-
-/**
- * Timeouts: the SDK makes at most 3 attempts of at most 2 s each plus backoff, so 10 s always
- * covers a create-plant call's retries and answers 503 itself rather than timing out. The
- * authorizer's 10 s is the gateway's own limit for an authorizer.
- */
-export const FUNCTIONS: Readonly<Record<FunctionName, FunctionDefinition>> = {
-  authorizer: {
-    entry: 'lambda/authorizer/index.ts',
-    environment: ['TOKENS_TABLE_NAME'],
-    memorySize: 256,
-    timeoutSeconds: 10,
-  },
-  'create-plant': {
-    entry: 'lambda/create-plant/index.ts',
-    environment: ['PLANTS_TABLE_NAME'],
-    memorySize: 256,
-    timeoutSeconds: 10,
-  },
-};
 
 /** The project root, for absolute entry paths. */
 export const PROJECT_ROOT = join(__dirname, '..');

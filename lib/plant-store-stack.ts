@@ -32,7 +32,14 @@ import type { Construct } from 'constructs';
 import { join } from 'node:path';
 import { PLANTS_TABLE, TOKENS_TABLE, type TableDefinition } from '../lambda/shared/tables';
 import { API } from './api';
-import { ESBUILD_OPTIONS, FUNCTIONS, PROJECT_ROOT, type FunctionName } from './bundling';
+import { ESBUILD_OPTIONS, PROJECT_ROOT } from './bundling';
+import {
+  FUNCTIONS,
+  FUNCTION_NAMES,
+  tableEnvironment,
+  type FunctionName,
+  type TableKey,
+} from './functions';
 
 /** Settings of a Plant Store deployment. */
 export interface PlantStoreStackProps extends StackProps {
@@ -98,21 +105,21 @@ export class PlantStoreStack extends Stack {
     this.plantsTable = this.table('PlantsTable', PLANTS_TABLE);
     this.tokensTable = this.table('TokensTable', TOKENS_TABLE);
 
-    const authorizerFn = this.function('Authorizer', 'authorizer', logRetention, {
-      TOKENS_TABLE_NAME: this.tokensTable.tableName,
-      ...endpoint,
-    });
-    this.tokensTable.grant(authorizerFn, 'dynamodb:GetItem');
-
-    const createPlantFn = this.function('CreatePlant', 'create-plant', logRetention, {
-      PLANTS_TABLE_NAME: this.plantsTable.tableName,
-      ...endpoint,
-    });
-    this.plantsTable.grant(createPlantFn, 'dynamodb:PutItem', 'dynamodb:GetItem');
-    const functions: Record<FunctionName, NodejsFunction> = {
-      authorizer: authorizerFn,
-      'create-plant': createPlantFn,
-    };
+    const tables: Record<TableKey, Table> = { plants: this.plantsTable, tokens: this.tokensTable };
+    // One function per registry entry: its tables' names in its environment, and exactly its
+    // declared actions on each.
+    const functions = Object.fromEntries(
+      FUNCTION_NAMES.map((name) => {
+        const fn = this.function(name, logRetention, {
+          ...tableEnvironment(name, (key) => tables[key].tableName),
+          ...endpoint,
+        });
+        for (const [key, actions] of Object.entries(FUNCTIONS[name].tables)) {
+          tables[key as TableKey].grant(fn, ...actions);
+        }
+        return [name, fn];
+      }),
+    ) as Record<FunctionName, NodejsFunction>;
 
     const api = new HttpApi(this, 'HttpApi', {
       apiName: 'plant-store',
@@ -181,19 +188,22 @@ export class PlantStoreStack extends Stack {
     });
     this.apiUrl = stage.url;
 
+    const period = Duration.minutes(5);
     this.alarms(props.alarmEmail, {
-      ApiServerErrors: api.metricServerError({ period: Duration.minutes(5) }),
-      AuthorizerErrors: authorizerFn.metricErrors({ period: Duration.minutes(5) }),
-      AuthorizerThrottles: authorizerFn.metricThrottles({ period: Duration.minutes(5) }),
-      CreatePlantErrors: createPlantFn.metricErrors({ period: Duration.minutes(5) }),
-      CreatePlantThrottles: createPlantFn.metricThrottles({ period: Duration.minutes(5) }),
+      ApiServerErrors: api.metricServerError({ period }),
+      ...Object.fromEntries(
+        FUNCTION_NAMES.flatMap((name) => [
+          [`${FUNCTIONS[name].id}Errors`, functions[name].metricErrors({ period })],
+          [`${FUNCTIONS[name].id}Throttles`, functions[name].metricThrottles({ period })],
+        ]),
+      ),
       PlantsTableThrottles: this.plantsTable.metricThrottledRequestsForOperations({
-        operations: [Operation.PUT_ITEM, Operation.GET_ITEM],
-        period: Duration.minutes(5),
+        operations: operationsOn('plants'),
+        period,
       }),
       TokensTableThrottles: this.tokensTable.metricThrottledRequestsForOperations({
-        operations: [Operation.GET_ITEM],
-        period: Duration.minutes(5),
+        operations: operationsOn('tokens'),
+        period,
       }),
     });
 
@@ -228,15 +238,12 @@ export class PlantStoreStack extends Stack {
    * may write only there (no managed policy); table access is granted by the caller.
    */
   private function(
-    id: string,
     name: FunctionName,
     logRetention: RetentionDays,
     environment: Record<string, string>,
   ): NodejsFunction {
     const definition = FUNCTIONS[name];
-    const missing = definition.environment.filter((key) => !(key in environment));
-    if (missing.length > 0)
-      throw new Error(`function ${name} needs environment ${missing.join(', ')}`);
+    const id = definition.id;
     const logGroup = new LogGroup(this, `${id}Logs`, {
       retention: logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -292,4 +299,10 @@ export class PlantStoreStack extends Stack {
       if (topic) alarm.addAlarmAction(new SnsAction(topic));
     }
   }
+}
+
+/** The DynamoDB operations any function may call on a table, for its throttling alarm. */
+function operationsOn(table: TableKey): Operation[] {
+  const actions = FUNCTION_NAMES.flatMap((name) => FUNCTIONS[name].tables[table] ?? []);
+  return [...new Set(actions)].map((action) => action.replace('dynamodb:', '') as Operation);
 }

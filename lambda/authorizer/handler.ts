@@ -72,5 +72,8 @@ export function makeAuthorizerHandler(deps: AuthorizerDeps) {
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */
 export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): AuthorizerDeps {
-  return { tokens: makeDocumentClient(), tableName: requireEnv('TOKENS_TABLE_NAME', env) };
+  return {
+    tokens: makeDocumentClient(),
+    tableName: requireEnv(TOKENS_TABLE.environmentVariable, env),
+  };
 }

@@ -9,6 +9,7 @@ import { makeDocumentClient } from '../shared/dynamodb';
 import { errorResponse, jsonResponse } from '../shared/http';
 import { PLANTS_WRITE, requireScope } from '../shared/principal';
 import type { Plant } from '../shared/schemas';
+import { PLANTS_TABLE } from '../shared/tables';
 import { createPlant } from './create-plant';
 import { readNewPlant } from './request';
 
@@ -50,5 +51,8 @@ export function makeCreatePlantHandler(deps: CreatePlantDeps) {
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */
 export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): CreatePlantDeps {
-  return { plants: makeDocumentClient(), tableName: requireEnv('PLANTS_TABLE_NAME', env) };
+  return {
+    plants: makeDocumentClient(),
+    tableName: requireEnv(PLANTS_TABLE.environmentVariable, env),
+  };
 }

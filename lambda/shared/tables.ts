@@ -7,6 +7,8 @@
 export interface TableDefinition {
   /** The name on the local engine; in AWS the stack names tables and passes the names in. */
   readonly localName: string;
+  /** The environment variable that gives a function the table's real name. */
+  readonly environmentVariable: string;
   readonly partitionKey: { readonly name: string; readonly type: 'S' | 'N' };
   readonly timeToLiveAttribute?: string;
 }
@@ -14,12 +16,14 @@ export interface TableDefinition {
 /** Plants, keyed by their int64 id (a DynamoDB number keeps all 19 digits). */
 export const PLANTS_TABLE = {
   localName: 'plants',
+  environmentVariable: 'PLANTS_TABLE_NAME',
   partitionKey: { name: 'id', type: 'N' },
 } as const satisfies TableDefinition;
 
 /** Bearer tokens, keyed by the hex SHA-256 of the token; `expiresAt` (epoch seconds) is the TTL. */
 export const TOKENS_TABLE = {
   localName: 'tokens',
+  environmentVariable: 'TOKENS_TABLE_NAME',
   partitionKey: { name: 'tokenHash', type: 'S' },
   timeToLiveAttribute: 'expiresAt',
 } as const satisfies TableDefinition;

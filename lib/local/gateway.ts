@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApiDefinition, RouteDefinition } from '../api';
-import type { FunctionName } from '../bundling';
+import type { FunctionName } from '../functions';
 
 /** Invokes a function; rejects when it fails, times out or crashes. */
 export type Invoke = (name: FunctionName, event: unknown) => Promise<unknown>;

@@ -6,11 +6,11 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
-import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/shared/tables';
+import { TOKENS_TABLE } from '../../lambda/shared/tables';
 import { ALL_SCOPES, TOKEN_FORMAT, generateToken, tokenItem } from '../../lambda/shared/tokens';
 import { API } from '../api';
 import { buildFunctions } from '../build';
-import { FUNCTIONS, type FunctionName } from '../bundling';
+import { FUNCTIONS, tableEnvironment, type FunctionName } from '../functions';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine } from './engine';
 import { FunctionHost } from './function-host';
 import { Gateway } from './gateway';
@@ -85,8 +85,8 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint,
     AWS_LAMBDA_FUNCTION_NAME: name,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    PLANTS_TABLE_NAME: PLANTS_TABLE.localName,
-    TOKENS_TABLE_NAME: TOKENS_TABLE.localName,
+    // Only the tables the function declares, as the stack passes them.
+    ...tableEnvironment(name, (_, table) => table.localName),
   });
   const hosts = new Map(
     built.map((fn) => [
@@ -94,7 +94,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       new FunctionHost({
         name: fn.name,
         bundle: fn.file,
-        environment: pick(environment(fn.name), FUNCTIONS[fn.name].environment),
+        environment: environment(fn.name),
         timeoutSeconds: FUNCTIONS[fn.name].timeoutSeconds,
         log: (line) => options.log(`[${fn.name}] ${line}`),
       }),
@@ -128,13 +128,6 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     await stop();
     throw error;
   }
-}
-
-/** Only the variables a function declares, and the SDK's own settings. */
-function pick(all: Record<string, string>, declared: readonly string[]): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(all).filter(([key]) => declared.includes(key) || !key.endsWith('_TABLE_NAME')),
-  );
 }
 
 const DEV_TOKEN_ID = 'tok_dev';

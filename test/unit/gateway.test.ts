@@ -5,7 +5,7 @@
  */
 import type { ApiDefinition } from '../../lib/api';
 import { API } from '../../lib/api';
-import type { FunctionName } from '../../lib/bundling';
+import type { FunctionName } from '../../lib/functions';
 import { Gateway } from '../../lib/local/gateway';
 
 type Stub = (event: Record<string, unknown>) => Promise<unknown>;
