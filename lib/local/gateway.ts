@@ -9,6 +9,12 @@ import type { AddressInfo } from 'node:net';
 import type { ApiDefinition, RouteDefinition } from '../api';
 import type { FunctionName } from '../functions';
 
+/**
+ * Pages the local runtime serves beside the emulated API (the API reference): asked first for
+ * every request; an answer is sent as it is, without routing or authorizer. Not deployed.
+ */
+export type LocalPages = (method: string, pathname: string) => Promise<Answer | undefined>;
+
 /** Invokes a function; rejects when it fails, times out or crashes. */
 export type Invoke = (name: FunctionName, event: unknown) => Promise<unknown>;
 
@@ -24,10 +30,12 @@ export interface GatewayOptions {
   readonly log: (line: string) => void;
   /** The clock, for the cache. @default Date.now */
   readonly now?: () => number;
+  /** Local-only pages. @default - none */
+  readonly localPages?: LocalPages;
 }
 
 /** A gateway's answer before it is written. */
-interface Answer {
+export interface Answer {
   status: number;
   headers: Record<string, string>;
   cookies?: string[];
@@ -109,6 +117,11 @@ export class Gateway {
   private async answer(req: IncomingMessage, requestId: string): Promise<Answer> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
+    const page = await this.options.localPages?.(method, url.pathname);
+    if (page) {
+      await drain(req);
+      return page;
+    }
     if (
       method === 'OPTIONS' &&
       req.headers.origin &&
