@@ -24,6 +24,7 @@ export async function buildFunctions(
         ...ESBUILD_OPTIONS,
         mainFields: [...ESBUILD_OPTIONS.mainFields],
         external: [...ESBUILD_OPTIONS.external],
+        alias: { ...ESBUILD_OPTIONS.alias },
         entryPoints: { index: join(PROJECT_ROOT, FUNCTIONS[name].entry) },
         outdir: join(outdir, name),
         absWorkingDir: PROJECT_ROOT,

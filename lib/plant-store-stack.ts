@@ -274,7 +274,10 @@ export class PlantStoreStack extends Stack {
         externalModules: [...ESBUILD_OPTIONS.external],
         bundleAwsSDK: true,
         banner: ESBUILD_OPTIONS.banner.js,
-        esbuildArgs: { '--legal-comments': ESBUILD_OPTIONS.legalComments },
+        esbuildArgs: {
+          '--legal-comments': ESBUILD_OPTIONS.legalComments,
+          '--alias': Object.entries(ESBUILD_OPTIONS.alias).map(([from, to]) => `${from}=${to}`),
+        },
       },
     });
   }
