@@ -10,8 +10,10 @@ import { makeCreatePlantHandler } from '../../lambda/create-plant/handler';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/shared/tables';
 import { PROJECT_ROOT } from '../bundling';
-import { startLocal } from './runtime';
-import { freePort } from './free-port';
+import { freePort } from '../local/free-port';
+import { startLocal } from '../local/runtime';
+import { median } from './measure';
+import type { BenchContext, BenchPhase } from './phase';
 
 /** Milliseconds from spawning `npm start -- --memory` to its first answered request. */
 async function startToFirstAnswer(): Promise<number> {
@@ -20,7 +22,7 @@ async function startToFirstAnswer(): Promise<number> {
   const child = spawn('npm', ['start', '--silent', '--', '--memory'], {
     cwd: PROJECT_ROOT,
     env: {
-      ...process.env,
+      ...withoutExtraCaCerts(process.env),
       PORT: String(port),
       PLANT_STORE_DB_PORT: String(dbPort),
       PLANT_STORE_DATA_DIR: join(PROJECT_ROOT, 'dist', 'bench-data'),
@@ -43,20 +45,26 @@ async function startToFirstAnswer(): Promise<number> {
   }
 }
 
-/** The median of a sample. */
-export function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+/** This process's environment without the machine's NODE_EXTRA_CA_CERTS (Lambda sets none). */
+export function withoutExtraCaCerts(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  delete copy.NODE_EXTRA_CA_CERTS;
+  return copy;
 }
 
-/** Prints the local runtime's figures. */
-export async function benchLocalRuntime(requests: number): Promise<void> {
-  console.log('Local runtime:');
+/** The local runtime's start time and per-request overhead. */
+export const localRuntime: BenchPhase = {
+  name: 'local',
+  description: 'npm start to the first answer; what the local gateway adds to a request',
+  run: (context) => benchLocalRuntime(context),
+};
+
+async function benchLocalRuntime({ requests, print }: BenchContext): Promise<void> {
+  print('Local runtime:');
   rmSync(join(PROJECT_ROOT, 'dist', 'bench-data', 'functions'), { recursive: true, force: true });
   const cold = await startToFirstAnswer();
   const warm = await startToFirstAnswer();
-  console.log(
+  print(
     `  npm start to first answer: ${cold.toFixed(0)} ms with no bundles built, ${warm.toFixed(0)} ms with bundles built`,
   );
 
@@ -117,7 +125,7 @@ export async function benchLocalRuntime(requests: number): Promise<void> {
       console.log = silence;
     }
     const [a, b] = [median(inProcess), median(overHttp)];
-    console.log(
+    print(
       `  per request (authorizer + create-plant, cache off, ${requests} requests, medians): in-process ${a.toFixed(2)} ms, through the local gateway ${b.toFixed(2)} ms: +${(b - a).toFixed(2)} ms\n`,
     );
   } finally {
