@@ -1,4 +1,5 @@
 /** `npm start`: the service on this machine. See README "Run it". */
+import { stop as stopEsbuild } from 'esbuild';
 import { optionsFromEnvironment, startLocal } from '../lib/local/runtime';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -8,6 +9,9 @@ async function main(): Promise<void> {
   const started = performance.now();
   const options = optionsFromEnvironment(process.env, process.argv.slice(2), log);
   const service = await startLocal(options);
+  // The bundles are built once: esbuild's service process (~100 MiB) is not needed any more
+  // (esbuild starts a new one if it is called again).
+  await stopEsbuild();
   const ms = (performance.now() - started).toFixed(0);
   log(`Plant Store is listening on ${service.url} (ready in ${ms} ms)`);
   log(
