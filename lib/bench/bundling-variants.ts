@@ -56,7 +56,9 @@ export const bundlingVariants: BenchPhase = {
         `await import(${JSON.stringify(pathToFileURL(file).href)});`,
         env,
       );
-    print(`What each bundling choice buys (${name}, Node at ${lambdaNode.path}, ${runs} pairs):`);
+    print(
+      `What each bundling choice buys (${name}, Node ${lambdaNode.major}, ${runs} alternating pairs, medians):`,
+    );
     for (const [index, [label, options]] of variants.entries()) {
       const file = join(dir, `variant-${index}.${options.format === 'cjs' ? 'cjs' : 'mjs'}`);
       const result = await build({ ...base, ...options, outfile: file });
