@@ -25,6 +25,8 @@ export interface FunctionHostOptions {
   /** The function's whole environment (nothing is inherited but PATH). */
   readonly environment: Record<string, string>;
   readonly timeoutSeconds: number;
+  /** Node options of the sandbox process (Lambda's heap limits). @default - none */
+  readonly execArgv?: readonly string[];
   /** Receives every line the function prints. */
   readonly log: (line: string) => void;
 }
@@ -90,7 +92,7 @@ export class FunctionHost {
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       // A plain ES module: none of the parent's loader flags (tsx), as on Lambda.
-      execArgv: [],
+      execArgv: [...(this.options.execArgv ?? [])],
     });
     this.child = child;
     for (const stream of [child.stdout!, child.stderr!]) {

@@ -11,6 +11,7 @@ import { ALL_SCOPES, TOKEN_FORMAT, generateToken, tokenItem } from '../../lambda
 import { API } from '../api';
 import { buildFunctions } from '../build';
 import { FUNCTIONS, tableEnvironment, type FunctionName } from '../functions';
+import { lambdaHeapFlags } from '../lambda-node';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine } from './engine';
 import { FunctionHost } from './function-host';
 import { Gateway } from './gateway';
@@ -96,6 +97,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
         bundle: fn.file,
         environment: environment(fn.name),
         timeoutSeconds: FUNCTIONS[fn.name].timeoutSeconds,
+        execArgv: lambdaHeapFlags(FUNCTIONS[fn.name].memorySize),
         log: (line) => options.log(`[${fn.name}] ${line}`),
       }),
     ]),
