@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUNDLE_ALIASES, ESBUILD_OPTIONS, PROJECT_ROOT } from '../bundling';
 import { FUNCTIONS, type FunctionName } from '../functions';
-import { alternatingPairs, childEnvironment, freshProcessMs, ms } from './measure';
+import { alternatingPairs, childEnvironment, freshProcess, ms } from './measure';
 import type { BenchContext, BenchPhase } from './phase';
 
 /** The bundling-variants phase. */
@@ -51,7 +51,7 @@ export const bundlingVariants: BenchPhase = {
     ];
     const env = childEnvironment({ PLANTS_TABLE_NAME: 'plants' });
     const importing = (file: string) => () =>
-      freshProcessMs(
+      freshProcess(
         lambdaNode.path,
         `await import(${JSON.stringify(pathToFileURL(file).href)});`,
         env,
@@ -63,9 +63,9 @@ export const bundlingVariants: BenchPhase = {
       const file = join(dir, `variant-${index}.${options.format === 'cjs' ? 'cjs' : 'mjs'}`);
       const result = await build({ ...base, ...options, outfile: file });
       const bytes = Object.values(result.metafile!.outputs)[0]!.bytes;
-      const f = await alternatingPairs(runs, importing(file), importing(bare));
+      const { wall: f, cpu } = await alternatingPairs(runs, importing(file), importing(bare));
       print(
-        `  ${label}: ${(bytes / 1024).toFixed(1)} KiB, cold import ${ms(f.subjectMs)}, +${ms(f.extraMs)} over bare, ${f.ratio.toFixed(2)}×`,
+        `  ${label}: ${(bytes / 1024).toFixed(1)} KiB, cold import ${ms(f.subjectMs)}, +${ms(f.extraMs)} over bare, ${f.ratio.toFixed(2)}× (CPU time +${ms(cpu.extraMs)})`,
       );
     }
     print();

@@ -22,7 +22,7 @@ import { startHttpsEngine } from './https-engine';
 import {
   alternatingPairs,
   childEnvironment,
-  freshProcessMs,
+  freshProcess,
   machineNode,
   ms,
   type PairFigures,
@@ -90,8 +90,8 @@ function largestInputs(metafile: Metafile, count = 4): string {
     .join(', ');
 }
 
-const figures = (f: PairFigures) =>
-  `${ms(f.subjectMs)} vs bare ${ms(f.baselineMs)}: +${ms(f.extraMs)}, ${f.ratio.toFixed(2)}×`;
+const figures = ({ wall, cpu }: { wall: PairFigures; cpu: PairFigures }) =>
+  `${ms(wall.subjectMs)} vs bare ${ms(wall.baselineMs)}: +${ms(wall.extraMs)}, ${wall.ratio.toFixed(2)}× (CPU time +${ms(cpu.extraMs)}, ${cpu.ratio.toFixed(2)}×)`;
 
 /** The cold-start phase. */
 export const coldStart: BenchPhase = {
@@ -129,8 +129,8 @@ export const coldStart: BenchPhase = {
           const env = childEnvironment(tableEnvironment(fn.name, (_key, table) => table.localName));
           const imported = await alternatingPairs(
             context.runs,
-            () => freshProcessMs(node, IMPORT(url), env),
-            () => freshProcessMs(node, IMPORT(bare), env),
+            () => freshProcess(node, IMPORT(url), env),
+            () => freshProcess(node, IMPORT(bare), env),
           );
           context.print(
             `  ${fn.name}: ${(fn.bytes / 1024).toFixed(1)} KiB (${largestInputs(fn.metafile)})`,
@@ -148,7 +148,7 @@ export const coldStart: BenchPhase = {
           const eventFile = join(dir, `${fn.name}-event.json`);
           const call = (script: string) => (run: number) => {
             writeFileSync(eventFile, JSON.stringify(firstEvent(fn.name, token, run + 1)));
-            return freshProcessMs(node, script, callEnv, [eventFile]);
+            return freshProcess(node, script, callEnv, [eventFile]);
           };
           const called = await alternatingPairs(context.runs, call(CALL(url)), call(CALL(bare)));
           context.print(`    import + first call over HTTPS: ${figures(called)}`);

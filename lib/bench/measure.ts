@@ -34,34 +34,52 @@ export function childEnvironment(extra: Record<string, string> = {}): Record<str
   };
 }
 
+/** One fresh process: wall-clock time from spawn to exit, and the CPU time it used. */
+export interface ProcessTime {
+  readonly wallMs: number;
+  /** User + system CPU time of the child (all its threads), immune to other processes' load. */
+  readonly cpuMs: number;
+}
+
+// Prepended to every measured script alike: reports the child's CPU time on fd 3 at exit.
+const REPORT_CPU =
+  "import { writeSync as __writeSync } from 'node:fs';" +
+  'process.on("exit", () => { const u = process.resourceUsage(); ' +
+  '__writeSync(3, String((u.userCPUTime + u.systemCPUTime) / 1000)); });\n';
+
 /**
- * Milliseconds for a fresh `node` to run an ES module `script` and exit (it must exit 0). Spawned
- * asynchronously: an engine in this process must go on answering the child.
+ * Runs an ES module `script` in a fresh `node` (it must exit 0). Spawned asynchronously: an
+ * engine in this process must go on answering the child.
  */
-export function freshProcessMs(
+export function freshProcess(
   node: string,
   script: string,
   env: Record<string, string>,
   args: readonly string[] = [],
-): Promise<number> {
+): Promise<ProcessTime> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(node, ['--input-type=module', '-e', script, ...args], {
+    const child = spawn(node, ['--input-type=module', '-e', REPORT_CPU + script, ...args], {
       env,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+    let cpu = '';
+    child.stderr!.on(
+      'data',
+      (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)),
+    );
+    child.stdio[3]!.on('data', (chunk: Buffer) => (cpu += chunk.toString()));
     child.once('error', reject);
     child.once('close', (code) => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      if (code === 0) resolve(ms);
+      const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code === 0) resolve({ wallMs, cpuMs: Number(cpu) });
       else reject(new Error(`a measured process exited with ${code}: ${stderr.slice(-600)}`));
     });
   });
 }
 
-/** Medians of `runs` alternating pairs: the subject, the baseline, and their difference and ratio. */
+/** Medians over alternating pairs: the subject, the baseline, their difference and ratio. */
 export interface PairFigures {
   readonly subjectMs: number;
   readonly baselineMs: number;
@@ -71,28 +89,42 @@ export interface PairFigures {
   readonly ratio: number;
 }
 
-/**
- * Runs `subject` and `baseline` alternately `runs` times (after one unmeasured warm-up each, for
- * the file cache) so that drifting load on the machine hits both arms alike.
- */
-export async function alternatingPairs(
-  runs: number,
-  subject: (run: number) => Promise<number>,
-  baseline: (run: number) => Promise<number>,
-): Promise<PairFigures> {
-  await subject(-1);
-  await baseline(-1);
-  const s: number[] = [];
-  const b: number[] = [];
-  for (let run = 0; run < runs; run++) {
-    s.push(await subject(run));
-    b.push(await baseline(run));
-  }
+function pairFigures(s: readonly number[], b: readonly number[]): PairFigures {
   return {
     subjectMs: median(s),
     baselineMs: median(b),
     extraMs: median(s.map((x, i) => x - b[i]!)),
     ratio: median(s.map((x, i) => x / b[i]!)),
+  };
+}
+
+/**
+ * Runs `subject` and `baseline` alternately `runs` times (after one unmeasured warm-up each, for
+ * the file cache) so that drifting load on the machine hits both arms alike; figures for wall
+ * time and for CPU time.
+ */
+export async function alternatingPairs(
+  runs: number,
+  subject: (run: number) => Promise<ProcessTime>,
+  baseline: (run: number) => Promise<ProcessTime>,
+): Promise<{ wall: PairFigures; cpu: PairFigures }> {
+  await subject(-1);
+  await baseline(-1);
+  const s: ProcessTime[] = [];
+  const b: ProcessTime[] = [];
+  for (let run = 0; run < runs; run++) {
+    s.push(await subject(run));
+    b.push(await baseline(run));
+  }
+  return {
+    wall: pairFigures(
+      s.map((x) => x.wallMs),
+      b.map((x) => x.wallMs),
+    ),
+    cpu: pairFigures(
+      s.map((x) => x.cpuMs),
+      b.map((x) => x.cpuMs),
+    ),
   };
 }
 
