@@ -6,7 +6,7 @@
  * `NODE_EXTRA_CA_CERTS` naming only the engine's certificate in the call arms (unset otherwise).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Metafile } from 'esbuild';
@@ -14,10 +14,9 @@ import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { TOKENS_TABLE } from '../../lambda/shared/tables';
 import { ALL_SCOPES, generateToken, tokenItem } from '../../lambda/shared/tokens';
-import { API } from '../api';
 import { buildFunctions } from '../build';
-import { PROJECT_ROOT } from '../bundling';
-import { tableEnvironment, type FunctionName } from '../functions';
+import { tableEnvironment } from '../functions';
+import { firstEvent } from './events';
 import { startHttpsEngine } from './https-engine';
 import {
   alternatingPairs,
@@ -41,39 +40,6 @@ const CALL = (url: string) =>
     '}',
   ].join('\n');
 const BARE = 'export const handler = async () => ({ statusCode: 200 });\n';
-
-/** A payload 2.0 event that makes `name` do its real work, or undefined if no route reaches it. */
-function firstEvent(name: FunctionName, token: string, run: number): unknown {
-  const authorization = `Bearer ${token}`;
-  if (name === API.authorizer.function) {
-    const event = JSON.parse(readFileSync(join(PROJECT_ROOT, 'events', 'authorizer.json'), 'utf8'));
-    event.headers.authorization = authorization;
-    event.identitySource = [authorization];
-    return event;
-  }
-  const route = API.routes.find((candidate) => candidate.function === name);
-  if (!route) return undefined;
-  const id = String(Date.now() * 1000 + run + 1000);
-  const path = route.path.replace('{id}', id);
-  const event = JSON.parse(readFileSync(join(PROJECT_ROOT, 'events', 'create-plant.json'), 'utf8'));
-  event.routeKey = `${route.method} ${route.path}`;
-  event.rawPath = path;
-  event.requestContext.http = { ...event.requestContext.http, method: route.method, path };
-  event.requestContext.routeKey = event.routeKey;
-  event.requestContext.authorizer = {
-    lambda: { tokenId: 'tok_bench', name: 'bench', scopes: ALL_SCOPES.join(' ') },
-  };
-  if (route.path.includes('{id}')) event.pathParameters = { id };
-  if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') {
-    event.body = `{"id":${id},"name":"Bench"}`;
-    event.headers['content-length'] = String(Buffer.byteLength(event.body));
-  } else {
-    delete event.body;
-    delete event.headers['content-type'];
-    delete event.headers['content-length'];
-  }
-  return event;
-}
 
 /** The packages contributing most bytes to a bundle. */
 function largestInputs(metafile: Metafile, count = 4): string {
@@ -136,7 +102,7 @@ export const coldStart: BenchPhase = {
             `  ${fn.name}: ${(fn.bytes / 1024).toFixed(1)} KiB (${largestInputs(fn.metafile)})`,
           );
           context.print(`    cold import: ${figures(imported)}`);
-          if (firstEvent(fn.name, token, 0) === undefined) {
+          if (firstEvent(fn.name, token, String(Date.now() * 1000)) === undefined) {
             context.print('    import + first call: no route reaches this function; not measured');
             continue;
           }
@@ -147,7 +113,10 @@ export const coldStart: BenchPhase = {
           };
           const eventFile = join(dir, `${fn.name}-event.json`);
           const call = (script: string) => (run: number) => {
-            writeFileSync(eventFile, JSON.stringify(firstEvent(fn.name, token, run + 1)));
+            writeFileSync(
+              eventFile,
+              JSON.stringify(firstEvent(fn.name, token, String(Date.now() * 1000 + run + 1))),
+            );
             return freshProcess(node, script, callEnv, [eventFile]);
           };
           const called = await alternatingPairs(context.runs, call(CALL(url)), call(CALL(bare)));
