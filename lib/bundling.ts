@@ -39,6 +39,8 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@smithy/core/event-streams': './lambda/shared/stubs/no-event-streams.ts',
   // The global object itself, without the ESM wrapper of a built-in.
   'node:process': './lambda/shared/stubs/global-process.ts',
+  // The same class on a Map, without mnemonist (~7 KB); see the file.
+  '@aws-sdk/endpoint-cache': './lambda/shared/stubs/endpoint-cache.ts',
 };
 
 /**
@@ -55,6 +57,9 @@ export const BANNED_MODULES: readonly RegExp[] = [
   /\/@aws-sdk\/credential-provider-(?:ini|sso|process|web-identity|http|login)\//,
   /\/@smithy\/credential-provider-imds\//,
   /\/@aws-sdk\/(?:client-sso|client-sso-oidc|nested-clients|token-providers)\//,
+  // Replaced by our endpoint cache (BUNDLE_ALIASES).
+  /\/@aws-sdk\/endpoint-cache\//,
+  /\/mnemonist\//,
 ];
 
 /** ESM output still meets CommonJS inside dependencies that `require` Node's built-ins. */
