@@ -3,7 +3,7 @@
  * gateway adds to a request over calling the two handlers in-process.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeAuthorizerHandler } from '../../lambda/authorizer/handler';
 import { makeCreatePlantHandler } from '../../lambda/create-plant/handler';
@@ -16,7 +16,7 @@ import { median } from './measure';
 import type { BenchContext, BenchPhase } from './phase';
 
 /** Milliseconds from spawning `npm start -- --memory` to its first answered request. */
-async function startToFirstAnswer(): Promise<number> {
+async function startToFirstAnswer(dataDir: string): Promise<number> {
   const [port, dbPort] = [await freePort(), await freePort()];
   const started = performance.now();
   const child = spawn('npm', ['start', '--silent', '--', '--memory'], {
@@ -25,11 +25,12 @@ async function startToFirstAnswer(): Promise<number> {
       ...withoutExtraCaCerts(process.env),
       PORT: String(port),
       PLANT_STORE_DB_PORT: String(dbPort),
-      PLANT_STORE_DATA_DIR: join(PROJECT_ROOT, 'dist', 'bench-data'),
+      PLANT_STORE_DATA_DIR: dataDir,
     },
     stdio: 'ignore',
     detached: true,
   });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     for (;;) {
       const answered = await fetch(`http://127.0.0.1:${port}/plants`, { method: 'POST' }).then(
@@ -42,6 +43,7 @@ async function startToFirstAnswer(): Promise<number> {
     }
   } finally {
     process.kill(-child.pid!, 'SIGTERM');
+    await exited; // the next measurement starts on a quiet machine
   }
 }
 
@@ -59,11 +61,11 @@ export const localRuntime: BenchPhase = {
   run: (context) => benchLocalRuntime(context),
 };
 
-async function benchLocalRuntime({ requests, print }: BenchContext): Promise<void> {
+async function benchLocalRuntime({ dir, requests, print }: BenchContext): Promise<void> {
   print('Local runtime:');
-  rmSync(join(PROJECT_ROOT, 'dist', 'bench-data', 'functions'), { recursive: true, force: true });
-  const cold = await startToFirstAnswer();
-  const warm = await startToFirstAnswer();
+  const dataDir = join(dir, 'local-data');
+  const cold = await startToFirstAnswer(dataDir);
+  const warm = await startToFirstAnswer(dataDir);
   print(
     `  npm start to first answer: ${cold.toFixed(0)} ms with no bundles built, ${warm.toFixed(0)} ms with bundles built`,
   );
@@ -71,7 +73,7 @@ async function benchLocalRuntime({ requests, print }: BenchContext): Promise<voi
   const service = await startLocal({
     port: 0,
     dbPort: 0,
-    dataDir: join(PROJECT_ROOT, 'dist', 'bench-data'),
+    dataDir,
     memory: true,
     authCacheTtlSeconds: 0,
     log: () => undefined,

@@ -1,4 +1,9 @@
-/** What a bench phase is given and what it is: `npm run bench` runs the phases in order. */
+/**
+ * What a bench phase is given and what it is. A new phase is one file under `lib/bench/` that
+ * exports a `BenchPhase`, plus one entry in `lib/bench/phases.ts`; `--phases` and `--help` pick
+ * it up from there. Timed children should get `childEnvironment()` from `./measure` (no
+ * `NODE_EXTRA_CA_CERTS`) and run on `context.lambdaNode` when they stand for a function.
+ */
 import type { LambdaNode } from '../lambda-node';
 
 /** Settings and shared facts every phase reads. */
