@@ -40,16 +40,30 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
 }
 
 /**
- * Reads and drops whatever of the body is still to come, so that the client, still sending,
- * can read the answer (closing at once could reset the connection under it); past `limit`
- * more bytes the connection is closed instead.
+ * Reads and drops whatever of the body is still to come, so that a client still sending can
+ * read the answer (closing at once could reset the connection under it). Resolves `true` once
+ * the body has ended, `false` when the connection is gone, past `limit` more bytes or after
+ * `lingerMs` (the caller then closes the connection).
  */
-export function discardBody(req: IncomingMessage, limit: number): void {
-  if (req.readableEnded || req.destroyed) return;
-  let size = 0;
-  req.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > limit) req.socket.destroy();
+export function discardBody(
+  req: IncomingMessage,
+  limit: number,
+  lingerMs: number,
+): Promise<boolean> {
+  if (req.readableEnded) return Promise.resolve(true);
+  if (req.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let size = 0;
+    const timer = setTimeout(() => resolve(false), lingerMs);
+    const settle = (ended: boolean) => {
+      clearTimeout(timer);
+      resolve(ended);
+    };
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) settle(false);
+    });
+    req.once('end', () => settle(true)).once('close', () => settle(false));
+    req.resume();
   });
-  req.resume();
 }

@@ -62,6 +62,10 @@ export class Gateway {
   private readonly router: Router;
   private readonly maxConcurrent: number;
   private inFlight = 0;
+  /** Requests whose answer is out while the rest of their body is dropped. */
+  private readonly lingering = new Set<IncomingMessage>();
+  /** Requests that were sent `100 Continue`. */
+  private readonly continued = new WeakSet<IncomingMessage>();
   private server: Server | undefined;
 
   constructor(private readonly options: GatewayOptions) {
@@ -109,6 +113,7 @@ export class Gateway {
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();
+      for (const req of this.lingering) req.socket.destroy();
     });
   }
 
@@ -124,8 +129,6 @@ export class Gateway {
       this.options.log(`gateway error ${requestId}: ${String(error)}`);
       answer = ANSWERS.internal();
     }
-    // Whatever of the body was not read is dropped as it arrives, never stored.
-    discardBody(req, this.options.api.maxPayloadBytes);
     const headers: Record<string, string | string[]> = {
       ...answer.headers,
       ...this.cors.headers(req.headers.origin),
@@ -133,9 +136,18 @@ export class Gateway {
       'content-length': String(answer.body.length),
     };
     if (answer.cookies?.length) headers['set-cookie'] = answer.cookies;
+    // A client waiting for `100 Continue` that did not get it sends no body: the connection
+    // cannot be reused, so it closes with this answer.
+    const bodyWithheld =
+      EXPECTS_CONTINUE.test(req.headers.expect ?? '') && !this.continued.has(req);
+    if (bodyWithheld) headers.connection = 'close';
     if (!res.destroyed) {
       res.writeHead(answer.status, headers);
-      res.end(answer.body);
+      if (bodyWithheld || req.complete) {
+        // Nothing more will arrive: what is buffered of an unread body is dropped.
+        req.resume();
+        res.end(answer.body);
+      } else this.linger(req, res, answer.body);
     }
     const ms = (performance.now() - started).toFixed(1);
     this.options.log(`${req.method} ${req.url} ${answer.status} ${ms}ms ${requestId}`);
@@ -170,10 +182,29 @@ export class Gateway {
     // Only now, routed and authorized, is the body worth reading.
     const limit = this.options.api.maxPayloadBytes;
     if (Number(req.headers['content-length']) > limit) return ANSWERS.tooLarge();
-    if (/^100-continue$/i.test(req.headers.expect ?? '')) res.writeContinue();
+    if (EXPECTS_CONTINUE.test(req.headers.expect ?? '')) {
+      this.continued.add(req);
+      res.writeContinue();
+    }
     const body = await readBody(req, limit);
     if (!body) return ANSWERS.tooLarge();
     return this.integrate(match, request, body, context);
+  }
+
+  /**
+   * Sends the whole answer now but ends it only once the unread rest of the body has been
+   * dropped as it arrives (never stored): Node would close a `Connection: close` request's
+   * socket at the end, resetting a client still sending before it reads the answer. A body that
+   * goes on past the payload limit or for longer than `LINGER_MS` closes the connection.
+   */
+  private linger(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+    this.lingering.add(req);
+    res.write(body);
+    void discardBody(req, this.options.api.maxPayloadBytes, LINGER_MS).then((ended) => {
+      this.lingering.delete(req);
+      res.end();
+      if (!ended) req.socket.destroy();
+    });
   }
 
   /** The cached or fresh decision for one identity value; failures are never cached. */
@@ -234,6 +265,9 @@ export class Gateway {
 }
 
 const TIMED_OUT = Symbol('timed out');
+const EXPECTS_CONTINUE = /^100-continue$/i;
+/** How long a refused body may keep coming after the answer. */
+const LINGER_MS = 5000;
 
 function withTimeout<T>(promise: Promise<T>, seconds: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
