@@ -1,6 +1,6 @@
 /**
  * Request bodies, read only once a request is routed and authorized: stored up to the payload
- * limit, or discarded unread-into-memory when the gateway answers without them.
+ * limit, or dropped as they arrive, never stored, when the gateway answers without them.
  */
 import type { IncomingMessage } from 'node:http';
 

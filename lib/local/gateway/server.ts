@@ -8,8 +8,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { ApiDefinition } from '../../api';
 import type { FunctionName } from '../../functions';
-import { ANSWERS, mapFunctionAnswer, readAuthorizerAnswer, type Answer } from './answers';
-import type { Decision } from './answers';
+import {
+  ANSWERS,
+  mapFunctionAnswer,
+  readAuthorizerAnswer,
+  type Answer,
+  type Decision,
+} from './answers';
 import { discardBody, readBody } from './body';
 import { Cors } from './cors';
 import { DecisionCache } from './decision-cache';
