@@ -43,7 +43,9 @@ export class SandboxPool {
 
   /** Starts one sandbox ahead of the first invocation (a cold start nobody waits for). */
   async warm(): Promise<void> {
-    const idle = [...this.sandboxes].find((s) => s.options.generation === this.generation);
+    const idle = [...this.sandboxes].find(
+      (s) => s.alive && s.options.generation === this.generation,
+    );
     await (idle ?? this.spawn()).ready.catch(() => undefined);
   }
 
@@ -51,8 +53,9 @@ export class SandboxPool {
   async invoke(event: unknown): Promise<unknown> {
     if (this.stopping) throw new InvocationError('the function is stopping', 'crash');
     const sandbox =
-      [...this.sandboxes].find((s) => !s.busy && s.options.generation === this.generation) ??
-      (this.sandboxes.size < this.options.concurrency ? this.spawn() : undefined);
+      [...this.sandboxes].find(
+        (s) => !s.busy && s.alive && s.options.generation === this.generation,
+      ) ?? (this.sandboxes.size < this.options.concurrency ? this.spawn() : undefined);
     const requestId = randomUUID();
     if (!sandbox) {
       this.options.log(

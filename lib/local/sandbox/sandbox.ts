@@ -69,6 +69,7 @@ export class Sandbox {
     | undefined;
   private nextId = 0;
   private exited = false;
+  private killed = false;
 
   constructor(readonly options: SandboxOptions) {
     const spawned = performance.now();
@@ -107,6 +108,11 @@ export class Sandbox {
     this.ready.catch(() => undefined);
   }
 
+  /** False once the process is killed or gone: it takes no more invocations. */
+  get alive(): boolean {
+    return !this.exited && !this.killed;
+  }
+
   /** The process id, for tests and the log. */
   get pid(): number | undefined {
     return this.child.pid;
@@ -129,6 +135,7 @@ export class Sandbox {
 
   /** Kills the process now (after a timeout, as Lambda discards a timed-out sandbox). */
   kill(): void {
+    this.killed = true;
     if (!this.exited) this.child.kill('SIGKILL');
   }
 
