@@ -16,16 +16,25 @@ const MESSAGE = 'must be valid JSON';
 /** Not copied: installed, generated or local state. */
 const SKIPPED = new Set(['node_modules', '.git', 'cdk.out', 'dist', '.plant-store', 'coverage']);
 
+/**
+ * A temporary copy of the project (sources only; `node_modules` linked) for running and editing
+ * without touching the real tree. The caller removes it.
+ */
+export function copyProject(prefix = 'plant-store-copy-'): string {
+  const copy = mkdtempSync(join(tmpdir(), prefix));
+  cpSync(PROJECT_ROOT, copy, {
+    recursive: true,
+    filter: (source) => !SKIPPED.has(relative(PROJECT_ROOT, source).split(/[\\/]/)[0]!),
+  });
+  symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  return copy;
+}
+
 /** Runs `npm start` (watch mode) on a copy, makes `edits` saves, returns each save's ms. */
 export async function benchWatchReload(edits = 5): Promise<number[]> {
-  const copy = mkdtempSync(join(tmpdir(), 'plant-store-watch-bench-'));
+  const copy = copyProject('plant-store-watch-bench-');
   let child: ReturnType<typeof spawn> | undefined;
   try {
-    cpSync(PROJECT_ROOT, copy, {
-      recursive: true,
-      filter: (source) => !SKIPPED.has(relative(PROJECT_ROOT, source).split(/[\\/]/)[0]!),
-    });
-    symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
     const source = findSource(join(copy, 'lambda'));
     const original = readFileSync(source, 'utf8');
     const port = await freePort();

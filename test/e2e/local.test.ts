@@ -3,7 +3,7 @@
  * contract's gateway table and POST /plants table end to end with a CLI-made token, the
  * authorizer cache, concurrency, and persistence across a restart.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocal, type LocalOptions, type LocalService } from '../../lib/local/runtime';
@@ -41,6 +41,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await service?.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('answers from the gateway', () => {
