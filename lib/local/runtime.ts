@@ -47,7 +47,7 @@ export const START_OPTIONS = {
 } as const;
 
 /** `npm start -- --help`. */
-export const START_HELP = `Usage: npm start [-- --memory] [-- --no-watch]
+export const START_HELP = `Usage: npm start [-- [--memory] [--no-watch]]
 
 Runs Plant Store on this machine: the deployed function bundles, each function a pool of
 sandboxes on Lambda's Node, behind an emulated HTTP API, on an embedded DynamoDB engine.
