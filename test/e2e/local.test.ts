@@ -16,6 +16,8 @@ const options: LocalOptions = {
   dataDir,
   memory: false,
   authCacheTtlSeconds: 1,
+  // The races below send 20 requests at once: one sandbox each, none throttled.
+  concurrency: 20,
   log: () => undefined,
 };
 let service: LocalService;

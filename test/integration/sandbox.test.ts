@@ -26,6 +26,7 @@ export const handler = async (event = {}) => {
   count++;
   if (event.wait) await new Promise((resolve) => setTimeout(resolve, event.wait));
   if (event.crash) process.exit(3);
+  if (event.grow) for (const kept = []; ; ) kept.push(new Array(1e5).fill(kept.length));
   if (event.hang) await new Promise(() => setInterval(() => undefined, 1000));
   const answer = { label: ${JSON.stringify(label)}, pid: process.pid, count, version: process.version };
   return event.http ? { statusCode: 200, body: JSON.stringify(answer) } : answer;
@@ -117,6 +118,14 @@ it('a crash takes down its own sandbox only; the busy neighbour finishes and sta
   expect(p.size).toBe(1);
   const next = await invoke();
   expect(next).toMatchObject({ pid: survivor.pid, count: 2 });
+});
+
+it("holds the heap to the function's memory: a function that outgrows it dies alone", async () => {
+  const { pool: p, invoke, lines } = pool({ memorySize: 64 });
+  await expect(invoke({ grow: true })).rejects.toMatchObject({ kind: 'crash' });
+  expect(lines.join('\n')).toMatch(/heap out of memory|Reached heap limit/i);
+  expect(p.size).toBe(0);
+  expect((await invoke()).count).toBe(1);
 });
 
 it('prints a REPORT line per invocation, with the Init Duration on the cold one', async () => {

@@ -16,10 +16,17 @@ process.on('SIGINT', () => undefined);
 process.on('SIGTERM', () => undefined);
 process.on('disconnect', () => process.exit(0));
 
+// Peak resident memory, sampled: getrusage's maxRSS would do, but on Linux it survives exec and
+// so counts the parent process this one was forked from.
+let peakRss = 0;
+const sample = () => (peakRss = Math.max(peakRss, process.memoryUsage.rss()));
+let sampler;
+
 let handler;
 try {
   ({ handler } = await import(pathToFileURL(bundle).href));
   if (typeof handler !== 'function') throw new Error(`${bundle} exports no handler function`);
+  sample();
   send({ type: 'ready' });
 } catch (error) {
   console.error(`init failed: ${error?.stack ?? error}`);
@@ -38,6 +45,7 @@ process.on('message', async ({ id, event, requestId, deadline }) => {
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
   };
   const started = performance.now();
+  sampler = setInterval(sample, 20);
   let message;
   try {
     const result = await handler(event, context);
@@ -46,7 +54,9 @@ process.on('message', async ({ id, event, requestId, deadline }) => {
     console.error(`invocation failed: ${error?.stack ?? error}`);
     message = { type: 'error', id, message: String(error?.message ?? error) };
   }
-  // maxRSS is in KiB: the sandbox's peak, which is what Lambda's "Max Memory Used" reports.
-  const maxRssKiB = process.resourceUsage().maxRSS;
-  send({ ...message, durationMs: performance.now() - started, maxRssKiB });
+  const durationMs = performance.now() - started;
+  clearInterval(sampler);
+  sample();
+  // The sandbox's peak so far, which is what Lambda's "Max Memory Used" reports.
+  send({ ...message, durationMs, maxRssKiB: peakRss / 1024 });
 });
