@@ -2,6 +2,7 @@
 // environment. It imports the bundle once (the cold start), then runs one invocation at a time
 // for the parent, keeping module scope between them, as a warm Lambda sandbox does.
 import { performance } from 'node:perf_hooks';
+import { clearInterval, setInterval } from 'node:timers';
 import { pathToFileURL } from 'node:url';
 
 const bundle = process.env.PLANT_STORE_BUNDLE;
