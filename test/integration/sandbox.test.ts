@@ -75,11 +75,12 @@ it('keeps a warm sandbox: one process, module scope kept between invocations', a
 });
 
 it('starts a cold sandbox for each invocation that finds all busy, and reuses them after', async () => {
-  const { pool: p, invoke } = pool();
+  const { pool: p, invoke, lines } = pool();
   const answers = await Promise.all([1, 2, 3].map(() => invoke({ wait: 300 })));
   expect(answers.map((a) => a.count)).toEqual([1, 1, 1]);
   expect(new Set(answers.map((a) => a.pid)).size).toBe(3);
   expect(p.size).toBe(3);
+  expect(lines.filter((l) => l.startsWith('INIT_START sandbox '))).toHaveLength(3);
   const again = await invoke();
   expect(again.count).toBe(2);
   expect(answers.map((a) => a.pid)).toContain(again.pid);

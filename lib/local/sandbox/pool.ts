@@ -143,6 +143,10 @@ export class SandboxPool {
       },
     });
     this.sandboxes.add(sandbox);
+    // As Lambda's INIT_START, plus what tells sandboxes apart locally: the process id.
+    this.options.log(
+      `INIT_START sandbox ${sandbox.pid} (${this.sandboxes.size} of at most ${this.options.concurrency})`,
+    );
     return sandbox;
   }
 
