@@ -202,13 +202,14 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       );
     }
     gateway = makeGateway(API);
+    // The port first: if it is taken, nothing else has started.
+    port = await gateway.listen(options.port).catch((error: unknown) => {
+      throw inUse(error, 'PORT', options.port);
+    });
     const [devToken] = await Promise.all([
       ensureDevToken(options, engine!.clientConfig),
       ...[...pools.values()].map((pool) => pool.warm()),
     ]);
-    port = await gateway.listen(options.port).catch((error: unknown) => {
-      throw inUse(error, 'PORT', options.port);
-    });
     return {
       url: `http://127.0.0.1:${port}`,
       port,
