@@ -2,23 +2,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_HELP, parseBenchArgs, UsageError } from '../lib/bench/args';
+import { BENCH_HELP, parseBenchArgs } from '../lib/bench/args';
 import { PHASES } from '../lib/bench/phases';
+import { runCommand } from '../lib/cli-args';
 import { lambdaNode } from '../lib/lambda-node';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-async function main(): Promise<number> {
-  let args;
-  try {
-    args = parseBenchArgs(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`bench: ${error.message}`);
-    return 2;
-  }
+runCommand('npm run bench', async () => {
+  const args = parseBenchArgs(process.argv.slice(2));
   if (args.help) {
-    console.log(BENCH_HELP);
+    process.stdout.write(BENCH_HELP);
     return 0;
   }
   const node = lambdaNode();
@@ -42,12 +36,4 @@ async function main(): Promise<number> {
     rmSync(dir, { recursive: true, force: true });
   }
   return 0;
-}
-
-main().then(
-  (code) => (process.exitCode = code),
-  (error: unknown) => {
-    console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  },
-);
+});

@@ -1,5 +1,5 @@
-/** `npm run bench` arguments: parsed, validated, with one-line errors and a help text. */
-import { parseArgs } from 'node:util';
+/** `npm run bench` arguments: parsed and validated through `lib/cli-args.ts`, with a help text. */
+import { integerOption, parseCommandLine, UsageError } from '../cli-args';
 import { PHASES } from './phases';
 
 /** What `npm run bench -- --help` prints. */
@@ -16,7 +16,8 @@ Options:
   -h, --help         this text
 
 Phases:
-${PHASES.map((phase) => `  ${phase.name.padEnd(17)}  ${phase.description}`).join('\n')}`;
+${PHASES.map((phase) => `  ${phase.name.padEnd(17)}  ${phase.description}`).join('\n')}
+`;
 
 /** Validated settings. */
 export interface BenchArgs {
@@ -27,46 +28,26 @@ export interface BenchArgs {
   readonly phases: readonly string[];
 }
 
-/** A usage mistake: the bench prints the message alone and exits 2. */
-export class UsageError extends Error {}
-
-function positiveInteger(option: string, value: string): number {
-  if (!/^[1-9]\d{0,6}$/.test(value)) {
-    throw new UsageError(`--${option} must be a positive integer, got "${value}"`);
-  }
-  return Number(value);
-}
-
 /** Parses `argv` (without node and the script), or throws `UsageError`. */
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        runs: { type: 'string', default: '30' },
-        requests: { type: 'string', default: '300' },
-        'load-seconds': { type: 'string', default: '20' },
-        phases: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]} (see --help)`);
-  }
+  const { values, help } = parseCommandLine(argv, {
+    runs: { type: 'string' },
+    requests: { type: 'string' },
+    'load-seconds': { type: 'string' },
+    phases: { type: 'string' },
+  });
   const known = PHASES.map((phase) => phase.name);
-  const phases = values.phases === undefined ? known : values.phases.split(',').filter(Boolean);
+  const listed = values.phases === undefined ? known : String(values.phases).split(',');
+  const phases = listed.filter(Boolean);
   const unknown = phases.filter((phase) => !known.includes(phase));
   if (unknown.length || !phases.length) {
-    throw new UsageError(`--phases takes some of ${known.join(', ')}; got "${values.phases}"`);
+    throw new UsageError(`--phases takes some of ${known.join(', ')}, not "${values.phases}"`);
   }
   return {
-    help: values.help,
-    runs: positiveInteger('runs', values.runs),
-    requests: positiveInteger('requests', values.requests),
-    loadSeconds: positiveInteger('load-seconds', values['load-seconds']),
+    help,
+    runs: integerOption(values.runs, 'runs', 30, 1, 10_000),
+    requests: integerOption(values.requests, 'requests', 300, 1, 1_000_000),
+    loadSeconds: integerOption(values['load-seconds'], 'load-seconds', 20, 1, 3_600),
     phases,
   };
 }

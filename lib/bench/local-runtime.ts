@@ -43,7 +43,8 @@ async function startToFirstAnswer(dataDir: string): Promise<number> {
     }
   } finally {
     process.kill(-child.pid!, 'SIGTERM');
-    await exited; // the next measurement starts on a quiet machine
+    // The next start takes the same data directory's lock, on a quiet machine.
+    await exited;
   }
 }
 
