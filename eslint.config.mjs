@@ -1,10 +1,20 @@
 import js from '@eslint/js';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', 'dist/', '.plant-store/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // Attacker-controlled text meets regexes in lambda/ (bodies, headers): a regex that can
+    // backtrack or move super-linearly turns one request into seconds of CPU, so none may.
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-move': ['error', { ignorePartial: false }],
+      'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
+    },
+  },
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },

@@ -29,9 +29,15 @@ export const MAX_DEPTH = 512;
 
 /** Digits of the largest int64 magnitude (9223372036854775808); longer integers are out of range. */
 const MAX_INT64_DIGITS = 19;
+const ZERO = 0x30;
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const NUMBER_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+/**
+ * One JSON number, its parts captured: sign, integer digits, fraction digits, exponent. Sticky
+ * and unambiguous, so it reads a literal once, left to right, whatever its length.
+ */
+const NUMBER = /(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?/y;
+/** A character that may not follow a number: another number character means a malformed one. */
+const NUMBER_CHAR = /[\d.eE+-]/;
 const WHITESPACE = /[ \t\n\r]*/y;
 // JSON forbids raw control characters inside strings; this run stops at them.
 // eslint-disable-next-line no-control-regex
@@ -57,21 +63,33 @@ export function parseJson(text: string): JsonValue {
 }
 
 /**
- * Converts a JSON number literal to a `bigint` when its value is an integer that may be an
- * int64, without ever passing through a float64; anything else becomes a `number`.
+ * Converts a JSON number literal, given its parts, to a `bigint` when its value is an integer
+ * that may be an int64, without ever passing through a float64; anything else becomes a
+ * `number`. Linear in the literal's length: the zeros are counted by hand, because a regex
+ * such as `/0+$/` retries from every zero of a run followed by another digit (quadratic), and
+ * no huge exponent is ever expanded.
  */
-function numberFromLiteral(literal: string): number | bigint {
-  const parts = NUMBER_PARTS.exec(literal);
-  if (!parts) throw new JsonSyntaxError('body', `must be valid JSON (invalid number ${literal})`);
-  const [, sign, integer = '', fraction = '', exponent = '0'] = parts;
-  const all = (integer + fraction).replace(/^0+/, '');
-  const digits = all.replace(/0+$/, '');
-  if (digits === '') return 0n;
+function numberFromParts(
+  literal: string,
+  sign: string,
+  integer: string,
+  fraction: string,
+  exponent: string,
+): number | bigint {
+  const all = integer + fraction;
+  let first = 0;
+  while (first < all.length && all.charCodeAt(first) === ZERO) first++;
+  if (first === all.length) return 0n;
+  let end = all.length;
+  while (all.charCodeAt(end - 1) === ZERO) end--;
   // With seven or more exponent digits a non-zero value is a fraction or far beyond int64.
-  if (exponent.replace(/^[+-]?0*/, '').length > 6) return Number(literal);
-  const scale = Number(exponent) - fraction.length + (all.length - digits.length);
-  if (scale < 0 || digits.length + scale > MAX_INT64_DIGITS) return Number(literal);
-  const magnitude = BigInt(digits + '0'.repeat(scale));
+  let exponentStart = exponent.startsWith('+') || exponent.startsWith('-') ? 1 : 0;
+  while (exponent.charCodeAt(exponentStart) === ZERO) exponentStart++;
+  if (exponent.length - exponentStart > 6) return Number(literal);
+  const digits = end - first;
+  const scale = Number(exponent) - fraction.length + (all.length - end);
+  if (scale < 0 || digits + scale > MAX_INT64_DIGITS) return Number(literal);
+  const magnitude = BigInt(all.slice(first, end) + '0'.repeat(scale));
   return sign === '-' ? -magnitude : magnitude;
 }
 
@@ -202,12 +220,14 @@ class Parser {
   }
 
   number(): number | bigint {
-    NUMBER.lastIndex = this.pos;
+    const start = this.pos;
+    NUMBER.lastIndex = start;
     const match = NUMBER.exec(this.text);
     if (!match) return this.fail('invalid number');
     this.pos = NUMBER.lastIndex;
     const next = this.text[this.pos];
-    if (next !== undefined && /[0-9.eE+-]/.test(next)) this.fail('invalid number');
-    return numberFromLiteral(match[0]);
+    if (next !== undefined && NUMBER_CHAR.test(next)) this.fail('invalid number');
+    const [literal, sign = '', integer = '', fraction = '', exponent = '0'] = match;
+    return numberFromParts(literal, sign, integer, fraction, exponent);
   }
 }

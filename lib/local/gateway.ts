@@ -43,7 +43,7 @@ export interface Answer {
 }
 
 /** Bodies of these media types reach the function as text; all others as base64. [seen] */
-const TEXT_MEDIA = /^(text\/[^;]*|application\/(json|xml|javascript))\s*(;|$)/i;
+const TEXT_MEDIA = /^(?:text\/|application\/(?:json|xml|javascript)\s*(?:;|$))/i;
 
 const message = (status: number, text: string): Answer => ({
   status,
