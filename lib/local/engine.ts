@@ -1,6 +1,6 @@
 /**
- * The embedded DynamoDB-compatible engine (dynalite) on loopback, with the project's tables.
- * Tests, `npm run db` and `npm start` all start it through here.
+ * The embedded DynamoDB-compatible engine (dynalite) on loopback, with the project's tables,
+ * closed to web pages (see `refusal`). Tests, `npm run db` and `npm start` all start it here.
  */
 import {
   CreateTableCommand,
@@ -9,6 +9,7 @@ import {
   type DynamoDBClientConfig,
 } from '@aws-sdk/client-dynamodb';
 import { mkdir } from 'node:fs/promises';
+import type { IncomingHttpHeaders, RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import { TABLES, type TableDefinition } from '../../lambda/shared/tables';
@@ -48,6 +49,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<Engine> 
     deleteTableMs: 0,
     updateTableMs: 0,
   });
+  guardFromWebPages(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => {
@@ -100,4 +102,55 @@ export async function createTables(
   } finally {
     client.destroy();
   }
+}
+
+/**
+ * Why the engine refuses a request, or `undefined` to serve it. The engine checks no signature,
+ * so any web page open in the developer's browser could otherwise read and write its tables
+ * (dynalite even answers CORS preflights with `*`). A browser marks what it sends: CORS
+ * preflights are OPTIONS, fetches carry `Origin` and `Sec-Fetch-*`; and a page that rebinds its
+ * own DNS name to 127.0.0.1 still sends its own name as `Host`. SDK clients send none of these
+ * headers and `Host: 127.0.0.1:<port>` (or `localhost:<port>`).
+ */
+export function refusal(
+  method: string | undefined,
+  headers: IncomingHttpHeaders,
+  port: number,
+): string | undefined {
+  if (method === 'OPTIONS') return 'the local engine answers no CORS preflight';
+  if (headers.origin !== undefined || headers['sec-fetch-mode'] !== undefined) {
+    return 'the local engine refuses requests from web pages (Origin or Sec-Fetch-Mode present)';
+  }
+  const host = headers.host?.toLowerCase();
+  if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
+    return `the local engine answers only to Host 127.0.0.1:${port} or localhost:${port}`;
+  }
+  return undefined;
+}
+
+/**
+ * Puts `refusal` in front of dynalite's own request listener: a refused request gets a 403
+ * DynamoDB error (which the SDK raises as `AccessDeniedException`) without CORS headers and never
+ * reaches the engine.
+ */
+function guardFromWebPages(server: Server): void {
+  const listeners = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  server.on('request', (req, res) => {
+    const reason = refusal(req.method, req.headers, (server.address() as AddressInfo).port);
+    if (reason === undefined) {
+      for (const listener of listeners) listener.call(server, req, res);
+      return;
+    }
+    const body = JSON.stringify({
+      __type: 'com.amazonaws.dynamodb.v20120810#AccessDeniedException',
+      message: reason,
+    });
+    res.writeHead(403, {
+      'content-type': 'application/x-amz-json-1.0',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
+    res.end(body);
+  });
 }
