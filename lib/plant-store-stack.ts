@@ -80,6 +80,15 @@ export interface PlantStoreStackProps extends StackProps {
    * @default - the region's DynamoDB endpoint; no variable is set
    */
   readonly dynamoDbEndpoint?: string;
+  /**
+   * Concurrent executions reserved for each named function, which are also its ceiling: a flood
+   * of one operation can then neither run up more than that many sandboxes nor starve the other
+   * functions of the account. Off by default because a new account cannot reserve any: its
+   * regional limit may be as low as 10 and Lambda keeps at least 100 unreserved, so the
+   * deployment would fail there (docs/security.md).
+   * @default - nothing reserved; the functions share the account's unreserved concurrency
+   */
+  readonly reservedConcurrency?: Readonly<Partial<Record<FunctionName, number>>>;
 }
 
 /** The deployed service. */
@@ -110,10 +119,12 @@ export class PlantStoreStack extends Stack {
     // declared actions on each.
     const functions = Object.fromEntries(
       FUNCTION_NAMES.map((name) => {
-        const fn = this.function(name, logRetention, {
-          ...tableEnvironment(name, (key) => tables[key].tableName),
-          ...endpoint,
-        });
+        const fn = this.function(
+          name,
+          logRetention,
+          { ...tableEnvironment(name, (key) => tables[key].tableName), ...endpoint },
+          props.reservedConcurrency?.[name],
+        );
         for (const [key, actions] of Object.entries(FUNCTIONS[name].tables)) {
           tables[key as TableKey].grant(fn, ...actions);
         }
@@ -241,8 +252,17 @@ export class PlantStoreStack extends Stack {
     name: FunctionName,
     logRetention: RetentionDays,
     environment: Record<string, string>,
+    reservedConcurrency: number | undefined,
   ): NodejsFunction {
     const definition = FUNCTIONS[name];
+    if (
+      reservedConcurrency !== undefined &&
+      !(Number.isInteger(reservedConcurrency) && reservedConcurrency >= 1)
+    ) {
+      throw new Error(
+        `reservedConcurrency of ${name} must be a positive integer, got ${reservedConcurrency}`,
+      );
+    }
     const id = definition.id;
     const logGroup = new LogGroup(this, `${id}Logs`, {
       retention: logRetention,
@@ -262,6 +282,7 @@ export class PlantStoreStack extends Stack {
       architecture: Architecture.ARM_64,
       memorySize: definition.memorySize,
       timeout: Duration.seconds(definition.timeoutSeconds),
+      reservedConcurrentExecutions: reservedConcurrency,
       role,
       logGroup,
       environment,
