@@ -1,9 +1,10 @@
 /**
  * `npm start` itself, as a user runs it: the documented environment variables, the printed URL,
- * dev token and curl command, and a clean stop on SIGTERM.
+ * where the dev token is (never the token) and a curl command that reads it, and a clean stop on
+ * SIGTERM.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateToken } from '../../lambda/shared/tokens';
@@ -36,6 +37,16 @@ async function npmStart(env: Record<string, string>, args: string[] = []) {
   return { child, output: () => output };
 }
 
+/** Runs the printed curl command in a shell, as a user would paste it. */
+function runCurl(output: string, env: Record<string, string> = {}): Promise<string> {
+  const curl = /try: +(curl .*)$/m.exec(output)![1]!;
+  return new Promise<string>((resolve, reject) =>
+    execFile('sh', ['-c', curl], { env: { ...process.env, ...env } }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    ),
+  );
+}
+
 function stop(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => {
     child.once('exit', (code) => resolve(code));
@@ -56,11 +67,9 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
     ['--memory'],
   );
   expect(output()).toContain(`listening on http://127.0.0.1:${port}`);
-  expect(output()).toContain(`dev token: ${token}`);
-  const curl = /try: +(curl .*)$/m.exec(output())![1]!;
-  const answer = await new Promise<string>((resolve, reject) =>
-    execFile('sh', ['-c', curl], (error, stdout) => (error ? reject(error) : resolve(stdout))),
-  );
+  expect(output()).toContain('dev token: from PLANT_STORE_DEV_TOKEN (not printed)');
+  expect(output()).not.toContain(token);
+  const answer = await runCurl(output(), { PLANT_STORE_DEV_TOKEN: token });
   expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
   expect(answer).toContain('{"name":"Monstera","tag":"aroid"}');
   expect(await stop(child)).toBe(0);
@@ -68,8 +77,9 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
   expect(output()).toContain('[create-plant] {"level":"info"');
 });
 
-it('creates a dev token on first start, keeps it 0600 and reuses it', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-start-'));
+it('creates a dev token on first start, keeps it 0600, prints its path only and reuses it', async () => {
+  // A quote and a space in the path: the printed curl must still read the file.
+  const dataDir = mkdtempSync(join(tmpdir(), "plant-store-start- it's-"));
   const env = {
     PORT: String(await freePort()),
     PLANT_STORE_DB_PORT: String(await freePort()),
@@ -79,16 +89,19 @@ it('creates a dev token on first start, keeps it 0600 and reuses it', async () =
   expect(await stop(first.child)).toBe(0);
   const token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
   expect(statSync(join(dataDir, 'dev-token')).mode & 0o777).toBe(0o600);
-  expect(first.output()).toContain(`dev token: ${token}`);
+  expect(first.output()).toContain(`dev token: in ${join(dataDir, 'dev-token')} (0600)`);
+  expect(first.output()).not.toContain(token);
   const second = await npmStart(env);
-  expect(second.output()).toContain(`dev token: ${token}`);
+  expect(second.output()).not.toContain(token);
+  expect(await runCurl(second.output())).toMatch(/^HTTP\/1\.1 200 OK/);
   const response = await fetch(`http://127.0.0.1:${env.PORT}/plants`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: '{"id":1,"name":"a"}',
+    body: '{"id":2,"name":"a"}',
   });
   expect(response.status).toBe(200);
   expect(await stop(second.child)).toBe(0);
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 it('refuses a malformed setting with one clear line', async () => {
