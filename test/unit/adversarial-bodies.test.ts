@@ -37,6 +37,17 @@ it('names are unique and every body is at the limit (the 413 case one byte over)
   }
 });
 
+it('one id always stores one plant, so the whole list can share a store', () => {
+  const byId = new Map<bigint, string>();
+  for (const corpus of ADVERSARIAL_BODIES) {
+    if (corpus.status !== 200) continue;
+    const { id, ...plant } = corpus.plant;
+    const seen = byId.get(id) ?? JSON.stringify(plant);
+    expect([corpus.name, JSON.stringify(plant)]).toEqual([corpus.name, seen]);
+    byId.set(id, seen);
+  }
+});
+
 describe.each(ADVERSARIAL_BODIES.map((b) => [b.name, b] as const))('%s', (_, corpus) => {
   it(`answers ${corpus.status}`, async () => {
     const { handler, sent } = harness();
