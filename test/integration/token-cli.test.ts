@@ -87,7 +87,7 @@ it.each([
   const result = await token(...args);
   expect(result.code).toBe(code);
   expect(result.stderr).toMatch(message);
-  expect(result.stderr).not.toMatch(/\n[ \t]+at /);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
   expect(result.stdout).toBe('');
 });
 
