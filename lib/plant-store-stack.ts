@@ -65,6 +65,15 @@ export interface PlantStoreStackProps extends StackProps {
    */
   readonly throttlingBurstLimit?: number;
   /**
+   * Concurrent executions reserved for each named function, which are also its ceiling: a flood
+   * of one operation can then neither run up more than that many sandboxes nor starve the other
+   * functions of the account. Off by default because a new account cannot reserve any: its
+   * regional limit may be as low as 10 and Lambda keeps at least 100 unreserved, so the
+   * deployment would fail there (docs/security.md).
+   * @default - nothing reserved; the functions share the account's unreserved concurrency
+   */
+  readonly reservedConcurrency?: Readonly<Partial<Record<FunctionName, number>>>;
+  /**
    * How long function and access logs are kept.
    * @default RetentionDays.ONE_MONTH
    */
@@ -80,15 +89,6 @@ export interface PlantStoreStackProps extends StackProps {
    * @default - the region's DynamoDB endpoint; no variable is set
    */
   readonly dynamoDbEndpoint?: string;
-  /**
-   * Concurrent executions reserved for each named function, which are also its ceiling: a flood
-   * of one operation can then neither run up more than that many sandboxes nor starve the other
-   * functions of the account. Off by default because a new account cannot reserve any: its
-   * regional limit may be as low as 10 and Lambda keeps at least 100 unreserved, so the
-   * deployment would fail there (docs/security.md).
-   * @default - nothing reserved; the functions share the account's unreserved concurrency
-   */
-  readonly reservedConcurrency?: Readonly<Partial<Record<FunctionName, number>>>;
 }
 
 /** The deployed service. */
@@ -100,6 +100,7 @@ export class PlantStoreStack extends Stack {
 
   constructor(scope: Construct, id: string, props: PlantStoreStackProps = {}) {
     super(scope, id, props);
+    this.reservedConcurrency = props.reservedConcurrency ?? {};
     const authCacheTtl =
       props.authCacheTtl ?? Duration.seconds(API.authorizer.defaultCacheTtlSeconds);
     if (authCacheTtl.toSeconds() > 3600) {
@@ -119,12 +120,10 @@ export class PlantStoreStack extends Stack {
     // declared actions on each.
     const functions = Object.fromEntries(
       FUNCTION_NAMES.map((name) => {
-        const fn = this.function(
-          name,
-          logRetention,
-          { ...tableEnvironment(name, (key) => tables[key].tableName), ...endpoint },
-          props.reservedConcurrency?.[name],
-        );
+        const fn = this.function(name, logRetention, {
+          ...tableEnvironment(name, (key) => tables[key].tableName),
+          ...endpoint,
+        });
         for (const [key, actions] of Object.entries(FUNCTIONS[name].tables)) {
           tables[key as TableKey].grant(fn, ...actions);
         }
@@ -244,6 +243,9 @@ export class PlantStoreStack extends Stack {
     });
   }
 
+  /** `reservedConcurrency` as given, read by `function()`. */
+  private readonly reservedConcurrency: Readonly<Partial<Record<FunctionName, number>>>;
+
   /**
    * A function bundled with the shared esbuild options, with its own log group and a role that
    * may write only there (no managed policy); table access is granted by the caller.
@@ -252,9 +254,9 @@ export class PlantStoreStack extends Stack {
     name: FunctionName,
     logRetention: RetentionDays,
     environment: Record<string, string>,
-    reservedConcurrency: number | undefined,
   ): NodejsFunction {
     const definition = FUNCTIONS[name];
+    const reservedConcurrency = this.reservedConcurrency[name];
     if (
       reservedConcurrency !== undefined &&
       !(Number.isInteger(reservedConcurrency) && reservedConcurrency >= 1)

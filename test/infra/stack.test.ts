@@ -246,23 +246,6 @@ it('is cdk-nag clean (AwsSolutions), with and without the alarm topic', () => {
   expect(() => synth({ alarmEmail: 'ops@example.com' })).not.toThrow();
 });
 
-it('matches the snapshot, asset hashes aside', () => {
-  const json = JSON.stringify(template.toJSON()).replace(/[0-9a-f]{64}(\.zip)?/g, 'ASSET$1');
-  expect(JSON.parse(json)).toMatchSnapshot();
-});
-
-it('sets the DynamoDB endpoint only for a sam-local synth', () => {
-  expect(JSON.stringify(template.toJSON())).not.toContain('AWS_ENDPOINT_URL_DYNAMODB');
-  const local = synth({ dynamoDbEndpoint: 'http://host.docker.internal:8000' });
-  local.allResourcesProperties('AWS::Lambda::Function', {
-    Environment: {
-      Variables: Match.objectLike({
-        AWS_ENDPOINT_URL_DYNAMODB: 'http://host.docker.internal:8000',
-      }),
-    },
-  });
-});
-
 describe('reserved concurrency (blast radius)', () => {
   const functionsOf = (t: Template) =>
     Object.entries(t.findResources('AWS::Lambda::Function')).filter(([, r]) => r.Properties.Role);
@@ -294,5 +277,22 @@ describe('reserved concurrency (blast radius)', () => {
     expect(() => synth({ reservedConcurrency: { 'create-plant': value } })).toThrow(
       `reservedConcurrency of create-plant must be a positive integer, got ${value}`,
     );
+  });
+});
+
+it('matches the snapshot, asset hashes aside', () => {
+  const json = JSON.stringify(template.toJSON()).replace(/[0-9a-f]{64}(\.zip)?/g, 'ASSET$1');
+  expect(JSON.parse(json)).toMatchSnapshot();
+});
+
+it('sets the DynamoDB endpoint only for a sam-local synth', () => {
+  expect(JSON.stringify(template.toJSON())).not.toContain('AWS_ENDPOINT_URL_DYNAMODB');
+  const local = synth({ dynamoDbEndpoint: 'http://host.docker.internal:8000' });
+  local.allResourcesProperties('AWS::Lambda::Function', {
+    Environment: {
+      Variables: Match.objectLike({
+        AWS_ENDPOINT_URL_DYNAMODB: 'http://host.docker.internal:8000',
+      }),
+    },
   });
 });
