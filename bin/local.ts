@@ -1,5 +1,5 @@
 /** `npm start`: the service on this machine. See README "Run it". */
-import { devTokenFile, optionsFromEnvironment, startLocal } from '../lib/local/runtime';
+import { devTokenBanner, optionsFromEnvironment, startLocal } from '../lib/local/runtime';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -13,18 +13,7 @@ async function main(): Promise<void> {
   log(
     `  engine:    http://127.0.0.1:${service.dbPort} ${options.memory ? '(in memory)' : `(data in ${options.dataDir})`}`,
   );
-  // Never the token itself: it would stay in scrollback and CI logs.
-  const file = devTokenFile(options.dataDir);
-  const quoted = `'${file.replaceAll("'", `'\\''`)}'`;
-  log(
-    options.devToken === undefined
-      ? `  dev token: in ${file} (0600)`
-      : '  dev token: from PLANT_STORE_DEV_TOKEN (not printed)',
-  );
-  const bearer = options.devToken === undefined ? `$(cat ${quoted})` : '$PLANT_STORE_DEV_TOKEN';
-  log(
-    `  try:       curl -i -X POST ${service.url}/plants -H "Authorization: Bearer ${bearer}" -H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"aroid"}'`,
-  );
+  for (const line of devTokenBanner(options, service.url)) log(line);
   let closing = false;
   const stop = (signal: string) => {
     if (closing) return;

@@ -130,13 +130,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
   }
 }
 
-/** The dev token's id: exactly one item in the tokens table carries it. */
-export const DEV_TOKEN_ID = 'tok_dev';
-
-/** Where the dev token is kept (mode 0600) unless `PLANT_STORE_DEV_TOKEN` gives one. */
-export function devTokenFile(dataDir: string): string {
-  return join(dataDir, 'dev-token');
-}
+const DEV_TOKEN_ID = 'tok_dev';
 
 /**
  * Makes the dev token valid with every scope: `PLANT_STORE_DEV_TOKEN` if set, else the one kept
@@ -210,4 +204,29 @@ export async function ensureDevToken(
 function sameScopes(stored: unknown, scopes: readonly string[]): boolean {
   const list = stored instanceof Set || Array.isArray(stored) ? [...stored] : [];
   return list.length === scopes.length && scopes.every((scope) => list.includes(scope));
+}
+
+/** Where the dev token is kept (mode 0600) unless `PLANT_STORE_DEV_TOKEN` gives one. */
+export function devTokenFile(dataDir: string): string {
+  return join(dataDir, 'dev-token');
+}
+
+/**
+ * The banner's dev-token lines: where the token is and a curl command that reads it, never the
+ * token itself, which would stay in scrollback and CI logs.
+ */
+export function devTokenBanner(
+  options: Pick<LocalOptions, 'dataDir' | 'devToken'>,
+  url: string,
+): string[] {
+  const file = devTokenFile(options.dataDir);
+  const fromFile = options.devToken === undefined;
+  // Single-quoted for the shell, whatever the path holds.
+  const bearer = fromFile ? `$(cat '${file.replaceAll("'", `'\\''`)}')` : '$PLANT_STORE_DEV_TOKEN';
+  return [
+    fromFile
+      ? `  dev token: in ${file} (0600)`
+      : '  dev token: from PLANT_STORE_DEV_TOKEN (not printed)',
+    `  try:       curl -i -X POST ${url}/plants -H "Authorization: Bearer ${bearer}" -H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"aroid"}'`,
+  ];
 }

@@ -11,13 +11,14 @@ import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { TOKENS_TABLE } from '../../lambda/shared/tables';
 import { generateToken, tokenItem } from '../../lambda/shared/tokens';
 import { startEngine, type Engine } from '../../lib/local/engine';
-import { DEV_TOKEN_ID, devTokenFile, ensureDevToken } from '../../lib/local/runtime';
+import { devTokenFile, ensureDevToken } from '../../lib/local/runtime';
 import { authorizerEvent } from '../support/events';
 
 let engine: Engine;
 let tokens: ReturnType<typeof makeDocumentClient>;
 let dataDir: string;
 const TableName = TOKENS_TABLE.localName;
+const DEV_TOKEN_ID = 'tok_dev';
 
 beforeAll(async () => {
   engine = await startEngine();
