@@ -22,7 +22,16 @@ export interface EngineOptions {
   readonly dataDir?: string;
   /** Tables to create when missing. @default - every table in `lambda/shared/tables.ts` */
   readonly tables?: readonly TableDefinition[];
+  /**
+   * The host names a request's `Host` may carry, with the engine's port (see `refusal`); a
+   * container reaching the engine as `host.docker.internal` (sam local) needs that name too.
+   * @default LOOPBACK_HOST_NAMES
+   */
+  readonly hostNames?: readonly string[];
 }
+
+/** The names of the loopback address the engine listens on. */
+export const LOOPBACK_HOST_NAMES: readonly string[] = ['127.0.0.1', 'localhost'];
 
 /** A running engine. */
 export interface Engine {
@@ -49,7 +58,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<Engine> 
     deleteTableMs: 0,
     updateTableMs: 0,
   });
-  guardFromWebPages(server);
+  guardFromWebPages(server, options.hostNames ?? LOOPBACK_HOST_NAMES);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => {
@@ -116,14 +125,15 @@ export function refusal(
   method: string | undefined,
   headers: IncomingHttpHeaders,
   port: number,
+  hostNames: readonly string[] = LOOPBACK_HOST_NAMES,
 ): string | undefined {
   if (method === 'OPTIONS') return 'the local engine answers no CORS preflight';
   if (headers.origin !== undefined || headers['sec-fetch-mode'] !== undefined) {
     return 'the local engine refuses requests from web pages (Origin or Sec-Fetch-Mode present)';
   }
   const host = headers.host?.toLowerCase();
-  if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
-    return `the local engine answers only to Host 127.0.0.1:${port} or localhost:${port}`;
+  if (!hostNames.some((name) => host === `${name}:${port}`)) {
+    return `the local engine answers only to Host ${hostNames.map((name) => `${name}:${port}`).join(' or ')}`;
   }
   return undefined;
 }
@@ -133,11 +143,12 @@ export function refusal(
  * DynamoDB error (which the SDK raises as `AccessDeniedException`) without CORS headers and never
  * reaches the engine.
  */
-function guardFromWebPages(server: Server): void {
+function guardFromWebPages(server: Server, hostNames: readonly string[]): void {
   const listeners = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   server.on('request', (req, res) => {
-    const reason = refusal(req.method, req.headers, (server.address() as AddressInfo).port);
+    const port = (server.address() as AddressInfo).port;
+    const reason = refusal(req.method, req.headers, port, hostNames);
     if (reason === undefined) {
       for (const listener of listeners) listener.call(server, req, res);
       return;

@@ -133,6 +133,21 @@ describe('raw HTTP as a browser would send it', () => {
   });
 });
 
+it('answers another host name only when told to (sam local: host.docker.internal)', async () => {
+  const docker = await startEngine({ hostNames: ['127.0.0.1', 'host.docker.internal'] });
+  try {
+    const host = `host.docker.internal:${docker.port}`;
+    expect((await listTables(docker.port, { host })).status).toBe(200);
+    expect((await listTables(docker.port, { host: `localhost:${docker.port}` })).status).toBe(403);
+    expect((await listTables(docker.port, { host, origin: 'https://a.example' })).status).toBe(403);
+    expect(
+      (await listTables(engine.port, { host: `host.docker.internal:${engine.port}` })).status,
+    ).toBe(403);
+  } finally {
+    await docker.close();
+  }
+});
+
 describe('npm run db', () => {
   let child: ChildProcess;
   let port: number;
