@@ -5,6 +5,7 @@ import { handlerOverhead } from './handler-overhead';
 import { load } from './load';
 import { localRuntime } from './local-runtime';
 import { median } from './measure';
+import { parseTime } from './parse-time';
 import type { BenchPhase } from './phase';
 import { benchWatchReload } from './watch-reload';
 
@@ -23,6 +24,7 @@ const watchReload: BenchPhase = {
 export const PHASES: readonly BenchPhase[] = [
   coldStart,
   handlerOverhead,
+  parseTime,
   load,
   localRuntime,
   watchReload,
