@@ -19,8 +19,6 @@ beforeAll(async () => {
     dataDir,
     memory: true,
     authCacheTtlSeconds: 300,
-    // Every body is sent at once: enough sandboxes that none is throttled (the default is 10).
-    concurrency: 40,
     log: () => undefined,
   });
 }, 60_000);

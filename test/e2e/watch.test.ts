@@ -9,7 +9,6 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyProject } from '../../lib/bench/watch-reload';
 import { freePort } from '../../lib/local/free-port';
-import { devTokenFile } from '../../lib/local/runtime';
 
 const MESSAGE = 'must be valid JSON';
 let copy: string;
@@ -35,8 +34,7 @@ beforeAll(async () => {
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   await until(() => output.includes('try:'), 'npm start to listen');
-  // The banner names the token's file, never the token.
-  token = readFileSync(devTokenFile(join(copy, '.plant-store')), 'utf8').trim();
+  token = readFileSync(join(copy, '.plant-store', 'dev-token'), 'utf8').trim();
 }, 60_000);
 afterAll(async () => {
   if (child?.exitCode === null) {
