@@ -10,6 +10,13 @@ export interface ProcessMemory {
   readonly role: string;
   /** Resident set size in MiB. */
   readonly rssMiB: number;
+  /**
+   * Proportional set size in MiB: pages shared with other processes (the Node binary's code,
+   * mapped by every sandbox) counted in part, so the tree's PSS adds up to what it really holds.
+   */
+  readonly pssMiB: number;
+  /** Pages no other process maps, in MiB: what this process alone costs. */
+  readonly privateMiB: number;
 }
 
 function read(path: string): string | undefined {
@@ -49,7 +56,16 @@ export function processTree(root: number): ProcessMemory[] {
     const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(status ?? '')?.[1] ?? NaN);
     if (Number.isFinite(rssKiB)) {
       const role = roleOf(read(`/proc/${pid}/cmdline`) ?? '', read(`/proc/${pid}/environ`) ?? '');
-      found.push({ pid, role, rssMiB: rssKiB / 1024 });
+      const rollup = read(`/proc/${pid}/smaps_rollup`) ?? '';
+      const kib = (field: string) =>
+        Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? NaN);
+      found.push({
+        pid,
+        role,
+        rssMiB: rssKiB / 1024,
+        pssMiB: kib('Pss') / 1024,
+        privateMiB: (kib('Private_Clean') + kib('Private_Dirty')) / 1024,
+      });
     }
     for (const child of children.get(pid) ?? []) visit(child);
   };
@@ -74,10 +90,16 @@ export class PeakMemory {
     const all = [...this.peaks.values()].sort((a, b) => a.role.localeCompare(b.role));
     const sandboxes = all.filter((p) => p.role.startsWith('sandbox'));
     const own = all.filter((p) => !p.role.startsWith('sandbox'));
-    const sum = (xs: ProcessMemory[]) => xs.reduce((total, p) => total + p.rssMiB, 0);
+    const sum = (xs: number[]) => xs.reduce((total, x) => total + x, 0);
+    const rss = (xs: ProcessMemory[]) => sum(xs.map((p) => p.rssMiB));
+    const pss = (xs: ProcessMemory[]) => sum(xs.map((p) => p.pssMiB));
     return [
-      ...all.map((p) => `    ${p.role} (pid ${p.pid}): ${p.rssMiB.toFixed(1)} MiB`),
-      `    runtime's own processes (all but the sandboxes): ${sum(own).toFixed(1)} MiB (goal ≤ 250); largest sandbox ${Math.max(0, ...sandboxes.map((p) => p.rssMiB)).toFixed(1)} MiB (goal ≤ 64); whole tree ${sum(all).toFixed(1)} MiB`,
+      ...all.map(
+        (p) =>
+          `    ${p.role} (pid ${p.pid}): ${p.rssMiB.toFixed(1)} MiB (PSS ${p.pssMiB.toFixed(1)}, private ${p.privateMiB.toFixed(1)})`,
+      ),
+      `    runtime's own processes (all but the sandboxes): ${rss(own).toFixed(1)} MiB (goal ≤ 250); largest sandbox ${Math.max(0, ...sandboxes.map((p) => p.rssMiB)).toFixed(1)} MiB (goal ≤ 64); whole tree ${rss(all).toFixed(1)} MiB`,
+      `    PSS (shared pages counted once across the tree): runtime's own ${pss(own).toFixed(1)} MiB, sandboxes ${pss(sandboxes).toFixed(1)} MiB, whole tree ${pss(all).toFixed(1)} MiB`,
     ];
   }
 }

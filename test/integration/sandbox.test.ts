@@ -86,6 +86,14 @@ it('starts a cold sandbox for each invocation that finds all busy, and reuses th
   expect(answers.map((a) => a.pid)).toContain(again.pid);
 });
 
+it('gives the next invocation the sandbox that finished last (the warmest), not the oldest', async () => {
+  const { invoke } = pool();
+  const [early, late] = await Promise.all([invoke({ wait: 100 }), invoke({ wait: 600 })]);
+  expect(early.pid).not.toBe(late.pid);
+  const next = await invoke();
+  expect(next).toMatchObject({ pid: late.pid, count: 2 });
+});
+
 it('throttles an invocation beyond the concurrency limit', async () => {
   const { pool: p, invoke, lines } = pool({ concurrency: 2 });
   const results = await Promise.allSettled([1, 2, 3].map(() => invoke({ wait: 300 })));

@@ -54,9 +54,8 @@ export class SandboxPool {
   async invoke(event: unknown): Promise<unknown> {
     if (this.stopping) throw new InvocationError('the function is stopping', 'crash');
     const sandbox =
-      [...this.sandboxes].find(
-        (s) => !s.busy && s.alive && s.options.generation === this.generation,
-      ) ?? (this.sandboxes.size < this.options.concurrency ? this.spawn() : undefined);
+      this.mostRecentlyIdle() ??
+      (this.sandboxes.size < this.options.concurrency ? this.spawn() : undefined);
     const requestId = randomUUID();
     if (!sandbox) {
       this.options.log(
@@ -101,6 +100,7 @@ export class SandboxPool {
     } finally {
       clearTimeout(timer);
       sandbox.busy = false;
+      sandbox.idleSince = performance.now();
       // Old code (a rebuild happened meanwhile) or a pool shutting down: retire the sandbox.
       if (sandbox.options.generation !== this.generation || this.stopping) void sandbox.stop();
     }
@@ -123,6 +123,20 @@ export class SandboxPool {
   async stop(): Promise<void> {
     this.stopping = true;
     await Promise.all([...this.sandboxes].map((sandbox) => sandbox.stop()));
+  }
+
+  /**
+   * The idle sandbox of the current build that finished last: traffic below the peak keeps
+   * landing on the same few warm sandboxes (their JIT-compiled code and caches hot) instead of
+   * spreading over every sandbox the peak started; the others just wait, as on Lambda.
+   */
+  private mostRecentlyIdle(): Sandbox | undefined {
+    let chosen: Sandbox | undefined;
+    for (const s of this.sandboxes) {
+      if (s.busy || !s.alive || s.options.generation !== this.generation) continue;
+      if (!chosen || s.idleSince > chosen.idleSince) chosen = s;
+    }
+    return chosen;
   }
 
   private spawn(): Sandbox {

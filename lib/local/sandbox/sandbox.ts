@@ -57,6 +57,8 @@ const WORKER = join(__dirname, 'worker.mjs');
 /** A sandbox process. `busy` is the pool's: one invocation at a time. */
 export class Sandbox {
   busy = false;
+  /** When its last invocation ended (`performance.now()`); the pool prefers the latest. */
+  idleSince = 0;
   /** Invocations started here; the first one reports the Init Duration. */
   invocations = 0;
   /** Set once the bundle is imported: the Init Duration of the first invocation's report. */
