@@ -1,8 +1,10 @@
 /**
- * The interface's schemas — NewPlant, Plant and Error — in one place: the handler validates
- * with them and the OpenAPI document is generated from them.
+ * The interface's schemas — NewPlant, Plant, StoredPlant, PlantPage, Error and the read
+ * operations' parameters — in one place: the handlers validate with them and the OpenAPI
+ * document is generated from them.
  */
 import * as v from 'valibot';
+import { decodeCursor } from './cursor';
 
 /** The smallest int64, -2^63. */
 export const INT64_MIN = -(2n ** 63n);
@@ -54,6 +56,80 @@ export const NewPlant = jsonObject({
   ...PlantEntries,
 });
 export type NewPlant = v.InferOutput<typeof NewPlant>;
+
+/** A stored plant as GET /plants/{id} and GET /plants answer it: its id with every digit. */
+export const StoredPlant = v.object({
+  id: v.pipe(Int64, v.description('Identification number of the plant')),
+  ...PlantEntries,
+});
+export type StoredPlant = v.InferOutput<typeof StoredPlant>;
+
+/** One page of GET /plants; `next` is present when more plants may follow. */
+export const PlantPage = v.object({
+  plants: v.array(StoredPlant),
+  next: v.optional(
+    v.pipe(
+      v.string(),
+      v.description('Opaque cursor: pass it as `cursor` to get the next page; absent at the end'),
+    ),
+  ),
+});
+export type PlantPage = v.InferOutput<typeof PlantPage>;
+
+/** Canonical decimal: no `+`, no leading zero, no `-0`, no fraction or exponent; at most 19 digits. */
+const CANONICAL_INTEGER = /^(?:0|-?[1-9]\d{0,18})$/;
+
+/**
+ * The `{id}` of `/plants/{id}`, after the gateway's percent-decoding: the canonical decimal
+ * spelling of an int64, as a `bigint`. Anything else breaks the one int64 rule.
+ */
+export const PathId = v.pipe(
+  v.string(INT64_RULE),
+  v.regex(CANONICAL_INTEGER, INT64_RULE),
+  v.transform((text) => BigInt(text)),
+  v.minValue(INT64_MIN, INT64_RULE),
+  v.maxValue(INT64_MAX, INT64_RULE),
+  v.metadata({ type: 'integer', format: 'int64' }),
+  v.description('Identification number of the plant'),
+);
+
+/** The path parameters of `/plants/{id}`; a missing id breaks the same rule. */
+export const PlantPath = v.object({ id: PathId }, INT64_RULE);
+export type PlantPath = v.InferOutput<typeof PlantPath>;
+
+/** The smallest, default and largest page size of GET /plants. */
+export const PAGE_LIMIT = { min: 1, default: 20, max: 100 } as const;
+const LIMIT_RULE = `must be an integer from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}`;
+const CURSOR_RULE = 'must be the next value of a previous page';
+
+/** The query of GET /plants: `limit` (canonical decimal) and `cursor`; other parameters are ignored. */
+export const PageQuery = v.object({
+  limit: v.optional(
+    v.pipe(
+      v.string(LIMIT_RULE),
+      v.regex(/^[1-9]\d{0,2}$/, LIMIT_RULE),
+      v.transform(Number),
+      v.maxValue(PAGE_LIMIT.max, LIMIT_RULE),
+      v.description('Plants per page at most'),
+    ),
+    String(PAGE_LIMIT.default),
+  ),
+  cursor: v.optional(
+    v.pipe(
+      v.string(CURSOR_RULE),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        const id = decodeCursor(dataset.value);
+        if (id === undefined) {
+          addIssue({ message: CURSOR_RULE });
+          return NEVER;
+        }
+        return id;
+      }),
+      v.description('The next value of the previous page'),
+    ),
+  ),
+});
+export type PageQuery = v.InferOutput<typeof PageQuery>;
 
 /** Every error answer of the function: `error` repeats the HTTP status. */
 export const ErrorBody = v.object({

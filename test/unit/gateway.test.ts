@@ -29,10 +29,16 @@ async function gateway(stubs: {
   const calls: Record<FunctionName, Record<string, unknown>[]> = {
     authorizer: [],
     'create-plant': [],
+    'get-plant': [],
+    'list-plants': [],
+    'delete-plant': [],
   };
   const stub: Record<FunctionName, Stub> = {
     authorizer: stubs.authorizer ?? ALLOW,
     'create-plant': stubs.fn ?? OK,
+    'get-plant': stubs.fn ?? OK,
+    'list-plants': stubs.fn ?? OK,
+    'delete-plant': stubs.fn ?? OK,
   };
   let now = 1_000_000;
   const gw = new Gateway({
