@@ -5,7 +5,11 @@
  * created and deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  type BatchWriteCommandInput,
+  type BatchWriteCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
 import { makeCreatePlantHandler } from '../../lambda/create-plant/handler';
 import { makeDeletePlantHandler } from '../../lambda/delete-plant/handler';
 import { makeGetPlantHandler } from '../../lambda/get-plant/handler';
@@ -92,10 +96,12 @@ async function seed(store: TestStore, ids: readonly bigint[]): Promise<void> {
       const batch = ids.slice(i, i + 25).map((id) => ({
         PutRequest: { Item: { id, name: `plant ${id}`, createdAt: 'seed', createdBy: 'seed' } },
       }));
-      let unprocessed: Record<string, unknown> | undefined = { [PLANTS_TABLE.localName]: batch };
+      let unprocessed: BatchWriteCommandInput['RequestItems'] = {
+        [PLANTS_TABLE.localName]: batch,
+      };
       while (unprocessed && Object.keys(unprocessed).length > 0) {
-        const result = await client.send(
-          new BatchWriteCommand({ RequestItems: unprocessed as never }),
+        const result: BatchWriteCommandOutput = await client.send(
+          new BatchWriteCommand({ RequestItems: unprocessed }),
         );
         unprocessed = result.UnprocessedItems;
       }
