@@ -9,11 +9,7 @@ import { PLANTS_TABLE, TOKENS_TABLE, type TableDefinition } from '../lambda/shar
 
 /** The functions, by the name the API definition and the logs use. */
 export type FunctionName =
-  | 'authorizer'
-  | 'create-plant'
-  | 'get-plant'
-  | 'list-plants'
-  | 'delete-plant';
+  'authorizer' | 'create-plant' | 'get-plant' | 'list-plants' | 'delete-plant';
 
 /** The tables, by the key the registry and the stack use. */
 export const TABLES_BY_KEY = { plants: PLANTS_TABLE, tokens: TOKENS_TABLE } as const;
