@@ -4,7 +4,8 @@
  * tampered value is refused rather than handed to DynamoDB.
  */
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const CANONICAL_INTEGER = /^(?:0|-?[1-9]\d{0,18})$/;
+/** Canonical decimal: no `+`, no leading zero, no `-0`, no fraction or exponent; at most 19 digits. */
+export const CANONICAL_INTEGER = /^(?:0|-?[1-9]\d{0,18})$/;
 
 /** The cursor that resumes a walk after the plant `id`. */
 export function encodeCursor(id: bigint): string {

@@ -4,7 +4,7 @@
  * document is generated from them.
  */
 import * as v from 'valibot';
-import { decodeCursor } from './cursor';
+import { CANONICAL_INTEGER, decodeCursor } from './cursor';
 
 /** The smallest int64, -2^63. */
 export const INT64_MIN = -(2n ** 63n);
@@ -75,9 +75,6 @@ export const PlantPage = v.object({
   ),
 });
 export type PlantPage = v.InferOutput<typeof PlantPage>;
-
-/** Canonical decimal: no `+`, no leading zero, no `-0`, no fraction or exponent; at most 19 digits. */
-const CANONICAL_INTEGER = /^(?:0|-?[1-9]\d{0,18})$/;
 
 /**
  * The `{id}` of `/plants/{id}`, after the gateway's percent-decoding: the canonical decimal
