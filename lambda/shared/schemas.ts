@@ -58,22 +58,41 @@ export const NewPlant = jsonObject({
 export type NewPlant = v.InferOutput<typeof NewPlant>;
 
 /** A stored plant as GET /plants/{id} and GET /plants answer it: its id with every digit. */
-export const StoredPlant = v.object({
-  id: v.pipe(Int64, v.description('Identification number of the plant')),
-  ...PlantEntries,
-});
+export const StoredPlant = v.pipe(
+  v.object({
+    id: v.pipe(
+      Int64,
+      v.description('Identification number of the plant'),
+      v.metadata({ examples: [9007199254740993n] }),
+    ),
+    ...PlantEntries,
+  }),
+  v.description(
+    'A plant as GET /plants/{id} and GET /plants answer it: its id as a JSON integer with every digit (never a string, never through a float64), its name, and its tag only if it has one.',
+  ),
+);
 export type StoredPlant = v.InferOutput<typeof StoredPlant>;
 
 /** One page of GET /plants; `next` is present when more plants may follow. */
-export const PlantPage = v.object({
-  plants: v.array(StoredPlant),
-  next: v.optional(
-    v.pipe(
-      v.string(),
-      v.description('Opaque cursor: pass it as `cursor` to get the next page; absent at the end'),
+export const PlantPage = v.pipe(
+  v.object({
+    plants: v.pipe(
+      v.array(StoredPlant),
+      v.description('At most `limit` plants; possibly fewer, even none, while `next` is present'),
     ),
+    next: v.optional(
+      v.pipe(
+        v.string(),
+        v.description(
+          'Opaque cursor: pass it as `cursor` to get the next page; absent on the last page',
+        ),
+      ),
+    ),
+  }),
+  v.description(
+    'One page of GET /plants. The walk ends only when `next` is absent; it returns every plant that existed for the whole walk exactly once, in no particular order.',
   ),
-});
+);
 export type PlantPage = v.InferOutput<typeof PlantPage>;
 
 /**
