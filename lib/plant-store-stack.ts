@@ -24,7 +24,7 @@ import { AttributeType, BillingMode, Operation, Table } from 'aws-cdk-lib/aws-dy
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Alias } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -275,6 +275,8 @@ export class PlantStoreStack extends Stack {
         bundleAwsSDK: true,
         banner: ESBUILD_OPTIONS.banner.js,
         esbuildArgs: { '--legal-comments': ESBUILD_OPTIONS.legalComments },
+        // As lib/build.ts: only warnings and errors (the bundle is the same either way).
+        logLevel: LogLevel.WARNING,
       },
     });
   }
