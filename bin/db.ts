@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseCommandLine, runCommand } from '../lib/cli-args';
 import { lockDataDir } from '../lib/local/data-lock';
-import { startEngine } from '../lib/local/engine';
+import { LOOPBACK_HOST_NAMES, startEngine } from '../lib/local/engine';
 import { optionsFromEnvironment } from '../lib/local/runtime';
 import { DEFAULT_DB_PORT } from '../lib/local/settings';
 
@@ -41,7 +41,12 @@ runCommand('npm run db', async () => {
     await mkdir(options.dataDir, { recursive: true });
     unlock = await lockDataDir(options.dataDir);
   }
-  const engine = await startEngine({ port: options.dbPort, dataDir }).catch(async (error) => {
+  const engine = await startEngine({
+    port: options.dbPort,
+    dataDir,
+    // sam local's containers reach this engine by that name (see README, sam local).
+    hostNames: [...LOOPBACK_HOST_NAMES, 'host.docker.internal'],
+  }).catch(async (error) => {
     await unlock();
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     throw new Error(

@@ -3,6 +3,7 @@ import { parseCommandLine, runCommand } from '../lib/cli-args';
 import {
   START_HELP,
   START_OPTIONS,
+  devTokenBanner,
   optionsFromEnvironment,
   startLocal,
 } from '../lib/local/runtime';
@@ -32,10 +33,7 @@ runCommand('npm start', async () => {
   log(
     `  watching:  ${options.watch ? 'lambda/ and lib/api.ts (a saved change is served on the next request; --no-watch turns this off)' : 'off (--no-watch)'}`,
   );
-  log(`  dev token: ${service.devToken}`);
-  log(
-    `  try:       curl -i -X POST ${service.url}/plants -H 'Authorization: Bearer ${service.devToken}' -H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"aroid"}'`,
-  );
+  for (const line of devTokenBanner(options, service.url)) log(line);
   let closing = false;
   const stop = (signal: string) => {
     if (closing) return;

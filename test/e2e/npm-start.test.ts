@@ -57,6 +57,16 @@ async function npmStart(env: Record<string, string>, args: string[] = []) {
   return { child, output: () => output };
 }
 
+/** Runs the printed curl command in a shell, as a user would paste it. */
+function runCurl(output: string, env: Record<string, string> = {}): Promise<string> {
+  const curl = /try: +(curl .*)$/m.exec(output)![1]!;
+  return new Promise<string>((resolve, reject) =>
+    execFile('sh', ['-c', curl], { env: { ...process.env, ...env } }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    ),
+  );
+}
+
 function stop(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => {
     child.once('exit', (code) => resolve(code));
@@ -77,11 +87,9 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
     ['--memory'],
   );
   expect(output()).toContain(`listening on http://127.0.0.1:${port}`);
-  expect(output()).toContain(`dev token: ${token}`);
-  const curl = /try: +(curl .*)$/m.exec(output())![1]!;
-  const answer = await new Promise<string>((resolve, reject) =>
-    execFile('sh', ['-c', curl], (error, stdout) => (error ? reject(error) : resolve(stdout))),
-  );
+  expect(output()).toContain('dev token: from PLANT_STORE_DEV_TOKEN (not printed)');
+  expect(output()).not.toContain(token);
+  const answer = await runCurl(output(), { PLANT_STORE_DEV_TOKEN: token });
   expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
   expect(answer).toContain('{"name":"Monstera","tag":"aroid"}');
   expect(await stop(child)).toBe(0);
@@ -100,13 +108,15 @@ it('creates a dev token on first start, keeps it 0600 and reuses it', async () =
   expect(await stop(first.child)).toBe(0);
   const token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
   expect(statSync(join(dataDir, 'dev-token')).mode & 0o777).toBe(0o600);
-  expect(first.output()).toContain(`dev token: ${token}`);
+  expect(first.output()).toContain(`dev token: in ${join(dataDir, 'dev-token')} (0600)`);
+  expect(first.output()).not.toContain(token);
   const second = await npmStart(env);
-  expect(second.output()).toContain(`dev token: ${token}`);
+  expect(second.output()).not.toContain(token);
+  expect(await runCurl(second.output())).toMatch(/^HTTP\/1\.1 200 OK/);
   const response = await fetch(`http://127.0.0.1:${env.PORT}/plants`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: '{"id":1,"name":"a"}',
+    body: '{"id":2,"name":"a"}',
   });
   expect(response.status).toBe(200);
   expect(await stop(second.child)).toBe(0);

@@ -314,6 +314,40 @@ it('is cdk-nag clean (AwsSolutions), with and without the alarm topic', () => {
   expect(() => synth({ alarmEmail: 'ops@example.com' })).not.toThrow();
 });
 
+describe('reserved concurrency (blast radius)', () => {
+  const functionsOf = (t: Template) =>
+    Object.entries(t.findResources('AWS::Lambda::Function')).filter(([, r]) => r.Properties.Role);
+
+  it('is off by default: no function reserves any', () => {
+    const reserved = functionsOf(template).map(
+      ([, r]) => r.Properties.ReservedConcurrentExecutions,
+    );
+    expect(reserved.length).toBeGreaterThanOrEqual(Object.keys(FUNCTIONS).length);
+    expect(reserved.every((value) => value === undefined)).toBe(true);
+  });
+
+  it('reserves exactly what is asked, per function, and nothing for the others', () => {
+    const names = Object.keys(FUNCTIONS) as FunctionName[];
+    const asked = Object.fromEntries(names.slice(1).map((name, i) => [name, 5 + i]));
+    const custom = synth({ reservedConcurrency: asked });
+    for (const name of names) {
+      const [[, resource] = []] = functionsOf(custom).filter(([key]) =>
+        key.startsWith(FUNCTIONS[name].id),
+      );
+      expect([name, resource?.Properties.ReservedConcurrentExecutions]).toEqual([
+        name,
+        asked[name],
+      ]);
+    }
+  });
+
+  it.each([0, -1, 1.5, NaN])('rejects %p', (value) => {
+    expect(() => synth({ reservedConcurrency: { 'create-plant': value } })).toThrow(
+      `reservedConcurrency of create-plant must be a positive integer, got ${value}`,
+    );
+  });
+});
+
 it('matches the snapshot, asset hashes aside', () => {
   const json = JSON.stringify(template.toJSON()).replace(/[0-9a-f]{64}(\.zip)?/g, 'ASSET$1');
   expect(JSON.parse(json)).toMatchSnapshot();

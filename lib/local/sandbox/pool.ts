@@ -77,6 +77,8 @@ export class SandboxPool {
             `${requestId} Task timed out after ${this.options.timeoutSeconds.toFixed(2)} seconds`,
           );
           sandbox.kill();
+          // Gone now, not when its exit is seen: it no longer counts against the limit.
+          this.sandboxes.delete(sandbox);
           reject(new InvocationError('function timed out', 'timeout'));
         }, timeoutMs);
       });
