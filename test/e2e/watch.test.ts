@@ -34,7 +34,7 @@ beforeAll(async () => {
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   await until(() => output.includes('try:'), 'npm start to listen');
-  token = /dev token: (\S+)/.exec(output)![1]!;
+  token = readFileSync(join(copy, '.plant-store', 'dev-token'), 'utf8').trim();
 }, 60_000);
 afterAll(async () => {
   if (child?.exitCode === null) {
