@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     `  engine:    http://127.0.0.1:${service.dbPort} ${options.memory ? '(in memory)' : `(data in ${options.dataDir})`}`,
   );
   log(`  dev token: ${service.devToken}`);
+  log(`  docs:      ${service.url}/docs (the API reference; try it with the dev token)`);
   log(
     `  try:       curl -i -X POST ${service.url}/plants -H 'Authorization: Bearer ${service.devToken}' -H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"aroid"}'`,
   );

@@ -12,6 +12,7 @@ import { API } from '../api';
 import { buildFunctions } from '../build';
 import { FUNCTIONS, tableEnvironment, type FunctionName } from '../functions';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine } from './engine';
+import { docsPages } from './docs-pages';
 import { FunctionHost } from './function-host';
 import { Gateway } from './gateway';
 import { DEFAULT_DB_PORT, DEFAULT_PORT, envInteger } from './settings';
@@ -105,6 +106,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     authCacheTtlSeconds: options.authCacheTtlSeconds,
     log: options.log,
     invoke: (name, event) => hosts.get(name)!.invoke(event),
+    localPages: docsPages(),
   });
   const stop = async () => {
     await gateway.close();

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateToken } from '../../lambda/shared/tokens';
 import { freePort } from '../../lib/local/free-port';
+import { checkRawAnswer } from '../support/http';
 
 const ROOT = join(__dirname, '../..');
 
@@ -57,11 +58,13 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
   );
   expect(output()).toContain(`listening on http://127.0.0.1:${port}`);
   expect(output()).toContain(`dev token: ${token}`);
+  expect(output()).toContain(`docs:      http://127.0.0.1:${port}/docs`);
   const curl = /try: +(curl .*)$/m.exec(output())![1]!;
   const answer = await new Promise<string>((resolve, reject) =>
     execFile('sh', ['-c', curl], (error, stdout) => (error ? reject(error) : resolve(stdout))),
   );
   expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+  checkRawAnswer('POST', `http://127.0.0.1:${port}/plants`, answer);
   expect(answer).toContain('{"name":"Monstera","tag":"aroid"}');
   expect(await stop(child)).toBe(0);
   expect(output()).toMatch(/POST \/plants 200 [\d.]+ms \S+/);
