@@ -38,9 +38,17 @@ export const Int64 = v.pipe(
 );
 
 const PlantEntries = {
-  name: v.pipe(v.string(STRING_RULE), v.description('The name of the plant')),
+  name: v.pipe(
+    v.string(STRING_RULE),
+    v.description('The name of the plant'),
+    v.examples(['Monstera']),
+  ),
   tag: v.optional(
-    v.pipe(v.string(STRING_RULE), v.description('Tag that specifies the type of the plant')),
+    v.pipe(
+      v.string(STRING_RULE),
+      v.description('Tag that specifies the type of the plant'),
+      v.examples(['aroid']),
+    ),
   ),
 };
 
@@ -54,7 +62,11 @@ export type Plant = v.InferOutput<typeof Plant>;
 /** The body of POST /plants: a Plant and its id. Unknown members are dropped. */
 export const NewPlant = v.pipe(
   jsonObject({
-    id: v.pipe(Int64, v.description('Identification number of the plant')),
+    id: v.pipe(
+      Int64,
+      v.description('Identification number of the plant'),
+      v.metadata({ examples: [1] }),
+    ),
     ...PlantEntries,
   }),
   v.description(
@@ -73,8 +85,13 @@ export const ErrorBody = v.pipe(
       v.maxValue(2 ** 31 - 1),
       v.metadata({ format: 'int32' }),
       v.description('Numeric error value'),
+      v.examples([400]),
     ),
-    message: v.pipe(v.string(), v.description('Error message')),
+    message: v.pipe(
+      v.string(),
+      v.description('Error message'),
+      v.examples(['id: required; name: must be a string']),
+    ),
   }),
   v.description(
     'An error answered by the function. `error` equals the HTTP status; a 4xx `message` says what to fix, a 5xx one is generic.',
@@ -92,6 +109,7 @@ export const GatewayMessage = v.pipe(
     message: v.pipe(
       v.string(),
       v.description('The status in words, e.g. "Unauthorized" or "Service Unavailable"'),
+      v.examples(['Unauthorized']),
     ),
   }),
   v.description('An answer of the API gateway itself: the function was not called or failed.'),
