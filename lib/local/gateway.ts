@@ -1,5 +1,5 @@
 /**
- * An HTTP server that answers as API Gateway's HTTP API does (`../shared/GATEWAY.md`), serving
+ * An HTTP server that answers as API Gateway's HTTP API does (see docs/local.md), serving
  * the shared API definition: routing, CORS, the Lambda authorizer and its decision cache, the
  * payload 2.0 events, and the mapping of a function's answer to HTTP.
  */

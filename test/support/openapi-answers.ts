@@ -77,7 +77,10 @@ export class AnswerChecker {
         method: method.toUpperCase(),
         path,
         exact: !path.includes('{'),
-        pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+        // `{name}` is one path segment; a greedy `{name+}` is the rest of the path.
+        pattern: new RegExp(
+          `^${path.replace(/\{[^}]+\+\}/g, '.+').replace(/\{[^}]+\}/g, '[^/]+')}$`,
+        ),
       })),
     );
   }
