@@ -25,7 +25,14 @@ export function gatewayAnswers(
       message: 'Request Entity Too Large',
       when: `the request is larger than the gateway's ${api.maxPayloadBytes / 1024 / 1024} MB`,
     },
-    429: { message: 'Too Many Requests', when: 'the stage is throttling requests' },
+    429: {
+      message: 'Too Many Requests',
+      when: 'the stage is throttling requests, or has too many in flight',
+    },
+    431: {
+      message: 'Request Header Fields Too Large',
+      when: 'the request line and headers are larger than 10,240 bytes',
+    },
     500: {
       message: 'Internal Server Error',
       when: 'the authorizer or the function failed or answered something malformed',

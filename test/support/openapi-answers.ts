@@ -27,6 +27,12 @@ export interface ReceivedAnswer {
   readonly body: string;
 }
 
+/** What the gateway answers before it looks for a route, on any path. */
+const BEFORE_ROUTING = new Set([429, 431]);
+const GATEWAY_ONLY: Response = {
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/GatewayMessage' } } },
+};
+
 /** OpenAPI's int64: a signed 64-bit integer. */
 const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
@@ -112,10 +118,15 @@ export class AnswerChecker {
       }
       response = documented;
     } else {
-      if (answer.status !== 404)
-        return fail('no operation has this method and path, so only the gateway 404 is possible');
-      const components = this.document.components as { responses: Record<string, Response> };
-      response = components.responses.GatewayNotFound!;
+      // Without a route, only what the gateway decides before routing: the 404 itself, or a
+      // refusal to take the request at all (too many in flight, headers too large).
+      const components = this.document.components as {
+        responses: Record<string, Response>;
+        schemas: Record<string, Json>;
+      };
+      if (answer.status === 404) response = components.responses.GatewayNotFound!;
+      else if (BEFORE_ROUTING.has(answer.status)) response = GATEWAY_ONLY;
+      else return fail('no operation has this method and path: only the gateway 404 (or 429, 431)');
     }
     this.checkHeaders(response, answer, fail);
     this.checkBody(response, answer, fail);

@@ -134,7 +134,7 @@ describe('beyond the seed', () => {
     for (const route of API.routes) {
       const operation = doc.paths[route.path][route.method.toLowerCase()];
       expect(operation.description.length).toBeGreaterThan(0);
-      for (const status of ['401', '403', '413', '429', '500', '503']) {
+      for (const status of ['401', '403', '413', '429', '431', '500', '503']) {
         const schema = operation.responses[status].content['application/json'].schema;
         const refs = schema.oneOf ? schema.oneOf.map((s: Doc) => s.$ref) : [schema.$ref];
         expect({ status, refs }).toEqual({
@@ -156,6 +156,7 @@ describe('beyond the seed', () => {
       '413',
       '415',
       '429',
+      '431',
       '500',
       '503',
     ]);
