@@ -24,7 +24,7 @@ import { AttributeType, BillingMode, Operation, Table } from 'aws-cdk-lib/aws-dy
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Alias } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -65,6 +65,15 @@ export interface PlantStoreStackProps extends StackProps {
    */
   readonly throttlingBurstLimit?: number;
   /**
+   * Concurrent executions reserved for each named function, which are also its ceiling: a flood
+   * of one operation can then neither run up more than that many sandboxes nor starve the other
+   * functions of the account. Off by default because a new account cannot reserve any: its
+   * regional limit may be as low as 10 and Lambda keeps at least 100 unreserved, so the
+   * deployment would fail there (docs/security.md).
+   * @default - nothing reserved; the functions share the account's unreserved concurrency
+   */
+  readonly reservedConcurrency?: Readonly<Partial<Record<FunctionName, number>>>;
+  /**
    * How long function and access logs are kept.
    * @default RetentionDays.ONE_MONTH
    */
@@ -91,6 +100,7 @@ export class PlantStoreStack extends Stack {
 
   constructor(scope: Construct, id: string, props: PlantStoreStackProps = {}) {
     super(scope, id, props);
+    this.reservedConcurrency = props.reservedConcurrency ?? {};
     const authCacheTtl =
       props.authCacheTtl ?? Duration.seconds(API.authorizer.defaultCacheTtlSeconds);
     if (authCacheTtl.toSeconds() > 3600) {
@@ -233,6 +243,9 @@ export class PlantStoreStack extends Stack {
     });
   }
 
+  /** `reservedConcurrency` as given, read by `function()`. */
+  private readonly reservedConcurrency: Readonly<Partial<Record<FunctionName, number>>>;
+
   /**
    * A function bundled with the shared esbuild options, with its own log group and a role that
    * may write only there (no managed policy); table access is granted by the caller.
@@ -243,6 +256,15 @@ export class PlantStoreStack extends Stack {
     environment: Record<string, string>,
   ): NodejsFunction {
     const definition = FUNCTIONS[name];
+    const reservedConcurrency = this.reservedConcurrency[name];
+    if (
+      reservedConcurrency !== undefined &&
+      !(Number.isInteger(reservedConcurrency) && reservedConcurrency >= 1)
+    ) {
+      throw new Error(
+        `reservedConcurrency of ${name} must be a positive integer, got ${reservedConcurrency}`,
+      );
+    }
     const id = definition.id;
     const logGroup = new LogGroup(this, `${id}Logs`, {
       retention: logRetention,
@@ -262,6 +284,7 @@ export class PlantStoreStack extends Stack {
       architecture: Architecture.ARM_64,
       memorySize: definition.memorySize,
       timeout: Duration.seconds(definition.timeoutSeconds),
+      reservedConcurrentExecutions: reservedConcurrency,
       role,
       logGroup,
       environment,
@@ -275,6 +298,8 @@ export class PlantStoreStack extends Stack {
         bundleAwsSDK: true,
         banner: ESBUILD_OPTIONS.banner.js,
         esbuildArgs: { '--legal-comments': ESBUILD_OPTIONS.legalComments },
+        // As lib/build.ts: only warnings and errors (the bundle is the same either way).
+        logLevel: LogLevel.WARNING,
       },
     });
   }

@@ -4,6 +4,11 @@
 export const DEFAULT_PORT = 3000;
 /** `PLANT_STORE_DB_PORT`'s default. */
 export const DEFAULT_DB_PORT = 8000;
+/**
+ * `PLANT_STORE_CONCURRENCY`'s default: sandboxes per function at once. Lambda's account limit is
+ * 1000; 10 keeps a laptop responsive and still shows what concurrency does.
+ */
+export const DEFAULT_CONCURRENCY = 10;
 
 /** An integer environment variable from 0 to `max`, `fallback` when unset or empty. */
 export function envInteger(
