@@ -35,7 +35,7 @@ export function gatewayAnswers(
     },
     500: {
       message: 'Internal Server Error',
-      when: 'the authorizer or the function failed or answered something malformed',
+      when: 'the authorizer or the function failed, timed out, was throttled or answered something malformed',
     },
     503: {
       message: 'Service Unavailable',
