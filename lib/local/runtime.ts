@@ -36,7 +36,7 @@ export interface LocalOptions {
   readonly devToken?: string;
   /** Rebuild and swap on a change under `lambda/`, restart the gateway on `lib/api.ts`. @default false */
   readonly watch?: boolean;
-  /** Sandboxes per function that may run at once; more invocations are throttled. @default 10 */
+  /** Sandboxes per function that may run at once; more invocations are throttled. @default DEFAULT_CONCURRENCY (64) */
   readonly concurrency?: number;
   readonly log: (line: string) => void;
 }

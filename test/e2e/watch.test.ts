@@ -35,7 +35,6 @@ beforeAll(async () => {
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   await until(() => output.includes('try:'), 'npm start to listen');
-  // The banner says where the dev token is, never the token itself.
   token = readFileSync(join(copy, '.plant-store', 'dev-token'), 'utf8').trim();
 }, 60_000);
 afterAll(async () => {
