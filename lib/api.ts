@@ -4,7 +4,10 @@
  */
 import type { FunctionName } from './functions';
 
-/** One route: a method, an exact path, the function behind it and whether it is authorized. */
+/**
+ * One route: a method, a path (`{name}` matches one path segment, as API Gateway writes it),
+ * the function behind it and whether it is authorized.
+ */
 export interface RouteDefinition {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly path: string;
@@ -39,9 +42,16 @@ export interface ApiDefinition {
   readonly maxPayloadBytes: number;
 }
 
+const ROUTES: readonly RouteDefinition[] = [
+  { method: 'POST', path: '/plants', function: 'create-plant', authorized: true },
+  { method: 'GET', path: '/plants', function: 'list-plants', authorized: true },
+  { method: 'GET', path: '/plants/{id}', function: 'get-plant', authorized: true },
+  { method: 'DELETE', path: '/plants/{id}', function: 'delete-plant', authorized: true },
+];
+
 /** Plant Store's API. */
 export const API: ApiDefinition = {
-  routes: [{ method: 'POST', path: '/plants', function: 'create-plant', authorized: true }],
+  routes: ROUTES,
   authorizer: {
     function: 'authorizer',
     identitySource: '$request.header.Authorization',
@@ -52,7 +62,8 @@ export const API: ApiDefinition = {
   cors: {
     defaultAllowOrigins: ['*'],
     allowHeaders: ['authorization', 'content-type'],
-    allowMethods: ['POST'],
+    // Every method a route serves, so that a browser may call each of them.
+    allowMethods: [...new Set(ROUTES.map((route) => route.method))],
     maxAgeSeconds: 3600,
   },
   integrationTimeoutSeconds: 30,

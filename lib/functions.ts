@@ -8,7 +8,8 @@
 import { PLANTS_TABLE, TOKENS_TABLE, type TableDefinition } from '../lambda/shared/tables';
 
 /** The functions, by the name the API definition and the logs use. */
-export type FunctionName = 'authorizer' | 'create-plant';
+export type FunctionName =
+  'authorizer' | 'create-plant' | 'get-plant' | 'list-plants' | 'delete-plant';
 
 /** The tables, by the key the registry and the stack use. */
 export const TABLES_BY_KEY = { plants: PLANTS_TABLE, tokens: TOKENS_TABLE } as const;
@@ -53,6 +54,27 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionDefinition>> = {
     id: 'CreatePlant',
     entry: 'lambda/create-plant/index.ts',
     tables: { plants: ['dynamodb:PutItem', 'dynamodb:GetItem'] },
+    memorySize: 256,
+    timeoutSeconds: 10,
+  },
+  'get-plant': {
+    id: 'GetPlant',
+    entry: 'lambda/get-plant/index.ts',
+    tables: { plants: ['dynamodb:GetItem'] },
+    memorySize: 256,
+    timeoutSeconds: 10,
+  },
+  'list-plants': {
+    id: 'ListPlants',
+    entry: 'lambda/list-plants/index.ts',
+    tables: { plants: ['dynamodb:Scan'] },
+    memorySize: 256,
+    timeoutSeconds: 10,
+  },
+  'delete-plant': {
+    id: 'DeletePlant',
+    entry: 'lambda/delete-plant/index.ts',
+    tables: { plants: ['dynamodb:DeleteItem'] },
     memorySize: 256,
     timeoutSeconds: 10,
   },

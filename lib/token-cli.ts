@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { UsageError, usageErrorOf } from './cli-args';
 import { makeDocumentClient } from '../lambda/shared/dynamodb';
 import { TOKENS_TABLE } from '../lambda/shared/tables';
-import { ALL_SCOPES, generateToken, tokenItem } from '../lambda/shared/tokens';
+import { ALL_SCOPES, DEFAULT_SCOPES, generateToken, tokenItem } from '../lambda/shared/tokens';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/engine';
 import { DEFAULT_DB_PORT, envInteger } from './local/settings';
 
@@ -24,7 +24,8 @@ export const TOKEN_HELP = `Usage: npm run token -- <command> [options]
 Commands:
   create --name <label> [--scopes <s,...>] [--expires-in <N>m|h|d]
                        Make a token. Prints the token alone on stdout; its id, scopes
-                       and expiry on stderr. Scopes: ${ALL_SCOPES.join(', ')} (the default).
+                       and expiry on stderr. Scopes, comma-separated: ${ALL_SCOPES.join(', ')};
+                       default ${DEFAULT_SCOPES.join(',')} (deleting must be asked for).
                        --expires-in: minutes, hours or days (90m, 12h, 30d), at most ${MAX_DAYS}d.
   list                 A header row, then one line per token: tokenId, name, scopes,
                        created, expires (tab-separated).
@@ -160,7 +161,7 @@ function noArguments(rest: readonly string[]): void {
 }
 
 function parseScopes(scopes: string | undefined): string[] {
-  if (scopes === undefined) return [...ALL_SCOPES];
+  if (scopes === undefined) return [...DEFAULT_SCOPES];
   const list = scopes.split(/[\s,]+/).filter(Boolean);
   const unknown = list.filter((scope) => !ALL_SCOPES.includes(scope));
   if (list.length === 0 || unknown.length > 0) {

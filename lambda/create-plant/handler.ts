@@ -7,6 +7,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { requireEnv } from '../shared/config';
 import { makeDocumentClient } from '../shared/dynamodb';
 import { errorResponse, jsonResponse } from '../shared/http';
+import { PlantsTable } from '../shared/plants-table';
 import { PLANTS_WRITE, requireScope } from '../shared/principal';
 import type { Plant } from '../shared/schemas';
 import { PLANTS_TABLE } from '../shared/tables';
@@ -24,13 +25,13 @@ export type CreatePlantEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<unknow
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export function makeCreatePlantHandler(deps: CreatePlantDeps) {
-  const store = { client: deps.plants, tableName: deps.tableName };
+  const plants = new PlantsTable(deps.plants, deps.tableName);
   return async (event: CreatePlantEvent): Promise<APIGatewayProxyStructuredResultV2> => {
     const requestId = event.requestContext?.requestId ?? 'none';
     try {
       const principal = requireScope(event.requestContext?.authorizer?.lambda, PLANTS_WRITE);
       const plant = readNewPlant(event);
-      const outcome = await createPlant(store, plant, principal.tokenId);
+      const outcome = await createPlant(plants, plant, principal.tokenId);
       console.log(
         JSON.stringify({
           level: 'info',

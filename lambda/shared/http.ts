@@ -3,6 +3,7 @@
  * 4xx messages are shown to the caller; 5xx bodies are generic and the details go to the log.
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { stringifyJson } from './json-answer';
 import type { ErrorBody } from './schemas';
 
 /** An answer with a status, a message and optional headers. */
@@ -28,6 +29,13 @@ export class BadRequest extends HttpError {
 export class Forbidden extends HttpError {
   constructor(message: string) {
     super(403, message);
+  }
+}
+
+/** 404: no plant under the id. */
+export class NotFound extends HttpError {
+  constructor(message: string) {
+    super(404, message);
   }
 }
 
@@ -69,7 +77,7 @@ const SERVER_MESSAGES: Readonly<Record<number, string>> = {
   503: 'the store is unavailable; retry after the number of seconds in Retry-After',
 };
 
-/** A JSON answer. */
+/** A JSON answer; `bigint` ids are written with every digit. */
 export function jsonResponse(
   status: number,
   body: unknown,
@@ -78,8 +86,13 @@ export function jsonResponse(
   return {
     statusCode: status,
     headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
+    body: stringifyJson(body),
   };
+}
+
+/** An answer without a body (204). */
+export function emptyResponse(status: number): APIGatewayProxyStructuredResultV2 {
+  return { statusCode: status };
 }
 
 /**

@@ -2,8 +2,12 @@
 import * as v from 'valibot';
 import { Forbidden } from './http';
 
+/** The scope that lets a token read and list plants. */
+export const PLANTS_READ = 'plants:read';
 /** The scope that lets a token create plants. */
 export const PLANTS_WRITE = 'plants:write';
+/** The scope that lets a token delete plants. */
+export const PLANTS_DELETE = 'plants:delete';
 
 /** Authorizer context: `scopes` is one space-separated string (context values are scalars). */
 export const Principal = v.object({

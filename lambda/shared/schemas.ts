@@ -1,8 +1,10 @@
 /**
- * The interface's schemas — NewPlant, Plant and Error — in one place: the handler validates
- * with them and the OpenAPI document is generated from them.
+ * The interface's schemas — NewPlant, Plant, StoredPlant, PlantPage, Error and the read
+ * operations' parameters — in one place: the handlers validate with them and the OpenAPI
+ * document is generated from them.
  */
 import * as v from 'valibot';
+import { CANONICAL_INTEGER, decodeCursor } from './cursor';
 
 /** The smallest int64, -2^63. */
 export const INT64_MIN = -(2n ** 63n);
@@ -38,36 +40,173 @@ export const Int64 = v.pipe(
 );
 
 const PlantEntries = {
-  name: v.pipe(v.string(STRING_RULE), v.description('The name of the plant')),
+  name: v.pipe(
+    v.string(STRING_RULE),
+    v.description('The name of the plant'),
+    v.examples(['Monstera']),
+  ),
   tag: v.optional(
-    v.pipe(v.string(STRING_RULE), v.description('Tag that specifies the type of the plant')),
+    v.pipe(
+      v.string(STRING_RULE),
+      v.description('Tag that specifies the type of the plant'),
+      v.examples(['aroid']),
+    ),
   ),
 };
 
 /** A plant as the service answers it. */
-export const Plant = jsonObject(PlantEntries);
+export const Plant = v.pipe(
+  jsonObject(PlantEntries),
+  v.description('A plant as POST /plants answers it: its name and tag, never its id.'),
+);
 export type Plant = v.InferOutput<typeof Plant>;
 
 /** The body of POST /plants: a Plant and its id. Unknown members are dropped. */
-export const NewPlant = jsonObject({
-  id: v.pipe(Int64, v.description('Identification number of the plant')),
-  ...PlantEntries,
-});
+export const NewPlant = v.pipe(
+  jsonObject({
+    id: v.pipe(
+      Int64,
+      v.description('Identification number of the plant'),
+      v.metadata({ examples: [1] }),
+    ),
+    ...PlantEntries,
+  }),
+  v.description(
+    'The body of POST /plants. `id` is an int64 and must never pass through a float64: a JavaScript number loses digits above 2^53 (9007199254740993 would become 9007199254740992). Other members are accepted and ignored.',
+  ),
+);
 export type NewPlant = v.InferOutput<typeof NewPlant>;
 
-/** Every error answer of the function: `error` repeats the HTTP status. */
-export const ErrorBody = v.object({
-  error: v.pipe(
-    v.number(),
-    v.integer(),
-    v.minValue(-(2 ** 31)),
-    v.maxValue(2 ** 31 - 1),
-    v.metadata({ format: 'int32' }),
-    v.description('Numeric error value: the HTTP status'),
+/** A stored plant as GET /plants/{id} and GET /plants answer it: its id with every digit. */
+export const StoredPlant = v.pipe(
+  v.object({
+    id: v.pipe(
+      Int64,
+      v.description('Identification number of the plant'),
+      v.metadata({ examples: [9007199254740993n] }),
+    ),
+    ...PlantEntries,
+  }),
+  v.description(
+    'A plant as GET /plants/{id} and GET /plants answer it: its id as a JSON integer with every digit (never a string, never through a float64), its name, and its tag only if it has one.',
   ),
-  message: v.pipe(v.string(), v.description('Error message')),
+);
+export type StoredPlant = v.InferOutput<typeof StoredPlant>;
+
+/** One page of GET /plants; `next` is present when more plants may follow. */
+export const PlantPage = v.pipe(
+  v.object({
+    plants: v.pipe(
+      v.array(StoredPlant),
+      v.description('At most `limit` plants; possibly fewer, even none, while `next` is present'),
+    ),
+    next: v.optional(
+      v.pipe(
+        v.string(),
+        v.description(
+          'Opaque cursor: pass it as `cursor` to get the next page; absent on the last page',
+        ),
+      ),
+    ),
+  }),
+  v.description(
+    'One page of GET /plants. The walk ends only when `next` is absent; it returns every plant that existed for the whole walk exactly once, in no particular order.',
+  ),
+);
+export type PlantPage = v.InferOutput<typeof PlantPage>;
+
+/**
+ * The `{id}` of `/plants/{id}`, after the gateway's percent-decoding: the canonical decimal
+ * spelling of an int64, as a `bigint`. Anything else breaks the one int64 rule.
+ */
+export const PathId = v.pipe(
+  v.string(INT64_RULE),
+  v.regex(CANONICAL_INTEGER, INT64_RULE),
+  v.transform((text) => BigInt(text)),
+  v.minValue(INT64_MIN, INT64_RULE),
+  v.maxValue(INT64_MAX, INT64_RULE),
+  v.metadata({ type: 'integer', format: 'int64' }),
+  v.description('Identification number of the plant'),
+);
+
+/** The path parameters of `/plants/{id}`; a missing id breaks the same rule. */
+export const PlantPath = v.object({ id: PathId }, INT64_RULE);
+export type PlantPath = v.InferOutput<typeof PlantPath>;
+
+/** The smallest, default and largest page size of GET /plants. */
+export const PAGE_LIMIT = { min: 1, default: 20, max: 100 } as const;
+const LIMIT_RULE = `must be an integer from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}`;
+const CURSOR_RULE = 'must be the next value of a previous page';
+
+/** The query of GET /plants: `limit` (canonical decimal) and `cursor`; other parameters are ignored. */
+export const PageQuery = v.object({
+  limit: v.optional(
+    v.pipe(
+      v.string(LIMIT_RULE),
+      v.regex(/^[1-9]\d{0,2}$/, LIMIT_RULE),
+      v.transform(Number),
+      v.maxValue(PAGE_LIMIT.max, LIMIT_RULE),
+      v.description('Plants per page at most'),
+    ),
+    String(PAGE_LIMIT.default),
+  ),
+  cursor: v.optional(
+    v.pipe(
+      v.string(CURSOR_RULE),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        const id = decodeCursor(dataset.value);
+        if (id === undefined) {
+          addIssue({ message: CURSOR_RULE });
+          return NEVER;
+        }
+        return id;
+      }),
+      v.description('The next value of the previous page'),
+    ),
+  ),
 });
+export type PageQuery = v.InferOutput<typeof PageQuery>;
+
+/** Every error answer of the function: `error` repeats the HTTP status. */
+export const ErrorBody = v.pipe(
+  v.object({
+    error: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(-(2 ** 31)),
+      v.maxValue(2 ** 31 - 1),
+      v.metadata({ format: 'int32' }),
+      v.description('Numeric error value'),
+      v.examples([400]),
+    ),
+    message: v.pipe(
+      v.string(),
+      v.description('Error message'),
+      v.examples(['id: required; name: must be a string']),
+    ),
+  }),
+  v.description(
+    'An error answered by the function. `error` equals the HTTP status; a 4xx `message` says what to fix, a 5xx one is generic.',
+  ),
+);
 export type ErrorBody = v.InferOutput<typeof ErrorBody>;
+
+/**
+ * The body of an answer that the API gateway gives itself, before or instead of the function
+ * (no route, no or a refused token, throttling, a failed or timed-out function). Only the
+ * OpenAPI document and the tests use it; the local gateway writes the same shape.
+ */
+export const GatewayMessage = v.pipe(
+  v.strictObject({
+    message: v.pipe(
+      v.string(),
+      v.description('The status in words, e.g. "Unauthorized" or "Service Unavailable"'),
+      v.examples(['Unauthorized']),
+    ),
+  }),
+  v.description('An answer of the API gateway itself: the function was not called or failed.'),
+);
+export type GatewayMessage = v.InferOutput<typeof GatewayMessage>;
 
 /**
  * Formats every issue as `field: rule`, joined by `; ` in schema order; the root is `body`.

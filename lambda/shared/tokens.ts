@@ -3,14 +3,16 @@
  * the authorizer (which only reads) and the token CLI (which creates, lists and revokes).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { PLANTS_WRITE } from './principal';
+import { PLANTS_DELETE, PLANTS_READ, PLANTS_WRITE } from './principal';
 
 /** Every token starts with this, so that secret scanners can find leaked ones. */
 export const TOKEN_PREFIX = 'pst_';
 /** `pst_` and 43 base64url characters: 32 random bytes. */
 export const TOKEN_FORMAT = /^pst_[A-Za-z0-9_-]{43}$/;
-/** The scopes a token may hold today. */
-export const ALL_SCOPES: readonly string[] = [PLANTS_WRITE];
+/** The scopes a token may hold. */
+export const ALL_SCOPES: readonly string[] = [PLANTS_READ, PLANTS_WRITE, PLANTS_DELETE];
+/** The scopes of a new token unless others are named: deleting must be asked for. */
+export const DEFAULT_SCOPES: readonly string[] = [PLANTS_READ, PLANTS_WRITE];
 
 /** A token as stored: never the token itself, only its SHA-256. */
 export interface TokenItem {

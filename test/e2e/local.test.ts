@@ -69,7 +69,7 @@ describe('answers from the gateway', () => {
   it.each([
     ['POST', '/plants/'],
     ['POST', '/plant'],
-    ['GET', '/plants'],
+    ['PATCH', '/plants'],
     ['PUT', '/plants'],
     ['GET', '/'],
   ])('%s %s: 404, with or without a token', async (method, path) => {
@@ -90,7 +90,7 @@ describe('answers from the gateway', () => {
     expect(await response.text()).toBe('');
     expect(Object.fromEntries(response.headers)).toMatchObject({
       'access-control-allow-origin': '*',
-      'access-control-allow-methods': 'POST',
+      'access-control-allow-methods': 'POST,GET,DELETE',
       'access-control-allow-headers': 'authorization,content-type',
       'access-control-max-age': '3600',
     });

@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API } from '../../lib/api';
 import { buildFunctions } from '../../lib/build';
-import { FUNCTIONS, tableEnvironment, type FunctionName } from '../../lib/functions';
+import {
+  FUNCTIONS,
+  FUNCTION_NAMES,
+  tableEnvironment,
+  type FunctionName,
+} from '../../lib/functions';
 import { PlantStoreStack, type PlantStoreStackProps } from '../../lib/plant-store-stack';
 
 /** The feature flags `cdk synth` reads from cdk.json, so that the template tested is the one deployed. */
@@ -71,6 +76,22 @@ describe('the HTTP API is the shared definition', () => {
     }
   });
 
+  it('sends each route to the function lib/api.ts names', () => {
+    const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
+    const targets = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (route) => {
+        const target = route.Properties.Target['Fn::Join'][1][1].Ref as string;
+        const uri = integrations[target]!.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
+        return `${route.Properties.RouteKey} -> ${uri.replace(/[0-9A-F]{8}$/, '')}`;
+      },
+    );
+    expect(targets.sort()).toEqual(
+      API.routes
+        .map((route) => `${route.method} ${route.path} -> ${FUNCTIONS[route.function].id}`)
+        .sort(),
+    );
+  });
+
   it('uses a payload 2.0, simple-response Lambda authorizer on the Authorization header', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
       AuthorizerType: 'REQUEST',
@@ -85,7 +106,10 @@ describe('the HTTP API is the shared definition', () => {
     });
   });
 
-  it('configures CORS from the definition', () => {
+  it('configures CORS from the definition, allowing every method a route serves', () => {
+    expect([...API.cors.allowMethods].sort()).toEqual(
+      [...new Set(API.routes.map((route) => route.method))].sort(),
+    );
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       ProtocolType: 'HTTP',
       CorsConfiguration: {
@@ -107,7 +131,12 @@ describe('the HTTP API is the shared definition', () => {
         Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"'),
       },
     });
-    template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 3);
+    // One per function, and the access logs.
+    template.resourcePropertiesCountIs(
+      'AWS::Logs::LogGroup',
+      { RetentionInDays: 30 },
+      FUNCTION_NAMES.length + 1,
+    );
   });
 
   it('takes the cache TTL, origins and throttling from props', () => {
@@ -162,7 +191,7 @@ describe('functions', () => {
     }
   });
 
-  it('grants exactly GetItem on tokens to the authorizer and PutItem+GetItem on plants to create-plant', () => {
+  it('grants each function exactly its table actions: GetItem on tokens; PutItem+GetItem, GetItem, Scan, DeleteItem on plants', () => {
     const tokens = logicalIdOf('AWS::DynamoDB::Table', {
       KeySchema: [{ AttributeName: 'tokenHash', KeyType: 'HASH' }],
     });
@@ -196,6 +225,21 @@ describe('functions', () => {
         actions: ['dynamodb:GetItem', 'dynamodb:PutItem'],
         resource: [{ 'Fn::GetAtt': [plants, 'Arn'] }],
       },
+      {
+        policy: expect.stringMatching(/^GetPlantRole/),
+        actions: ['dynamodb:GetItem'],
+        resource: [{ 'Fn::GetAtt': [plants, 'Arn'] }],
+      },
+      {
+        policy: expect.stringMatching(/^ListPlantsRole/),
+        actions: ['dynamodb:Scan'],
+        resource: [{ 'Fn::GetAtt': [plants, 'Arn'] }],
+      },
+      {
+        policy: expect.stringMatching(/^DeletePlantRole/),
+        actions: ['dynamodb:DeleteItem'],
+        resource: [{ 'Fn::GetAtt': [plants, 'Arn'] }],
+      },
     ]);
     expect(JSON.stringify(template.findResources('AWS::IAM::Role'))).not.toContain(
       'ManagedPolicyArns',
@@ -225,7 +269,8 @@ describe('tables', () => {
 
 describe('alarms and outputs', () => {
   it('alarms on API 5xx, function errors and throttles, and DynamoDB throttling', () => {
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 7);
+    // API 5xx, errors and throttles per function, throttling per table.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 2 * FUNCTION_NAMES.length + 2);
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: '5xx',
       Namespace: 'AWS/ApiGateway',
@@ -233,12 +278,12 @@ describe('alarms and outputs', () => {
     template.resourcePropertiesCountIs(
       'AWS::CloudWatch::Alarm',
       { MetricName: 'Errors', Namespace: 'AWS/Lambda' },
-      2,
+      FUNCTION_NAMES.length,
     );
     template.resourcePropertiesCountIs(
       'AWS::CloudWatch::Alarm',
       { MetricName: 'Throttles', Namespace: 'AWS/Lambda' },
-      2,
+      FUNCTION_NAMES.length,
     );
     template.resourceCountIs('AWS::SNS::Topic', 0);
   });

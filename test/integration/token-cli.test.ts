@@ -5,7 +5,8 @@
 import { makeAuthorizerHandler } from '../../lambda/authorizer/handler';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { TOKENS_TABLE } from '../../lambda/shared/tables';
-import { TOKEN_FORMAT, hashToken } from '../../lambda/shared/tokens';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { TOKEN_FORMAT, generateToken, hashToken, tokenItem } from '../../lambda/shared/tokens';
 import { startEngine, type Engine } from '../../lib/local/engine';
 import { authorizerEvent } from '../support/events';
 import { runBin } from '../support/run-cli';
@@ -34,18 +35,20 @@ it('create, list and revoke a token; the authorizer follows', async () => {
   expect(secret).toMatch(TOKEN_FORMAT);
   const tokenId = /tokenId (tok_[0-9a-f]{16})/.exec(created.stderr)?.[1];
   expect(tokenId).toBeDefined();
-  expect(created.stderr).toMatch(/scopes plants:write {2}expires \d{4}-\d\d-\d\dT/);
+  expect(created.stderr).toMatch(/scopes plants:read plants:write {2}expires \d{4}-\d\d-\d\dT/);
 
   expect(await authorize(authorizerEvent(`Bearer ${secret}`))).toEqual({
     isAuthorized: true,
-    context: { tokenId, name: 'ci laptop', scopes: 'plants:write' },
+    context: { tokenId, name: 'ci laptop', scopes: 'plants:read plants:write' },
   });
 
   const listed = await token('list');
   expect(listed.code).toBe(0);
   expect(listed.stdout.split('\n')[0]).toBe('tokenId\tname\tscopes\tcreated\texpires');
   const line = listed.stdout.split('\n').find((l) => l.startsWith(`${tokenId}\t`));
-  expect(line).toMatch(/^tok_[0-9a-f]{16}\t"ci laptop"\tplants:write\t\d{4}-.*Z\t\d{4}-.*Z$/);
+  expect(line).toMatch(
+    /^tok_[0-9a-f]{16}\t"ci laptop"\tplants:read,plants:write\t\d{4}-.*Z\t\d{4}-.*Z$/,
+  );
   expect(listed.stdout + listed.stderr).not.toContain(secret);
   expect(listed.stdout + listed.stderr).not.toContain(hashToken(secret));
 
@@ -59,7 +62,47 @@ it('create, list and revoke a token; the authorizer follows', async () => {
 it('a token without expiry lists as never', async () => {
   const created = await token('create', '--name', 'forever');
   expect(created.stderr).toContain('expires never');
-  expect((await token('list')).stdout).toMatch(/"forever"\tplants:write\t\S+\tnever/);
+  expect((await token('list')).stdout).toMatch(/"forever"\tplants:read,plants:write\t\S+\tnever/);
+});
+
+it('--scopes names them: all three, or one; the authorizer passes exactly those', async () => {
+  const tokens = makeDocumentClient(engine.clientConfig);
+  const authorize = makeAuthorizerHandler({ tokens, tableName: TOKENS_TABLE.localName });
+  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  for (const [scopes, expected] of [
+    ['plants:read,plants:write,plants:delete', 'plants:read plants:write plants:delete'],
+    ['plants:delete', 'plants:delete'],
+    ['plants:read,plants:read', 'plants:read'],
+  ]) {
+    const created = await token('create', '--name', `scoped ${scopes}`, '--scopes', scopes!);
+    expect(created.code).toBe(0);
+    expect(created.stderr).toContain(`scopes ${expected}  `);
+    const answer = await authorize(authorizerEvent(`Bearer ${created.stdout.trim()}`));
+    expect(answer).toMatchObject({ isAuthorized: true, context: { scopes: expected } });
+    expect((await token('list')).stdout).toContain(
+      `"scoped ${scopes}"\t${expected!.replaceAll(' ', ',')}\t`,
+    );
+  }
+  tokens.destroy();
+});
+
+it('a token made before reads existed keeps exactly its scopes', async () => {
+  const tokens = makeDocumentClient(engine.clientConfig);
+  const authorize = makeAuthorizerHandler({ tokens, tableName: TOKENS_TABLE.localName });
+  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  const { token: old, tokenId } = generateToken();
+  await tokens.send(
+    new PutCommand({
+      TableName: TOKENS_TABLE.localName,
+      Item: tokenItem(old, tokenId, { name: 'old', scopes: ['plants:write'] }),
+    }),
+  );
+  expect((await token('create', '--name', 'new')).code).toBe(0);
+  expect((await token('list')).stdout).toContain(`${tokenId}\t"old"\tplants:write\t`);
+  expect(await authorize(authorizerEvent(`Bearer ${old}`))).toMatchObject({
+    context: { scopes: 'plants:write' },
+  });
+  tokens.destroy();
 });
 
 it.each([
@@ -95,9 +138,9 @@ it.each([
   [['create', '--name', 'x', '--expires-in', '0h'], 2, DURATION],
   [['create', '--name', 'x', '--expires-in'], 2, /^token: --expires-in needs a value/],
   [
-    ['create', '--name', 'x', '--scopes', 'plants:delete'],
+    ['create', '--name', 'x', '--scopes', 'plants:read,plants:admin'],
     2,
-    /^token: unknown scope plants:delete/,
+    /^token: unknown scope plants:admin; known: plants:read, plants:write, plants:delete/,
   ],
   [['create', '--name', 'x', '--color', 'red'], 2, /^token: unknown option --color/],
   [['destroy'], 2, /^token: unknown command destroy/],

@@ -58,3 +58,54 @@ export function createPlantEvent(options: EventOptions = {}): CreatePlantEvent {
 export function plantBody(id: string, name: string, tag?: string): string {
   return `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`;
 }
+
+/** What a read or delete request test sets. */
+export interface PlantsEventOptions {
+  readonly method: 'GET' | 'DELETE';
+  /** The route as defined, e.g. `/plants/{id}`. */
+  readonly route: string;
+  /** `pathParameters`, already percent-decoded as the gateway passes them. */
+  readonly pathParameters?: Record<string, string>;
+  readonly query?: Record<string, string>;
+  /** Authorizer context; `null` removes the authorizer. */
+  readonly context?: Record<string, string> | null;
+  readonly requestId?: string;
+}
+
+/** Every scope: the default authorizer context of read and delete events. */
+export const ALL_SCOPES_CONTEXT = {
+  tokenId: 'tok_example',
+  name: 'example',
+  scopes: 'plants:read plants:write plants:delete',
+};
+
+/** A payload 2.0 GET or DELETE event for the plants routes, without a body. */
+export function plantsEvent(options: PlantsEventOptions): CreatePlantEvent {
+  const event = JSON.parse(TEMPLATE) as CreatePlantEvent & { body?: string };
+  delete event.body;
+  delete event.headers['content-type'];
+  delete event.headers['content-length'];
+  const id = options.pathParameters?.id;
+  const rawPath = id === undefined ? options.route : options.route.replace('{id}', id);
+  const routeKey = `${options.method} ${options.route}`;
+  event.routeKey = routeKey;
+  event.rawPath = rawPath;
+  event.requestContext.routeKey = routeKey;
+  event.requestContext.http = {
+    ...event.requestContext.http,
+    method: options.method,
+    path: rawPath,
+  };
+  if (options.pathParameters) event.pathParameters = options.pathParameters;
+  if (options.query) {
+    event.queryStringParameters = options.query;
+    event.rawQueryString = new URLSearchParams(options.query).toString();
+  }
+  if (options.context === null) {
+    delete (event.requestContext as { authorizer?: unknown }).authorizer;
+  } else {
+    event.requestContext.authorizer = { lambda: options.context ?? ALL_SCOPES_CONTEXT };
+  }
+  if (options.requestId) event.requestContext.requestId = options.requestId;
+  return event;
+}

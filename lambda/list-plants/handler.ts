@@ -1,0 +1,33 @@
+/** GET /plants: an adapter from the HTTP API event to `listPlants` and back. */
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { requireEnv } from '../shared/config';
+import { makeDocumentClient } from '../shared/dynamodb';
+import { errorResponse, jsonResponse } from '../shared/http';
+import { PlantsTable, type PlantsTableDeps } from '../shared/plants-table';
+import { PLANTS_READ, requireScope } from '../shared/principal';
+import { readPageQuery, type PlantsEvent } from '../shared/request';
+import { PLANTS_TABLE } from '../shared/tables';
+import { listPlants } from './list-plants';
+
+/** Builds the handler around its dependencies, so tests can inject theirs. */
+export function makeListPlantsHandler(deps: PlantsTableDeps) {
+  const plants = new PlantsTable(deps.plants, deps.tableName);
+  return async (event: PlantsEvent): Promise<APIGatewayProxyStructuredResultV2> => {
+    const requestId = event.requestContext?.requestId ?? 'none';
+    try {
+      requireScope(event.requestContext?.authorizer?.lambda, PLANTS_READ);
+      const page = await listPlants(plants, readPageQuery(event));
+      return jsonResponse(200, page);
+    } catch (error) {
+      return errorResponse(error, requestId);
+    }
+  };
+}
+
+/** Reads the configuration once, at cold start; a missing variable fails the start, by name. */
+export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): PlantsTableDeps {
+  return {
+    plants: makeDocumentClient(),
+    tableName: requireEnv(PLANTS_TABLE.environmentVariable, env),
+  };
+}
