@@ -14,6 +14,7 @@ import { FUNCTIONS, tableEnvironment, type FunctionName } from '../functions';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine } from './engine';
 import { FunctionHost } from './function-host';
 import { Gateway } from './gateway';
+import { functionLog } from './log-format';
 import { DEFAULT_DB_PORT, DEFAULT_PORT, envInteger } from './settings';
 
 /** Settings of a local run; `fromEnvironment` reads them as `npm start` documents them. */
@@ -96,7 +97,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
         bundle: fn.file,
         environment: environment(fn.name),
         timeoutSeconds: FUNCTIONS[fn.name].timeoutSeconds,
-        log: (line) => options.log(`[${fn.name}] ${line}`),
+        log: functionLog(fn.name, options.log),
       }),
     ]),
   );
