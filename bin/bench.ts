@@ -12,6 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatObservabilityCost, measureObservabilityCost } from '../lib/bench/observability-cost';
 import { buildFunctions } from '../lib/build';
 import { benchLocalRuntime, median } from '../lib/local/bench-local';
 import { ESBUILD_OPTIONS, PROJECT_ROOT } from '../lib/bundling';
@@ -149,6 +150,12 @@ async function main(): Promise<void> {
   );
 }
 
+// Observability: what Powertools adds to each bundle's cold import (lib/bench/observability-cost.ts).
+async function observabilitySection(): Promise<void> {
+  const costs = await measureObservabilityCost({ runs: RUNS, outdir: join(out, 'observability') });
+  console.log(`\n${formatObservabilityCost(costs, RUNS)}`);
+}
+
 async function measureVariant(label: string, options: BuildOptions, bare: string): Promise<void> {
   const result = await build(options);
   const bytes = Object.values(result.metafile!.outputs)[0]!.bytes;
@@ -158,7 +165,9 @@ async function measureVariant(label: string, options: BuildOptions, bare: string
   );
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main()
+  .then(observabilitySection)
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
