@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { ApiDefinition, RouteDefinition } from '../api';
 import type { FunctionName } from '../functions';
+import { Router, type RouteMatch } from './gateway/router';
 
 /**
  * Pages the local runtime serves beside the emulated API (the API reference): asked first for
@@ -63,11 +64,13 @@ export class Gateway {
   private readonly cache = new Map<string, { expires: number; decision: Decision }>();
   private readonly now: () => number;
   private readonly origins: readonly string[];
+  private readonly router: Router;
   private server: Server | undefined;
 
   constructor(private readonly options: GatewayOptions) {
     this.now = options.now ?? Date.now;
     this.origins = options.corsAllowOrigins ?? options.api.cors.defaultAllowOrigins;
+    this.router = new Router(options.api.routes);
   }
 
   /** Listens on 127.0.0.1:`port` (0: a free port) and returns the port. */
@@ -115,9 +118,9 @@ export class Gateway {
   }
 
   private async answer(req: IncomingMessage, requestId: string): Promise<Answer> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const target = splitTarget(req.url ?? '/');
     const method = (req.method ?? 'GET').toUpperCase();
-    const page = await this.options.localPages?.(method, url.pathname);
+    const page = await this.options.localPages?.(method, target.rawPath);
     if (page) {
       await drain(req);
       return page;
@@ -132,12 +135,11 @@ export class Gateway {
     }
     const body = await readBody(req, this.options.api.maxPayloadBytes);
     if (!body) return TOO_LARGE();
-    const route = this.options.api.routes.find(
-      (r) => r.method === method && r.path === url.pathname,
-    );
-    if (!route) return NOT_FOUND();
+    const match = this.router.match(method, target.rawPath);
+    if (!match) return NOT_FOUND();
+    const { route } = match;
 
-    const request = describeRequest(req, url, body, route, requestId, this.now());
+    const request = describeRequest(req, target, body, match, requestId, this.now());
     let context: Record<string, unknown> | null = null;
     if (route.authorized) {
       const identity = request.headers[this.options.api.authorizer.header];
@@ -163,7 +165,7 @@ export class Gateway {
     const event = {
       version: '2.0',
       type: 'REQUEST',
-      routeArn: `arn:aws:execute-api:local:000000000000:local/$default/${route.method}${route.path}`,
+      routeArn: `arn:aws:execute-api:local:000000000000:local/$default/${route.method}${request.rawPath}`,
       identitySource: [identity],
       ...request.common,
       requestContext: request.requestContext,
@@ -305,17 +307,42 @@ export function mapFunctionAnswer(result: unknown): Answer | undefined {
 
 /** The parts of a request that both events share, and the integration's payload. */
 interface RequestParts {
+  readonly rawPath: string;
   readonly headers: Record<string, string>;
   readonly common: Record<string, unknown>;
   readonly requestContext: Record<string, unknown>;
   readonly payload: { body?: string; isBase64Encoded: boolean };
 }
 
+/** The request target as sent: the path and the query string without its `?`. */
+interface Target {
+  readonly rawPath: string;
+  readonly rawQueryString: string;
+}
+
+/** Splits a request target without normalizing it (no dot-segment removal, no re-encoding). */
+function splitTarget(url: string): Target {
+  let target = url;
+  if (!target.startsWith('/')) {
+    // Absolute form (`GET http://host/path`), as a proxy would send it.
+    try {
+      const parsed = new URL(target);
+      target = parsed.pathname + parsed.search;
+    } catch {
+      return { rawPath: target, rawQueryString: '' };
+    }
+  }
+  const question = target.indexOf('?');
+  return question < 0
+    ? { rawPath: target, rawQueryString: '' }
+    : { rawPath: target.slice(0, question), rawQueryString: target.slice(question + 1) };
+}
+
 function describeRequest(
   req: IncomingMessage,
-  url: URL,
+  target: Target,
   body: Buffer,
-  route: RouteDefinition,
+  { route, pathParameters }: RouteMatch,
   requestId: string,
   now: number,
 ): RequestParts {
@@ -335,19 +362,20 @@ function describeRequest(
     }
     headers[name] = name in headers ? `${headers[name]},${value}` : value;
   }
-  const rawQueryString = url.search.slice(1);
+  const { rawPath, rawQueryString } = target;
   const query: Record<string, string> = {};
-  for (const [key, value] of url.searchParams)
+  for (const [key, value] of new URLSearchParams(rawQueryString))
     query[key] = key in query ? `${query[key]},${value}` : value;
   const routeKey = `${route.method} ${route.path}`;
   const host = headers.host ?? 'localhost';
   const common = {
     routeKey,
-    rawPath: url.pathname,
+    rawPath,
     rawQueryString,
     ...(cookies.length ? { cookies } : {}),
     headers,
     ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(pathParameters ? { pathParameters } : {}),
   };
   const requestContext = {
     accountId: '000000000000',
@@ -356,7 +384,7 @@ function describeRequest(
     domainPrefix: host.split('.')[0]!.split(':')[0],
     http: {
       method: route.method,
-      path: url.pathname,
+      path: rawPath,
       protocol: `HTTP/${req.httpVersion}`,
       sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
       userAgent: headers['user-agent'] ?? '',
@@ -372,7 +400,7 @@ function describeRequest(
     body.length === 0
       ? { isBase64Encoded: false }
       : { body: text ? body.toString('utf8') : body.toString('base64'), isBase64Encoded: !text };
-  return { headers, common, requestContext, payload };
+  return { rawPath, headers, common, requestContext, payload };
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -26,14 +26,13 @@ async function gateway(stubs: {
   ttl?: number;
   api?: Partial<ApiDefinition>;
 }) {
-  const calls: Record<FunctionName, Record<string, unknown>[]> = {
-    authorizer: [],
-    'create-plant': [],
-  };
-  const stub: Record<FunctionName, Stub> = {
-    authorizer: stubs.authorizer ?? ALLOW,
-    'create-plant': stubs.fn ?? OK,
-  };
+  // Every route's function is the `fn` stub; tests tell routes apart by the event's routeKey.
+  const calls = { authorizer: [], 'create-plant': [] } as unknown as Record<
+    FunctionName,
+    Record<string, unknown>[]
+  >;
+  const stub = (name: FunctionName): Stub =>
+    name === 'authorizer' ? (stubs.authorizer ?? ALLOW) : (stubs.fn ?? OK);
   let now = 1_000_000;
   const gw = new Gateway({
     api: { ...API, ...stubs.api },
@@ -41,8 +40,8 @@ async function gateway(stubs: {
     log: () => undefined,
     now: () => now,
     invoke: (name, event) => {
-      calls[name].push(event as Record<string, unknown>);
-      return stub[name](event as Record<string, unknown>);
+      (calls[name] ??= []).push(event as Record<string, unknown>);
+      return stub(name)(event as Record<string, unknown>);
     },
   });
   const port = await gw.listen(0);
@@ -280,6 +279,83 @@ describe('the function answer', () => {
       status: 503,
       text: '{"message":"Service Unavailable"}',
     });
+  });
+});
+
+/** Routes with path variables, all served by the `fn` stub. */
+const ROUTED: Partial<ApiDefinition> = {
+  routes: [
+    { method: 'POST', path: '/plants', function: 'create-plant', authorized: true },
+    { method: 'GET', path: '/plants', function: 'create-plant', authorized: true },
+    { method: 'GET', path: '/plants/{id}', function: 'create-plant', authorized: true },
+    { method: 'DELETE', path: '/plants/{id}', function: 'create-plant', authorized: true },
+    { method: 'GET', path: '/files/{path+}', function: 'create-plant', authorized: false },
+  ],
+};
+
+describe('routes with path variables', () => {
+  it('delivers routeKey as defined, rawPath and rawQueryString as sent, decoded pathParameters', async () => {
+    const { request, calls } = await make({ api: ROUTED });
+    const answer = await request({ method: 'GET', path: '/plants/%34%32?x=a%20b&x=c&y' });
+    expect(answer.status).toBe(200);
+    const event = calls['create-plant'][0]!;
+    expect(event).toMatchObject({
+      routeKey: 'GET /plants/{id}',
+      rawPath: '/plants/%34%32',
+      rawQueryString: 'x=a%20b&x=c&y',
+      queryStringParameters: { x: 'a b,c', y: '' },
+      pathParameters: { id: '42' },
+      requestContext: {
+        routeKey: 'GET /plants/{id}',
+        http: expect.objectContaining({ method: 'GET', path: '/plants/%34%32' }),
+      },
+    });
+  });
+
+  it('gives the authorizer the same routeKey and pathParameters, and a routeArn with the real path', async () => {
+    const { request, calls } = await make({ api: ROUTED });
+    await request({ method: 'DELETE', path: '/plants/-7' });
+    expect(calls.authorizer[0]).toMatchObject({
+      routeKey: 'DELETE /plants/{id}',
+      rawPath: '/plants/-7',
+      pathParameters: { id: '-7' },
+      routeArn: expect.stringMatching(/\/\$default\/DELETE\/plants\/-7$/),
+    });
+  });
+
+  it('passes a greedy variable with its slashes; leaves pathParameters out without variables', async () => {
+    const { request, calls } = await make({ api: ROUTED });
+    await request({ method: 'GET', path: '/files/a/b%2Fc/d.txt', headers: { authorization: '' } });
+    await request({ method: 'GET', path: '/plants' });
+    expect(calls['create-plant'][0]).toMatchObject({
+      routeKey: 'GET /files/{path+}',
+      pathParameters: { path: 'a/b/c/d.txt' },
+    });
+    expect(calls['create-plant'][1]).toMatchObject({ routeKey: 'GET /plants' });
+    expect(calls['create-plant'][1]).not.toHaveProperty('pathParameters');
+  });
+
+  it.each([
+    ['PUT', '/plants/1'],
+    ['POST', '/plants/1'],
+    ['DELETE', '/plants'],
+    ['GET', '/plants/'],
+    ['GET', '/plants/1/'],
+    ['PATCH', '/plants'],
+    ['GET', '/files/'],
+  ])('%s %s is 404 Not Found (no 405), nothing called', async (method, path) => {
+    const { request, calls } = await make({ api: ROUTED });
+    const answer = await request({ method, path });
+    expect(answer).toMatchObject({ status: 404, text: '{"message":"Not Found"}' });
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    expect(calls.authorizer).toHaveLength(0);
+    expect(calls['create-plant']).toHaveLength(0);
+  });
+
+  it('passes a malformed percent-escape in a path variable on as sent', async () => {
+    const { request, calls } = await make({ api: ROUTED });
+    expect((await request({ method: 'GET', path: '/plants/%E0%A4%A' })).status).toBe(200);
+    expect(calls['create-plant'][0]!.pathParameters).toEqual({ id: '%E0%A4%A' });
   });
 });
 
