@@ -18,6 +18,8 @@ const logs: string[] = [];
 let service: LocalService;
 
 beforeAll(async () => {
+  // Show the functions' EMF lines too (compactly), to count them.
+  process.env.PLANT_STORE_SHOW_METRICS = '1';
   service = await startLocal({
     port: 0,
     dbPort: 0,
@@ -28,6 +30,7 @@ beforeAll(async () => {
   });
 }, 60_000);
 afterAll(async () => {
+  delete process.env.PLANT_STORE_SHOW_METRICS;
   await service?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -65,6 +68,18 @@ it('npm run smoke passes against npm start, one function line per request', asyn
   expect(authorizer.filter((line) => line.includes(' denied reason=unknown '))).toHaveLength(1);
   expect(logs.join('\n')).not.toContain(service.devToken);
   expect(logs.some((line) => line.includes('_aws'))).toBe(false);
+
+  // One metric line per request, adding up to the outcomes logged.
+  const metrics = (fn: string) =>
+    logs.filter((line) => line.startsWith(`[${fn}] metrics `)).map((line) => line.split(' ')[2]);
+  expect(metrics('create-plant')).toEqual([
+    'PlantsCreated=1',
+    'RetriesAnswered=1',
+    'Conflicts=1',
+    'ValidationFailures=1',
+    'ValidationFailures=1',
+  ]);
+  expect(metrics('authorizer')).toHaveLength(authorizer.filter((l) => / INFO /.test(l)).length);
 });
 
 it('fails (exit 1) when nothing answers, with one failed step', async () => {
