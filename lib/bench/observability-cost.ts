@@ -22,11 +22,14 @@ export interface ObservabilityCost {
   readonly name: FunctionName;
   /** Bundle size in KiB per variant. */
   readonly kib: Record<Variant, number>;
-  /** Median cold import in ms per variant. */
+  /** Median cold import in ms per variant (wall clock). */
   readonly medianMs: Record<Variant, number>;
-  /** Median over rounds of (deployed − without) and (tracer − deployed), in ms. */
+  /** Median over rounds of (deployed − without) and (tracer − deployed), in wall-clock ms. */
   readonly powertoolsMs: number;
   readonly tracerMs: number;
+  /** The same two differences in CPU ms of the importing process. */
+  readonly powertoolsCpuMs: number;
+  readonly tracerCpuMs: number;
 }
 
 /** Stand-ins with the same surface, writing one JSON line as the functions did before. */
@@ -52,19 +55,24 @@ function median(xs: readonly number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** Milliseconds for a fresh `node` to import `file` (module scope included) and exit. */
-function coldImport(node: string, file: string, env: Record<string, string>): number {
+/**
+ * A fresh `node` importing `file` (module scope included) and exiting: wall-clock ms, and the
+ * CPU ms the process used, which a busy machine disturbs less than the wall clock.
+ */
+function coldImport(
+  node: string,
+  file: string,
+  env: Record<string, string>,
+): { wall: number; cpu: number } {
   const started = process.hrtime.bigint();
-  const result = spawnSync(
-    node,
-    ['--input-type=module', '-e', `await import(${JSON.stringify(file)})`],
-    {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  const script = `await import(${JSON.stringify(file)}); const u = process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1000));`;
+  const result = spawnSync(node, ['--input-type=module', '-e', script], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const wall = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) throw new Error(`importing ${file} failed: ${result.stderr.toString()}`);
-  return Number(process.hrtime.bigint() - started) / 1e6;
+  return { wall, cpu: Number(result.stdout.toString().trim().split('\n').pop()) };
 }
 
 /** Builds the three variants of one function into `outdir`; returns file and size per variant. */
@@ -138,12 +146,16 @@ export async function measureObservabilityCost(options: {
     };
     for (const variant of VARIANTS) coldImport(node, built[variant].file, env); // warm the disk
     const times: Record<Variant, number[]> = { without: [], deployed: [], tracer: [] };
+    const cpu: Record<Variant, number[]> = { without: [], deployed: [], tracer: [] };
     for (let round = 0; round < options.runs; round++) {
-      for (const variant of VARIANTS)
-        times[variant].push(coldImport(node, built[variant].file, env));
+      for (const variant of VARIANTS) {
+        const sample = coldImport(node, built[variant].file, env);
+        times[variant].push(sample.wall);
+        cpu[variant].push(sample.cpu);
+      }
     }
-    const byRound = (a: Variant, b: Variant) =>
-      median(times[a].map((t, round) => t - times[b][round]!));
+    const byRound = (a: Variant, b: Variant, of = times) =>
+      median(of[a].map((t, round) => t - of[b][round]!));
     costs.push({
       name,
       kib: Object.fromEntries(VARIANTS.map((v) => [v, built[v].kib])) as Record<Variant, number>,
@@ -153,6 +165,8 @@ export async function measureObservabilityCost(options: {
       >,
       powertoolsMs: byRound('deployed', 'without'),
       tracerMs: byRound('tracer', 'deployed'),
+      powertoolsCpuMs: byRound('deployed', 'without', cpu),
+      tracerCpuMs: byRound('tracer', 'deployed', cpu),
     });
   }
   return costs;
@@ -167,7 +181,8 @@ export function formatObservabilityCost(costs: readonly ObservabilityCost[], run
     lines.push(
       `  ${c.name}: without ${c.kib.without.toFixed(1)} KiB ${c.medianMs.without.toFixed(1)} ms; ` +
         `logger+metrics ${c.kib.deployed.toFixed(1)} KiB ${c.medianMs.deployed.toFixed(1)} ms (+${c.powertoolsMs.toFixed(1)} ms); ` +
-        `+ tracer ${c.kib.tracer.toFixed(1)} KiB ${c.medianMs.tracer.toFixed(1)} ms (+${c.tracerMs.toFixed(1)} ms more)`,
+        `+ tracer ${c.kib.tracer.toFixed(1)} KiB ${c.medianMs.tracer.toFixed(1)} ms (+${c.tracerMs.toFixed(1)} ms more); ` +
+        `in CPU time: logger+metrics +${c.powertoolsCpuMs.toFixed(1)} ms, tracer +${c.tracerCpuMs.toFixed(1)} ms more`,
     );
   }
   return lines.join('\n');
