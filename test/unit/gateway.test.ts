@@ -5,67 +5,9 @@
  */
 import type { ApiDefinition } from '../../lib/api';
 import { API } from '../../lib/api';
-import type { FunctionName } from '../../lib/functions';
-import { Gateway } from '../../lib/local/gateway';
+import { closeGateways, stubbedGateway as make, type Stub } from '../support/gateway';
 
-type Stub = (event: Record<string, unknown>) => Promise<unknown>;
-
-const ALLOW: Stub = async () => ({
-  isAuthorized: true,
-  context: { tokenId: 't', name: 'n', scopes: 'plants:write' },
-});
-const OK: Stub = async () => ({
-  statusCode: 200,
-  headers: { 'content-type': 'application/json' },
-  body: '{}',
-});
-
-async function gateway(stubs: {
-  authorizer?: Stub;
-  fn?: Stub;
-  ttl?: number;
-  api?: Partial<ApiDefinition>;
-}) {
-  // Every route's function is the `fn` stub; tests tell routes apart by the event's routeKey.
-  const calls = { authorizer: [], 'create-plant': [] } as unknown as Record<
-    FunctionName,
-    Record<string, unknown>[]
-  >;
-  const stub = (name: FunctionName): Stub =>
-    name === 'authorizer' ? (stubs.authorizer ?? ALLOW) : (stubs.fn ?? OK);
-  let now = 1_000_000;
-  const gw = new Gateway({
-    api: { ...API, ...stubs.api },
-    authCacheTtlSeconds: stubs.ttl ?? 300,
-    log: () => undefined,
-    now: () => now,
-    invoke: (name, event) => {
-      (calls[name] ??= []).push(event as Record<string, unknown>);
-      return stub(name)(event as Record<string, unknown>);
-    },
-  });
-  const port = await gw.listen(0);
-  const request = async (init: RequestInit & { path?: string } = {}) => {
-    const response = await fetch(`http://127.0.0.1:${port}${init.path ?? '/plants'}`, {
-      method: 'POST',
-      ...init,
-      headers: { authorization: 'Bearer abc', ...(init.headers as Record<string, string>) },
-    });
-    return { status: response.status, headers: response.headers, text: await response.text() };
-  };
-  return { gw, calls, request, advance: (ms: number) => (now += ms) };
-}
-
-let open: Gateway[] = [];
-async function make(...args: Parameters<typeof gateway>) {
-  const made = await gateway(...args);
-  open.push(made.gw);
-  return made;
-}
-afterEach(async () => {
-  await Promise.all(open.map((gw) => gw.close()));
-  open = [];
-});
+afterEach(closeGateways);
 
 describe('the integration event (payload 2.0)', () => {
   it('has the documented fields, lower-cased and joined headers, cookies and the authorizer context', async () => {
