@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { formatObservabilityCost, measureObservabilityCost } from '../lib/bench/observability-cost';
 import { buildFunctions } from '../lib/build';
 import { benchLocalRuntime, median } from '../lib/local/bench-local';
+import { benchWatchReload } from '../lib/bench/watch-reload';
 import { ESBUILD_OPTIONS, PROJECT_ROOT } from '../lib/bundling';
 import { FUNCTIONS, type FunctionName } from '../lib/functions';
 
@@ -88,6 +89,11 @@ async function main(): Promise<void> {
   writeFileSync(bare, 'export const handler = async () => ({ statusCode: 200 });\n');
   console.log(`node ${process.version}; ${RUNS} alternating pairs per figure\n`);
   await benchLocalRuntime(Number(values.requests));
+
+  // --- Watch mode (lib/bench/watch-reload.ts): save to new answer, on a temp copy. ---
+  const saves = await benchWatchReload();
+  const list = saves.map((ms) => ms.toFixed(0)).join(', ');
+  console.log(`Watch mode: save to new answer ${list} ms; median ${median(saves).toFixed(0)} ms\n`);
 
   console.log('Bundles as the stack builds them:');
   for (const fn of await buildFunctions(join(out, 'stack'))) {

@@ -2,25 +2,65 @@
  * `npm run db`: the embedded engine alone, with the tables, for `sam local` and the token CLI.
  * Port `PLANT_STORE_DB_PORT` (8000), data in `PLANT_STORE_DATA_DIR/db` or `--memory`.
  */
-import { resolve, join } from 'node:path';
-import { startEngine } from '../lib/local/engine';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseCommandLine, runCommand } from '../lib/cli-args';
+import { lockDataDir } from '../lib/local/data-lock';
+import { LOOPBACK_HOST_NAMES, startEngine } from '../lib/local/engine';
 import { optionsFromEnvironment } from '../lib/local/runtime';
+import { DEFAULT_DB_PORT } from '../lib/local/settings';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-async function main(): Promise<void> {
-  const options = optionsFromEnvironment(process.env, process.argv.slice(2), () => undefined);
-  const dataDir = options.memory ? undefined : join(resolve(options.dataDir), 'db');
-  const engine = await startEngine({ port: options.dbPort, dataDir });
+const DB_HELP = `Usage: npm run db [-- --memory]
+
+Starts the embedded DynamoDB-compatible engine alone, with the tables, for sam local and
+npm run token.
+
+Options:
+  --memory   tables in memory, gone on exit (default: in $PLANT_STORE_DATA_DIR/db)
+  --help     this text
+
+Settings (environment variables):
+  PLANT_STORE_DB_PORT    engine port on 127.0.0.1 (default ${DEFAULT_DB_PORT}; 0 picks a free one)
+  PLANT_STORE_DATA_DIR   where the data lives (default .plant-store)
+`;
+
+runCommand('npm run db', async () => {
+  const { values, help } = parseCommandLine(process.argv.slice(2), {
+    memory: { type: 'boolean' },
+  });
+  if (help) {
+    process.stdout.write(DB_HELP);
+    return 0;
+  }
+  const options = optionsFromEnvironment(process.env, values, () => undefined);
+  const dataDir = options.memory ? undefined : join(options.dataDir, 'db');
+  let unlock: () => Promise<void> = async () => undefined;
+  if (dataDir) {
+    await mkdir(options.dataDir, { recursive: true });
+    unlock = await lockDataDir(options.dataDir);
+  }
+  const engine = await startEngine({
+    port: options.dbPort,
+    dataDir,
+    // sam local's containers reach this engine by that name (see README, sam local).
+    hostNames: [...LOOPBACK_HOST_NAMES, 'host.docker.internal'],
+  }).catch(async (error) => {
+    await unlock();
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    throw new Error(
+      `port ${options.dbPort} is in use (another npm start or npm run db?); set PLANT_STORE_DB_PORT to a free port, or 0 to pick one`,
+    );
+  });
   process.stdout.write(
     `DynamoDB-compatible engine on ${engine.endpoint} (${dataDir ? `data in ${dataDir}` : 'in memory'})\n`,
   );
-  const stop = () => void engine.close().then(() => process.exit(0));
+  const stop = () =>
+    void engine
+      .close()
+      .then(unlock)
+      .then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`db failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
 });

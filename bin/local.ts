@@ -1,22 +1,39 @@
-/** `npm start`: the service on this machine. See README "Run it". */
-import { optionsFromEnvironment, startLocal } from '../lib/local/runtime';
+/** `npm start`: the service on this machine. See README "Run it" and `npm start -- --help`. */
+import { parseCommandLine, runCommand } from '../lib/cli-args';
+import {
+  START_HELP,
+  START_OPTIONS,
+  devTokenBanner,
+  optionsFromEnvironment,
+  startLocal,
+} from '../lib/local/runtime';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-async function main(): Promise<void> {
+runCommand('npm start', async () => {
   const started = performance.now();
-  const options = optionsFromEnvironment(process.env, process.argv.slice(2), log);
+  const { values, help } = parseCommandLine(process.argv.slice(2), START_OPTIONS);
+  if (help) {
+    process.stdout.write(START_HELP);
+    return 0;
+  }
+  const options = optionsFromEnvironment(process.env, values, log);
+  // Ctrl-C during the start: stop what has started rather than leave the lock and the engine.
+  let interrupted = false;
+  const early = () => (interrupted = true);
+  process.on('SIGINT', early).on('SIGTERM', early);
   const service = await startLocal(options);
+  process.off('SIGINT', early).off('SIGTERM', early);
   const ms = (performance.now() - started).toFixed(0);
   log(`Plant Store is listening on ${service.url} (ready in ${ms} ms)`);
   log(
     `  engine:    http://127.0.0.1:${service.dbPort} ${options.memory ? '(in memory)' : `(data in ${options.dataDir})`}`,
   );
-  log(`  dev token: ${service.devToken}`);
   log(
-    `  try:       curl -i -X POST ${service.url}/plants -H 'Authorization: Bearer ${service.devToken}' -H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"aroid"}'`,
+    `  watching:  ${options.watch ? 'lambda/ and lib/api.ts (a saved change is served on the next request; --no-watch turns this off)' : 'off (--no-watch)'}`,
   );
+  for (const line of devTokenBanner(options, service.url)) log(line);
   let closing = false;
   const stop = (signal: string) => {
     if (closing) return;
@@ -24,17 +41,13 @@ async function main(): Promise<void> {
     log(`${signal}: finishing requests in flight and stopping`);
     service.close().then(
       () => process.exit(0),
-      (error) => {
-        log(`stop failed: ${String(error)}`);
+      (error: unknown) => {
+        process.stderr.write(`npm start: stop failed: ${String(error)}\n`);
         process.exit(1);
       },
     );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`start failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+  if (interrupted) stop('SIGINT');
 });

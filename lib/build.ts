@@ -1,5 +1,5 @@
 /** Builds the function bundles with esbuild, exactly as the stack does (`lib/bundling.ts`). */
-import { build, type Metafile } from 'esbuild';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { join } from 'node:path';
 import { ESBUILD_OPTIONS, PROJECT_ROOT } from './bundling';
 import { FUNCTIONS, FUNCTION_NAMES, type FunctionName } from './functions';
@@ -13,6 +13,26 @@ export interface BuiltFunction {
   readonly metafile: Metafile;
 }
 
+/**
+ * The one definition of a function's build: the stack's options, its entry point and where the
+ * bundle goes (`outdir/<name>/index.mjs`). `buildFunctions` and the watcher's incremental
+ * contexts both start from it.
+ */
+export function functionBuildOptions(name: FunctionName, outdir: string): BuildOptions {
+  return {
+    ...ESBUILD_OPTIONS,
+    mainFields: [...ESBUILD_OPTIONS.mainFields],
+    external: [...ESBUILD_OPTIONS.external],
+    banner: { ...ESBUILD_OPTIONS.banner },
+    outExtension: { ...ESBUILD_OPTIONS.outExtension },
+    entryPoints: { index: join(PROJECT_ROOT, FUNCTIONS[name].entry) },
+    outdir: join(outdir, name),
+    absWorkingDir: PROJECT_ROOT,
+    metafile: true,
+    logLevel: 'warning',
+  };
+}
+
 /** Builds every function into `outdir/<name>/index.mjs`. */
 export async function buildFunctions(
   outdir: string,
@@ -20,23 +40,14 @@ export async function buildFunctions(
 ): Promise<BuiltFunction[]> {
   return Promise.all(
     names.map(async (name) => {
-      const result = await build({
-        ...ESBUILD_OPTIONS,
-        mainFields: [...ESBUILD_OPTIONS.mainFields],
-        external: [...ESBUILD_OPTIONS.external],
-        entryPoints: { index: join(PROJECT_ROOT, FUNCTIONS[name].entry) },
-        outdir: join(outdir, name),
-        absWorkingDir: PROJECT_ROOT,
-        metafile: true,
-        logLevel: 'warning',
-      });
-      const [file, output] = Object.entries(result.metafile.outputs)[0]!;
-      return {
-        name,
-        file: join(PROJECT_ROOT, file),
-        bytes: output.bytes,
-        metafile: result.metafile,
-      };
+      const result = await build(functionBuildOptions(name, outdir));
+      return builtFunction(name, result.metafile!);
     }),
   );
+}
+
+/** What a build's metafile says about the one bundle it wrote. */
+export function builtFunction(name: FunctionName, metafile: Metafile): BuiltFunction {
+  const [file, output] = Object.entries(metafile.outputs)[0]!;
+  return { name, file: join(PROJECT_ROOT, file), bytes: output.bytes, metafile };
 }

@@ -30,7 +30,7 @@ import {
   SystemLogLevel,
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { join } from 'node:path';
@@ -69,6 +69,15 @@ export interface PlantStoreStackProps extends StackProps {
    * @default 100
    */
   readonly throttlingBurstLimit?: number;
+  /**
+   * Concurrent executions reserved for each named function, which are also its ceiling: a flood
+   * of one operation can then neither run up more than that many sandboxes nor starve the other
+   * functions of the account. Off by default because a new account cannot reserve any: its
+   * regional limit may be as low as 10 and Lambda keeps at least 100 unreserved, so the
+   * deployment would fail there (docs/security.md).
+   * @default - nothing reserved; the functions share the account's unreserved concurrency
+   */
+  readonly reservedConcurrency?: Readonly<Partial<Record<FunctionName, number>>>;
   /**
    * How long function and access logs are kept.
    * @default RetentionDays.ONE_MONTH
@@ -117,6 +126,7 @@ export class PlantStoreStack extends Stack {
 
   constructor(scope: Construct, id: string, props: PlantStoreStackProps = {}) {
     super(scope, id, props);
+    this.reservedConcurrency = props.reservedConcurrency ?? {};
     const authCacheTtl =
       props.authCacheTtl ?? Duration.seconds(API.authorizer.defaultCacheTtlSeconds);
     if (authCacheTtl.toSeconds() > 3600) {
@@ -267,6 +277,9 @@ export class PlantStoreStack extends Stack {
     });
   }
 
+  /** `reservedConcurrency` as given, read by `function()`. */
+  private readonly reservedConcurrency: Readonly<Partial<Record<FunctionName, number>>>;
+
   /**
    * A function bundled with the shared esbuild options, with its own log group and a role that
    * may write only there (no managed policy); table access is granted by the caller.
@@ -277,6 +290,15 @@ export class PlantStoreStack extends Stack {
     environment: Record<string, string>,
   ): NodejsFunction {
     const definition = FUNCTIONS[name];
+    const reservedConcurrency = this.reservedConcurrency[name];
+    if (
+      reservedConcurrency !== undefined &&
+      !(Number.isInteger(reservedConcurrency) && reservedConcurrency >= 1)
+    ) {
+      throw new Error(
+        `reservedConcurrency of ${name} must be a positive integer, got ${reservedConcurrency}`,
+      );
+    }
     const id = definition.id;
     const logGroup = new LogGroup(this, `${id}Logs`, {
       retention: logRetention,
@@ -296,6 +318,7 @@ export class PlantStoreStack extends Stack {
       architecture: Architecture.ARM_64,
       memorySize: definition.memorySize,
       timeout: Duration.seconds(definition.timeoutSeconds),
+      reservedConcurrentExecutions: reservedConcurrency,
       role,
       logGroup,
       loggingFormat: LoggingFormat.JSON,
@@ -313,6 +336,8 @@ export class PlantStoreStack extends Stack {
         bundleAwsSDK: true,
         banner: ESBUILD_OPTIONS.banner.js,
         esbuildArgs: { '--legal-comments': ESBUILD_OPTIONS.legalComments },
+        // As lib/build.ts: only warnings and errors (the bundle is the same either way).
+        logLevel: LogLevel.WARNING,
       },
     });
   }

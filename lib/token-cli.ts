@@ -9,20 +9,29 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { parseArgs } from 'node:util';
+import { UsageError, usageErrorOf } from './cli-args';
 import { makeDocumentClient } from '../lambda/shared/dynamodb';
 import { TOKENS_TABLE } from '../lambda/shared/tables';
 import { ALL_SCOPES, generateToken, tokenItem } from '../lambda/shared/tokens';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/engine';
 import { DEFAULT_DB_PORT, envInteger } from './local/settings';
 
+/** The longest `--expires-in`: ten years. */
+const MAX_DAYS = 3650;
+
 export const TOKEN_HELP = `Usage: npm run token -- <command> [options]
 
 Commands:
-  create --name <label> [--scopes <s,...>] [--expires-in <N>d]
+  create --name <label> [--scopes <s,...>] [--expires-in <N>m|h|d]
                        Make a token. Prints the token alone on stdout; its id, scopes
                        and expiry on stderr. Scopes: ${ALL_SCOPES.join(', ')} (the default).
-  list                 One line per token: tokenId, name, scopes, created, expires.
+                       --expires-in: minutes, hours or days (90m, 12h, 30d), at most ${MAX_DAYS}d.
+  list                 A header row, then one line per token: tokenId, name, scopes,
+                       created, expires (tab-separated).
   revoke <tokenId>     Delete a token. It stops working once the gateway's cache expires.
+                       An unknown tokenId is exit code 1.
+
+Exit codes: 0 done, 1 failed or not found, 2 a usage mistake.
 
 Target (default: the local engine at http://127.0.0.1:\${PLANT_STORE_DB_PORT:-${DEFAULT_DB_PORT}}):
   --aws --table <name> [--region <r>]
@@ -38,13 +47,13 @@ export interface CliIo {
   readonly env: NodeJS.ProcessEnv;
 }
 
-/** A mistake of the user's: one line on stderr, exit code 2. */
-class UsageError extends Error {}
-
 /** Runs the CLI and returns its exit code; never throws. */
 export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<number> {
   let target: Target | undefined;
   try {
+    // parseArgs reads `--expires-in -5d` as a missing value; say what is wrong with the value.
+    const expiresAt = argv.indexOf('--expires-in');
+    if (expiresAt >= 0 && argv[expiresAt + 1]?.startsWith('-')) parseExpiry(argv[expiresAt + 1]);
     const { values, positionals } = parseArgs({
       args: [...argv],
       allowPositionals: true,
@@ -91,12 +100,13 @@ export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<n
       );
     }
     return 0;
-  } catch (error) {
-    io.err(`token: ${describe(error, target)}`);
-    if (error instanceof UsageError || isParseArgsError(error)) {
-      io.err("run 'npm run token -- --help' for usage");
+  } catch (caught) {
+    const error = usageErrorOf(caught);
+    if (error instanceof UsageError) {
+      io.err(`token: ${error.message} (see npm run token -- --help)`);
       return 2;
     }
+    io.err(`token: ${describe(error, target)}`);
     return 1;
   } finally {
     target?.client.destroy();
@@ -161,12 +171,19 @@ function parseScopes(scopes: string | undefined): string[] {
   return [...new Set(list)];
 }
 
-/** `--expires-in 30d` → epoch seconds 30 days from now. */
+const UNIT_SECONDS = { m: 60, h: 3_600, d: 86_400 } as const;
+
+/** `--expires-in 30d` (or `90m`, `12h`) → epoch seconds that long from now. */
 function parseExpiry(expiresIn: string | undefined, now = Date.now()): number | undefined {
   if (expiresIn === undefined) return undefined;
-  const days = /^([1-9]\d{0,4})d$/.exec(expiresIn)?.[1];
-  if (!days) throw new UsageError(`--expires-in takes a number of days like 30d, not ${expiresIn}`);
-  return Math.floor(now / 1000) + Number(days) * 86_400;
+  const [, count, unit] = /^([1-9]\d{0,7})([mhd])$/.exec(expiresIn) ?? [];
+  const seconds = Number(count) * UNIT_SECONDS[unit as keyof typeof UNIT_SECONDS];
+  if (!count || seconds > MAX_DAYS * 86_400) {
+    throw new UsageError(
+      `--expires-in takes minutes, hours or days like 90m, 12h or 30d, at most ${MAX_DAYS}d; not ${expiresIn}`,
+    );
+  }
+  return Math.floor(now / 1000) + seconds;
 }
 
 async function create(
@@ -191,6 +208,7 @@ async function create(
 async function list(target: Target, io: CliIo): Promise<void> {
   const items = await scanAll(target);
   items.sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
+  if (items.length > 0) io.out(['tokenId', 'name', 'scopes', 'created', 'expires'].join('\t'));
   for (const item of items) {
     const expires = item.expiresAt === undefined ? undefined : Number(String(item.expiresAt));
     const scopes = Array.isArray(item.scopes) ? item.scopes.join(',') : '';
@@ -209,7 +227,8 @@ async function list(target: Target, io: CliIo): Promise<void> {
 
 async function revoke(target: Target, tokenId: string, io: CliIo): Promise<void> {
   const matches = (await scanAll(target)).filter((item) => item.tokenId === tokenId);
-  if (matches.length === 0) throw new UsageError(`no token with id ${tokenId} in ${target.where}`);
+  // Not a usage mistake: the id is well formed, the token is not there (exit code 1).
+  if (matches.length === 0) throw new Error(`no token with id ${tokenId} in ${target.where}`);
   for (const item of matches) {
     await target.client.send(
       new DeleteCommand({ TableName: target.table, Key: { tokenHash: item.tokenHash } }),
@@ -238,11 +257,6 @@ async function scanAll(target: Target): Promise<Record<string, unknown>[]> {
 
 function formatExpiry(expiresAt: number | undefined): string {
   return expiresAt === undefined ? 'never' : new Date(expiresAt * 1000).toISOString();
-}
-
-function isParseArgsError(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code ?? '';
-  return code.startsWith('ERR_PARSE_ARGS');
 }
 
 /** One line that says what went wrong, without a stack. */

@@ -6,7 +6,7 @@ import { isStoreUnavailable, makeDocumentClient } from '../shared/dynamodb';
 import { withObservability } from '../shared/observability';
 import type { Principal } from '../shared/principal';
 import { TOKENS_TABLE } from '../shared/tables';
-import { verifyToken, type StoredToken, type TokenLookup } from './verify-token';
+import { verifyToken, type TokenLookup } from './verify-token';
 
 /** What the authorizer needs: a document client and the tokens table's name. */
 export interface AuthorizerDeps {
@@ -17,7 +17,7 @@ export interface AuthorizerDeps {
 /** A simple response: allowed with the principal as context, or not allowed. */
 export type AuthorizerResult = { isAuthorized: true; context: Principal } | { isAuthorized: false };
 
-/** Reads a token item by hash, strongly consistent; a failing read throws (gateway 500). */
+/** Reads a token item by hash, strongly consistent, as stored; a failing read throws (gateway 500). */
 export function tableLookup(deps: AuthorizerDeps): TokenLookup {
   return async (tokenHash) => {
     const { Item } = await deps.tokens.send(
@@ -27,15 +27,8 @@ export function tableLookup(deps: AuthorizerDeps): TokenLookup {
         ConsistentRead: true,
       }),
     );
-    if (!Item) return undefined;
-    const { tokenId, name, scopes, expiresAt } = Item;
-    return {
-      tokenId: String(tokenId),
-      name: String(name),
-      scopes: Array.isArray(scopes) ? scopes.map(String) : [],
-      // Numbers are read as NumberValue, never as float64; epoch seconds fit either way.
-      ...(expiresAt === undefined ? {} : { expiresAt: Number(String(expiresAt)) }),
-    } satisfies StoredToken;
+    // As stored (numbers as NumberValue, never float64): verifyToken validates it.
+    return Item;
   };
 }
 

@@ -1,28 +1,22 @@
 /**
  * The token check, pure: an `Authorization` header in, a principal or `null` out (with the
- * reason for the log). The table read is passed in; a malformed header never reaches it, and
- * a failing read throws, so no error can ever allow.
+ * reason for the log). The table read is passed in; a malformed header never reaches it, a
+ * malformed item is denied, and a failing read throws, so no error can ever allow.
  */
+import * as v from 'valibot';
 import type { Principal } from '../shared/principal';
 import { TOKEN_FORMAT, hashToken } from '../shared/tokens';
+import { StoredToken } from './stored-token';
 
-/** The stored fields the check needs, as read from the tokens table. */
-export interface StoredToken {
-  readonly tokenId: string;
-  readonly name: string;
-  readonly scopes: readonly string[];
-  readonly expiresAt?: number;
-}
-
-/** Reads the token stored under a hash (strongly consistent), or `undefined`. */
-export type TokenLookup = (tokenHash: string) => Promise<StoredToken | undefined>;
+/** Reads the item stored under a hash (strongly consistent), as stored, or `undefined`. */
+export type TokenLookup = (tokenHash: string) => Promise<Record<string, unknown> | undefined>;
 
 /** The outcome: a principal, or `null` and why (never the token itself). */
 export type Verdict =
   | { readonly principal: Principal }
   | {
       readonly principal: null;
-      readonly reason: 'malformed' | 'unknown' | 'expired';
+      readonly reason: 'malformed' | 'unknown' | 'malformed-item' | 'expired';
       readonly tokenId?: string;
     };
 
@@ -39,8 +33,14 @@ export async function verifyToken(
   if (token === undefined || !TOKEN_FORMAT.test(token)) {
     return { principal: null, reason: 'malformed' };
   }
-  const stored = await lookup(hashToken(token));
-  if (!stored) return { principal: null, reason: 'unknown' };
+  const item = await lookup(hashToken(token));
+  if (!item) return { principal: null, reason: 'unknown' };
+  const parsed = v.safeParse(StoredToken, item);
+  if (!parsed.success) {
+    const tokenId = typeof item.tokenId === 'string' ? { tokenId: item.tokenId } : {};
+    return { principal: null, reason: 'malformed-item', ...tokenId };
+  }
+  const stored = parsed.output;
   if (stored.expiresAt !== undefined && stored.expiresAt * 1000 <= now.getTime()) {
     return { principal: null, reason: 'expired', tokenId: stored.tokenId };
   }

@@ -29,9 +29,17 @@ export const MAX_DEPTH = 512;
 
 /** Digits of the largest int64 magnitude (9223372036854775808); longer integers are out of range. */
 const MAX_INT64_DIGITS = 19;
+const ZERO = 0x30;
+/** 10^0 … 10^19 as bigints. */
+const POWERS_OF_TEN = Array.from({ length: MAX_INT64_DIGITS + 1 }, (_, i) => 10n ** BigInt(i));
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const NUMBER_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+/**
+ * One JSON number, its parts captured: sign, integer digits, fraction digits, exponent. Sticky
+ * and unambiguous, so it reads a literal once, left to right, whatever its length.
+ */
+const NUMBER = /(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?/y;
+/** A character that may not follow a number: another number character means a malformed one. */
+const NUMBER_CHAR = /[\d.eE+-]/;
 const WHITESPACE = /[ \t\n\r]*/y;
 // JSON forbids raw control characters inside strings; this run stops at them.
 // eslint-disable-next-line no-control-regex
@@ -50,33 +58,52 @@ const ESCAPES: Record<string, string> = {
 /** Parses `text` as one JSON value, or throws `JsonSyntaxError`. */
 export function parseJson(text: string): JsonValue {
   const parser = new Parser(text);
-  const value = parser.value(0, '');
+  const value = parser.value(0);
   parser.skipWhitespace();
   if (parser.pos < text.length) parser.fail('unexpected data after the JSON value');
   return value;
 }
 
 /**
- * Converts a JSON number literal to a `bigint` when its value is an integer that may be an
- * int64, without ever passing through a float64; anything else becomes a `number`.
+ * Converts a JSON number literal, given its parts, to a `bigint` when its value is an integer
+ * that may be an int64, without ever passing through a float64; anything else becomes a
+ * `number`. Linear in the literal's length: the zeros are counted by hand, because a regex
+ * such as `/0+$/` retries from every zero of a run followed by another digit (quadratic), and
+ * no huge exponent is ever expanded.
  */
-function numberFromLiteral(literal: string): number | bigint {
-  const parts = NUMBER_PARTS.exec(literal);
-  if (!parts) throw new JsonSyntaxError('body', `must be valid JSON (invalid number ${literal})`);
-  const [, sign, integer = '', fraction = '', exponent = '0'] = parts;
-  const all = (integer + fraction).replace(/^0+/, '');
-  const digits = all.replace(/0+$/, '');
-  if (digits === '') return 0n;
+function numberFromParts(
+  literal: string,
+  sign: string,
+  integer: string,
+  fraction: string,
+  exponent: string,
+): number | bigint {
+  const all = integer + fraction;
+  let first = 0;
+  while (first < all.length && all.charCodeAt(first) === ZERO) first++;
+  if (first === all.length) return 0n;
+  let end = all.length;
+  while (all.charCodeAt(end - 1) === ZERO) end--;
   // With seven or more exponent digits a non-zero value is a fraction or far beyond int64.
-  if (exponent.replace(/^[+-]?0*/, '').length > 6) return Number(literal);
-  const scale = Number(exponent) - fraction.length + (all.length - digits.length);
-  if (scale < 0 || digits.length + scale > MAX_INT64_DIGITS) return Number(literal);
-  const magnitude = BigInt(digits + '0'.repeat(scale));
+  let exponentStart = exponent.startsWith('+') || exponent.startsWith('-') ? 1 : 0;
+  while (exponent.charCodeAt(exponentStart) === ZERO) exponentStart++;
+  if (exponent.length - exponentStart > 6) return Number(literal);
+  const digits = end - first;
+  const scale = Number(exponent) - fraction.length + (all.length - end);
+  if (scale < 0 || digits + scale > MAX_INT64_DIGITS) return Number(literal);
+  // Up to 15 digits are exact in a float64, and a small bigint product is much cheaper than
+  // parsing a string; the scale is at most 18 here.
+  const magnitude =
+    digits <= 15
+      ? BigInt(Number(all.slice(first, end))) * POWERS_OF_TEN[scale]!
+      : BigInt(all.slice(first, end) + '0'.repeat(scale));
   return sign === '-' ? -magnitude : magnitude;
 }
 
 class Parser {
   pos = 0;
+  /** Member names and indices from the root to the value being read; joined only for an error. */
+  private readonly path: (string | number)[] = [];
 
   constructor(private readonly text: string) {}
 
@@ -85,34 +112,32 @@ class Parser {
   }
 
   skipWhitespace(): void {
+    const c = this.text.charCodeAt(this.pos);
+    // Most tokens follow no whitespace: skip the regex then.
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
     WHITESPACE.lastIndex = this.pos;
     WHITESPACE.test(this.text);
     this.pos = WHITESPACE.lastIndex;
   }
 
-  value(depth: number, path: string): JsonValue {
+  value(depth: number): JsonValue {
     this.skipWhitespace();
     const c = this.text[this.pos];
     if (c === '{' || c === '[') {
       if (depth >= MAX_DEPTH) this.fail(`nesting deeper than ${MAX_DEPTH} levels`);
-      return c === '{' ? this.object(depth + 1, path) : this.array(depth + 1, path);
+      return c === '{' ? this.object(depth + 1) : this.array(depth + 1);
     }
     if (c === '"') return this.string();
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number();
-    for (const [word, value] of [
-      ['true', true],
-      ['false', false],
-      ['null', null],
-    ] as const) {
-      if (this.text.startsWith(word, this.pos)) {
-        this.pos += word.length;
-        return value;
-      }
+    const literal = c === 't' ? 'true' : c === 'f' ? 'false' : c === 'n' ? 'null' : undefined;
+    if (literal !== undefined && this.text.startsWith(literal, this.pos)) {
+      this.pos += literal.length;
+      return literal === 'null' ? null : literal === 'true';
     }
     return this.fail(c === undefined ? 'unexpected end of input' : 'unexpected character');
   }
 
-  object(depth: number, path: string): { [key: string]: JsonValue } {
+  object(depth: number): { [key: string]: JsonValue } {
     const result: { [key: string]: JsonValue } = Object.create(null);
     this.pos++;
     this.skipWhitespace();
@@ -124,17 +149,18 @@ class Parser {
       this.skipWhitespace();
       if (this.text[this.pos] !== '"') this.fail('expected a member name');
       const key = this.string();
-      const memberPath = path === '' ? key : `${path}.${key}`;
       if (Object.prototype.hasOwnProperty.call(result, key)) {
-        throw new JsonSyntaxError(memberPath, 'appears more than once');
+        throw new JsonSyntaxError(this.pathTo(key), 'appears more than once');
       }
       this.expect(':');
-      result[key] = this.value(depth, memberPath);
+      this.path.push(key);
+      result[key] = this.value(depth);
+      this.path.pop();
       if (this.separator('}')) return result;
     }
   }
 
-  array(depth: number, path: string): JsonValue[] {
+  array(depth: number): JsonValue[] {
     const result: JsonValue[] = [];
     this.pos++;
     this.skipWhitespace();
@@ -142,10 +168,25 @@ class Parser {
       this.pos++;
       return result;
     }
+    const level = this.path.push(0) - 1;
     for (;;) {
-      result.push(this.value(depth, `${path}[${result.length}]`));
-      if (this.separator(']')) return result;
+      this.path[level] = result.length;
+      result.push(this.value(depth));
+      if (this.separator(']')) {
+        this.path.pop();
+        return result;
+      }
     }
+  }
+
+  /** The dotted path of member `key` of the object being read (`a.b[2].key`). */
+  pathTo(key: string): string {
+    let path = '';
+    for (const segment of [...this.path, key]) {
+      if (typeof segment === 'number') path = `${path}[${segment}]`;
+      else path = path === '' ? segment : `${path}.${segment}`;
+    }
+    return path;
   }
 
   /** Consumes `,` (returns false) or `close` (returns true). */
@@ -202,12 +243,14 @@ class Parser {
   }
 
   number(): number | bigint {
-    NUMBER.lastIndex = this.pos;
+    const start = this.pos;
+    NUMBER.lastIndex = start;
     const match = NUMBER.exec(this.text);
     if (!match) return this.fail('invalid number');
     this.pos = NUMBER.lastIndex;
     const next = this.text[this.pos];
-    if (next !== undefined && /[0-9.eE+-]/.test(next)) this.fail('invalid number');
-    return numberFromLiteral(match[0]);
+    if (next !== undefined && NUMBER_CHAR.test(next)) this.fail('invalid number');
+    const [literal, sign = '', integer = '', fraction = '', exponent = '0'] = match;
+    return numberFromParts(literal, sign, integer, fraction, exponent);
   }
 }

@@ -39,7 +39,10 @@ async function startToFirstAnswer(): Promise<number> {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   } finally {
+    // Wait for the exit: the next start takes the same data directory's lock.
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     process.kill(-child.pid!, 'SIGTERM');
+    await exited;
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * The embedded DynamoDB-compatible engine (dynalite) on loopback, with the project's tables.
- * Tests, `npm run db` and `npm start` all start it through here.
+ * The embedded DynamoDB-compatible engine (dynalite) on loopback, with the project's tables,
+ * closed to web pages (see `refusal`). Tests, `npm run db` and `npm start` all start it here.
  */
 import {
   CreateTableCommand,
@@ -9,6 +9,7 @@ import {
   type DynamoDBClientConfig,
 } from '@aws-sdk/client-dynamodb';
 import { mkdir } from 'node:fs/promises';
+import type { IncomingHttpHeaders, RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import { TABLES, type TableDefinition } from '../../lambda/shared/tables';
@@ -21,7 +22,16 @@ export interface EngineOptions {
   readonly dataDir?: string;
   /** Tables to create when missing. @default - every table in `lambda/shared/tables.ts` */
   readonly tables?: readonly TableDefinition[];
+  /**
+   * The host names a request's `Host` may carry, with the engine's port (see `refusal`); a
+   * container reaching the engine as `host.docker.internal` (sam local) needs that name too.
+   * @default LOOPBACK_HOST_NAMES
+   */
+  readonly hostNames?: readonly string[];
 }
+
+/** The names of the loopback address the engine listens on. */
+export const LOOPBACK_HOST_NAMES: readonly string[] = ['127.0.0.1', 'localhost'];
 
 /** A running engine. */
 export interface Engine {
@@ -48,6 +58,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<Engine> 
     deleteTableMs: 0,
     updateTableMs: 0,
   });
+  guardFromWebPages(server, options.hostNames ?? LOOPBACK_HOST_NAMES);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => {
@@ -100,4 +111,57 @@ export async function createTables(
   } finally {
     client.destroy();
   }
+}
+
+/**
+ * Why the engine refuses a request, or `undefined` to serve it. The engine checks no signature,
+ * so any web page open in the developer's browser could otherwise read and write its tables
+ * (dynalite even answers CORS preflights with `*`). A browser marks what it sends: CORS
+ * preflights are OPTIONS, fetches carry `Origin` and `Sec-Fetch-*`; and a page that rebinds its
+ * own DNS name to 127.0.0.1 still sends its own name as `Host`. SDK clients send none of these
+ * headers and `Host: 127.0.0.1:<port>` (or `localhost:<port>`).
+ */
+export function refusal(
+  method: string | undefined,
+  headers: IncomingHttpHeaders,
+  port: number,
+  hostNames: readonly string[] = LOOPBACK_HOST_NAMES,
+): string | undefined {
+  if (method === 'OPTIONS') return 'the local engine answers no CORS preflight';
+  if (headers.origin !== undefined || headers['sec-fetch-mode'] !== undefined) {
+    return 'the local engine refuses requests from web pages (Origin or Sec-Fetch-Mode present)';
+  }
+  const host = headers.host?.toLowerCase();
+  if (!hostNames.some((name) => host === `${name}:${port}`)) {
+    return `the local engine answers only to Host ${hostNames.map((name) => `${name}:${port}`).join(' or ')}`;
+  }
+  return undefined;
+}
+
+/**
+ * Puts `refusal` in front of dynalite's own request listener: a refused request gets a 403
+ * DynamoDB error (which the SDK raises as `AccessDeniedException`) without CORS headers and never
+ * reaches the engine.
+ */
+function guardFromWebPages(server: Server, hostNames: readonly string[]): void {
+  const listeners = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  server.on('request', (req, res) => {
+    const port = (server.address() as AddressInfo).port;
+    const reason = refusal(req.method, req.headers, port, hostNames);
+    if (reason === undefined) {
+      for (const listener of listeners) listener.call(server, req, res);
+      return;
+    }
+    const body = JSON.stringify({
+      __type: 'com.amazonaws.dynamodb.v20120810#AccessDeniedException',
+      message: reason,
+    });
+    res.writeHead(403, {
+      'content-type': 'application/x-amz-json-1.0',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
+    res.end(body);
+  });
 }

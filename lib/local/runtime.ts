@@ -1,21 +1,25 @@
 /**
- * The whole service on one machine: the same bundles the stack deploys, each in its own
- * process, behind the emulated HTTP API, on the embedded engine. `npm start` runs this.
+ * The whole service on one machine: the same bundles the stack deploys, each function a pool of
+ * sandboxes on Lambda's Node, behind the emulated HTTP API, on the embedded engine; in watch mode
+ * a saved change is served on the next request. `npm start` runs this.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { TOKENS_TABLE } from '../../lambda/shared/tables';
 import { ALL_SCOPES, TOKEN_FORMAT, generateToken, tokenItem } from '../../lambda/shared/tokens';
-import { API } from '../api';
-import { buildFunctions } from '../build';
-import { FUNCTIONS, tableEnvironment, type FunctionName } from '../functions';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine } from './engine';
-import { FunctionHost } from './function-host';
+import { API, type ApiDefinition } from '../api';
+import { UsageError } from '../cli-args';
+import { FUNCTIONS, FUNCTION_NAMES, tableEnvironment, type FunctionName } from '../functions';
+import { lambdaNode } from '../lambda-node';
+import { lockDataDir } from './data-lock';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine, type Engine } from './engine';
 import { Gateway } from './gateway';
 import { functionLog } from './log-format';
-import { DEFAULT_DB_PORT, DEFAULT_PORT, envInteger } from './settings';
+import { SandboxPool } from './sandbox/pool';
+import { DEFAULT_CONCURRENCY, DEFAULT_DB_PORT, DEFAULT_PORT, envInteger } from './settings';
+import { buildBundles, loadApi, type Bundles } from './watch';
 
 /** Settings of a local run; `fromEnvironment` reads them as `npm start` documents them. */
 export interface LocalOptions {
@@ -30,8 +34,39 @@ export interface LocalOptions {
   readonly authCacheTtlSeconds: number;
   /** A token to make valid with every scope; otherwise one is kept in `dataDir`. */
   readonly devToken?: string;
+  /** Rebuild and swap on a change under `lambda/`, restart the gateway on `lib/api.ts`. @default false */
+  readonly watch?: boolean;
+  /** Sandboxes per function that may run at once; more invocations are throttled. @default DEFAULT_CONCURRENCY (64) */
+  readonly concurrency?: number;
   readonly log: (line: string) => void;
 }
+
+/** `npm start`'s options, for `lib/cli-args.ts`. */
+export const START_OPTIONS = {
+  memory: { type: 'boolean' },
+  'no-watch': { type: 'boolean' },
+} as const;
+
+/** `npm start -- --help`. */
+export const START_HELP = `Usage: npm start [-- [--memory] [--no-watch]]
+
+Runs Plant Store on this machine: the deployed function bundles, each function a pool of
+sandboxes on Lambda's Node, behind an emulated HTTP API, on an embedded DynamoDB engine.
+
+Options:
+  --memory     tables in memory, gone on exit (default: in $PLANT_STORE_DATA_DIR/db)
+  --no-watch   do not rebuild on change (default: a saved change under lambda/ is rebuilt
+               and served by new sandboxes; a change to lib/api.ts restarts the gateway)
+  --help       this text
+
+Settings (environment variables):
+  PORT                        HTTP port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free one)
+  PLANT_STORE_DB_PORT         engine port (default ${DEFAULT_DB_PORT}; 0 picks a free one)
+  PLANT_STORE_DATA_DIR        data, bundles and the dev token (default .plant-store)
+  PLANT_STORE_DEV_TOKEN       a pst_ token to make valid with every scope
+  PLANT_STORE_AUTH_CACHE_TTL  seconds an authorizer decision is cached (default ${API.authorizer.defaultCacheTtlSeconds}; 0 = off)
+  PLANT_STORE_CONCURRENCY     sandboxes per function at once (default ${DEFAULT_CONCURRENCY}); more are throttled
+`;
 
 /** A running local service. */
 export interface LocalService {
@@ -46,82 +81,140 @@ export interface LocalService {
 /** Reads the documented environment variables, failing on a malformed one by name. */
 export function optionsFromEnvironment(
   env: NodeJS.ProcessEnv,
-  args: readonly string[],
+  values: { readonly memory?: unknown; readonly 'no-watch'?: unknown },
   log: (line: string) => void,
 ): LocalOptions {
-  const unknown = args.filter((arg) => arg !== '--memory');
-  if (unknown.length > 0)
-    throw new Error(`unknown argument ${unknown[0]}; the only one is --memory`);
-  return {
-    port: envInteger(env, 'PORT', DEFAULT_PORT, 65535),
-    dbPort: envInteger(env, 'PLANT_STORE_DB_PORT', DEFAULT_DB_PORT, 65535),
-    dataDir: resolve(env.PLANT_STORE_DATA_DIR || '.plant-store'),
-    memory: args.includes('--memory'),
-    authCacheTtlSeconds: envInteger(
-      env,
-      'PLANT_STORE_AUTH_CACHE_TTL',
-      API.authorizer.defaultCacheTtlSeconds,
-      3600,
-    ),
-    devToken: env.PLANT_STORE_DEV_TOKEN || undefined,
-    log,
-  };
+  try {
+    const devToken = env.PLANT_STORE_DEV_TOKEN || undefined;
+    // Checked before anything starts, so that a bad value is one line and nothing to stop.
+    if (devToken !== undefined && !TOKEN_FORMAT.test(devToken)) {
+      throw new Error('PLANT_STORE_DEV_TOKEN must be pst_ followed by 43 base64url characters');
+    }
+    const concurrency = envInteger(env, 'PLANT_STORE_CONCURRENCY', DEFAULT_CONCURRENCY, 1000);
+    if (concurrency < 1) throw new Error('PLANT_STORE_CONCURRENCY must be from 1 to 1000, not 0');
+    return {
+      port: envInteger(env, 'PORT', DEFAULT_PORT, 65535),
+      dbPort: envInteger(env, 'PLANT_STORE_DB_PORT', DEFAULT_DB_PORT, 65535),
+      dataDir: resolve(env.PLANT_STORE_DATA_DIR || '.plant-store'),
+      memory: values.memory === true,
+      authCacheTtlSeconds: envInteger(
+        env,
+        'PLANT_STORE_AUTH_CACHE_TTL',
+        API.authorizer.defaultCacheTtlSeconds,
+        3600,
+      ),
+      devToken,
+      watch: values['no-watch'] !== true,
+      concurrency,
+      log,
+    };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
-/** Builds the bundles, starts the engine, the functions and the gateway. */
+/** Builds the bundles, starts the engine, the function sandboxes and the gateway. */
 export async function startLocal(options: LocalOptions): Promise<LocalService> {
   await mkdir(options.dataDir, { recursive: true });
-  const [built, engine] = await Promise.all([
-    // Per data directory, so that two runtimes never write the same bundle files at once.
-    buildFunctions(join(options.dataDir, 'functions')),
-    startEngine({
-      port: options.dbPort,
-      dataDir: options.memory ? undefined : join(options.dataDir, 'db'),
-    }),
-  ]);
-  const environment = (name: FunctionName): Record<string, string> => ({
-    AWS_REGION: LOCAL_REGION,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint,
-    AWS_LAMBDA_FUNCTION_NAME: name,
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    // Only the tables the function declares, as the stack passes them.
-    ...tableEnvironment(name, (_, table) => table.localName),
-  });
-  const hosts = new Map(
-    built.map((fn) => [
-      fn.name,
-      new FunctionHost({
-        name: fn.name,
-        bundle: fn.file,
-        environment: environment(fn.name),
-        timeoutSeconds: FUNCTIONS[fn.name].timeoutSeconds,
-        log: functionLog(fn.name, options.log),
-      }),
-    ]),
-  );
-  const gateway = new Gateway({
-    api: API,
-    authCacheTtlSeconds: options.authCacheTtlSeconds,
-    log: options.log,
-    invoke: (name, event) => hosts.get(name)!.invoke(event),
-  });
+  const unlock = await lockDataDir(options.dataDir);
+  const node = lambdaNode();
+  if (node.notice) options.log(node.notice);
+  const pools = new Map<FunctionName, SandboxPool>();
+  let gateway: Gateway | undefined;
+  let bundles: Bundles | undefined;
+  let engine: Engine | undefined;
+  let port: number | undefined;
+  const makeGateway = (api: ApiDefinition) =>
+    new Gateway({
+      api,
+      authCacheTtlSeconds: options.authCacheTtlSeconds,
+      log: options.log,
+      invoke: (name, event) => pools.get(name)!.invoke(event),
+    });
+  /** A new API definition: the gateway closes (finishing its requests) and reopens on `port`. */
+  const restartGateway = async () => {
+    if (port === undefined) return;
+    let api: ApiDefinition;
+    try {
+      api = await loadApi();
+    } catch (error) {
+      options.log(
+        `[watch] lib/api.ts: ${(error as Error).message}; the gateway keeps the previous definition`,
+      );
+      return;
+    }
+    await gateway?.close();
+    gateway = makeGateway(api);
+    await gateway.listen(port);
+    options.log(`[watch] lib/api.ts changed: the gateway restarted on port ${port}`);
+  };
   const stop = async () => {
-    await gateway.close();
-    await Promise.all([...hosts.values()].map((host) => host.stop()));
-    await engine.close();
+    await bundles?.close();
+    await gateway?.close();
+    await Promise.all([...pools.values()].map((pool) => pool.stop()));
+    await engine?.close();
+    await unlock();
   };
   try {
-    const [devToken] = await Promise.all([
-      ensureDevToken(options, engine.clientConfig),
-      ...[...hosts.values()].map((host) => host.start()),
+    const [builtResult, engineResult] = await Promise.allSettled([
+      buildBundles({
+        // Per data directory, so that two runtimes never write the same bundle files at once.
+        outdir: join(options.dataDir, 'functions'),
+        names: FUNCTION_NAMES,
+        watch: options.watch ?? false,
+        log: options.log,
+        onRebuilt: async (name, file) => pools.get(name)?.swap(file),
+        onApiChanged: () => restartGateway(),
+      }),
+      startEngine({
+        port: options.dbPort,
+        dataDir: options.memory ? undefined : join(options.dataDir, 'db'),
+      }).catch((error: unknown) => {
+        throw inUse(error, 'PLANT_STORE_DB_PORT', options.dbPort);
+      }),
     ]);
-    const port = await gateway.listen(options.port);
+    if (builtResult.status === 'fulfilled') bundles = builtResult.value;
+    if (engineResult.status === 'fulfilled') engine = engineResult.value;
+    if (builtResult.status === 'rejected') throw builtResult.reason;
+    if (engineResult.status === 'rejected') throw engineResult.reason;
+    const endpoint = engine!.endpoint;
+    for (const name of FUNCTION_NAMES) {
+      pools.set(
+        name,
+        new SandboxPool({
+          name,
+          bundle: bundles!.files.get(name)!,
+          environment: {
+            AWS_REGION: LOCAL_REGION,
+            AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+            AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+            AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+            AWS_LAMBDA_FUNCTION_NAME: name,
+            AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+            // Only the tables the function declares, as the stack passes them.
+            ...tableEnvironment(name, (_, table) => table.localName),
+          },
+          timeoutSeconds: FUNCTIONS[name].timeoutSeconds,
+          memorySize: FUNCTIONS[name].memorySize,
+          concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+          nodePath: node.path,
+          log: functionLog(name, options.log),
+        }),
+      );
+    }
+    gateway = makeGateway(API);
+    // The port first: if it is taken, nothing else has started.
+    port = await gateway.listen(options.port).catch((error: unknown) => {
+      throw inUse(error, 'PORT', options.port);
+    });
+    const [devToken] = await Promise.all([
+      ensureDevToken(options, engine!.clientConfig),
+      ...[...pools.values()].map((pool) => pool.warm()),
+    ]);
     return {
       url: `http://127.0.0.1:${port}`,
       port,
-      dbPort: engine.port,
+      dbPort: engine!.port,
       devToken,
       close: stop,
     };
@@ -131,21 +224,30 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
   }
 }
 
+/** Turns "address in use" into one line naming the setting to change. */
+function inUse(error: unknown, setting: string, port: number): unknown {
+  if ((error as NodeJS.ErrnoException | null)?.code !== 'EADDRINUSE') return error;
+  return new Error(
+    `port ${port} is in use (another npm start or npm run db?); set ${setting} to a free port, or 0 to pick one`,
+  );
+}
+
 const DEV_TOKEN_ID = 'tok_dev';
 
 /**
  * Makes the dev token valid with every scope: `PLANT_STORE_DEV_TOKEN` if set, else the one kept
- * in `dataDir/dev-token` (mode 0600), created on first start.
+ * in `devTokenFile` (mode 0600), created on first start. It replaces any other `tok_dev` item,
+ * so a replaced dev token stops working; an unchanged one keeps its item and `createdAt`.
  */
-async function ensureDevToken(
-  options: LocalOptions,
+export async function ensureDevToken(
+  options: Pick<LocalOptions, 'dataDir' | 'devToken'>,
   clientConfig: Parameters<typeof makeDocumentClient>[0],
 ): Promise<string> {
   let token = options.devToken;
   if (token !== undefined && !TOKEN_FORMAT.test(token)) {
     throw new Error('PLANT_STORE_DEV_TOKEN must be pst_ followed by 43 base64url characters');
   }
-  const file = join(options.dataDir, 'dev-token');
+  const file = devTokenFile(options.dataDir);
   if (token === undefined) {
     token = (await readFile(file, 'utf8').catch(() => '')).trim();
     if (!TOKEN_FORMAT.test(token)) {
@@ -154,16 +256,79 @@ async function ensureDevToken(
     }
     await chmod(file, 0o600);
   }
+  const wanted = tokenItem(token, DEV_TOKEN_ID, { name: 'dev', scopes: ALL_SCOPES });
   const client = makeDocumentClient(clientConfig);
   try {
-    await client.send(
-      new PutCommand({
+    let current: Record<string, unknown> | undefined;
+    // The local table holds a handful of tokens: a scan is cheaper than an index.
+    const pages = paginateScan(
+      { client },
+      {
         TableName: TOKENS_TABLE.localName,
-        Item: tokenItem(token, DEV_TOKEN_ID, { name: 'dev', scopes: ALL_SCOPES }),
-      }),
+        FilterExpression: 'tokenId = :id',
+        ExpressionAttributeValues: { ':id': DEV_TOKEN_ID },
+        ConsistentRead: true,
+      },
     );
+    for await (const page of pages) {
+      for (const item of page.Items ?? []) {
+        if (item.tokenHash === wanted.tokenHash) {
+          current = item;
+          continue;
+        }
+        await client.send(
+          new DeleteCommand({
+            TableName: TOKENS_TABLE.localName,
+            Key: { [TOKENS_TABLE.partitionKey.name]: item.tokenHash },
+          }),
+        );
+      }
+    }
+    const unchanged =
+      current?.name === wanted.name &&
+      current.expiresAt === undefined &&
+      typeof current.createdAt === 'string' &&
+      sameScopes(current.scopes, wanted.scopes);
+    if (!unchanged) {
+      const createdAt =
+        typeof current?.createdAt === 'string' ? current.createdAt : wanted.createdAt;
+      await client.send(
+        new PutCommand({ TableName: TOKENS_TABLE.localName, Item: { ...wanted, createdAt } }),
+      );
+    }
   } finally {
     client.destroy();
   }
   return token;
+}
+
+/** True when a stored scopes attribute (list or set) holds exactly `scopes`. */
+function sameScopes(stored: unknown, scopes: readonly string[]): boolean {
+  const list = stored instanceof Set || Array.isArray(stored) ? [...stored] : [];
+  return list.length === scopes.length && scopes.every((scope) => list.includes(scope));
+}
+
+/** Where the dev token is kept (mode 0600) unless `PLANT_STORE_DEV_TOKEN` gives one. */
+export function devTokenFile(dataDir: string): string {
+  return join(dataDir, 'dev-token');
+}
+
+/**
+ * The banner's dev-token lines: where the token is and a curl command that reads it, never the
+ * token itself, which would stay in scrollback and CI logs.
+ */
+export function devTokenBanner(
+  options: Pick<LocalOptions, 'dataDir' | 'devToken'>,
+  url: string,
+): string[] {
+  const file = devTokenFile(options.dataDir);
+  const fromFile = options.devToken === undefined;
+  // Single-quoted for the shell, whatever the path holds.
+  const bearer = fromFile ? `$(cat '${file.replaceAll("'", `'\\''`)}')` : '$PLANT_STORE_DEV_TOKEN';
+  return [
+    fromFile
+      ? `  dev token: in ${file} (0600)`
+      : '  dev token: from PLANT_STORE_DEV_TOKEN (not printed)',
+    `  try:       curl -i -X POST ${url}/plants -H "Authorization: Bearer ${bearer}" -H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"aroid"}'`,
+  ];
 }

@@ -3,7 +3,7 @@
  * contract's gateway table and POST /plants table end to end with a CLI-made token, the
  * authorizer cache, concurrency, and persistence across a restart.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocal, type LocalOptions, type LocalService } from '../../lib/local/runtime';
@@ -16,6 +16,8 @@ const options: LocalOptions = {
   dataDir,
   memory: false,
   authCacheTtlSeconds: 1,
+  // The races below send 20 requests at once: one sandbox each, none throttled.
+  concurrency: 20,
   log: () => undefined,
 };
 let service: LocalService;
@@ -41,6 +43,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await service?.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('answers from the gateway', () => {

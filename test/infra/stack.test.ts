@@ -5,7 +5,7 @@
 import { App, Duration, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API } from '../../lib/api';
@@ -20,14 +20,32 @@ import {
 } from '../../lib/functions';
 import { PlantStoreStack, type PlantStoreStackProps } from '../../lib/plant-store-stack';
 
+/** The feature flags `cdk synth` reads from cdk.json, so that the template tested is the one deployed. */
+const CONTEXT = JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')).context;
+
+const temporary: string[] = [];
+const tempDir = (prefix: string) => {
+  temporary.push(mkdtempSync(join(tmpdir(), prefix)));
+  return temporary.at(-1)!;
+};
+afterAll(() => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+
 let outdir: string;
 function synth(props: PlantStoreStackProps = {}) {
-  outdir = mkdtempSync(join(tmpdir(), 'plant-store-cdk-'));
-  const app = new App({ outdir });
-  const stack = new PlantStoreStack(app, 'PlantStore', props);
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  app.synth();
-  return Template.fromStack(stack);
+  outdir = tempDir('plant-store-cdk-');
+  const app = new App({ outdir, context: CONTEXT });
+  // CDK announces each bundling on stderr ("Bundling asset …"); the test needs none of it.
+  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    const stack = new PlantStoreStack(app, 'PlantStore', props);
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    app.synth();
+    return Template.fromStack(stack);
+  } finally {
+    stderr.mockRestore();
+  }
 }
 
 let template: Template;
@@ -139,7 +157,7 @@ describe('functions', () => {
   );
 
   it('deploys byte for byte the bundles that npm start and npm run bench build', async () => {
-    const built = await buildFunctions(mkdtempSync(join(tmpdir(), 'plant-store-bundles-')));
+    const built = await buildFunctions(tempDir('plant-store-bundles-'));
     for (const fn of built) {
       const { id } = FUNCTIONS[fn.name];
       const [resource] = Object.entries(template.findResources('AWS::Lambda::Function')).filter(
@@ -167,7 +185,12 @@ describe('functions', () => {
           }[]
         )
           .filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')))
-          .map((s) => ({ policy: id, actions: [s.Action].flat().sort(), resource: s.Resource })),
+          // `[x].flat()`: one resource may be written alone or as a list (minimizePolicies).
+          .map((s) => ({
+            policy: id,
+            actions: [s.Action].flat().sort(),
+            resource: [s.Resource].flat(),
+          })),
     );
     expect(dynamoStatements).toEqual([
       {
@@ -251,6 +274,40 @@ describe('alarms and outputs', () => {
 it('is cdk-nag clean (AwsSolutions), with and without the alarm topic', () => {
   // synth() throws on any unacknowledged finding; it ran for the default props in beforeAll.
   expect(() => synth({ alarmEmail: 'ops@example.com' })).not.toThrow();
+});
+
+describe('reserved concurrency (blast radius)', () => {
+  const functionsOf = (t: Template) =>
+    Object.entries(t.findResources('AWS::Lambda::Function')).filter(([, r]) => r.Properties.Role);
+
+  it('is off by default: no function reserves any', () => {
+    const reserved = functionsOf(template).map(
+      ([, r]) => r.Properties.ReservedConcurrentExecutions,
+    );
+    expect(reserved.length).toBeGreaterThanOrEqual(Object.keys(FUNCTIONS).length);
+    expect(reserved.every((value) => value === undefined)).toBe(true);
+  });
+
+  it('reserves exactly what is asked, per function, and nothing for the others', () => {
+    const names = Object.keys(FUNCTIONS) as FunctionName[];
+    const asked = Object.fromEntries(names.slice(1).map((name, i) => [name, 5 + i]));
+    const custom = synth({ reservedConcurrency: asked });
+    for (const name of names) {
+      const [[, resource] = []] = functionsOf(custom).filter(([key]) =>
+        key.startsWith(FUNCTIONS[name].id),
+      );
+      expect([name, resource?.Properties.ReservedConcurrentExecutions]).toEqual([
+        name,
+        asked[name],
+      ]);
+    }
+  });
+
+  it.each([0, -1, 1.5, NaN])('rejects %p', (value) => {
+    expect(() => synth({ reservedConcurrency: { 'create-plant': value } })).toThrow(
+      `reservedConcurrency of create-plant must be a positive integer, got ${value}`,
+    );
+  });
 });
 
 it('matches the snapshot, asset hashes aside', () => {

@@ -3,6 +3,7 @@
  * malformed one never reaches the table, an unreadable table throws, and no log line ever
  * holds a token or its hash.
  */
+import { DynamoDBClient, PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { makeAuthorizerHandler } from '../../lambda/authorizer/handler';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
@@ -113,6 +114,68 @@ it('denies an expired token and allows one that expires later', async () => {
   });
   expect(logLines.join('\n')).toContain('"reason":"expired"');
   expect((await authorize(authorizerEvent(`Bearer ${later.token}`))).isAuthorized).toBe(true);
+});
+
+describe('a malformed stored item is denied (malformed-item), as written to the table', () => {
+  const now = String(Math.floor(Date.now() / 1000) + 3600);
+  it.each<[string, Record<string, AttributeValue | undefined>]>([
+    ['expiresAt a string', { expiresAt: { S: 'soon' } }],
+    ['expiresAt a numeric string', { expiresAt: { S: now } }],
+    ['expiresAt NULL', { expiresAt: { NULL: true } }],
+    ['expiresAt a boolean', { expiresAt: { BOOL: true } }],
+    ['expiresAt a map', { expiresAt: { M: { value: { S: now } } } }],
+    ['scopes a string', { scopes: { S: 'plants:write' } }],
+    ['scopes a number set', { scopes: { NS: ['1'] } }],
+    ['scopes a list with a number', { scopes: { L: [{ S: 'plants:write' }, { N: '1' }] } }],
+    ['scopes missing', { scopes: undefined }],
+    ['tokenId missing', { tokenId: undefined }],
+    ['tokenId a number', { tokenId: { N: '1' } }],
+    ['name missing', { name: undefined }],
+  ])('%s', async (_, change) => {
+    const { token } = generateToken();
+    const item: Record<string, AttributeValue | undefined> = {
+      tokenHash: { S: hashToken(token) },
+      tokenId: { S: 'tok_malformed' },
+      name: { S: 'm' },
+      scopes: { L: [{ S: 'plants:write' }] },
+      createdAt: { S: new Date().toISOString() },
+      ...change,
+    };
+    const raw = new DynamoDBClient(engine.clientConfig);
+    await raw.send(
+      new PutItemCommand({
+        TableName: TOKENS_TABLE.localName,
+        Item: Object.fromEntries(
+          Object.entries(item).filter((entry): entry is [string, AttributeValue] => !!entry[1]),
+        ),
+      }),
+    );
+    raw.destroy();
+    expect(await authorize(authorizerEvent(`Bearer ${token}`))).toEqual({ isAuthorized: false });
+    expect(logLines.join('\n')).toContain('"reason":"malformed-item"');
+  });
+
+  it('the same item well-formed, with scopes as a string set, is allowed', async () => {
+    const { token } = generateToken();
+    const raw = new DynamoDBClient(engine.clientConfig);
+    await raw.send(
+      new PutItemCommand({
+        TableName: TOKENS_TABLE.localName,
+        Item: {
+          tokenHash: { S: hashToken(token) },
+          tokenId: { S: 'tok_wellformed' },
+          name: { S: 'm' },
+          scopes: { SS: ['plants:write'] },
+          expiresAt: { N: now },
+        },
+      }),
+    );
+    raw.destroy();
+    expect(await authorize(authorizerEvent(`Bearer ${token}`))).toEqual({
+      isAuthorized: true,
+      context: { tokenId: 'tok_wellformed', name: 'm', scopes: 'plants:write' },
+    });
+  });
 });
 
 it('denies a revoked token', async () => {

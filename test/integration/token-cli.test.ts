@@ -43,6 +43,7 @@ it('create, list and revoke a token; the authorizer follows', async () => {
 
   const listed = await token('list');
   expect(listed.code).toBe(0);
+  expect(listed.stdout.split('\n')[0]).toBe('tokenId\tname\tscopes\tcreated\texpires');
   const line = listed.stdout.split('\n').find((l) => l.startsWith(`${tokenId}\t`));
   expect(line).toMatch(/^tok_[0-9a-f]{16}\t"ci laptop"\tplants:write\t\d{4}-.*Z\t\d{4}-.*Z$/);
   expect(listed.stdout + listed.stderr).not.toContain(secret);
@@ -62,23 +63,43 @@ it('a token without expiry lists as never', async () => {
 });
 
 it.each([
-  [
-    ['revoke', 'tok_0000000000000000'],
-    2,
-    /^token: no token with id tok_0000000000000000 in the local engine/,
-  ],
+  ['90m', 90 * 60],
+  ['12h', 12 * 3600],
+  ['3650d', 3650 * 86_400],
+])('--expires-in %s is that long from now', async (duration, seconds) => {
+  const before = Math.floor(Date.now() / 1000);
+  const created = await token('create', '--name', `for ${duration}`, '--expires-in', duration);
+  expect(created.code).toBe(0);
+  const expires = Date.parse(/expires (\S+)/.exec(created.stderr)![1]!) / 1000;
+  expect(expires - before).toBeGreaterThanOrEqual(seconds);
+  expect(expires - before).toBeLessThan(seconds + 60);
+});
+
+it('revoking an unknown id is not found: exit 1, one line, no usage hint', async () => {
+  const result = await token('revoke', 'tok_0000000000000000');
+  expect(result).toMatchObject({ code: 1, stdout: '' });
+  expect(result.stderr).toMatch(
+    /^token: no token with id tok_0000000000000000 in the local engine at http:\/\/127\.0\.0\.1:\d+\n$/,
+  );
+});
+
+const DURATION =
+  /^token: --expires-in takes minutes, hours or days like 90m, 12h or 30d, at most 3650d; not /;
+
+it.each([
   [['create'], 2, /^token: create needs --name <label>/],
-  [
-    ['create', '--name', 'x', '--expires-in', '3w'],
-    2,
-    /^token: --expires-in takes a number of days like 30d, not 3w/,
-  ],
+  [['create', '--name', 'x', '--expires-in', '3w'], 2, DURATION],
+  [['create', '--name', 'x', '--expires-in', '-5d'], 2, DURATION],
+  [['create', '--name', 'x', '--expires-in=-5d'], 2, DURATION],
+  [['create', '--name', 'x', '--expires-in', '3651d'], 2, DURATION],
+  [['create', '--name', 'x', '--expires-in', '0h'], 2, DURATION],
+  [['create', '--name', 'x', '--expires-in'], 2, /^token: --expires-in needs a value/],
   [
     ['create', '--name', 'x', '--scopes', 'plants:delete'],
     2,
     /^token: unknown scope plants:delete/,
   ],
-  [['create', '--name', 'x', '--color', 'red'], 2, /^token: Unknown option '--color'/],
+  [['create', '--name', 'x', '--color', 'red'], 2, /^token: unknown option --color/],
   [['destroy'], 2, /^token: unknown command destroy/],
   [[], 2, /^token: a command is required/],
   [['revoke'], 2, /^token: revoke needs exactly one tokenId/],
@@ -87,7 +108,7 @@ it.each([
   const result = await token(...args);
   expect(result.code).toBe(code);
   expect(result.stderr).toMatch(message);
-  expect(result.stderr).not.toMatch(/\n\s+at /);
+  expect(result.stderr).toMatch(/^[^\n]+ \(see npm run token -- --help\)\n$/);
   expect(result.stdout).toBe('');
 });
 

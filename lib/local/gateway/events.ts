@@ -100,7 +100,7 @@ export function describeRequest(
 }
 
 /** Bodies of these media types reach the function as text; all others as base64. [seen] */
-const TEXT_MEDIA = /^(?:text\/[^;]*|application\/(?:json|xml|javascript))\s*(?:;|$)/i;
+const TEXT_MEDIA = /^(?:text\/|application\/(?:json|xml|javascript)\s*(?:;|$))/i;
 
 /** The integration event's `body` (left out when empty) and `isBase64Encoded`. */
 export function payloadOf(

@@ -26,6 +26,7 @@ import {
   requestLineAndHeaderBytes,
 } from './header-limit';
 import { Router, type RouteMatch } from './router';
+import { MAX_REQUESTS_IN_FLIGHT } from '../settings';
 
 /**
  * Pages the local runtime serves beside the emulated API (the API reference): asked first for
@@ -46,7 +47,7 @@ export interface GatewayOptions {
   readonly authCacheMaxEntries?: number;
   /**
    * Requests handled at once; beyond it the gateway answers 429 as a stage throttle does.
-   * @default 64
+   * @default MAX_REQUESTS_IN_FLIGHT (64)
    */
   readonly maxConcurrentRequests?: number;
   /** Allowed CORS origins. @default - the definition's default */
@@ -80,7 +81,7 @@ export class Gateway {
       options.corsAllowOrigins ?? options.api.cors.defaultAllowOrigins,
     );
     this.router = new Router(options.api.routes);
-    this.maxConcurrent = options.maxConcurrentRequests ?? 64;
+    this.maxConcurrent = options.maxConcurrentRequests ?? MAX_REQUESTS_IN_FLIGHT;
     this.cache = new DecisionCache({
       ttlSeconds: options.authCacheTtlSeconds,
       maxEntries: options.authCacheMaxEntries ?? 10_000,

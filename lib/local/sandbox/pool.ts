@@ -1,0 +1,176 @@
+/**
+ * A function as Lambda runs it: a pool of sandboxes. Each takes one invocation at a time and
+ * stays warm (module scope kept) for the next; when all are busy a new one starts cold, up to
+ * the function's concurrency limit; beyond it the invocation is throttled. New code (watch mode)
+ * replaces the sandboxes: idle ones stop at once, busy ones after their invocation.
+ */
+import { randomUUID } from 'node:crypto';
+import { InvocationError, Sandbox } from './sandbox';
+
+/** How to run one function. */
+export interface PoolOptions {
+  readonly name: string;
+  /** Absolute path of the built `.mjs` bundle. */
+  readonly bundle: string;
+  /** The function's whole environment (nothing is inherited but PATH). */
+  readonly environment: Record<string, string>;
+  readonly timeoutSeconds: number;
+  /** The function's memory setting in MB: its heap limit and the REPORT line's Memory Size. */
+  readonly memorySize: number;
+  /** Sandboxes that may run at once; one more invocation is throttled. */
+  readonly concurrency: number;
+  /** The Node executable sandboxes run on. */
+  readonly nodePath: string;
+  /** Receives every line the function prints and one REPORT line per invocation. */
+  readonly log: (line: string) => void;
+}
+
+/** The sandboxes of one function. */
+export class SandboxPool {
+  private readonly sandboxes = new Set<Sandbox>();
+  private bundle: string;
+  private generation = 0;
+  private stopping = false;
+
+  constructor(private readonly options: PoolOptions) {
+    this.bundle = options.bundle;
+  }
+
+  /** Sandboxes alive now (busy or idle). */
+  get size(): number {
+    return this.sandboxes.size;
+  }
+
+  /** Starts one sandbox ahead of the first invocation (a cold start nobody waits for). */
+  async warm(): Promise<void> {
+    const idle = [...this.sandboxes].find(
+      (s) => s.alive && s.options.generation === this.generation,
+    );
+    await (idle ?? this.spawn()).ready.catch(() => undefined);
+  }
+
+  /** Invokes the handler with `event`; rejects with `InvocationError` if it gives no result. */
+  async invoke(event: unknown): Promise<unknown> {
+    if (this.stopping) throw new InvocationError('the function is stopping', 'crash');
+    const sandbox =
+      [...this.sandboxes].find(
+        (s) => !s.busy && s.alive && s.options.generation === this.generation,
+      ) ?? (this.sandboxes.size < this.options.concurrency ? this.spawn() : undefined);
+    const requestId = randomUUID();
+    if (!sandbox) {
+      this.options.log(
+        `throttled ${requestId}: all ${this.options.concurrency} sandboxes are busy (PLANT_STORE_CONCURRENCY)`,
+      );
+      throw new InvocationError('Rate Exceeded.', 'throttled');
+    }
+    sandbox.busy = true;
+    // The first invocation a sandbox serves reports its init, even if it was started ahead.
+    const cold = sandbox.invocations++ === 0;
+    const timeoutMs = this.options.timeoutSeconds * 1000;
+    let timer: NodeJS.Timeout | undefined;
+    const started = performance.now();
+    try {
+      await sandbox.ready;
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          this.options.log(
+            `${requestId} Task timed out after ${this.options.timeoutSeconds.toFixed(2)} seconds`,
+          );
+          sandbox.kill();
+          // Gone now, not when its exit is seen: it no longer counts against the limit.
+          this.sandboxes.delete(sandbox);
+          reject(new InvocationError('function timed out', 'timeout'));
+        }, timeoutMs);
+      });
+      const outcome = await Promise.race([
+        sandbox.invoke(event, requestId, Date.now() + timeoutMs),
+        timedOut,
+      ]);
+      this.report(requestId, outcome, cold ? sandbox.initMs : undefined);
+      return outcome.result;
+    } catch (error) {
+      const measured = error instanceof InvocationError ? error.measured : undefined;
+      this.report(
+        requestId,
+        measured ?? { durationMs: performance.now() - started, maxMemoryMb: 0 },
+        cold ? sandbox.initMs : undefined,
+        error instanceof InvocationError ? error.kind : 'error',
+      );
+      throw error instanceof InvocationError ? error : new InvocationError(String(error), 'error');
+    } finally {
+      clearTimeout(timer);
+      sandbox.busy = false;
+      // Old code (a rebuild happened meanwhile) or a pool shutting down: retire the sandbox.
+      if (sandbox.options.generation !== this.generation || this.stopping) void sandbox.stop();
+    }
+  }
+
+  /**
+   * Serves new invocations with a new build (at `bundle`, which may be the same path rewritten);
+   * sandboxes running the old build stop when idle: requests in flight finish on the old code.
+   */
+  async swap(bundle: string): Promise<void> {
+    this.bundle = bundle;
+    this.generation++;
+    for (const sandbox of this.sandboxes) {
+      if (!sandbox.busy && sandbox.options.generation !== this.generation) void sandbox.stop();
+    }
+    await this.warm();
+  }
+
+  /** Stops every sandbox (the gateway has finished its requests by then). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all([...this.sandboxes].map((sandbox) => sandbox.stop()));
+  }
+
+  private spawn(): Sandbox {
+    const sandbox = new Sandbox({
+      bundle: this.bundle,
+      generation: this.generation,
+      environment: {
+        ...this.options.environment,
+        AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(this.options.memorySize),
+        AWS_LAMBDA_FUNCTION_TIMEOUT: String(this.options.timeoutSeconds),
+      },
+      nodePath: this.options.nodePath,
+      // The heap may not outgrow the function's memory: a leak fails here as it would there.
+      execArgv: [`--max-old-space-size=${this.options.memorySize}`],
+      log: this.options.log,
+      onExit: (gone, reason) => {
+        this.sandboxes.delete(gone);
+        if (!this.stopping && reason !== 'exit code 0') {
+          this.options.log(`sandbox ${gone.pid} exited (${reason}); the others keep serving`);
+        }
+      },
+    });
+    this.sandboxes.add(sandbox);
+    // As Lambda's INIT_START, plus what tells sandboxes apart locally: the process id.
+    this.options.log(
+      `INIT_START sandbox ${sandbox.pid} (${this.sandboxes.size} of at most ${this.options.concurrency})`,
+    );
+    return sandbox;
+  }
+
+  /** One Lambda-style REPORT line. */
+  private report(
+    requestId: string,
+    measured: { durationMs: number; maxMemoryMb: number },
+    initMs: number | undefined,
+    failure?: string,
+  ): void {
+    const { memorySize } = this.options;
+    const fields = [
+      `REPORT RequestId: ${requestId}`,
+      `Duration: ${measured.durationMs.toFixed(2)} ms`,
+      `Billed Duration: ${Math.ceil(measured.durationMs)} ms`,
+      `Memory Size: ${memorySize} MB`,
+      `Max Memory Used: ${measured.maxMemoryMb} MB`,
+    ];
+    if (initMs !== undefined) fields.push(`Init Duration: ${initMs.toFixed(2)} ms`);
+    if (failure) fields.push(`Status: ${failure}`);
+    if (measured.maxMemoryMb > memorySize)
+      fields.push(`(over the ${memorySize} MB memory setting)`);
+    this.options.log(fields.join('\t'));
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Watch mode as a user meets it, on a temporary copy of the project (the real tree is never
+ * edited): `npm start` runs there, a saved change to a function is served on the next requests
+ * and rebuilds only the bundles that include the file, a broken save is printed while the old
+ * code keeps answering, and a change to the API definition restarts the gateway on its port.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { copyProject } from '../../lib/bench/watch-reload';
+import { freePort } from '../../lib/local/free-port';
+
+const MESSAGE = 'must be valid JSON';
+let copy: string;
+let child: ChildProcess;
+let output = '';
+let url: string;
+let token: string;
+
+beforeAll(async () => {
+  copy = copyProject('plant-store-watch-');
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+  child = spawn(join(copy, 'node_modules/.bin/tsx'), ['bin/local.ts', '--memory'], {
+    cwd: copy,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PLANT_STORE_DB_PORT: String(await freePort()),
+      PLANT_STORE_DATA_DIR: join(copy, '.plant-store'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  await until(() => output.includes('try:'), 'npm start to listen');
+  token = readFileSync(join(copy, '.plant-store', 'dev-token'), 'utf8').trim();
+}, 60_000);
+afterAll(async () => {
+  if (child?.exitCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(copy, { recursive: true, force: true });
+});
+
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > ms) throw new Error(`waited ${ms} ms for ${what}:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** create-plant's answer to a body that is not JSON (its message comes from lambda/shared/json.ts). */
+async function ask(path = '/plants') {
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{',
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+const source = () => join(copy, 'lambda/shared/json.ts');
+
+it('serves a saved change on the next requests, rebuilding only the bundles that include it', async () => {
+  expect((await ask()).text).toContain(MESSAGE);
+  const original = readFileSync(source(), 'utf8');
+  writeFileSync(source(), original.replaceAll(MESSAGE, 'must be JSON (edited)'));
+  await until(async () => (await ask()).text.includes('must be JSON (edited)'), 'the new answer');
+  expect(output).toMatch(/\[watch\] create-plant: rebuilt in \d+ ms/);
+  // The authorizer's bundle does not include json.ts.
+  expect(output).not.toMatch(/\[watch\] authorizer: rebuilt/);
+});
+
+it('prints a broken save as one block and keeps serving the previous build', async () => {
+  appendFileSync(source(), '\nexport const broken = ;\n');
+  await until(() => output.includes('[watch] create-plant: the build failed'), 'the error');
+  const block = output.slice(output.indexOf('[watch] create-plant: the build failed'));
+  expect(block).toContain('[ERROR] Unexpected ";"');
+  expect(block).toMatch(/lambda\/shared\/json\.ts:\d+:\d+:\n.*export const broken = ;/);
+  expect(block).not.toMatch(/\n\s+at /);
+  expect((await ask()).text).toContain('must be JSON (edited)');
+  const fixed = readFileSync(source(), 'utf8').replace('\nexport const broken = ;\n', '');
+  writeFileSync(source(), fixed.replaceAll('must be JSON (edited)', 'must be JSON (fixed)'));
+  await until(async () => (await ask()).text.includes('must be JSON (fixed)'), 'the fixed answer');
+});
+
+it('restarts the gateway on its port when lib/api.ts changes', async () => {
+  expect((await ask('/watch-probe')).status).toBe(404);
+  appendFileSync(
+    join(copy, 'lib/api.ts'),
+    "\n(API.routes as RouteDefinition[]).push({ method: 'POST', path: '/watch-probe', function: 'create-plant', authorized: true });\n",
+  );
+  await until(() => output.includes('[watch] lib/api.ts changed'), 'the restart');
+  const answer = await ask('/watch-probe');
+  expect(answer.status).toBe(400);
+  expect(answer.text).toContain('must be JSON (fixed)');
+});
