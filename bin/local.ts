@@ -1,4 +1,5 @@
 /** `npm start`: the service on this machine. See README "Run it" and `npm start -- --help`. */
+import { stop as stopEsbuild } from 'esbuild';
 import { parseCommandLine, runCommand } from '../lib/cli-args';
 import {
   START_HELP,
@@ -25,6 +26,9 @@ runCommand('npm start', async () => {
   process.on('SIGINT', early).on('SIGTERM', early);
   const service = await startLocal(options);
   process.off('SIGINT', early).off('SIGTERM', early);
+  // Without watch mode the bundles are built once: esbuild's service process (~100 MiB) is not
+  // needed any more (esbuild would start a new one if it were called again).
+  if (!options.watch) await stopEsbuild();
   const ms = (performance.now() - started).toFixed(0);
   log(`Plant Store is listening on ${service.url} (ready in ${ms} ms)`);
   log(

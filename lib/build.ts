@@ -23,6 +23,7 @@ export function functionBuildOptions(name: FunctionName, outdir: string): BuildO
     ...ESBUILD_OPTIONS,
     mainFields: [...ESBUILD_OPTIONS.mainFields],
     external: [...ESBUILD_OPTIONS.external],
+    alias: { ...ESBUILD_OPTIONS.alias },
     banner: { ...ESBUILD_OPTIONS.banner },
     outExtension: { ...ESBUILD_OPTIONS.outExtension },
     entryPoints: { index: join(PROJECT_ROOT, FUNCTIONS[name].entry) },

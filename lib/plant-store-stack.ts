@@ -335,7 +335,10 @@ export class PlantStoreStack extends Stack {
         externalModules: [...ESBUILD_OPTIONS.external],
         bundleAwsSDK: true,
         banner: ESBUILD_OPTIONS.banner.js,
-        esbuildArgs: { '--legal-comments': ESBUILD_OPTIONS.legalComments },
+        esbuildArgs: {
+          '--legal-comments': ESBUILD_OPTIONS.legalComments,
+          '--alias': Object.entries(ESBUILD_OPTIONS.alias).map(([from, to]) => `${from}=${to}`),
+        },
         // As lib/build.ts: only warnings and errors (the bundle is the same either way).
         logLevel: LogLevel.WARNING,
       },

@@ -5,12 +5,13 @@
  * a fresh process of Lambda's Node, round-robin, and the medians compared.
  */
 import { build, type BuildOptions } from 'esbuild';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESBUILD_OPTIONS, PROJECT_ROOT } from '../bundling';
 import { FUNCTIONS, FUNCTION_NAMES, tableEnvironment, type FunctionName } from '../functions';
 import { lambdaNode } from '../lambda-node';
+import { childEnvironment, freshProcess, median } from './measure';
+import type { BenchPhase } from './phase';
 
 /** The three builds of one function, in the order they are run in each round. */
 export const VARIANTS = ['without', 'deployed', 'tracer'] as const;
@@ -49,32 +50,6 @@ export class Metrics {
 }`,
 };
 
-function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-/**
- * A fresh `node` importing `file` (module scope included) and exiting: wall-clock ms, and the
- * CPU ms the process used, which a busy machine disturbs less than the wall clock.
- */
-function coldImport(
-  node: string,
-  file: string,
-  env: Record<string, string>,
-): { wall: number; cpu: number } {
-  const started = process.hrtime.bigint();
-  const script = `await import(${JSON.stringify(file)}); const u = process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1000));`;
-  const result = spawnSync(node, ['--input-type=module', '-e', script], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const wall = Number(process.hrtime.bigint() - started) / 1e6;
-  if (result.status !== 0) throw new Error(`importing ${file} failed: ${result.stderr.toString()}`);
-  return { wall, cpu: Number(result.stdout.toString().trim().split('\n').pop()) };
-}
-
 /** Builds the three variants of one function into `outdir`; returns file and size per variant. */
 async function buildVariants(name: FunctionName, outdir: string) {
   const entry = join(PROJECT_ROOT, FUNCTIONS[name].entry);
@@ -95,6 +70,7 @@ async function buildVariants(name: FunctionName, outdir: string) {
       ...base,
       entryPoints: [entry],
       alias: {
+        ...ESBUILD_OPTIONS.alias,
         '@aws-lambda-powertools/logger': join(stubs, 'logger.mjs'),
         '@aws-lambda-powertools/metrics': join(stubs, 'metrics.mjs'),
       },
@@ -135,21 +111,20 @@ export async function measureObservabilityCost(options: {
   const costs: ObservabilityCost[] = [];
   for (const name of FUNCTION_NAMES) {
     const built = await buildVariants(name, options.outdir);
-    const env = {
-      PATH: process.env.PATH ?? '',
-      AWS_REGION: 'eu-west-1',
-      AWS_ACCESS_KEY_ID: 'bench',
-      AWS_SECRET_ACCESS_KEY: 'bench',
+    const env = childEnvironment({
       AWS_LAMBDA_FUNCTION_NAME: name,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       ...tableEnvironment(name, (_, table) => table.localName),
+    });
+    const coldImport = async (file: string) => {
+      const time = await freshProcess(node, `await import(${JSON.stringify(file)});`, env);
+      return { wall: time.wallMs, cpu: time.cpuMs };
     };
-    for (const variant of VARIANTS) coldImport(node, built[variant].file, env); // warm the disk
+    for (const variant of VARIANTS) await coldImport(built[variant].file); // warm the disk
     const times: Record<Variant, number[]> = { without: [], deployed: [], tracer: [] };
     const cpu: Record<Variant, number[]> = { without: [], deployed: [], tracer: [] };
     for (let round = 0; round < options.runs; round++) {
       for (const variant of VARIANTS) {
-        const sample = coldImport(node, built[variant].file, env);
+        const sample = await coldImport(built[variant].file);
         times[variant].push(sample.wall);
         cpu[variant].push(sample.cpu);
       }
@@ -187,3 +162,13 @@ export function formatObservabilityCost(costs: readonly ObservabilityCost[], run
   }
   return lines.join('\n');
 }
+
+/** The `observability` phase of `npm run bench`. */
+export const observabilityCost: BenchPhase = {
+  name: 'observability',
+  description: 'Powertools at cold start: each bundle without it, as deployed, and with the Tracer',
+  async run({ runs, dir, print }) {
+    const costs = await measureObservabilityCost({ runs, outdir: join(dir, 'observability') });
+    print(`${formatObservabilityCost(costs, runs)}\n`);
+  },
+};

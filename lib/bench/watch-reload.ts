@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PROJECT_ROOT } from '../bundling';
 import { freePort } from '../local/free-port';
+import { devTokenFile } from '../local/runtime';
 
 /** The text edited: part of create-plant's answer to a body that is not JSON. */
 const MESSAGE = 'must be valid JSON';
@@ -51,7 +52,9 @@ export async function benchWatchReload(edits = 5): Promise<number[]> {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
-    const token = await listening(child);
+    await listening(child);
+    // The banner names the token's file, never the token.
+    const token = readFileSync(devTokenFile(env.PLANT_STORE_DATA_DIR!), 'utf8').trim();
     const ask = async () => {
       const response = await fetch(`http://127.0.0.1:${port}/plants`, {
         method: 'POST',
@@ -95,14 +98,13 @@ function findSource(dir: string): string {
   throw new Error(`no source under ${dir} says ${MESSAGE}`);
 }
 
-/** Resolves with the dev token once `npm start` says it is listening. */
-function listening(child: ReturnType<typeof spawn>): Promise<string> {
+/** Resolves once `npm start` says it is listening (its banner's last line). */
+function listening(child: ReturnType<typeof spawn>): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk;
-      const token = /dev token: (\S+)/.exec(output)?.[1];
-      if (token && output.includes('try:')) resolve(token);
+      if (output.includes('try:')) resolve();
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);

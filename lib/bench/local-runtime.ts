@@ -3,31 +3,34 @@
  * gateway adds to a request over calling the two handlers in-process.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeAuthorizerHandler } from '../../lambda/authorizer/handler';
 import { makeCreatePlantHandler } from '../../lambda/create-plant/handler';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/shared/tables';
 import { PROJECT_ROOT } from '../bundling';
-import { startLocal } from './runtime';
-import { freePort } from './free-port';
+import { freePort } from '../local/free-port';
+import { startLocal } from '../local/runtime';
+import { median } from './measure';
+import type { BenchContext, BenchPhase } from './phase';
 
 /** Milliseconds from spawning `npm start -- --memory` to its first answered request. */
-async function startToFirstAnswer(): Promise<number> {
+async function startToFirstAnswer(dataDir: string): Promise<number> {
   const [port, dbPort] = [await freePort(), await freePort()];
   const started = performance.now();
   const child = spawn('npm', ['start', '--silent', '--', '--memory'], {
     cwd: PROJECT_ROOT,
     env: {
-      ...process.env,
+      ...withoutExtraCaCerts(process.env),
       PORT: String(port),
       PLANT_STORE_DB_PORT: String(dbPort),
-      PLANT_STORE_DATA_DIR: join(PROJECT_ROOT, 'dist', 'bench-data'),
+      PLANT_STORE_DATA_DIR: dataDir,
     },
     stdio: 'ignore',
     detached: true,
   });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     for (;;) {
       const answered = await fetch(`http://127.0.0.1:${port}/plants`, { method: 'POST' }).then(
@@ -39,34 +42,39 @@ async function startToFirstAnswer(): Promise<number> {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   } finally {
-    // Wait for the exit: the next start takes the same data directory's lock.
-    const exited = new Promise((resolve) => child.once('exit', resolve));
     process.kill(-child.pid!, 'SIGTERM');
+    // The next start takes the same data directory's lock, on a quiet machine.
     await exited;
   }
 }
 
-/** The median of a sample. */
-export function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+/** This process's environment without the machine's NODE_EXTRA_CA_CERTS (Lambda sets none). */
+export function withoutExtraCaCerts(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  delete copy.NODE_EXTRA_CA_CERTS;
+  return copy;
 }
 
-/** Prints the local runtime's figures. */
-export async function benchLocalRuntime(requests: number): Promise<void> {
-  console.log('Local runtime:');
-  rmSync(join(PROJECT_ROOT, 'dist', 'bench-data', 'functions'), { recursive: true, force: true });
-  const cold = await startToFirstAnswer();
-  const warm = await startToFirstAnswer();
-  console.log(
+/** The local runtime's start time and per-request overhead. */
+export const localRuntime: BenchPhase = {
+  name: 'local',
+  description: 'npm start to the first answer; what the local gateway adds to a request',
+  run: (context) => benchLocalRuntime(context),
+};
+
+async function benchLocalRuntime({ dir, requests, print }: BenchContext): Promise<void> {
+  print('Local runtime:');
+  const dataDir = join(dir, 'local-data');
+  const cold = await startToFirstAnswer(dataDir);
+  const warm = await startToFirstAnswer(dataDir);
+  print(
     `  npm start to first answer: ${cold.toFixed(0)} ms with no bundles built, ${warm.toFixed(0)} ms with bundles built`,
   );
 
   const service = await startLocal({
     port: 0,
     dbPort: 0,
-    dataDir: join(PROJECT_ROOT, 'dist', 'bench-data'),
+    dataDir,
     memory: true,
     authCacheTtlSeconds: 0,
     log: () => undefined,
@@ -120,7 +128,7 @@ export async function benchLocalRuntime(requests: number): Promise<void> {
       console.log = silence;
     }
     const [a, b] = [median(inProcess), median(overHttp)];
-    console.log(
+    print(
       `  per request (authorizer + create-plant, cache off, ${requests} requests, medians): in-process ${a.toFixed(2)} ms, through the local gateway ${b.toFixed(2)} ms: +${(b - a).toFixed(2)} ms\n`,
     );
   } finally {

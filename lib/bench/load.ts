@@ -1,0 +1,112 @@
+/**
+ * `npm start` under load, as an outside load test sees it: the real command in its own process
+ * tree, 16 keep-alive connections of distinct valid creates (a unique id per request) for
+ * `--load-seconds`, then throughput, p99 and errors; and the RSS of the tree by role, idle and
+ * at its peak under the load.
+ */
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PROJECT_ROOT } from '../bundling';
+import { freePort } from '../local/free-port';
+import { withoutExtraCaCerts } from './local-runtime';
+import { PeakMemory } from './memory';
+import type { BenchContext, BenchPhase } from './phase';
+
+const CONNECTIONS = 16;
+
+async function untilAnswering(url: string, child: ChildProcess): Promise<void> {
+  const started = performance.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
+    const answered = await fetch(`${url}/plants`, { method: 'POST' }).then(
+      (response) => response.status === 401,
+      () => false,
+    );
+    if (answered) return;
+    if (performance.now() - started > 60_000) throw new Error('npm start did not answer in 60 s');
+    await sleep(50);
+  }
+}
+
+/** The load and memory phase. */
+export const load: BenchPhase = {
+  name: 'load',
+  description: 'npm start under 16 keep-alive connections of distinct creates; RSS by role',
+  async run({ dir, loadSeconds, print }: BenchContext) {
+    const [port, dbPort] = [await freePort(), await freePort()];
+    const dataDir = join(dir, 'load-data');
+    const url = `http://127.0.0.1:${port}`;
+    const child = spawn('npm', ['start', '--silent'], {
+      cwd: PROJECT_ROOT,
+      env: {
+        ...withoutExtraCaCerts(process.env),
+        PORT: String(port),
+        PLANT_STORE_DB_PORT: String(dbPort),
+        PLANT_STORE_DATA_DIR: dataDir,
+      },
+      stdio: 'ignore',
+      detached: true,
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await untilAnswering(url, child);
+      const headers = {
+        authorization: `Bearer ${readFileSync(join(dataDir, 'dev-token'), 'utf8').trim()}`,
+        'content-type': 'application/json',
+      };
+      let id = Date.now() * 1000;
+      const body = () => `{"id":${id++},"name":"Load","tag":"bench"}`;
+      for (let i = 0; i < 20; i++) {
+        const response = await fetch(`${url}/plants`, { method: 'POST', headers, body: body() });
+        if (response.status !== 200)
+          throw new Error(`a warm-up create answered ${response.status}`);
+      }
+      await sleep(2_000);
+      const idle = new PeakMemory();
+      idle.sample(child.pid!);
+
+      const busy = new PeakMemory();
+      const sampler = setInterval(() => busy.sample(child.pid!), 1_000);
+      let result;
+      try {
+        result = await autocannon({
+          url,
+          connections: CONNECTIONS,
+          duration: loadSeconds,
+          requests: [
+            {
+              method: 'POST',
+              path: '/plants',
+              headers,
+              setupRequest: (request) => ({ ...request, body: body() }),
+            },
+          ],
+        });
+      } finally {
+        clearInterval(sampler);
+      }
+      const errors = result.errors + result.timeouts + result.non2xx;
+      print(
+        `npm start under load (${CONNECTIONS} keep-alive connections, ${loadSeconds} s, distinct valid creates; autocannon in the bench process):`,
+      );
+      print(
+        `  ${(result['2xx'] / result.duration).toFixed(0)} req/s answered 200 (${result.requests.total} requests), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; errors ${errors} (goal ≥ 1000 req/s, p99 ≤ 40 ms, 0 errors)`,
+      );
+      print('  RSS of the npm start process tree, idle (after 20 creates):');
+      idle.report().forEach((line) => print(line));
+      print('  RSS, peak per process under the load:');
+      busy.report().forEach((line) => print(line));
+      print();
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      await exited;
+    }
+  },
+};

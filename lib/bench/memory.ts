@@ -1,0 +1,83 @@
+/**
+ * Resident memory of a process tree (Linux `/proc`), each process named by its role in
+ * `npm start`: npm, the tsx wrapper, the gateway/runtime, esbuild's service, function sandboxes.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** One process of the tree. */
+export interface ProcessMemory {
+  readonly pid: number;
+  readonly role: string;
+  /** Resident set size in MiB. */
+  readonly rssMiB: number;
+}
+
+function read(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined; // the process has exited, or this is not Linux
+  }
+}
+
+/** The role of a process from its command line and environment. */
+export function roleOf(cmdline: string, environ: string): string {
+  const bundle = /PLANT_STORE_BUNDLE=[^\0]*\/([^/\0]+)\/index\.mjs/.exec(environ)?.[1];
+  if (bundle) return `sandbox ${bundle}`;
+  if (/(?:^|\/)esbuild\0--service/.test(cmdline)) return 'esbuild service';
+  if (/^npm(?:[\0 ]|$)|npm-cli\.js/.test(cmdline)) return 'npm';
+  if (/\/\.bin\/tsx\0|tsx\/dist\/cli\.m?js/.test(cmdline)) return 'tsx wrapper';
+  if (/(?:^|\0)(?:sh|bash)\0-c\0/.test(cmdline)) return 'shell';
+  if (/sandbox|worker/.test(cmdline)) return 'sandbox';
+  return 'gateway/runtime';
+}
+
+/** Every live process of the tree rooted at `root`, with its role and RSS. */
+export function processTree(root: number): ProcessMemory[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = read(`/proc/${entry}/stat`);
+    // Fields after the command name (which may hold spaces): state, ppid, ...
+    const ppid = Number(stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!Number.isFinite(ppid)) continue;
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  }
+  const found: ProcessMemory[] = [];
+  const visit = (pid: number) => {
+    const status = read(`/proc/${pid}/status`);
+    const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(status ?? '')?.[1] ?? NaN);
+    if (Number.isFinite(rssKiB)) {
+      const role = roleOf(read(`/proc/${pid}/cmdline`) ?? '', read(`/proc/${pid}/environ`) ?? '');
+      found.push({ pid, role, rssMiB: rssKiB / 1024 });
+    }
+    for (const child of children.get(pid) ?? []) visit(child);
+  };
+  visit(root);
+  return found;
+}
+
+/** The largest RSS each process reached over several samples. */
+export class PeakMemory {
+  private readonly peaks = new Map<number, ProcessMemory>();
+
+  /** Takes one sample of the tree. */
+  sample(root: number): void {
+    for (const process of processTree(root)) {
+      const seen = this.peaks.get(process.pid);
+      if (!seen || seen.rssMiB < process.rssMiB) this.peaks.set(process.pid, process);
+    }
+  }
+
+  /** One line per role (sandboxes each on their own) and the two totals the goals name. */
+  report(): string[] {
+    const all = [...this.peaks.values()].sort((a, b) => a.role.localeCompare(b.role));
+    const sandboxes = all.filter((p) => p.role.startsWith('sandbox'));
+    const own = all.filter((p) => !p.role.startsWith('sandbox'));
+    const sum = (xs: ProcessMemory[]) => xs.reduce((total, p) => total + p.rssMiB, 0);
+    return [
+      ...all.map((p) => `    ${p.role} (pid ${p.pid}): ${p.rssMiB.toFixed(1)} MiB`),
+      `    runtime's own processes (all but the sandboxes): ${sum(own).toFixed(1)} MiB (goal ≤ 250); largest sandbox ${Math.max(0, ...sandboxes.map((p) => p.rssMiB)).toFixed(1)} MiB (goal ≤ 64); whole tree ${sum(all).toFixed(1)} MiB`,
+    ];
+  }
+}
