@@ -9,6 +9,8 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
+  // e2e suites: every answer must be one that openapi.json describes.
+  setupFilesAfterEnv: ['<rootDir>/test/support/check-answers.ts'],
   testTimeout: 30_000,
   // Functions log a JSON line per request; `npx jest --silent=false` shows them.
   silent: true,

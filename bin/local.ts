@@ -34,6 +34,7 @@ runCommand('npm start', async () => {
   log(
     `  engine:    http://127.0.0.1:${service.dbPort} ${options.memory ? '(in memory)' : `(data in ${options.dataDir})`}`,
   );
+  log(`  docs:      ${service.url}/docs (the API reference: authorize with the dev token, try it)`);
   log(
     `  watching:  ${options.watch ? 'lambda/ and lib/api.ts (a saved change is served on the next request; --no-watch turns this off)' : 'off (--no-watch)'}`,
   );

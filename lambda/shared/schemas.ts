@@ -38,36 +38,83 @@ export const Int64 = v.pipe(
 );
 
 const PlantEntries = {
-  name: v.pipe(v.string(STRING_RULE), v.description('The name of the plant')),
+  name: v.pipe(
+    v.string(STRING_RULE),
+    v.description('The name of the plant'),
+    v.examples(['Monstera']),
+  ),
   tag: v.optional(
-    v.pipe(v.string(STRING_RULE), v.description('Tag that specifies the type of the plant')),
+    v.pipe(
+      v.string(STRING_RULE),
+      v.description('Tag that specifies the type of the plant'),
+      v.examples(['aroid']),
+    ),
   ),
 };
 
 /** A plant as the service answers it. */
-export const Plant = jsonObject(PlantEntries);
+export const Plant = v.pipe(
+  jsonObject(PlantEntries),
+  v.description('A plant as POST /plants answers it: its name and tag, never its id.'),
+);
 export type Plant = v.InferOutput<typeof Plant>;
 
 /** The body of POST /plants: a Plant and its id. Unknown members are dropped. */
-export const NewPlant = jsonObject({
-  id: v.pipe(Int64, v.description('Identification number of the plant')),
-  ...PlantEntries,
-});
+export const NewPlant = v.pipe(
+  jsonObject({
+    id: v.pipe(
+      Int64,
+      v.description('Identification number of the plant'),
+      v.metadata({ examples: [1] }),
+    ),
+    ...PlantEntries,
+  }),
+  v.description(
+    'The body of POST /plants. `id` is an int64 and must never pass through a float64: a JavaScript number loses digits above 2^53 (9007199254740993 would become 9007199254740992). Other members are accepted and ignored.',
+  ),
+);
 export type NewPlant = v.InferOutput<typeof NewPlant>;
 
 /** Every error answer of the function: `error` repeats the HTTP status. */
-export const ErrorBody = v.object({
-  error: v.pipe(
-    v.number(),
-    v.integer(),
-    v.minValue(-(2 ** 31)),
-    v.maxValue(2 ** 31 - 1),
-    v.metadata({ format: 'int32' }),
-    v.description('Numeric error value: the HTTP status'),
+export const ErrorBody = v.pipe(
+  v.object({
+    error: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(-(2 ** 31)),
+      v.maxValue(2 ** 31 - 1),
+      v.metadata({ format: 'int32' }),
+      v.description('Numeric error value'),
+      v.examples([400]),
+    ),
+    message: v.pipe(
+      v.string(),
+      v.description('Error message'),
+      v.examples(['id: required; name: must be a string']),
+    ),
+  }),
+  v.description(
+    'An error answered by the function. `error` equals the HTTP status; a 4xx `message` says what to fix, a 5xx one is generic.',
   ),
-  message: v.pipe(v.string(), v.description('Error message')),
-});
+);
 export type ErrorBody = v.InferOutput<typeof ErrorBody>;
+
+/**
+ * The body of an answer that the API gateway gives itself, before or instead of the function
+ * (no route, no or a refused token, throttling, a failed or timed-out function). Only the
+ * OpenAPI document and the tests use it; the local gateway writes the same shape.
+ */
+export const GatewayMessage = v.pipe(
+  v.strictObject({
+    message: v.pipe(
+      v.string(),
+      v.description('The status in words, e.g. "Unauthorized" or "Service Unavailable"'),
+      v.examples(['Unauthorized']),
+    ),
+  }),
+  v.description('An answer of the API gateway itself: the function was not called or failed.'),
+);
+export type GatewayMessage = v.InferOutput<typeof GatewayMessage>;
 
 /**
  * Formats every issue as `field: rule`, joined by `; ` in schema order; the root is `body`.

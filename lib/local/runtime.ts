@@ -14,6 +14,7 @@ import { UsageError } from '../cli-args';
 import { FUNCTIONS, FUNCTION_NAMES, tableEnvironment, type FunctionName } from '../functions';
 import { lambdaNode } from '../lambda-node';
 import { lockDataDir } from './data-lock';
+import { docsPages } from './docs-pages';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine, type Engine } from './engine';
 import { Gateway } from './gateway';
 import { functionLog } from './log-format';
@@ -130,6 +131,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       authCacheTtlSeconds: options.authCacheTtlSeconds,
       log: options.log,
       invoke: (name, event) => pools.get(name)!.invoke(event),
+      localPages: docsPages(),
     });
   /** A new API definition: the gateway closes (finishing its requests) and reopens on `port`. */
   const restartGateway = async () => {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateToken } from '../../lambda/shared/tokens';
 import { freePort } from '../../lib/local/free-port';
+import { checkRawAnswer } from '../support/http';
 import { runBin, type CliResult } from '../support/run-cli';
 
 const ROOT = join(__dirname, '../..');
@@ -90,7 +91,9 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
   expect(output()).toContain('dev token: from PLANT_STORE_DEV_TOKEN (not printed)');
   expect(output()).not.toContain(token);
   const answer = await runCurl(output(), { PLANT_STORE_DEV_TOKEN: token });
+  expect(output()).toContain(`docs:      http://127.0.0.1:${port}/docs`);
   expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+  checkRawAnswer('POST', `http://127.0.0.1:${port}/plants`, answer);
   expect(answer).toContain('{"name":"Monstera","tag":"aroid"}');
   expect(await stop(child)).toBe(0);
   expect(output()).toMatch(/POST \/plants 200 [\d.]+ms \S+/);

@@ -9,6 +9,7 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyProject } from '../../lib/bench/watch-reload';
 import { freePort } from '../../lib/local/free-port';
+import { uncheckedFetch } from '../support/http';
 
 const MESSAGE = 'must be valid JSON';
 let copy: string;
@@ -55,7 +56,9 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
 
 /** create-plant's answer to a body that is not JSON (its message comes from lambda/shared/json.ts). */
 async function ask(path = '/plants') {
-  const response = await fetch(`${url}${path}`, {
+  // A route this test adds to the copy's lib/api.ts is not in openapi.json: not checked.
+  const send = path === '/plants' ? fetch : uncheckedFetch;
+  const response = await send(`${url}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: '{',
