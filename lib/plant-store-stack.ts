@@ -1,5 +1,12 @@
 /** Plant Store in one stack: the HTTP API, its authorizer and function, the tables and alarms. */
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import {
+  CfnOutput,
+  Duration,
+  RemovalPolicy,
+  Stack,
+  Validations,
+  type StackProps,
+} from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   CorsHttpMethod,
@@ -13,26 +20,24 @@ import {
   HttpLambdaResponseType,
 } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import {
-  Alarm,
-  ComparisonOperator,
-  TreatMissingData,
-  type IMetric,
-} from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { AttributeType, BillingMode, Operation, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Alias } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Topic } from 'aws-cdk-lib/aws-sns';
-import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { join } from 'node:path';
 import { PLANTS_TABLE, TOKENS_TABLE, type TableDefinition } from '../lambda/shared/tables';
 import { API } from './api';
 import { ESBUILD_OPTIONS, PROJECT_ROOT } from './bundling';
+import { Monitoring } from './constructs/monitoring';
 import {
   FUNCTIONS,
   FUNCTION_NAMES,
@@ -89,7 +94,26 @@ export interface PlantStoreStackProps extends StackProps {
    * @default - the region's DynamoDB endpoint; no variable is set
    */
   readonly dynamoDbEndpoint?: string;
+  /**
+   * The functions' application log level (Lambda's JSON log format filters by it). TRACE, DEBUG
+   * or INFO: Lambda files the EMF metric lines, which have no level, as INFO, so a higher level
+   * would drop the metrics.
+   * @default ApplicationLogLevel.INFO
+   */
+  readonly applicationLogLevel?: ApplicationLogLevel;
+  /**
+   * X-Ray active tracing of the functions by the Lambda runtime (no tracing code in the bundles).
+   * @default false - no traces, no X-Ray permissions
+   */
+  readonly tracing?: boolean;
 }
+
+/** Log levels at which Lambda keeps the EMF metric lines (it files them as INFO). */
+const METRIC_LOG_LEVELS: readonly ApplicationLogLevel[] = [
+  ApplicationLogLevel.TRACE,
+  ApplicationLogLevel.DEBUG,
+  ApplicationLogLevel.INFO,
+];
 
 /** The deployed service. */
 export class PlantStoreStack extends Stack {
@@ -97,6 +121,8 @@ export class PlantStoreStack extends Stack {
   readonly apiUrl: string;
   readonly plantsTable: Table;
   readonly tokensTable: Table;
+  private readonly logLevel: ApplicationLogLevel;
+  private readonly tracing: boolean;
 
   constructor(scope: Construct, id: string, props: PlantStoreStackProps = {}) {
     super(scope, id, props);
@@ -107,6 +133,13 @@ export class PlantStoreStack extends Stack {
       throw new Error(`authCacheTtl must be at most 3600 seconds, got ${authCacheTtl.toSeconds()}`);
     }
     const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+    this.logLevel = props.applicationLogLevel ?? ApplicationLogLevel.INFO;
+    if (!METRIC_LOG_LEVELS.includes(this.logLevel)) {
+      throw new Error(
+        `applicationLogLevel must be TRACE, DEBUG or INFO (a higher level drops the EMF metrics), got ${this.logLevel}`,
+      );
+    }
+    this.tracing = props.tracing ?? false;
     // The SDK reads this variable itself; only a sam-local synth sets it.
     const endpoint: Record<string, string> = props.dynamoDbEndpoint
       ? { AWS_ENDPOINT_URL_DYNAMODB: props.dynamoDbEndpoint }
@@ -122,6 +155,8 @@ export class PlantStoreStack extends Stack {
       FUNCTION_NAMES.map((name) => {
         const fn = this.function(name, logRetention, {
           ...tableEnvironment(name, (key) => tables[key].tableName),
+          // The service dimension of the metrics: the registry name the dashboard reads.
+          POWERTOOLS_SERVICE_NAME: name,
           ...endpoint,
         });
         for (const [key, actions] of Object.entries(FUNCTIONS[name].tables)) {
@@ -130,6 +165,17 @@ export class PlantStoreStack extends Stack {
         return [name, fn];
       }),
     ) as Record<FunctionName, NodejsFunction>;
+
+    if (this.tracing) {
+      // X-Ray's PutTraceSegments and PutTelemetryRecords have no resource to name: `*` is the
+      // only form IAM accepts, and Lambda's own tracing grants exactly these two actions.
+      for (const fn of Object.values(functions)) {
+        Validations.of(fn.role!).acknowledge({
+          id: 'AwsSolutions-IAM5[Resource::*]',
+          reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support only Resource *',
+        });
+      }
+    }
 
     const api = new HttpApi(this, 'HttpApi', {
       apiName: 'plant-store',
@@ -198,23 +244,11 @@ export class PlantStoreStack extends Stack {
     });
     this.apiUrl = stage.url;
 
-    const period = Duration.minutes(5);
-    this.alarms(props.alarmEmail, {
-      ApiServerErrors: api.metricServerError({ period }),
-      ...Object.fromEntries(
-        FUNCTION_NAMES.flatMap((name) => [
-          [`${FUNCTIONS[name].id}Errors`, functions[name].metricErrors({ period })],
-          [`${FUNCTIONS[name].id}Throttles`, functions[name].metricThrottles({ period })],
-        ]),
-      ),
-      PlantsTableThrottles: this.plantsTable.metricThrottledRequestsForOperations({
-        operations: operationsOn('plants'),
-        period,
-      }),
-      TokensTableThrottles: this.tokensTable.metricThrottledRequestsForOperations({
-        operations: operationsOn('tokens'),
-        period,
-      }),
+    new Monitoring(this, 'Monitoring', {
+      api,
+      functions,
+      tables,
+      alarmEmail: props.alarmEmail,
     });
 
     new CfnOutput(this, 'ApiUrl', {
@@ -287,6 +321,10 @@ export class PlantStoreStack extends Stack {
       reservedConcurrentExecutions: reservedConcurrency,
       role,
       logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: this.logLevel,
+      systemLogLevelV2: SystemLogLevel.INFO,
+      tracing: this.tracing ? Tracing.ACTIVE : undefined,
       environment,
       bundling: {
         format: OutputFormat.ESM,
@@ -306,31 +344,4 @@ export class PlantStoreStack extends Stack {
       },
     });
   }
-
-  /** One alarm per metric (any non-zero value in 5 minutes), each notifying the topic if any. */
-  private alarms(email: string | undefined, metrics: Record<string, IMetric>): void {
-    const topic = email
-      ? new Topic(this, 'AlarmTopic', {
-          enforceSSL: true,
-          masterKey: Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
-        })
-      : undefined;
-    topic?.addSubscription(new EmailSubscription(email!));
-    for (const [id, metric] of Object.entries(metrics)) {
-      const alarm = new Alarm(this, `${id}Alarm`, {
-        metric,
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      });
-      if (topic) alarm.addAlarmAction(new SnsAction(topic));
-    }
-  }
-}
-
-/** The DynamoDB operations any function may call on a table, for its throttling alarm. */
-function operationsOn(table: TableKey): Operation[] {
-  const actions = FUNCTION_NAMES.flatMap((name) => FUNCTIONS[name].tables[table] ?? []);
-  return [...new Set(actions)].map((action) => action.replace('dynamodb:', '') as Operation);
 }

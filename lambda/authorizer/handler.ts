@@ -2,7 +2,8 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import { requireEnv } from '../shared/config';
-import { makeDocumentClient } from '../shared/dynamodb';
+import { isStoreUnavailable, makeDocumentClient } from '../shared/dynamodb';
+import { withObservability } from '../shared/observability';
 import type { Principal } from '../shared/principal';
 import { TOKENS_TABLE } from '../shared/tables';
 import { verifyToken, type TokenLookup } from './verify-token';
@@ -34,33 +35,33 @@ export function tableLookup(deps: AuthorizerDeps): TokenLookup {
 /** Builds the authorizer around its dependencies, so tests can inject theirs. */
 export function makeAuthorizerHandler(deps: AuthorizerDeps) {
   const lookup = tableLookup(deps);
-  return async (event: APIGatewayRequestAuthorizerEventV2): Promise<AuthorizerResult> => {
-    const requestId = event.requestContext?.requestId;
-    let verdict;
-    try {
-      verdict = await verifyToken(event.headers?.authorization, lookup);
-    } catch (error) {
-      // Name and status only: a message could echo the key, which is the token's hash.
-      const { name, $metadata } = (error ?? {}) as { name?: string; $metadata?: object };
-      console.error(
-        JSON.stringify({ level: 'error', requestId, decision: 'error', error: name, $metadata }),
-      );
-      // No `cause`: the runtime logs what is thrown, and the SDK error is not ours to vouch for.
-      // eslint-disable-next-line preserve-caught-error
-      throw new Error('token table unreadable; denying by failing');
-    }
-    const { principal } = verdict;
-    console.log(
-      JSON.stringify({
-        level: 'info',
-        requestId,
-        decision: principal ? 'allow' : 'deny',
-        tokenId: principal ? principal.tokenId : verdict.tokenId,
-        ...(principal ? {} : { reason: verdict.reason }),
-      }),
-    );
-    return principal ? { isAuthorized: true, context: principal } : { isAuthorized: false };
-  };
+  return withObservability(
+    async (event: APIGatewayRequestAuthorizerEventV2, log): Promise<AuthorizerResult> => {
+      let verdict;
+      try {
+        verdict = await verifyToken(event.headers?.authorization, lookup);
+      } catch (error) {
+        // Name and status only: a message could echo the key, which is the token's hash.
+        const { name, $metadata } = (error ?? {}) as { name?: string; $metadata?: object };
+        log.outcome(isStoreUnavailable(error) ? 'unavailable' : 'error', {
+          error: `${name ?? 'Error'} ${JSON.stringify($metadata ?? {})}`,
+        });
+        // No `cause`: the runtime logs what is thrown, and the SDK error is not ours to vouch for.
+        // eslint-disable-next-line preserve-caught-error
+        throw new Error('token table unreadable; denying by failing');
+      }
+      const { principal } = verdict;
+      if (principal) {
+        log.outcome('allowed', { tokenId: principal.tokenId });
+        return { isAuthorized: true, context: principal };
+      }
+      log.outcome('denied', {
+        reason: verdict.reason,
+        ...(verdict.tokenId === undefined ? {} : { tokenId: verdict.tokenId }),
+      });
+      return { isAuthorized: false };
+    },
+  );
 }
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */

@@ -8,6 +8,7 @@ import { requireEnv } from '../shared/config';
 import { makeDocumentClient } from '../shared/dynamodb';
 import { errorResponse, jsonResponse } from '../shared/http';
 import { PlantsTable } from '../shared/plants-table';
+import { withObservability } from '../shared/observability';
 import { PLANTS_WRITE, requireScope } from '../shared/principal';
 import type { Plant } from '../shared/schemas';
 import { PLANTS_TABLE } from '../shared/tables';
@@ -26,28 +27,22 @@ export type CreatePlantEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<unknow
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export function makeCreatePlantHandler(deps: CreatePlantDeps) {
   const plants = new PlantsTable(deps.plants, deps.tableName);
-  return async (event: CreatePlantEvent): Promise<APIGatewayProxyStructuredResultV2> => {
-    const requestId = event.requestContext?.requestId ?? 'none';
-    try {
-      const principal = requireScope(event.requestContext?.authorizer?.lambda, PLANTS_WRITE);
-      const plant = readNewPlant(event);
-      const outcome = await createPlant(plants, plant, principal.tokenId);
-      console.log(
-        JSON.stringify({
-          level: 'info',
-          requestId,
-          tokenId: principal.tokenId,
-          id: String(plant.id),
-          outcome,
-        }),
-      );
-      const answer: Plant =
-        plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag };
-      return jsonResponse(200, answer);
-    } catch (error) {
-      return errorResponse(error, requestId);
-    }
-  };
+  return withObservability(
+    async (event: CreatePlantEvent, log): Promise<APIGatewayProxyStructuredResultV2> => {
+      try {
+        const principal = requireScope(event.requestContext?.authorizer?.lambda, PLANTS_WRITE);
+        log.set({ tokenId: principal.tokenId });
+        const plant = readNewPlant(event);
+        log.set({ plantId: String(plant.id) });
+        log.outcome(await createPlant(plants, plant, principal.tokenId));
+        const answer: Plant =
+          plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag };
+        return jsonResponse(200, answer);
+      } catch (error) {
+        return errorResponse(error, log);
+      }
+    },
+  );
 }
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */

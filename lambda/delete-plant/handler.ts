@@ -3,6 +3,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { requireEnv } from '../shared/config';
 import { makeDocumentClient } from '../shared/dynamodb';
 import { emptyResponse, errorResponse } from '../shared/http';
+import { withObservability } from '../shared/observability';
 import { PlantsTable, type PlantsTableDeps } from '../shared/plants-table';
 import { PLANTS_DELETE, requireScope } from '../shared/principal';
 import { readPlantId, type PlantsEvent } from '../shared/request';
@@ -12,26 +13,22 @@ import { deletePlant } from './delete-plant';
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export function makeDeletePlantHandler(deps: PlantsTableDeps) {
   const plants = new PlantsTable(deps.plants, deps.tableName);
-  return async (event: PlantsEvent): Promise<APIGatewayProxyStructuredResultV2> => {
-    const requestId = event.requestContext?.requestId ?? 'none';
-    try {
-      const principal = requireScope(event.requestContext?.authorizer?.lambda, PLANTS_DELETE);
-      const plant = await deletePlant(plants, readPlantId(event));
-      // A deletion cannot be undone: the log keeps who deleted what.
-      console.log(
-        JSON.stringify({
-          level: 'info',
-          requestId,
-          tokenId: principal.tokenId,
-          id: String(plant.id),
-          outcome: 'deleted',
-        }),
-      );
-      return emptyResponse(204);
-    } catch (error) {
-      return errorResponse(error, requestId);
-    }
-  };
+  return withObservability(
+    async (event: PlantsEvent, log): Promise<APIGatewayProxyStructuredResultV2> => {
+      try {
+        const principal = requireScope(event.requestContext?.authorizer?.lambda, PLANTS_DELETE);
+        log.set({ tokenId: principal.tokenId });
+        const id = readPlantId(event);
+        log.set({ plantId: String(id) });
+        // A deletion cannot be undone: the log line keeps who deleted what.
+        await deletePlant(plants, id);
+        log.outcome('deleted');
+        return emptyResponse(204);
+      } catch (error) {
+        return errorResponse(error, log);
+      }
+    },
+  );
 }
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */

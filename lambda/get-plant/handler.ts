@@ -3,6 +3,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { requireEnv } from '../shared/config';
 import { makeDocumentClient } from '../shared/dynamodb';
 import { errorResponse, jsonResponse } from '../shared/http';
+import { withObservability } from '../shared/observability';
 import { PlantsTable, type PlantsTableDeps } from '../shared/plants-table';
 import { PLANTS_READ, requireScope } from '../shared/principal';
 import { readPlantId, type PlantsEvent } from '../shared/request';
@@ -12,16 +13,21 @@ import { getPlant } from './get-plant';
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export function makeGetPlantHandler(deps: PlantsTableDeps) {
   const plants = new PlantsTable(deps.plants, deps.tableName);
-  return async (event: PlantsEvent): Promise<APIGatewayProxyStructuredResultV2> => {
-    const requestId = event.requestContext?.requestId ?? 'none';
-    try {
-      requireScope(event.requestContext?.authorizer?.lambda, PLANTS_READ);
-      const plant = await getPlant(plants, readPlantId(event));
-      return jsonResponse(200, plant);
-    } catch (error) {
-      return errorResponse(error, requestId);
-    }
-  };
+  return withObservability(
+    async (event: PlantsEvent, log): Promise<APIGatewayProxyStructuredResultV2> => {
+      try {
+        const principal = requireScope(event.requestContext?.authorizer?.lambda, PLANTS_READ);
+        log.set({ tokenId: principal.tokenId });
+        const id = readPlantId(event);
+        log.set({ plantId: String(id) });
+        const plant = await getPlant(plants, id);
+        log.outcome('read');
+        return jsonResponse(200, plant);
+      } catch (error) {
+        return errorResponse(error, log);
+      }
+    },
+  );
 }
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */

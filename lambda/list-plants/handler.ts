@@ -3,6 +3,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { requireEnv } from '../shared/config';
 import { makeDocumentClient } from '../shared/dynamodb';
 import { errorResponse, jsonResponse } from '../shared/http';
+import { withObservability } from '../shared/observability';
 import { PlantsTable, type PlantsTableDeps } from '../shared/plants-table';
 import { PLANTS_READ, requireScope } from '../shared/principal';
 import { readPageQuery, type PlantsEvent } from '../shared/request';
@@ -12,16 +13,19 @@ import { listPlants } from './list-plants';
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export function makeListPlantsHandler(deps: PlantsTableDeps) {
   const plants = new PlantsTable(deps.plants, deps.tableName);
-  return async (event: PlantsEvent): Promise<APIGatewayProxyStructuredResultV2> => {
-    const requestId = event.requestContext?.requestId ?? 'none';
-    try {
-      requireScope(event.requestContext?.authorizer?.lambda, PLANTS_READ);
-      const page = await listPlants(plants, readPageQuery(event));
-      return jsonResponse(200, page);
-    } catch (error) {
-      return errorResponse(error, requestId);
-    }
-  };
+  return withObservability(
+    async (event: PlantsEvent, log): Promise<APIGatewayProxyStructuredResultV2> => {
+      try {
+        const principal = requireScope(event.requestContext?.authorizer?.lambda, PLANTS_READ);
+        log.set({ tokenId: principal.tokenId });
+        const page = await listPlants(plants, readPageQuery(event));
+        log.outcome('listed');
+        return jsonResponse(200, page);
+      } catch (error) {
+        return errorResponse(error, log);
+      }
+    },
+  );
 }
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */

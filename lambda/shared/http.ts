@@ -4,6 +4,7 @@
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { stringifyJson } from './json-answer';
+import type { Outcome, RequestLog } from './observability';
 import type { ErrorBody } from './schemas';
 
 /** An answer with a status, a message and optional headers. */
@@ -95,33 +96,26 @@ export function emptyResponse(status: number): APIGatewayProxyStructuredResultV2
   return { statusCode: status };
 }
 
+/** The outcome a status stands for in the request's log line and metrics. */
+function outcomeOf(status: number): Outcome {
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not-found';
+  if (status === 409) return 'conflict';
+  if (status === 503) return 'unavailable';
+  return status < 500 ? 'invalid' : 'error';
+}
+
 /**
- * Maps any thrown value to an Error answer. An `HttpError` below 500 shows its message;
- * everything else answers generically and is logged with the request id.
+ * Maps any thrown value to an Error answer and records the request's outcome. An `HttpError`
+ * below 500 shows its message (logged as the broken rule); everything else answers generically
+ * and its details are logged with the request id.
  */
-export function errorResponse(
-  error: unknown,
-  requestId: string,
-): APIGatewayProxyStructuredResultV2 {
+export function errorResponse(error: unknown, log: RequestLog): APIGatewayProxyStructuredResultV2 {
   const status = error instanceof HttpError ? error.status : 500;
-  if (status >= 500) {
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        requestId,
-        status,
-        error:
-          error instanceof Error
-            ? {
-                name: error.name,
-                message: error.message,
-                stack: error.stack,
-                cause: String(error.cause ?? ''),
-              }
-            : String(error),
-      }),
-    );
-  }
+  const outcome = outcomeOf(status);
+  if (status >= 500) log.outcome(outcome, { error });
+  else if (outcome === 'invalid') log.outcome(outcome, { rule: (error as HttpError).message });
+  else log.outcome(outcome);
   const message =
     status < 500 && error instanceof HttpError
       ? error.message

@@ -5,6 +5,7 @@ import { handlerOverhead } from './handler-overhead';
 import { load } from './load';
 import { localRuntime } from './local-runtime';
 import { median } from './measure';
+import { observabilityCost } from './observability-cost';
 import { parseTime } from './parse-time';
 import type { BenchPhase } from './phase';
 import { benchWatchReload } from './watch-reload';
@@ -29,4 +30,5 @@ export const PHASES: readonly BenchPhase[] = [
   localRuntime,
   watchReload,
   bundlingVariants,
+  observabilityCost,
 ];

@@ -17,6 +17,7 @@ import { lockDataDir } from './data-lock';
 import { docsPages } from './docs-pages';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine, type Engine } from './engine';
 import { Gateway } from './gateway';
+import { functionLog } from './log-format';
 import { SandboxPool } from './sandbox/pool';
 import { DEFAULT_CONCURRENCY, DEFAULT_DB_PORT, DEFAULT_PORT, envInteger } from './settings';
 import { buildBundles, loadApi, type Bundles } from './watch';
@@ -199,7 +200,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
           memorySize: FUNCTIONS[name].memorySize,
           concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
           nodePath: node.path,
-          log: (line) => options.log(`[${name}] ${line}`),
+          log: functionLog(name, options.log),
         }),
       );
     }

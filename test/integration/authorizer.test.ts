@@ -11,6 +11,7 @@ import { TOKENS_TABLE } from '../../lambda/shared/tables';
 import { generateToken, hashToken, tokenItem } from '../../lambda/shared/tokens';
 import { startEngine, LOCAL_CREDENTIALS, LOCAL_REGION, type Engine } from '../../lib/local/engine';
 import { authorizerEvent } from '../support/events';
+import { captureOutput, type CapturedOutput } from '../support/output';
 import { countRequests } from '../support/store';
 
 let engine: Engine;
@@ -18,7 +19,7 @@ let tokens: ReturnType<typeof makeDocumentClient>;
 let requests: string[];
 let authorize: ReturnType<typeof makeAuthorizerHandler>;
 let logLines: string[];
-const spies: jest.SpyInstance[] = [];
+let output: CapturedOutput;
 
 async function issue(options: { scopes?: string[]; expiresAt?: number } = {}) {
   const { token, tokenId } = generateToken();
@@ -43,16 +44,10 @@ afterAll(async () => {
 });
 beforeEach(() => {
   requests.length = 0;
-  logLines = [];
-  for (const method of ['log', 'error', 'warn', 'info'] as const) {
-    spies.push(
-      jest
-        .spyOn(console, method)
-        .mockImplementation((...args) => void logLines.push(args.join(' '))),
-    );
-  }
+  output = captureOutput();
+  logLines = output.lines;
 });
-afterEach(() => spies.splice(0).forEach((spy) => spy.mockRestore()));
+afterEach(() => output.restore());
 
 it('allows a valid token, with its principal as context, in one strongly consistent read', async () => {
   const { token, tokenId } = await issue();

@@ -11,6 +11,7 @@ import { makeCreatePlantHandler } from '../../lambda/create-plant/handler';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../lib/local/engine';
 import { createPlantEvent, plantBody } from '../support/events';
+import { captureOutput, type CapturedOutput } from '../support/output';
 import { countRequests, startTestStore, type TestStore } from '../support/store';
 
 const UNAVAILABLE = {
@@ -35,12 +36,12 @@ async function listen(onConnection: (socket: Socket) => void): Promise<Server> {
   return server;
 }
 
-let logged: jest.SpyInstance;
+let logged: CapturedOutput;
 beforeEach(() => {
-  logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  logged = captureOutput();
 });
 afterEach(() => {
-  logged.mockRestore();
+  logged.restore();
 });
 
 describe('store unavailable', () => {
@@ -120,7 +121,7 @@ describe('a bug', () => {
       message: 'internal error; the request id identifies it in the service log',
     });
     expect(answer.body).not.toMatch(/secret|arn|TypeError|exploded/);
-    const log = logged.mock.calls.map((args) => args.join(' ')).join('\n');
+    const log = logged.lines.join('\n');
     expect(log).toContain('req-bug-1');
     expect(log).toContain('secret-table-arn');
     plants.destroy();

@@ -15,6 +15,7 @@ import { makeGetPlantHandler } from '../../lambda/get-plant/handler';
 import { makeListPlantsHandler } from '../../lambda/list-plants/handler';
 import { decodeCursor, encodeCursor } from '../../lambda/shared/cursor';
 import { plantsEvent, type PlantsEventOptions } from '../support/events';
+import { captureOutput } from '../support/output';
 
 const ID_RULE = 'id: must be an integer from -9223372036854775808 to 9223372036854775807';
 const LIMIT_RULE = 'limit: must be an integer from 1 to 100';
@@ -148,13 +149,16 @@ describe('answers', () => {
   });
 
   it('a stored item without a string name is a 500 that says nothing of it', async () => {
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logged = captureOutput();
     const { call } = harness({ Item: { id: new NumberValue('5'), name: 5 } });
-    const answer = await call('GET', { ...byId('5'), requestId: 'req-bad-item' });
+    const answer = await call('GET', { ...byId('5'), requestId: 'req-bad-item' }).finally(() =>
+      logged.restore(),
+    );
     expect(answer.statusCode).toBe(500);
     expect(answer.body).not.toContain('name');
-    expect(logged.mock.calls.join('\n')).toContain('req-bad-item');
-    logged.mockRestore();
+    expect(logged.json()).toContainEqual(
+      expect.objectContaining({ level: 'ERROR', requestId: 'req-bad-item' }),
+    );
   });
 });
 

@@ -1,0 +1,133 @@
+/**
+ * `npm run smoke` as a user runs it, against the local runtime (`startLocal`, as `npm start`
+ * runs it): every step passes or is skipped for a route this build lacks, each request leaves
+ * one readable function line, and usage mistakes are one line with exit code 2.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../lib/local/free-port';
+import { startLocal, type LocalService } from '../../lib/local/runtime';
+import { formatSmoke, randomSmokeId, smokePassed, SMOKE_ID_RANGE } from '../../lib/smoke';
+import { runBin, type CliResult } from '../support/run-cli';
+
+const ROOT = join(__dirname, '../..');
+const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-smoke-'));
+const logs: string[] = [];
+let service: LocalService;
+
+beforeAll(async () => {
+  // Show the functions' EMF lines too (compactly), to count them.
+  process.env.PLANT_STORE_SHOW_METRICS = '1';
+  service = await startLocal({
+    port: 0,
+    dbPort: 0,
+    dataDir,
+    memory: true,
+    authCacheTtlSeconds: 0,
+    log: (line) => logs.push(line),
+  });
+}, 60_000);
+afterAll(async () => {
+  delete process.env.PLANT_STORE_SHOW_METRICS;
+  await service?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function npmRunSmoke(args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      'npm',
+      ['run', '--silent', 'smoke', '--', ...args],
+      { cwd: ROOT, timeout: 60_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+it('npm run smoke passes against npm start, one function line per request', async () => {
+  const result = await npmRunSmoke(['--url', service.url, '--token', service.devToken]);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  const rows = result.stdout.split('\n');
+  for (const step of ['create', 'retry', 'conflict', 'invalid', 'no token', 'bad token']) {
+    expect(rows.find((row) => row.startsWith(`${step} `))).toMatch(/ pass$/);
+  }
+  expect(rows.find((row) => row.startsWith('content type '))).toMatch(/ 415 +pass$/);
+  expect(result.stdout).toMatch(/^\d+ passed, 0 failed, \d+ skipped \(\d+ steps\)$/m);
+  const id = /POST \/plants id=(\d+)/.exec(result.stdout)![1]!;
+  expect(BigInt(id) >= SMOKE_ID_RANGE.min && BigInt(id) < SMOKE_ID_RANGE.max).toBe(true);
+
+  const outcomes = logs
+    .filter((line) => /^\[create-plant\] INFO /.test(line))
+    .map((line) => line.split(' ')[2]);
+  expect(outcomes).toEqual(['created', 'unchanged', 'conflict', 'invalid', 'invalid']);
+  const authorizer = logs.filter((line) => line.startsWith('[authorizer] '));
+  expect(authorizer.filter((line) => line.includes(' denied reason=unknown '))).toHaveLength(1);
+  expect(logs.join('\n')).not.toContain(service.devToken);
+  expect(logs.some((line) => line.includes('_aws'))).toBe(false);
+
+  // One metric line per request, adding up to the outcomes logged.
+  const metrics = (fn: string) =>
+    logs.filter((line) => line.startsWith(`[${fn}] metrics `)).map((line) => line.split(' ')[2]);
+  expect(metrics('create-plant')).toEqual([
+    'PlantsCreated=1',
+    'RetriesAnswered=1',
+    'Conflicts=1',
+    'ValidationFailures=1',
+    'ValidationFailures=1',
+  ]);
+  expect(metrics('authorizer')).toHaveLength(authorizer.filter((l) => / INFO /.test(l)).length);
+});
+
+it('fails (exit 1) when nothing answers, with one failed step', async () => {
+  const port = await freePort();
+  const result = await runBin('smoke', ['--url', `http://127.0.0.1:${port}`, '--token', 'x']);
+  expect(result.code).toBe(1);
+  expect(result.stdout).toMatch(/^create .* fail: no answer: ECONNREFUSED$/m);
+  expect(result.stdout).toContain('0 passed, 1 failed, 0 skipped (1 steps)');
+});
+
+it.each([
+  [[], 'smoke: --url is required (npm run smoke -- --help)\n'],
+  [['--url', 'http://x'], 'smoke: --token is required (npm run smoke -- --help)\n'],
+  [
+    ['--url', 'ftp://x', '--token', 't'],
+    'smoke: --url must be an http(s) URL, got ftp://x (npm run smoke -- --help)\n',
+  ],
+  [['--nope'], "smoke: Unknown option '--nope' (npm run smoke -- --help)\n"],
+])('%j is a usage mistake: one line, exit 2', async (args, stderr) => {
+  const result = await runBin('smoke', args);
+  expect(result).toEqual({ code: 2, stdout: '', stderr });
+});
+
+it('--help explains the steps and the exit codes', async () => {
+  const result = await runBin('smoke', ['--help']);
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('npm run smoke -- --url <ApiUrl> --token <token>');
+  expect(result.stdout).toContain('Exit code: 0');
+});
+
+it('draws ids inside the range and formats a table', () => {
+  for (let i = 0; i < 100; i++) {
+    const id = randomSmokeId();
+    expect(id >= SMOKE_ID_RANGE.min && id < SMOKE_ID_RANGE.max).toBe(true);
+  }
+  const steps = [
+    { name: 'a', request: 'GET /', expected: 200, got: 500, result: 'fail', detail: 'x' },
+    { name: 'b', request: 'GET /', expected: 204, got: 0, result: 'skip', detail: '' },
+  ] as const;
+  expect(formatSmoke(steps)).toBe(
+    [
+      'step  request  expected  got  result',
+      'a     GET /    200       500  fail: x',
+      'b     GET /    204       -    skip',
+      '',
+      '0 passed, 1 failed, 1 skipped (2 steps)',
+    ].join('\n'),
+  );
+  expect(smokePassed(steps)).toBe(false);
+  expect(smokePassed([steps[1]])).toBe(true);
+});
