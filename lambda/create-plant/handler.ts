@@ -3,23 +3,20 @@ import type {
   APIGatewayProxyEventV2WithLambdaAuthorizer,
   APIGatewayProxyStructuredResultV2,
 } from 'aws-lambda';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { requireEnv } from '../shared/config';
-import { makeDocumentClient } from '../shared/dynamodb';
 import { errorResponse, jsonResponse } from '../shared/http';
-import { PlantsTable } from '../shared/plants-table';
+import {
+  PlantsTable,
+  plantsTableFromEnvironment,
+  type PlantsTableDeps,
+} from '../shared/plants-table';
 import { withObservability } from '../shared/observability';
 import { PLANTS_WRITE, requireScope } from '../shared/principal';
 import type { Plant } from '../shared/schemas';
-import { PLANTS_TABLE } from '../shared/tables';
 import { createPlant } from './create-plant';
 import { readNewPlant } from './request';
 
 /** What the handler needs: a document client and the plants table's name. */
-export interface CreatePlantDeps {
-  readonly plants: DynamoDBDocumentClient;
-  readonly tableName: string;
-}
+export type CreatePlantDeps = PlantsTableDeps;
 
 /** The event: payload 2.0 with the authorizer's context, which may be missing when invoked directly. */
 export type CreatePlantEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<unknown>;
@@ -46,9 +43,4 @@ export function makeCreatePlantHandler(deps: CreatePlantDeps) {
 }
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */
-export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): CreatePlantDeps {
-  return {
-    plants: makeDocumentClient(),
-    tableName: requireEnv(PLANTS_TABLE.environmentVariable, env),
-  };
-}
+export const fromEnvironment = plantsTableFromEnvironment;

@@ -1,13 +1,14 @@
 /** DELETE /plants/{id}: an adapter from the HTTP API event to `deletePlant` and back. */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { requireEnv } from '../shared/config';
-import { makeDocumentClient } from '../shared/dynamodb';
 import { emptyResponse, errorResponse } from '../shared/http';
 import { withObservability } from '../shared/observability';
-import { PlantsTable, type PlantsTableDeps } from '../shared/plants-table';
+import {
+  PlantsTable,
+  plantsTableFromEnvironment,
+  type PlantsTableDeps,
+} from '../shared/plants-table';
 import { PLANTS_DELETE, requireScope } from '../shared/principal';
 import { readPlantId, type PlantsEvent } from '../shared/request';
-import { PLANTS_TABLE } from '../shared/tables';
 import { deletePlant } from './delete-plant';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
@@ -32,9 +33,4 @@ export function makeDeletePlantHandler(deps: PlantsTableDeps) {
 }
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */
-export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): PlantsTableDeps {
-  return {
-    plants: makeDocumentClient(),
-    tableName: requireEnv(PLANTS_TABLE.environmentVariable, env),
-  };
-}
+export const fromEnvironment = plantsTableFromEnvironment;

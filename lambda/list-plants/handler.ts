@@ -1,13 +1,14 @@
 /** GET /plants: an adapter from the HTTP API event to `listPlants` and back. */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { requireEnv } from '../shared/config';
-import { makeDocumentClient } from '../shared/dynamodb';
 import { errorResponse, jsonResponse } from '../shared/http';
 import { withObservability } from '../shared/observability';
-import { PlantsTable, type PlantsTableDeps } from '../shared/plants-table';
+import {
+  PlantsTable,
+  plantsTableFromEnvironment,
+  type PlantsTableDeps,
+} from '../shared/plants-table';
 import { PLANTS_READ, requireScope } from '../shared/principal';
 import { readPageQuery, type PlantsEvent } from '../shared/request';
-import { PLANTS_TABLE } from '../shared/tables';
 import { listPlants } from './list-plants';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
@@ -29,9 +30,4 @@ export function makeListPlantsHandler(deps: PlantsTableDeps) {
 }
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */
-export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): PlantsTableDeps {
-  return {
-    plants: makeDocumentClient(),
-    tableName: requireEnv(PLANTS_TABLE.environmentVariable, env),
-  };
-}
+export const fromEnvironment = plantsTableFromEnvironment;

@@ -11,7 +11,8 @@ import {
   ScanCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { isStoreUnavailable } from './dynamodb';
+import { requireEnv } from './config';
+import { isStoreUnavailable, makeDocumentClient } from './dynamodb';
 import { ServiceUnavailable } from './http';
 import type { NewPlant, StoredPlant } from './schemas';
 import { PLANTS_TABLE } from './tables';
@@ -22,6 +23,17 @@ const KEY = PLANTS_TABLE.partitionKey.name;
 export interface PlantsTableDeps {
   readonly plants: DynamoDBDocumentClient;
   readonly tableName: string;
+}
+
+/**
+ * Every plants function's configuration, read once at cold start: the table's name from its
+ * environment variable (a missing one fails the start, by name) and one document client.
+ */
+export function plantsTableFromEnvironment(env: NodeJS.ProcessEnv = process.env): PlantsTableDeps {
+  return {
+    plants: makeDocumentClient(),
+    tableName: requireEnv(PLANTS_TABLE.environmentVariable, env),
+  };
 }
 
 /** A plant's name and tag as stored, when a put found its id taken. */

@@ -10,6 +10,7 @@ import { makeListPlantsHandler } from '../../lambda/list-plants/handler';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { PLANTS_TABLE } from '../../lambda/shared/tables';
 import { plantsEvent } from '../support/events';
+import { captureOutput, type CapturedOutput } from '../support/output';
 import { countRequests, startTestStore, type TestStore } from '../support/store';
 
 const OPERATIONS = [
@@ -34,7 +35,7 @@ const OPERATIONS = [
 ];
 
 let store: TestStore;
-let logged: jest.SpyInstance;
+let logged: CapturedOutput;
 beforeAll(async () => {
   store = await startTestStore();
 });
@@ -42,10 +43,10 @@ afterAll(async () => {
   await store.close();
 });
 beforeEach(() => {
-  logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  logged = captureOutput();
 });
 afterEach(() => {
-  logged.mockRestore();
+  logged.restore();
 });
 
 describe.each(OPERATIONS)('$name', ({ make, event, command }) => {
@@ -82,7 +83,7 @@ describe.each(OPERATIONS)('$name', ({ make, event, command }) => {
       body: '{"error":500,"message":"internal error; the request id identifies it in the service log"}',
     });
     expect(answer.headers).not.toHaveProperty('retry-after');
-    const log = logged.mock.calls.map((args) => args.join(' ')).join('\n');
+    const log = logged.lines.join('\n');
     expect(log).toContain(event.requestContext.requestId);
     expect(log).toContain('secret-table-arn');
     plants.destroy();
