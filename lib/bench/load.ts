@@ -17,15 +17,27 @@ import type { BenchContext, BenchPhase } from './phase';
 
 const CONNECTIONS = 16;
 
-async function untilAnswering(url: string, child: ChildProcess): Promise<void> {
+/**
+ * Waits until `npm start` answers a request with its dev token: the gateway listens before the
+ * token is written and stored, so an answer without one (a 401) is too early.
+ */
+async function untilReady(url: string, child: ChildProcess, dataDir: string): Promise<string> {
   const started = performance.now();
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
-    const answered = await fetch(`${url}/plants`, { method: 'POST' }).then(
-      (response) => response.status === 401,
-      () => false,
-    );
-    if (answered) return;
+    let token = '';
+    try {
+      token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
+    } catch {
+      // Not written yet.
+    }
+    const ready =
+      token !== '' &&
+      (await fetch(`${url}/plants`, { headers: { authorization: `Bearer ${token}` } }).then(
+        (response) => response.status === 200,
+        () => false,
+      ));
+    if (ready) return token;
     if (performance.now() - started > 60_000) throw new Error('npm start did not answer in 60 s');
     await sleep(50);
   }
@@ -52,9 +64,9 @@ export const load: BenchPhase = {
     });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
-      await untilAnswering(url, child);
+      const token = await untilReady(url, child, dataDir);
       const headers = {
-        authorization: `Bearer ${readFileSync(join(dataDir, 'dev-token'), 'utf8').trim()}`,
+        authorization: `Bearer ${token}`,
         'content-type': 'application/json',
       };
       let id = Date.now() * 1000;

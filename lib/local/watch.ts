@@ -1,14 +1,15 @@
 /**
  * The function bundles of a local run, built with the stack's options (`functionBuildOptions`)
- * through esbuild's incremental contexts. In watch mode a change under `lambda/` rebuilds only
- * the bundles that include the changed file, and a change to `lib/api.ts` is reported so that
- * the runtime can restart its gateway. A failed build is printed and changes nothing.
+ * through one esbuild incremental context for all functions (one context per function kept
+ * esbuild's service at ~250 MiB). In watch mode a change under `lambda/` rebuilds once and swaps
+ * only the bundles whose output changed, and a change to `lib/api.ts` is reported so that the
+ * runtime can restart its gateway. A failed build is printed and changes nothing.
  */
 import { build, context, formatMessages, type BuildContext, type Message } from 'esbuild';
 import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { functionBuildOptions } from '../build';
+import { allFunctionsBuildOptions } from '../build';
 import { PROJECT_ROOT } from '../bundling';
 import type { ApiDefinition } from '../api';
 import { FUNCTIONS, type FunctionName } from '../functions';
@@ -31,51 +32,53 @@ export interface BundlesOptions {
 export interface Bundles {
   /** Absolute path of each function's bundle. */
   readonly files: ReadonlyMap<FunctionName, string>;
-  /** Stops watching and disposes of the contexts. */
+  /** Stops watching and disposes of the context. */
   close(): Promise<void>;
 }
 
-interface Entry {
-  readonly context: BuildContext;
-  file: string;
+interface Bundle {
+  readonly file: string;
   contents: Uint8Array | undefined;
   inputs: Set<string>;
 }
 
+type Rebuilt = { errors: Message[] } | { errors?: undefined; changed: FunctionName[] };
+
 /** Builds every bundle once and, with `watch`, keeps rebuilding them on change. */
 export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
-  const entries = new Map<FunctionName, Entry>();
-  const disposeAll = () => Promise.all([...entries.values()].map((e) => e.context.dispose()));
-  try {
-    await Promise.all(
-      options.names.map(async (name) => {
-        const entry: Entry = {
-          context: await context({
-            ...functionBuildOptions(name, options.outdir),
-            write: false,
-            logLevel: 'silent',
-          }),
-          file: '',
-          contents: undefined,
-          inputs: new Set(),
-        };
-        entries.set(name, entry);
-        const { errors } = await rebuild(entry);
-        if (errors) throw new Error(`building ${name} failed: ${oneLine(errors[0]!)}`);
-      }),
-    );
-  } catch (error) {
-    await disposeAll();
+  const bundles = new Map<FunctionName, Bundle>(
+    options.names.map((name) => [
+      name,
+      {
+        file: resolve(PROJECT_ROOT, options.outdir, name, 'index.mjs'),
+        contents: undefined,
+        inputs: new Set(),
+      },
+    ]),
+  );
+  const ctx = await context({
+    ...allFunctionsBuildOptions(options.names, options.outdir),
+    write: false,
+    logLevel: 'silent',
+  });
+  const first = await rebuild(ctx, bundles).catch(async (error: unknown) => {
+    await ctx.dispose();
     throw error;
+  });
+  if (first.errors) {
+    await ctx.dispose();
+    throw new Error(`building the functions failed: ${oneLine(first.errors[0]!)}`);
   }
-  const files = () => new Map([...entries].map(([name, entry]) => [name, entry.file]));
+  const files = () => new Map([...bundles].map(([name, bundle]) => [name, bundle.file]));
   if (!options.watch) {
-    await disposeAll();
+    await ctx.dispose();
     return { files: files(), close: async () => undefined };
   }
 
   const changed = new Set<string>();
   let apiChanged = false;
+  // After a failed build the inputs are those of the last good one; any change may fix it.
+  let failed = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const schedule = () => {
@@ -90,23 +93,29 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
       apiChanged = false;
       await options.onApiChanged();
     }
-    const affected = [...entries].filter(([, entry]) => paths.some((p) => entry.inputs.has(p)));
+    const affected = [...bundles]
+      .filter(([, bundle]) => paths.some((p) => bundle.inputs.has(p)))
+      .map(([name]) => name);
+    if (affected.length === 0 && !(failed && paths.length > 0)) return;
+    const started = performance.now();
+    const result = await rebuild(ctx, bundles);
+    if (result.errors) {
+      failed = true;
+      const text = await formatMessages(result.errors, { kind: 'error', color: false });
+      const names = affected.length > 0 ? affected.join(', ') : 'functions';
+      options.log(
+        `[watch] ${names}: the build failed; the previous build keeps serving\n${text.join('').trimEnd()}`,
+      );
+      return;
+    }
+    failed = false;
+    const ms = (performance.now() - started).toFixed(0);
+    // A rebuild whose output is unchanged (a comment, say) swaps nothing.
+    for (const name of result.changed) {
+      options.log(`[watch] ${name}: rebuilt in ${ms} ms; new sandboxes run the new code`);
+    }
     await Promise.all(
-      affected.map(async ([name, entry]) => {
-        const started = performance.now();
-        const { errors, changed } = await rebuild(entry);
-        if (errors) {
-          const text = await formatMessages(errors, { kind: 'error', color: false });
-          options.log(
-            `[watch] ${name}: the build failed; the previous build keeps serving\n${text.join('').trimEnd()}`,
-          );
-          return;
-        }
-        if (!changed) return; // same output (a comment, say): nothing to swap
-        const ms = (performance.now() - started).toFixed(0);
-        options.log(`[watch] ${name}: rebuilt in ${ms} ms; new sandboxes run the new code`);
-        await options.onRebuilt(name, entry.file);
-      }),
+      result.changed.map((name) => options.onRebuilt(name, bundles.get(name)!.file)),
     );
   };
 
@@ -132,38 +141,44 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
       for (const watcher of watchers) watcher.close();
       clearTimeout(timer);
       await running;
-      await disposeAll();
+      await ctx.dispose();
     },
   };
 }
 
 /**
- * Rebuilds one bundle and writes it if its output changed (by rename, so that a sandbox starting
- * meanwhile reads the old file or the new one, never half of one).
+ * Rebuilds all bundles in one go and writes those whose output changed (each by rename, so that a
+ * sandbox starting meanwhile reads the old file or the new one, never half of one).
  */
-async function rebuild(entry: Entry): Promise<{ errors?: Message[]; changed: boolean }> {
+async function rebuild(ctx: BuildContext, bundles: Map<FunctionName, Bundle>): Promise<Rebuilt> {
   let result;
   try {
-    result = await entry.context.rebuild();
+    result = await ctx.rebuild();
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors;
-    return {
-      errors: errors?.length ? errors : [{ text: String(error) } as Message],
-      changed: false,
-    };
+    return { errors: errors?.length ? errors : [{ text: String(error) } as Message] };
   }
-  entry.inputs = new Set(Object.keys(result.metafile!.inputs).map((p) => resolve(PROJECT_ROOT, p)));
-  const output = result.outputFiles!.find((file) => file.path.endsWith('.mjs'))!;
-  if (entry.contents && Buffer.compare(entry.contents, output.contents) === 0) {
-    return { changed: false };
+  const outputs = new Map(result.outputFiles!.map((file) => [resolve(file.path), file.contents]));
+  const inputs = new Map(
+    Object.entries(result.metafile!.outputs).map(([path, output]) => [
+      resolve(PROJECT_ROOT, path),
+      Object.keys(output.inputs).map((input) => resolve(PROJECT_ROOT, input)),
+    ]),
+  );
+  const changed: FunctionName[] = [];
+  for (const [name, bundle] of bundles) {
+    const contents = outputs.get(bundle.file);
+    if (!contents) throw new Error(`esbuild wrote no ${bundle.file}`);
+    bundle.inputs = new Set(inputs.get(bundle.file));
+    if (bundle.contents && Buffer.compare(bundle.contents, contents) === 0) continue;
+    await mkdir(dirname(bundle.file), { recursive: true });
+    const temporary = `${bundle.file}.${process.pid}.tmp`;
+    await writeFile(temporary, contents);
+    await rename(temporary, bundle.file);
+    bundle.contents = contents;
+    changed.push(name);
   }
-  await mkdir(dirname(output.path), { recursive: true });
-  const temporary = `${output.path}.${process.pid}.tmp`;
-  await writeFile(temporary, output.contents);
-  await rename(temporary, output.path);
-  entry.file = output.path;
-  entry.contents = output.contents;
-  return { changed: true };
+  return { changed };
 }
 
 /** An esbuild message as one line: `file:line:column: text`. */
