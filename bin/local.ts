@@ -1,10 +1,10 @@
 /** `npm start`: the service on this machine. See README "Run it" and `npm start -- --help`. */
 import { stop as stopEsbuild } from 'esbuild';
 import { parseCommandLine, runCommand } from '../lib/cli-args';
+import { devTokenBanner } from '../lib/local/dev-token';
 import {
   START_HELP,
   START_OPTIONS,
-  devTokenBanner,
   optionsFromEnvironment,
   startLocal,
 } from '../lib/local/runtime';

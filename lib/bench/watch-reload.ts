@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PROJECT_ROOT } from '../bundling';
 import { freePort } from '../local/free-port';
-import { devTokenFile } from '../local/runtime';
+import { devTokenFile } from '../local/dev-token';
 
 /** The text edited: part of create-plant's answer to a body that is not JSON. */
 const MESSAGE = 'must be valid JSON';

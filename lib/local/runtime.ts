@@ -3,17 +3,15 @@
  * sandboxes on Lambda's Node, behind the emulated HTTP API, on the embedded engine; in watch mode
  * a saved change is served on the next request. `npm start` runs this.
  */
-import { DeleteCommand, PutCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { makeDocumentClient } from '../../lambda/shared/dynamodb';
-import { TOKENS_TABLE } from '../../lambda/shared/tables';
-import { ALL_SCOPES, TOKEN_FORMAT, generateToken, tokenItem } from '../../lambda/shared/tokens';
+import { TOKEN_FORMAT } from '../../lambda/shared/tokens';
 import { API, type ApiDefinition } from '../api';
 import { UsageError } from '../cli-args';
 import { FUNCTIONS, FUNCTION_NAMES, tableEnvironment, type FunctionName } from '../functions';
 import { lambdaNode } from '../lambda-node';
 import { lockDataDir } from './data-lock';
+import { ensureDevToken } from './dev-token';
 import { docsPages } from './docs-pages';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine, type Engine } from './engine';
 import { Gateway } from './gateway';
@@ -232,105 +230,4 @@ function inUse(error: unknown, setting: string, port: number): unknown {
   return new Error(
     `port ${port} is in use (another npm start or npm run db?); set ${setting} to a free port, or 0 to pick one`,
   );
-}
-
-const DEV_TOKEN_ID = 'tok_dev';
-
-/**
- * Makes the dev token valid with every scope: `PLANT_STORE_DEV_TOKEN` if set, else the one kept
- * in `devTokenFile` (mode 0600), created on first start. It replaces any other `tok_dev` item,
- * so a replaced dev token stops working; an unchanged one keeps its item and `createdAt`.
- */
-export async function ensureDevToken(
-  options: Pick<LocalOptions, 'dataDir' | 'devToken'>,
-  clientConfig: Parameters<typeof makeDocumentClient>[0],
-): Promise<string> {
-  let token = options.devToken;
-  if (token !== undefined && !TOKEN_FORMAT.test(token)) {
-    throw new Error('PLANT_STORE_DEV_TOKEN must be pst_ followed by 43 base64url characters');
-  }
-  const file = devTokenFile(options.dataDir);
-  if (token === undefined) {
-    token = (await readFile(file, 'utf8').catch(() => '')).trim();
-    if (!TOKEN_FORMAT.test(token)) {
-      token = generateToken().token;
-      await writeFile(file, `${token}\n`, { mode: 0o600 });
-    }
-    await chmod(file, 0o600);
-  }
-  const wanted = tokenItem(token, DEV_TOKEN_ID, { name: 'dev', scopes: ALL_SCOPES });
-  const client = makeDocumentClient(clientConfig);
-  try {
-    let current: Record<string, unknown> | undefined;
-    // The local table holds a handful of tokens: a scan is cheaper than an index.
-    const pages = paginateScan(
-      { client },
-      {
-        TableName: TOKENS_TABLE.localName,
-        FilterExpression: 'tokenId = :id',
-        ExpressionAttributeValues: { ':id': DEV_TOKEN_ID },
-        ConsistentRead: true,
-      },
-    );
-    for await (const page of pages) {
-      for (const item of page.Items ?? []) {
-        if (item.tokenHash === wanted.tokenHash) {
-          current = item;
-          continue;
-        }
-        await client.send(
-          new DeleteCommand({
-            TableName: TOKENS_TABLE.localName,
-            Key: { [TOKENS_TABLE.partitionKey.name]: item.tokenHash },
-          }),
-        );
-      }
-    }
-    const unchanged =
-      current?.name === wanted.name &&
-      current.expiresAt === undefined &&
-      typeof current.createdAt === 'string' &&
-      sameScopes(current.scopes, wanted.scopes);
-    if (!unchanged) {
-      const createdAt =
-        typeof current?.createdAt === 'string' ? current.createdAt : wanted.createdAt;
-      await client.send(
-        new PutCommand({ TableName: TOKENS_TABLE.localName, Item: { ...wanted, createdAt } }),
-      );
-    }
-  } finally {
-    client.destroy();
-  }
-  return token;
-}
-
-/** True when a stored scopes attribute (list or set) holds exactly `scopes`. */
-function sameScopes(stored: unknown, scopes: readonly string[]): boolean {
-  const list = stored instanceof Set || Array.isArray(stored) ? [...stored] : [];
-  return list.length === scopes.length && scopes.every((scope) => list.includes(scope));
-}
-
-/** Where the dev token is kept (mode 0600) unless `PLANT_STORE_DEV_TOKEN` gives one. */
-export function devTokenFile(dataDir: string): string {
-  return join(dataDir, 'dev-token');
-}
-
-/**
- * The banner's dev-token lines: where the token is and a curl command that reads it, never the
- * token itself, which would stay in scrollback and CI logs.
- */
-export function devTokenBanner(
-  options: Pick<LocalOptions, 'dataDir' | 'devToken'>,
-  url: string,
-): string[] {
-  const file = devTokenFile(options.dataDir);
-  const fromFile = options.devToken === undefined;
-  // Single-quoted for the shell, whatever the path holds.
-  const bearer = fromFile ? `$(cat '${file.replaceAll("'", `'\\''`)}')` : '$PLANT_STORE_DEV_TOKEN';
-  return [
-    fromFile
-      ? `  dev token: in ${file} (0600)`
-      : '  dev token: from PLANT_STORE_DEV_TOKEN (not printed)',
-    `  try:       curl -i -X POST ${url}/plants -H "Authorization: Bearer ${bearer}" -H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"aroid"}'`,
-  ];
 }

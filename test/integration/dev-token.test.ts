@@ -11,7 +11,7 @@ import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { TOKENS_TABLE } from '../../lambda/shared/tables';
 import { generateToken, tokenItem } from '../../lambda/shared/tokens';
 import { startEngine, type Engine } from '../../lib/local/engine';
-import { devTokenFile, ensureDevToken } from '../../lib/local/runtime';
+import { devTokenFile, ensureDevToken } from '../../lib/local/dev-token';
 import { authorizerEvent } from '../support/events';
 
 let engine: Engine;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateToken } from '../../lambda/shared/tokens';
-import { devTokenBanner, devTokenFile } from '../../lib/local/runtime';
+import { devTokenBanner, devTokenFile } from '../../lib/local/dev-token';
 
 const { token } = generateToken();
 const dirs: string[] = [];
