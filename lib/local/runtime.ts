@@ -202,15 +202,13 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
         }),
       );
     }
+    // Before listening: a request that reaches the gateway finds the dev token valid.
+    const devToken = await ensureDevToken(options, engine!.clientConfig);
     gateway = makeGateway(API);
-    // The port first: if it is taken, nothing else has started.
     port = await gateway.listen(options.port).catch((error: unknown) => {
       throw inUse(error, 'PORT', options.port);
     });
-    const [devToken] = await Promise.all([
-      ensureDevToken(options, engine!.clientConfig),
-      ...[...pools.values()].map((pool) => pool.warm()),
-    ]);
+    await Promise.all([...pools.values()].map((pool) => pool.warm()));
     return {
       url: `http://127.0.0.1:${port}`,
       port,
