@@ -3,29 +3,10 @@
  * emulated gateway, as `npm start` runs them): every body gets the same answer as in-process,
  * and a bystander's request sent while the corpus is in flight is answered too.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ADVERSARIAL_BODIES } from '../../lib/adversarial-bodies';
-import { startLocal, type LocalService } from '../../lib/local/runtime';
+import { useLocalService } from '../support/local-service';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-adversarial-'));
-let service: LocalService;
-
-beforeAll(async () => {
-  service = await startLocal({
-    port: 0,
-    dbPort: 0,
-    dataDir,
-    memory: true,
-    authCacheTtlSeconds: 300,
-    log: () => undefined,
-  });
-}, 60_000);
-afterAll(async () => {
-  await service?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const service = useLocalService('adversarial');
 
 async function post(body: string) {
   const response = await fetch(`${service.url}/plants`, {

@@ -5,34 +5,17 @@
  * see the 200 and the plant, send a bad body, see the 400 Error, from another origin so that
  * the CORS preflight must succeed. Screenshots go to `test-output/` (git-ignored).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { startLocal, type LocalService } from '../../lib/local/runtime';
+import { useLocalService } from '../support/local-service';
 import { AnswerChecker } from '../support/openapi-answers';
 
 const ROOT = join(__dirname, '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const OUTPUT = join(ROOT, 'test-output');
-const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-docs-'));
 const log: string[] = [];
-let service: LocalService;
-
-beforeAll(async () => {
-  service = await startLocal({
-    port: 0,
-    dbPort: 0,
-    dataDir,
-    memory: true,
-    authCacheTtlSeconds: 0,
-    log: (line) => log.push(line),
-  });
-}, 60_000);
-afterAll(async () => {
-  await service?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const service = useLocalService('docs', { authCacheTtlSeconds: 0, log: (line) => log.push(line) });
 
 describe('served beside the API, without a token', () => {
   it('GET /openapi.json is the committed document', async () => {

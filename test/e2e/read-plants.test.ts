@@ -4,18 +4,14 @@
  * deleting plants" section, byte for byte, with CLI-made tokens of each scope, the gateway's
  * own answers for the new routes, and a full walk while plants are written.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseJson } from '../../lambda/shared/json';
-import { startLocal, type LocalService } from '../../lib/local/runtime';
+import { useLocalService } from '../support/local-service';
 import { runBin } from '../support/run-cli';
 
 const ID_RULE =
   '{"error":400,"message":"id: must be an integer from -9223372036854775808 to 9223372036854775807"}';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-e2e-read-'));
-let service: LocalService;
+const service = useLocalService('e2e-read');
 /** Tokens by scopes: the default (read, write), read only, delete only, and all three (dev). */
 const tokens = { default: '', read: '', delete: '', all: '' };
 
@@ -55,14 +51,6 @@ async function createToken(...scopes: string[]): Promise<string> {
 }
 
 beforeAll(async () => {
-  service = await startLocal({
-    port: 0,
-    dbPort: 0,
-    dataDir,
-    memory: true,
-    authCacheTtlSeconds: 300,
-    log: () => undefined,
-  });
   tokens.all = service.devToken;
   [tokens.default, tokens.read, tokens.delete] = await Promise.all([
     createToken(),
@@ -70,10 +58,6 @@ beforeAll(async () => {
     createToken('plants:delete'),
   ]);
 }, 60_000);
-afterAll(async () => {
-  await service?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
 
 describe('GET /plants/{id}', () => {
   it('answers the plant with every digit of its id, tag only if set', async () => {

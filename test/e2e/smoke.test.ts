@@ -4,35 +4,25 @@
  * one readable function line, and usage mistakes are one line with exit code 2.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../lib/local/free-port';
-import { startLocal, type LocalService } from '../../lib/local/runtime';
 import { formatSmoke, randomSmokeId, smokePassed, SMOKE_ID_RANGE } from '../../lib/smoke';
+import { useLocalService } from '../support/local-service';
 import { runBin, type CliResult } from '../support/run-cli';
 
 const ROOT = join(__dirname, '../..');
-const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-smoke-'));
 const logs: string[] = [];
-let service: LocalService;
-
-beforeAll(async () => {
-  // Show the functions' EMF lines too (compactly), to count them.
+// Show the functions' EMF lines too (compactly), to count them; read when the service starts.
+beforeAll(() => {
   process.env.PLANT_STORE_SHOW_METRICS = '1';
-  service = await startLocal({
-    port: 0,
-    dbPort: 0,
-    dataDir,
-    memory: true,
-    authCacheTtlSeconds: 0,
-    log: (line) => logs.push(line),
-  });
-}, 60_000);
+});
+const service = useLocalService('smoke', {
+  authCacheTtlSeconds: 0,
+  log: (line) => logs.push(line),
+});
+
 afterAll(async () => {
   delete process.env.PLANT_STORE_SHOW_METRICS;
-  await service?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 function npmRunSmoke(args: string[]): Promise<CliResult> {

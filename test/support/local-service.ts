@@ -1,0 +1,52 @@
+/**
+ * `startLocal` (what `npm start` runs) for an e2e suite: on free ports, tables in memory, a
+ * temporary data directory; started before the suite's tests and stopped, directory removed,
+ * after them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocal, type LocalOptions, type LocalService } from '../../lib/local/runtime';
+
+/** The running service of this suite; its fields are readable once `beforeAll` has run. */
+export function useLocalService(
+  name: string,
+  options: Partial<Omit<LocalOptions, 'dataDir'>> = {},
+): LocalService {
+  const dataDir = mkdtempSync(join(tmpdir(), `plant-store-${name}-`));
+  let service: LocalService | undefined;
+  beforeAll(async () => {
+    service = await startLocal({
+      port: 0,
+      dbPort: 0,
+      memory: true,
+      authCacheTtlSeconds: 300,
+      log: () => undefined,
+      ...options,
+      dataDir,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await service?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const started = (): LocalService => {
+    if (!service) throw new Error('the local service is not started (read it inside a test)');
+    return service;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get port() {
+      return started().port;
+    },
+    get dbPort() {
+      return started().dbPort;
+    },
+    get devToken() {
+      return started().devToken;
+    },
+    close: () => started().close(),
+  };
+}
