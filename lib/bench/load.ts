@@ -5,13 +5,11 @@
  * at its peak under the load.
  */
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PROJECT_ROOT } from '../bundling';
-import { freePort } from '../local/free-port';
-import { withoutExtraCaCerts } from './local-runtime';
+import { spawnNpmStart } from './npm-start';
 import { PeakMemory } from './memory';
 import type { BenchContext, BenchPhase } from './phase';
 
@@ -48,21 +46,8 @@ export const load: BenchPhase = {
   name: 'load',
   description: 'npm start under 16 keep-alive connections of distinct creates; RSS by role',
   async run({ dir, loadSeconds, print }: BenchContext) {
-    const [port, dbPort] = [await freePort(), await freePort()];
     const dataDir = join(dir, 'load-data');
-    const url = `http://127.0.0.1:${port}`;
-    const child = spawn('npm', ['start', '--silent'], {
-      cwd: PROJECT_ROOT,
-      env: {
-        ...withoutExtraCaCerts(process.env),
-        PORT: String(port),
-        PLANT_STORE_DB_PORT: String(dbPort),
-        PLANT_STORE_DATA_DIR: dataDir,
-      },
-      stdio: 'ignore',
-      detached: true,
-    });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const { child, url, stop } = await spawnNpmStart(dataDir);
     try {
       const token = await untilReady(url, child, dataDir);
       const headers = {
@@ -113,12 +98,7 @@ export const load: BenchPhase = {
       busy.report().forEach((line) => print(line));
       print();
     } finally {
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-      await exited;
+      await stop();
     }
   },
 };

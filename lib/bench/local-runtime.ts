@@ -2,7 +2,6 @@
  * Figures for the local runtime: `npm start` to the first answered request, and what the local
  * gateway adds to a request over calling the two handlers in-process.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeAuthorizerHandler } from '../../lambda/authorizer/handler';
@@ -10,30 +9,18 @@ import { makeCreatePlantHandler } from '../../lambda/create-plant/handler';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/shared/tables';
 import { PROJECT_ROOT } from '../bundling';
-import { freePort } from '../local/free-port';
 import { startLocal } from '../local/runtime';
 import { median } from './measure';
+import { spawnNpmStart } from './npm-start';
 import type { BenchContext, BenchPhase } from './phase';
 
 /** Milliseconds from spawning `npm start -- --memory` to its first answered request. */
 async function startToFirstAnswer(dataDir: string): Promise<number> {
-  const [port, dbPort] = [await freePort(), await freePort()];
   const started = performance.now();
-  const child = spawn('npm', ['start', '--silent', '--', '--memory'], {
-    cwd: PROJECT_ROOT,
-    env: {
-      ...withoutExtraCaCerts(process.env),
-      PORT: String(port),
-      PLANT_STORE_DB_PORT: String(dbPort),
-      PLANT_STORE_DATA_DIR: dataDir,
-    },
-    stdio: 'ignore',
-    detached: true,
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const npmStart = await spawnNpmStart(dataDir, ['--memory']);
   try {
     for (;;) {
-      const answered = await fetch(`http://127.0.0.1:${port}/plants`, { method: 'POST' }).then(
+      const answered = await fetch(`${npmStart.url}/plants`, { method: 'POST' }).then(
         (response) => response.status === 401,
         () => false,
       );
@@ -42,17 +29,9 @@ async function startToFirstAnswer(dataDir: string): Promise<number> {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   } finally {
-    process.kill(-child.pid!, 'SIGTERM');
     // The next start takes the same data directory's lock, on a quiet machine.
-    await exited;
+    await npmStart.stop();
   }
-}
-
-/** This process's environment without the machine's NODE_EXTRA_CA_CERTS (Lambda sets none). */
-export function withoutExtraCaCerts(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const copy = { ...env };
-  delete copy.NODE_EXTRA_CA_CERTS;
-  return copy;
 }
 
 /** The local runtime's start time and per-request overhead. */
@@ -95,8 +74,9 @@ async function benchLocalRuntime({ dir, requests, print }: BenchContext): Promis
     });
     const authorization = `Bearer ${service.devToken}`;
     const body = '{"id":1,"name":"Bench"}';
-    const silence = console.log;
-    console.log = () => undefined;
+    // The handlers' Powertools lines go straight to stdout: written to nowhere, as a pipe would take them.
+    const write = process.stdout.write;
+    process.stdout.write = () => true;
     const inProcess: number[] = [];
     const overHttp: number[] = [];
     const template = readFileSync(join(PROJECT_ROOT, 'events', 'create-plant.json'), 'utf8');
@@ -125,7 +105,7 @@ async function benchLocalRuntime({ dir, requests, print }: BenchContext): Promis
         overHttp.push(performance.now() - t);
       }
     } finally {
-      console.log = silence;
+      process.stdout.write = write;
     }
     const [a, b] = [median(inProcess), median(overHttp)];
     print(
