@@ -3,13 +3,13 @@
  * request with its outcome, request id, token id and plant id; EMF metric lines whose counts
  * add up to the requests sent; and no token, hash or body in any line.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { makeAuthorizerHandler } from '../../lambda/authorizer/handler';
 import { makeCreatePlantHandler } from '../../lambda/create-plant/handler';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { METRICS_NAMESPACE, redact } from '../../lambda/shared/observability';
-import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/shared/tables';
+import { PLANTS_TABLE } from '../../lambda/shared/tables';
 import { generateToken, hashToken, tokenItem } from '../../lambda/shared/tokens';
+import { TOKENS_TABLE, TokensTable } from '../../lambda/shared/tokens-table';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../lib/local/engine';
 import { authorizerEvent, createPlantEvent, plantBody } from '../support/events';
 import { captureOutput, type CapturedOutput } from '../support/output';
@@ -117,11 +117,8 @@ it('authorizer: allowed and denied by reason, never a token or its hash', async 
     [valid, undefined],
     [expired, 1],
   ] as const) {
-    await tokens.send(
-      new PutCommand({
-        TableName: TOKENS_TABLE.localName,
-        Item: tokenItem(token, tokenId, { name: 'obs', scopes: ['plants:write'], expiresAt }),
-      }),
+    await new TokensTable(tokens, TOKENS_TABLE.localName).put(
+      tokenItem(token, tokenId, { name: 'obs', scopes: ['plants:write'], expiresAt }),
     );
   }
   const headers = [
