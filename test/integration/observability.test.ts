@@ -60,8 +60,11 @@ it('create-plant: one line per request with its outcome and ids, and metrics tha
     requests.map(([outcome], index) => [outcome, `req-${index}`]),
   );
   for (const line of lines) expect(line).toMatchObject({ level: 'INFO', service: 'plant-store' });
-  // The scope check comes first: a token without the scope is not read further.
-  for (const line of lines.slice(0, 5)) expect(line.tokenId).toBe(writer.tokenId);
+  // Every line says whose token it was, the 403 for a missing scope too; the scope check comes
+  // first, so a token without the scope is not read further (no plant id on its line).
+  for (const line of lines) expect(line.tokenId).toBe(writer.tokenId);
+  expect(lines[5]).toMatchObject({ message: 'forbidden', tokenId: writer.tokenId });
+  expect(lines[5]).not.toHaveProperty('plantId');
   expect(lines[0]).toMatchObject({ plantId: '9007199254740993' });
   expect(lines[3]!.rule).toBe(
     'id: must be an integer from -9223372036854775808 to 9223372036854775807',
