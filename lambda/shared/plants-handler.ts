@@ -6,7 +6,8 @@
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { errorResponse } from './http';
-import { withObservability, type Outcome, type RequestLog } from './observability';
+import type { Outcome } from './metrics-contract';
+import { withObservability, type RequestLog } from './observability';
 import { PlantsTable, type PlantsStore, type PlantsTableDeps } from './plants-table';
 import { principalOf, requireScope, type Principal } from './principal';
 import type { PlantsEvent } from './request';

@@ -6,7 +6,8 @@
 import { makeAuthorizerHandler } from '../../lambda/authorizer/handler';
 import { makeCreatePlantHandler } from '../../lambda/create-plant/handler';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
-import { METRICS_NAMESPACE, redact } from '../../lambda/shared/observability';
+import { METRICS_NAMESPACE } from '../../lambda/shared/metrics-contract';
+import { redact } from '../../lambda/shared/observability';
 import { PLANTS_TABLE } from '../../lambda/shared/tables';
 import { generateToken, hashToken, tokenItem } from '../../lambda/shared/tokens';
 import { TOKENS_TABLE, TokensTable } from '../../lambda/shared/tokens-table';
