@@ -13,7 +13,8 @@ import {
   type Outcome,
 } from './metrics-contract';
 
-// The contract lives apart so that the dashboard can read it without building a Logger.
+// Also readable here, beside the objects that emit it; the dashboard imports `metrics-contract.ts`
+// itself, so that loading the stack builds no Logger or Metrics.
 export {
   DENIAL_REASONS,
   METRICS_NAMESPACE,
