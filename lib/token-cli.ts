@@ -2,17 +2,12 @@
  * `npm run token -- create|list|revoke`: manages bearer tokens in the local engine or, with
  * `--aws`, in a deployed tokens table. Prints tokens only on `create`, and only on stdout.
  */
-import {
-  DeleteCommand,
-  PutCommand,
-  ScanCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseArgs } from 'node:util';
 import { UsageError, usageErrorOf } from './cli-args';
 import { makeDocumentClient } from '../lambda/shared/dynamodb';
-import { TOKENS_TABLE } from '../lambda/shared/tables';
 import { ALL_SCOPES, DEFAULT_SCOPES, generateToken, tokenItem } from '../lambda/shared/tokens';
+import { TOKENS_TABLE, TokensTable } from '../lambda/shared/tokens-table';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/engine';
 import { DEFAULT_DB_PORT, envInteger } from './local/settings';
 
@@ -116,7 +111,7 @@ export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<n
 
 interface Target {
   readonly client: DynamoDBDocumentClient;
-  readonly table: string;
+  readonly table: TokensTable;
   readonly where: string;
   readonly local: boolean;
 }
@@ -127,9 +122,10 @@ function resolveTarget(
 ): Target {
   if (values.aws) {
     if (!values.table) throw new UsageError('--aws needs --table <TokensTableName>');
+    const client = makeDocumentClient(values.region ? { region: values.region } : {});
     return {
-      client: makeDocumentClient(values.region ? { region: values.region } : {}),
-      table: values.table,
+      client,
+      table: new TokensTable(client, values.table),
       where: `table ${values.table} in AWS`,
       local: false,
     };
@@ -142,15 +138,16 @@ function resolveTarget(
     throw new UsageError((error as Error).message);
   }
   const endpoint = `http://127.0.0.1:${port}`;
+  // One attempt, short timeouts: a local engine that is not there will not come back.
+  const client = makeDocumentClient({
+    endpoint,
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
+    maxAttempts: 1,
+  });
   return {
-    // One attempt, short timeouts: a local engine that is not there will not come back.
-    client: makeDocumentClient({
-      endpoint,
-      region: LOCAL_REGION,
-      credentials: LOCAL_CREDENTIALS,
-      maxAttempts: 1,
-    }),
-    table: TOKENS_TABLE.localName,
+    client,
+    table: new TokensTable(client, TOKENS_TABLE.localName),
     where: `the local engine at ${endpoint}`,
     local: true,
   };
@@ -195,19 +192,15 @@ async function create(
   io: CliIo,
 ): Promise<void> {
   const { token, tokenId } = generateToken();
-  await target.client.send(
-    new PutCommand({
-      TableName: target.table,
-      Item: tokenItem(token, tokenId, { name, scopes, expiresAt }),
-      ConditionExpression: 'attribute_not_exists(tokenHash)',
-    }),
-  );
+  await target.table.put(tokenItem(token, tokenId, { name, scopes, expiresAt }), {
+    onlyIfNew: true,
+  });
   io.out(token);
   io.err(`tokenId ${tokenId}  scopes ${scopes.join(' ')}  expires ${formatExpiry(expiresAt)}`);
 }
 
 async function list(target: Target, io: CliIo): Promise<void> {
-  const items = await scanAll(target);
+  const items = await target.table.scan();
   items.sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
   if (items.length > 0) io.out(['tokenId', 'name', 'scopes', 'created', 'expires'].join('\t'));
   for (const item of items) {
@@ -227,33 +220,11 @@ async function list(target: Target, io: CliIo): Promise<void> {
 }
 
 async function revoke(target: Target, tokenId: string, io: CliIo): Promise<void> {
-  const matches = (await scanAll(target)).filter((item) => item.tokenId === tokenId);
+  const matches = (await target.table.scan()).filter((item) => item.tokenId === tokenId);
   // Not a usage mistake: the id is well formed, the token is not there (exit code 1).
   if (matches.length === 0) throw new Error(`no token with id ${tokenId} in ${target.where}`);
-  for (const item of matches) {
-    await target.client.send(
-      new DeleteCommand({ TableName: target.table, Key: { tokenHash: item.tokenHash } }),
-    );
-  }
+  for (const item of matches) await target.table.delete(item.hash);
   io.err(`revoked ${tokenId}; it stops working within the gateway's authorizer cache time`);
-}
-
-/** Every token item, page by page (tokens are few; the table has no index by tokenId). */
-async function scanAll(target: Target): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await target.client.send(
-      new ScanCommand({
-        TableName: target.table,
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
 }
 
 function formatExpiry(expiresAt: number | undefined): string {

@@ -1,40 +1,26 @@
 /** The HTTP API Lambda authorizer (payload 2.0, simple responses): shapes `verifyToken`'s verdict. */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
-import { requireEnv } from '../shared/config';
-import { isStoreUnavailable, makeDocumentClient } from '../shared/dynamodb';
+import { isStoreUnavailable } from '../shared/dynamodb';
 import { withObservability } from '../shared/observability';
 import type { Principal } from '../shared/principal';
-import { TOKENS_TABLE } from '../shared/tables';
-import { verifyToken, type TokenLookup } from './verify-token';
+import {
+  TokensTable,
+  tokensTableFromEnvironment,
+  type TokensTableDeps,
+} from '../shared/tokens-table';
+import { verifyToken } from './verify-token';
 
-/** What the authorizer needs: a document client and the tokens table's name. */
-export interface AuthorizerDeps {
-  readonly tokens: DynamoDBDocumentClient;
-  readonly tableName: string;
-}
+/** What the authorizer needs: the tokens table itself, or a document client and its name. */
+export type AuthorizerDeps = TokensTableDeps | { readonly table: Pick<TokensTable, 'get'> };
 
 /** A simple response: allowed with the principal as context, or not allowed. */
 export type AuthorizerResult = { isAuthorized: true; context: Principal } | { isAuthorized: false };
 
-/** Reads a token item by hash, strongly consistent, as stored; a failing read throws (gateway 500). */
-export function tableLookup(deps: AuthorizerDeps): TokenLookup {
-  return async (tokenHash) => {
-    const { Item } = await deps.tokens.send(
-      new GetCommand({
-        TableName: deps.tableName,
-        Key: { [TOKENS_TABLE.partitionKey.name]: tokenHash },
-        ConsistentRead: true,
-      }),
-    );
-    // As stored (numbers as NumberValue, never float64): verifyToken validates it.
-    return Item;
-  };
-}
-
 /** Builds the authorizer around its dependencies, so tests can inject theirs. */
 export function makeAuthorizerHandler(deps: AuthorizerDeps) {
-  const lookup = tableLookup(deps);
+  const table = 'table' in deps ? deps.table : new TokensTable(deps.tokens, deps.tableName);
+  // As stored (numbers as NumberValue, never float64): verifyToken validates it.
+  const lookup = (hash: string) => table.get(hash);
   return withObservability(
     async (event: APIGatewayRequestAuthorizerEventV2, log): Promise<AuthorizerResult> => {
       let verdict;
@@ -65,9 +51,4 @@ export function makeAuthorizerHandler(deps: AuthorizerDeps) {
 }
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */
-export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): AuthorizerDeps {
-  return {
-    tokens: makeDocumentClient(),
-    tableName: requireEnv(TOKENS_TABLE.environmentVariable, env),
-  };
-}
+export const fromEnvironment = tokensTableFromEnvironment;

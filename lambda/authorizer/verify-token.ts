@@ -9,7 +9,7 @@ import { TOKEN_FORMAT, hashToken } from '../shared/tokens';
 import { StoredToken } from './stored-token';
 
 /** Reads the item stored under a hash (strongly consistent), as stored, or `undefined`. */
-export type TokenLookup = (tokenHash: string) => Promise<Record<string, unknown> | undefined>;
+export type TokenLookup = (hash: string) => Promise<Record<string, unknown> | undefined>;
 
 /** The outcome: a principal, or `null` and why (never the token itself). */
 export type Verdict =

@@ -1,6 +1,6 @@
 /** Creating a plant: one conditional put, and a comparison on conflict. */
 import { Conflict } from '../shared/http';
-import type { PlantsTable } from '../shared/plants-table';
+import type { PlantsStore } from '../shared/plants-table';
 import type { NewPlant } from '../shared/schemas';
 
 /** `created`: written now. `unchanged`: the same plant was already stored (a safe retry). */
@@ -11,7 +11,7 @@ export type CreateOutcome = 'created' | 'unchanged';
  * answers `unchanged` without writing; another plant under the id is a `Conflict`.
  */
 export async function createPlant(
-  plants: PlantsTable,
+  plants: PlantsStore,
   plant: NewPlant,
   createdBy: string,
   now: Date = new Date(),

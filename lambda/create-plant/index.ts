@@ -1,4 +1,5 @@
 /** The create-plant function's entry point: configuration and client are built once, at cold start. */
-import { fromEnvironment, makeCreatePlantHandler } from './handler';
+import { plantsTableFromEnvironment } from '../shared/plants-table';
+import { makeCreatePlantHandler } from './handler';
 
-export const handler = makeCreatePlantHandler(fromEnvironment());
+export const handler = makeCreatePlantHandler(plantsTableFromEnvironment());

@@ -1,4 +1,5 @@
 /** The delete-plant function's entry point: configuration and client are built once, at cold start. */
-import { fromEnvironment, makeDeletePlantHandler } from './handler';
+import { plantsTableFromEnvironment } from '../shared/plants-table';
+import { makeDeletePlantHandler } from './handler';
 
-export const handler = makeDeletePlantHandler(fromEnvironment());
+export const handler = makeDeletePlantHandler(plantsTableFromEnvironment());

@@ -1,10 +1,10 @@
 /** Reading one plant: one GetItem. */
 import { NotFound } from '../shared/http';
-import type { PlantsTable } from '../shared/plants-table';
+import type { PlantsStore } from '../shared/plants-table';
 import type { StoredPlant } from '../shared/schemas';
 
 /** The plant stored under `id`, or `NotFound`. */
-export async function getPlant(plants: PlantsTable, id: bigint): Promise<StoredPlant> {
+export async function getPlant(plants: PlantsStore, id: bigint): Promise<StoredPlant> {
   const plant = await plants.get(id);
   if (!plant) throw new NotFound(`no plant with id ${id}`);
   return plant;

@@ -1,4 +1,5 @@
 /** The get-plant function's entry point: configuration and client are built once, at cold start. */
-import { fromEnvironment, makeGetPlantHandler } from './handler';
+import { plantsTableFromEnvironment } from '../shared/plants-table';
+import { makeGetPlantHandler } from './handler';
 
-export const handler = makeGetPlantHandler(fromEnvironment());
+export const handler = makeGetPlantHandler(plantsTableFromEnvironment());

@@ -1,33 +1,12 @@
 /** GET /plants: an adapter from the HTTP API event to `listPlants` and back. */
-import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { errorResponse, jsonResponse } from '../shared/http';
-import { withObservability } from '../shared/observability';
-import {
-  PlantsTable,
-  plantsTableFromEnvironment,
-  type PlantsTableDeps,
-} from '../shared/plants-table';
-import { PLANTS_READ, requireScope } from '../shared/principal';
-import { readPageQuery, type PlantsEvent } from '../shared/request';
+import { jsonResponse } from '../shared/http';
+import { plantsHandler } from '../shared/plants-handler';
+import { PLANTS_READ } from '../shared/principal';
+import { readPageQuery } from '../shared/request';
 import { listPlants } from './list-plants';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
-export function makeListPlantsHandler(deps: PlantsTableDeps) {
-  const plants = new PlantsTable(deps.plants, deps.tableName);
-  return withObservability(
-    async (event: PlantsEvent, log): Promise<APIGatewayProxyStructuredResultV2> => {
-      try {
-        const principal = requireScope(event.requestContext?.authorizer?.lambda, PLANTS_READ);
-        log.set({ tokenId: principal.tokenId });
-        const page = await listPlants(plants, readPageQuery(event));
-        log.outcome('listed');
-        return jsonResponse(200, page);
-      } catch (error) {
-        return errorResponse(error, log);
-      }
-    },
-  );
-}
-
-/** Reads the configuration once, at cold start; a missing variable fails the start, by name. */
-export const fromEnvironment = plantsTableFromEnvironment;
+export const makeListPlantsHandler = plantsHandler(PLANTS_READ, async ({ event, plants }) => {
+  const page = await listPlants(plants, readPageQuery(event));
+  return { outcome: 'listed', response: jsonResponse(200, page) };
+});

@@ -1,4 +1,5 @@
 /** The list-plants function's entry point: configuration and client are built once, at cold start. */
-import { fromEnvironment, makeListPlantsHandler } from './handler';
+import { plantsTableFromEnvironment } from '../shared/plants-table';
+import { makeListPlantsHandler } from './handler';
 
-export const handler = makeListPlantsHandler(fromEnvironment());
+export const handler = makeListPlantsHandler(plantsTableFromEnvironment());

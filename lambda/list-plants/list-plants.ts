@@ -1,13 +1,13 @@
 /** Listing plants a page at a time: one Scan per page, resumed from the cursor. */
 import { encodeCursor } from '../shared/cursor';
-import type { PlantsTable } from '../shared/plants-table';
+import type { PlantsStore } from '../shared/plants-table';
 import type { PageQuery, PlantPage } from '../shared/schemas';
 
 /**
  * At most `limit` plants after the cursor's key, and the cursor of the next page while more
  * may follow. A page may be short or empty and still have a `next`.
  */
-export async function listPlants(plants: PlantsTable, query: PageQuery): Promise<PlantPage> {
+export async function listPlants(plants: PlantsStore, query: PageQuery): Promise<PlantPage> {
   const page = await plants.scan(query.limit, query.cursor);
   return page.last === undefined
     ? { plants: page.plants }

@@ -4,7 +4,8 @@
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { stringifyJson } from './json-answer';
-import type { Outcome, RequestLog } from './observability';
+import type { Outcome } from './metrics-contract';
+import type { RequestLog } from './observability';
 import type { ErrorBody } from './schemas';
 
 /** An answer with a status, a message and optional headers. */

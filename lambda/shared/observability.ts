@@ -1,46 +1,28 @@
 /**
- * Observability in one place: the Powertools logger and metrics every function uses, the
- * metric names the handlers emit and the dashboard reads, and one wrapper that gives each
- * invocation exactly one log line with its outcome and flushes its metrics (EMF on stdout).
+ * Observability at run time: the Powertools logger and metrics every function uses, built at
+ * import, and one wrapper that gives each invocation exactly one log line with its outcome and
+ * flushes its metrics (EMF on stdout). The names they emit are in `metrics-contract.ts`.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
+import {
+  METRICS_NAMESPACE,
+  OUTCOME_METRICS,
+  REASON_DIMENSION,
+  type Outcome,
+} from './metrics-contract';
 
-/** The CloudWatch namespace of every business metric. */
-export const METRICS_NAMESPACE = 'PlantStore';
-
-/** The dimension that names the function (Powertools' default dimension). */
-export const SERVICE_DIMENSION = 'service';
-
-/** The dimension of `Denied` that says why the authorizer said no. */
-export const REASON_DIMENSION = 'reason';
-
-/** Why the authorizer denies; each is a value of the `reason` dimension of `Denied`. */
-export const DENIAL_REASONS = ['malformed', 'unknown', 'expired', 'malformed-item'] as const;
-
-/**
- * The outcome of one request and the metric that counts it: every request adds exactly one to
- * exactly one of these, so their sum is the number of requests a function answered.
- */
-export const OUTCOME_METRICS = {
-  created: 'PlantsCreated',
-  unchanged: 'RetriesAnswered',
-  conflict: 'Conflicts',
-  invalid: 'ValidationFailures',
-  forbidden: 'MissingScope',
-  read: 'PlantsRead',
-  listed: 'PagesListed',
-  'not-found': 'NotFound',
-  deleted: 'PlantsDeleted',
-  allowed: 'Allowed',
-  denied: 'Denied',
-  unavailable: 'StoreUnavailable',
-  error: 'Errors',
-} as const;
-
-/** What became of a request. */
-export type Outcome = keyof typeof OUTCOME_METRICS;
+// Also readable here, beside the objects that emit it; the dashboard imports `metrics-contract.ts`
+// itself, so that loading the stack builds no Logger or Metrics.
+export {
+  DENIAL_REASONS,
+  METRICS_NAMESPACE,
+  OUTCOME_METRICS,
+  REASON_DIMENSION,
+  SERVICE_DIMENSION,
+  type Outcome,
+} from './metrics-contract';
 
 /** The service name: the function's name in the registry, as the stack and `npm start` set it. */
 function serviceName(env: NodeJS.ProcessEnv = process.env): string {

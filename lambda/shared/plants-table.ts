@@ -48,6 +48,9 @@ export interface ScanPage {
   readonly last?: bigint;
 }
 
+/** What the operations use of the table: tests may inject any object that has it. */
+export type PlantsStore = Pick<PlantsTable, 'putNew' | 'get' | 'delete' | 'scan'>;
+
 /** The plants table through one document client. */
 export class PlantsTable {
   constructor(

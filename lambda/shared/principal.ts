@@ -17,11 +17,16 @@ export const Principal = v.object({
 });
 export type Principal = v.InferOutput<typeof Principal>;
 
-/** The principal in an authorizer context, or `Forbidden` unless it holds `scope`. */
-export function requireScope(context: unknown, scope: string): Principal {
+/** The principal in an authorizer context, or `undefined` when there is none (a direct invoke). */
+export function principalOf(context: unknown): Principal | undefined {
   const result = v.safeParse(Principal, context);
-  if (!result.success || !result.output.scopes.split(' ').includes(scope)) {
+  return result.success ? result.output : undefined;
+}
+
+/** The principal, or `Forbidden` unless there is one and it holds `scope`. */
+export function requireScope(principal: Principal | undefined, scope: string): Principal {
+  if (!principal?.scopes.split(' ').includes(scope)) {
     throw new Forbidden(`the token lacks the scope ${scope}`);
   }
-  return result.output;
+  return principal;
 }

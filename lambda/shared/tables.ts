@@ -1,7 +1,9 @@
 /**
  * The DynamoDB tables, defined once: the stack creates them, the local runtime and the tests
- * create them on the embedded engine, and the functions read their key names from here.
+ * create them on the embedded engine, and the modules that own them read their key names here.
+ * The tokens table is defined in `tokens-table.ts`, beside the only code that talks to it.
  */
+import { TOKENS_TABLE } from './tokens-table';
 
 /** A table's shape: its local name, its partition key and, where items expire, its TTL attribute. */
 export interface TableDefinition {
@@ -20,13 +22,8 @@ export const PLANTS_TABLE = {
   partitionKey: { name: 'id', type: 'N' },
 } as const satisfies TableDefinition;
 
-/** Bearer tokens, keyed by the hex SHA-256 of the token; `expiresAt` (epoch seconds) is the TTL. */
-export const TOKENS_TABLE = {
-  localName: 'tokens',
-  environmentVariable: 'TOKENS_TABLE_NAME',
-  partitionKey: { name: 'tokenHash', type: 'S' },
-  timeToLiveAttribute: 'expiresAt',
-} as const satisfies TableDefinition;
+/** Bearer tokens: defined beside the only module that talks to them. */
+export { TOKENS_TABLE };
 
 /** Every table, for code that creates them all. */
 export const TABLES: readonly TableDefinition[] = [PLANTS_TABLE, TOKENS_TABLE];

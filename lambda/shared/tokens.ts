@@ -1,9 +1,11 @@
 /**
- * Bearer tokens: their format, generation and hashing, and the item that stores one. Shared by
- * the authorizer (which only reads) and the token CLI (which creates, lists and revokes).
+ * Bearer tokens: their format, generation and hashing, and the item that stores one (written by
+ * `tokens-table.ts`). Shared by the authorizer (which only reads) and the token CLI (which creates,
+ * lists and revokes).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { PLANTS_DELETE, PLANTS_READ, PLANTS_WRITE } from './principal';
+import type { TokenItem } from './tokens-table';
 
 /** Every token starts with this, so that secret scanners can find leaked ones. */
 export const TOKEN_PREFIX = 'pst_';
@@ -13,20 +15,6 @@ export const TOKEN_FORMAT = /^pst_[A-Za-z0-9_-]{43}$/;
 export const ALL_SCOPES: readonly string[] = [PLANTS_READ, PLANTS_WRITE, PLANTS_DELETE];
 /** The scopes of a new token unless others are named: deleting must be asked for. */
 export const DEFAULT_SCOPES: readonly string[] = [PLANTS_READ, PLANTS_WRITE];
-
-/** A token as stored: never the token itself, only its SHA-256. */
-export interface TokenItem {
-  /** Hex SHA-256 of the token: the table's key. */
-  readonly tokenHash: string;
-  /** Public identifier, safe to log and to show. */
-  readonly tokenId: string;
-  readonly name: string;
-  readonly scopes: readonly string[];
-  /** ISO-8601. */
-  readonly createdAt: string;
-  /** Epoch seconds; absent for a token that never expires. Also the table's TTL attribute. */
-  readonly expiresAt?: number;
-}
 
 /** The hex SHA-256 of a token, as the table keys it. */
 export function hashToken(token: string): string {
@@ -48,7 +36,7 @@ export function tokenItem(
   options: { name: string; scopes: readonly string[]; expiresAt?: number; now?: Date },
 ): TokenItem {
   return {
-    tokenHash: hashToken(token),
+    hash: hashToken(token),
     tokenId,
     name: options.name,
     scopes: [...options.scopes],

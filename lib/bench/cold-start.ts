@@ -10,10 +10,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Metafile } from 'esbuild';
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
-import { TOKENS_TABLE } from '../../lambda/shared/tables';
 import { ALL_SCOPES, generateToken, tokenItem } from '../../lambda/shared/tokens';
+import { TOKENS_TABLE, TokensTable } from '../../lambda/shared/tokens-table';
 import { buildFunctions } from '../build';
 import { tableEnvironment } from '../functions';
 import { firstEvent } from './events';
@@ -73,11 +73,8 @@ export const coldStart: BenchPhase = {
     try {
       const { token, tokenId } = generateToken();
       const tokens = DynamoDBDocumentClient.from(makeDocumentClient(engine.clientConfig));
-      await tokens.send(
-        new PutCommand({
-          TableName: TOKENS_TABLE.localName,
-          Item: tokenItem(token, tokenId, { name: 'bench', scopes: ALL_SCOPES }),
-        }),
+      await new TokensTable(tokens, TOKENS_TABLE.localName).put(
+        tokenItem(token, tokenId, { name: 'bench', scopes: ALL_SCOPES }),
       );
       tokens.destroy();
       const nodes = [context.lambdaNode.path, machineNode() ?? process.execPath].filter(

@@ -32,7 +32,7 @@ import {
   REASON_DIMENSION,
   SERVICE_DIMENSION,
   type Outcome,
-} from '../../lambda/shared/observability';
+} from '../../lambda/shared/metrics-contract';
 import { API } from '../api';
 import { FUNCTIONS, FUNCTION_NAMES, type FunctionName, type TableKey } from '../functions';
 

@@ -2,12 +2,11 @@
  * The local dev token: made valid with every scope at start (one `tok_dev` item, so a replaced
  * token stops working), kept in the data directory, and shown by where it is, never printed.
  */
-import { DeleteCommand, PutCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
-import { TOKENS_TABLE } from '../../lambda/shared/tables';
 import { ALL_SCOPES, TOKEN_FORMAT, generateToken, tokenItem } from '../../lambda/shared/tokens';
+import { TOKENS_TABLE, TokensTable, type StoredTokenItem } from '../../lambda/shared/tokens-table';
 
 /** Where the dev token comes from: `PLANT_STORE_DEV_TOKEN`, else a file in the data directory. */
 export interface DevTokenOptions {
@@ -42,30 +41,13 @@ export async function ensureDevToken(
   const wanted = tokenItem(token, DEV_TOKEN_ID, { name: 'dev', scopes: ALL_SCOPES });
   const client = makeDocumentClient(clientConfig);
   try {
-    let current: Record<string, unknown> | undefined;
+    const tokens = new TokensTable(client, TOKENS_TABLE.localName);
+    let current: StoredTokenItem | undefined;
     // The local table holds a handful of tokens: a scan is cheaper than an index.
-    const pages = paginateScan(
-      { client },
-      {
-        TableName: TOKENS_TABLE.localName,
-        FilterExpression: 'tokenId = :id',
-        ExpressionAttributeValues: { ':id': DEV_TOKEN_ID },
-        ConsistentRead: true,
-      },
-    );
-    for await (const page of pages) {
-      for (const item of page.Items ?? []) {
-        if (item.tokenHash === wanted.tokenHash) {
-          current = item;
-          continue;
-        }
-        await client.send(
-          new DeleteCommand({
-            TableName: TOKENS_TABLE.localName,
-            Key: { [TOKENS_TABLE.partitionKey.name]: item.tokenHash },
-          }),
-        );
-      }
+    for (const item of await tokens.scan()) {
+      if (item.tokenId !== DEV_TOKEN_ID) continue;
+      if (item.hash === wanted.hash) current = item;
+      else await tokens.delete(item.hash);
     }
     const unchanged =
       current?.name === wanted.name &&
@@ -75,9 +57,7 @@ export async function ensureDevToken(
     if (!unchanged) {
       const createdAt =
         typeof current?.createdAt === 'string' ? current.createdAt : wanted.createdAt;
-      await client.send(
-        new PutCommand({ TableName: TOKENS_TABLE.localName, Item: { ...wanted, createdAt } }),
-      );
+      await tokens.put({ ...wanted, createdAt });
     }
   } finally {
     client.destroy();

@@ -4,11 +4,10 @@
  * holds a token or its hash.
  */
 import { DynamoDBClient, PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { makeAuthorizerHandler } from '../../lambda/authorizer/handler';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
-import { TOKENS_TABLE } from '../../lambda/shared/tables';
 import { generateToken, hashToken, tokenItem } from '../../lambda/shared/tokens';
+import { TOKENS_TABLE, TokensTable } from '../../lambda/shared/tokens-table';
 import { startEngine, LOCAL_CREDENTIALS, LOCAL_REGION, type Engine } from '../../lib/local/engine';
 import { authorizerEvent } from '../support/events';
 import { captureOutput, type CapturedOutput } from '../support/output';
@@ -28,7 +27,7 @@ async function issue(options: { scopes?: string[]; expiresAt?: number } = {}) {
     scopes: options.scopes ?? ['plants:write'],
     expiresAt: options.expiresAt,
   });
-  await tokens.send(new PutCommand({ TableName: TOKENS_TABLE.localName, Item: item }));
+  await new TokensTable(tokens, TOKENS_TABLE.localName).put(item);
   return { token, tokenId };
 }
 
@@ -134,7 +133,7 @@ describe('a malformed stored item is denied (malformed-item), as written to the 
   ])('%s', async (_, change) => {
     const { token } = generateToken();
     const item: Record<string, AttributeValue | undefined> = {
-      tokenHash: { S: hashToken(token) },
+      [TOKENS_TABLE.partitionKey.name]: { S: hashToken(token) },
       tokenId: { S: 'tok_malformed' },
       name: { S: 'm' },
       scopes: { L: [{ S: 'plants:write' }] },
@@ -162,7 +161,7 @@ describe('a malformed stored item is denied (malformed-item), as written to the 
       new PutItemCommand({
         TableName: TOKENS_TABLE.localName,
         Item: {
-          tokenHash: { S: hashToken(token) },
+          [TOKENS_TABLE.partitionKey.name]: { S: hashToken(token) },
           tokenId: { S: 'tok_wellformed' },
           name: { S: 'm' },
           scopes: { SS: ['plants:write'] },
@@ -181,9 +180,7 @@ describe('a malformed stored item is denied (malformed-item), as written to the 
 it('denies a revoked token', async () => {
   const { token } = await issue();
   expect((await authorize(authorizerEvent(`Bearer ${token}`))).isAuthorized).toBe(true);
-  await tokens.send(
-    new DeleteCommand({ TableName: TOKENS_TABLE.localName, Key: { tokenHash: hashToken(token) } }),
-  );
+  await new TokensTable(tokens, TOKENS_TABLE.localName).delete(hashToken(token));
   expect(await authorize(authorizerEvent(`Bearer ${token}`))).toEqual({ isAuthorized: false });
 });
 

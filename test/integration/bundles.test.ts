@@ -4,7 +4,6 @@
  * trim in `lib/bundling.ts` that broke a real call would fail here: every function of the
  * registry answers a real request; create-plant's create, retry and conflict paths all run.
  */
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,8 +11,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
-import { TOKENS_TABLE } from '../../lambda/shared/tables';
 import { ALL_SCOPES, generateToken, tokenItem } from '../../lambda/shared/tokens';
+import { TOKENS_TABLE, TokensTable } from '../../lambda/shared/tokens-table';
 import { API } from '../../lib/api';
 import { firstEvent } from '../../lib/bench/events';
 import { buildFunctions, type BuiltFunction } from '../../lib/build';
@@ -56,12 +55,9 @@ describe.each(ENGINES)('on $engine', ({ engine: label, start }) => {
     engine = await start();
     const generated = generateToken();
     token = generated.token;
-    const client = DynamoDBDocumentClient.from(makeDocumentClient(engine.clientConfig));
-    await client.send(
-      new PutCommand({
-        TableName: TOKENS_TABLE.localName,
-        Item: tokenItem(token, generated.tokenId, { name: 'bundles', scopes: ALL_SCOPES }),
-      }),
+    const client = makeDocumentClient(engine.clientConfig);
+    await new TokensTable(client, TOKENS_TABLE.localName).put(
+      tokenItem(token, generated.tokenId, { name: 'bundles', scopes: ALL_SCOPES }),
     );
     client.destroy();
   }, 120_000);

@@ -2,14 +2,14 @@
  * The dev token against a real engine: one `tok_dev` item at a time, a replaced token denied by
  * the authorizer, an unchanged one left as stored (its `createdAt` kept), and the file kept 0600.
  */
-import { DeleteCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeAuthorizerHandler } from '../../lambda/authorizer/handler';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
-import { TOKENS_TABLE } from '../../lambda/shared/tables';
 import { generateToken, tokenItem } from '../../lambda/shared/tokens';
+import { TOKENS_TABLE, TokensTable } from '../../lambda/shared/tokens-table';
 import { startEngine, type Engine } from '../../lib/local/engine';
 import { devTokenFile, ensureDevToken } from '../../lib/local/dev-token';
 import { authorizerEvent } from '../support/events';
@@ -30,10 +30,8 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'plant-store-dev-token-'));
-  const { Items = [] } = await tokens.send(new ScanCommand({ TableName }));
-  for (const item of Items) {
-    await tokens.send(new DeleteCommand({ TableName, Key: { tokenHash: item.tokenHash } }));
-  }
+  const table = new TokensTable(tokens, TableName);
+  for (const item of await table.scan()) await table.delete(item.hash);
 });
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -96,19 +94,13 @@ it('PLANT_STORE_DEV_TOKEN replaces the file token without touching the file', as
 it('removes every stale tok_dev item left by older versions, keeps other tokens', async () => {
   const stale = [generateToken().token, generateToken().token];
   for (const token of stale) {
-    await tokens.send(
-      new PutCommand({
-        TableName,
-        Item: tokenItem(token, DEV_TOKEN_ID, { name: 'dev', scopes: ['plants:write'] }),
-      }),
+    await new TokensTable(tokens, TableName).put(
+      tokenItem(token, DEV_TOKEN_ID, { name: 'dev', scopes: ['plants:write'] }),
     );
   }
   const other = generateToken();
-  await tokens.send(
-    new PutCommand({
-      TableName,
-      Item: tokenItem(other.token, other.tokenId, { name: 'x', scopes: ['plants:write'] }),
-    }),
+  await new TokensTable(tokens, TableName).put(
+    tokenItem(other.token, other.tokenId, { name: 'x', scopes: ['plants:write'] }),
   );
   const token = await ensureDevToken({ dataDir }, engine.clientConfig);
   expect((await devItems()).length).toBe(1);

@@ -3,13 +3,14 @@
  * request with its outcome, request id, token id and plant id; EMF metric lines whose counts
  * add up to the requests sent; and no token, hash or body in any line.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { makeAuthorizerHandler } from '../../lambda/authorizer/handler';
 import { makeCreatePlantHandler } from '../../lambda/create-plant/handler';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
-import { METRICS_NAMESPACE, redact } from '../../lambda/shared/observability';
-import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/shared/tables';
+import { METRICS_NAMESPACE } from '../../lambda/shared/metrics-contract';
+import { redact } from '../../lambda/shared/observability';
+import { PLANTS_TABLE } from '../../lambda/shared/tables';
 import { generateToken, hashToken, tokenItem } from '../../lambda/shared/tokens';
+import { TOKENS_TABLE, TokensTable } from '../../lambda/shared/tokens-table';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../lib/local/engine';
 import { authorizerEvent, createPlantEvent, plantBody } from '../support/events';
 import { captureOutput, type CapturedOutput } from '../support/output';
@@ -60,8 +61,11 @@ it('create-plant: one line per request with its outcome and ids, and metrics tha
     requests.map(([outcome], index) => [outcome, `req-${index}`]),
   );
   for (const line of lines) expect(line).toMatchObject({ level: 'INFO', service: 'plant-store' });
-  // The scope check comes first: a token without the scope is not read further.
-  for (const line of lines.slice(0, 5)) expect(line.tokenId).toBe(writer.tokenId);
+  // Every line says whose token it was, the 403 for a missing scope too; the scope check comes
+  // first, so a token without the scope is not read further (no plant id on its line).
+  for (const line of lines) expect(line.tokenId).toBe(writer.tokenId);
+  expect(lines[5]).toMatchObject({ message: 'forbidden', tokenId: writer.tokenId });
+  expect(lines[5]).not.toHaveProperty('plantId');
   expect(lines[0]).toMatchObject({ plantId: '9007199254740993' });
   expect(lines[3]!.rule).toBe(
     'id: must be an integer from -9223372036854775808 to 9223372036854775807',
@@ -117,11 +121,8 @@ it('authorizer: allowed and denied by reason, never a token or its hash', async 
     [valid, undefined],
     [expired, 1],
   ] as const) {
-    await tokens.send(
-      new PutCommand({
-        TableName: TOKENS_TABLE.localName,
-        Item: tokenItem(token, tokenId, { name: 'obs', scopes: ['plants:write'], expiresAt }),
-      }),
+    await new TokensTable(tokens, TOKENS_TABLE.localName).put(
+      tokenItem(token, tokenId, { name: 'obs', scopes: ['plants:write'], expiresAt }),
     );
   }
   const headers = [

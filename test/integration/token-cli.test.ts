@@ -4,9 +4,8 @@
  */
 import { makeAuthorizerHandler } from '../../lambda/authorizer/handler';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
-import { TOKENS_TABLE } from '../../lambda/shared/tables';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { TOKEN_FORMAT, generateToken, hashToken, tokenItem } from '../../lambda/shared/tokens';
+import { TOKENS_TABLE, TokensTable } from '../../lambda/shared/tokens-table';
 import { startEngine, type Engine } from '../../lib/local/engine';
 import { authorizerEvent } from '../support/events';
 import { runBin } from '../support/run-cli';
@@ -91,11 +90,8 @@ it('a token made before reads existed keeps exactly its scopes', async () => {
   const authorize = makeAuthorizerHandler({ tokens, tableName: TOKENS_TABLE.localName });
   jest.spyOn(console, 'log').mockImplementation(() => undefined);
   const { token: old, tokenId } = generateToken();
-  await tokens.send(
-    new PutCommand({
-      TableName: TOKENS_TABLE.localName,
-      Item: tokenItem(old, tokenId, { name: 'old', scopes: ['plants:write'] }),
-    }),
+  await new TokensTable(tokens, TOKENS_TABLE.localName).put(
+    tokenItem(old, tokenId, { name: 'old', scopes: ['plants:write'] }),
   );
   expect((await token('create', '--name', 'new')).code).toBe(0);
   expect((await token('list')).stdout).toContain(`${tokenId}\t"old"\tplants:write\t`);

@@ -13,7 +13,7 @@ const header = `Bearer ${token}`;
 const now = new Date('2026-01-01T00:00:00Z');
 const nowSeconds = now.getTime() / 1000;
 const valid = {
-  tokenHash: hashToken(token),
+  hash: hashToken(token),
   tokenId: 'tok_1',
   name: 'n',
   scopes: ['plants:write'],

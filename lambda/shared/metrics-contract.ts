@@ -1,0 +1,40 @@
+/**
+ * The metric contract: the namespace, metric names and dimensions the functions emit and the
+ * dashboard and alarms read. Plain constants, apart from the Powertools objects that emit them
+ * (`observability.ts`), so that the stack can read them without building a Logger or Metrics.
+ */
+
+/** The CloudWatch namespace of every business metric. */
+export const METRICS_NAMESPACE = 'PlantStore';
+
+/** The dimension that names the function (Powertools' default dimension). */
+export const SERVICE_DIMENSION = 'service';
+
+/** The dimension of `Denied` that says why the authorizer said no. */
+export const REASON_DIMENSION = 'reason';
+
+/** Why the authorizer denies; each is a value of the `reason` dimension of `Denied`. */
+export const DENIAL_REASONS = ['malformed', 'unknown', 'expired', 'malformed-item'] as const;
+
+/**
+ * The outcome of one request and the metric that counts it: every request adds exactly one to
+ * exactly one of these, so their sum is the number of requests a function answered.
+ */
+export const OUTCOME_METRICS = {
+  created: 'PlantsCreated',
+  unchanged: 'RetriesAnswered',
+  conflict: 'Conflicts',
+  invalid: 'ValidationFailures',
+  forbidden: 'MissingScope',
+  read: 'PlantsRead',
+  listed: 'PagesListed',
+  'not-found': 'NotFound',
+  deleted: 'PlantsDeleted',
+  allowed: 'Allowed',
+  denied: 'Denied',
+  unavailable: 'StoreUnavailable',
+  error: 'Errors',
+} as const;
+
+/** What became of a request. */
+export type Outcome = keyof typeof OUTCOME_METRICS;
