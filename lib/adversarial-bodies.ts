@@ -6,6 +6,7 @@
  * check every answer and a CPU budget; `npm run bench` reports the worst parse time.
  */
 import { MAX_BODY_BYTES } from '../lambda/create-plant/request';
+import { PLANT_TEXT_LIMITS } from '../lambda/shared/schemas';
 
 /** A body and the answer the function owes it: the stored plant, or an Error message's shape. */
 export type AdversarialBody = {
@@ -56,8 +57,8 @@ function countFitting(head: string, unit: string, tail = ''): number {
 const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 
 /** The answer to a name or tag longer than its limit: the whole string is still parsed. */
-const NAME_TOO_LONG = /^name: must be at most 1000 characters$/;
-const TAG_TOO_LONG = /^tag: must be at most 100 characters$/;
+const NAME_TOO_LONG = new RegExp(`^name: must be at most ${PLANT_TEXT_LIMITS.name} characters$`);
+const TAG_TOO_LONG = new RegExp(`^tag: must be at most ${PLANT_TEXT_LIMITS.tag} characters$`);
 const duplicateKey = countFitting('{"":1,"":2}', 'kk');
 /** Keys of one width (`k0000`…), as many as fit beside the given head and tail. */
 const keys = (head: string, tail: string) =>
