@@ -6,6 +6,7 @@
  * check every answer and a CPU budget; `npm run bench` reports the worst parse time.
  */
 import { MAX_BODY_BYTES } from '../lambda/create-plant/request';
+import { PLANT_TEXT_LIMITS } from '../lambda/shared/schemas';
 
 /** A body and the answer the function owes it: the stored plant, or an Error message's shape. */
 export type AdversarialBody = {
@@ -55,9 +56,9 @@ function countFitting(head: string, unit: string, tail = ''): number {
 /** `[open]…[close]` nested `levels` deep. */
 const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 
-const escapedName = countFitting('{"id":18,"name":"', '\\n', '"}');
-const escapedPairs = countFitting('{"id":19,"name":"', '\\ud83c\\udf31', '"}');
-const rawPairs = countFitting('{"id":20,"name":"', '🌱', '"}');
+/** The answer to a name or tag longer than its limit: the whole string is still parsed. */
+const NAME_TOO_LONG = new RegExp(`^name: must be at most ${PLANT_TEXT_LIMITS.name} characters$`);
+const TAG_TOO_LONG = new RegExp(`^tag: must be at most ${PLANT_TEXT_LIMITS.tag} characters$`);
 const duplicateKey = countFitting('{"":1,"":2}', 'kk');
 /** Keys of one width (`k0000`…), as many as fit beside the given head and tail. */
 const keys = (head: string, tail: string) =>
@@ -233,30 +234,34 @@ export const ADVERSARIAL_BODIES: readonly AdversarialBody[] = [
   {
     name: 'long-escapes',
     body: fill('{"id":18,"name":"', '\\n', () => '"}'),
-    status: 200,
-    plant: { id: 18n, name: '\n'.repeat(escapedName) },
+    status: 400,
+    message: NAME_TOO_LONG,
   },
   {
     name: 'long-unicode-escapes',
     body: fill('{"id":15,"name":"x","tag":"', '\\u0041', () => '"}'),
-    status: 200,
-    plant: {
-      id: 15n,
-      name: 'x',
-      tag: 'A'.repeat(countFitting('{"id":15,"name":"x","tag":"', '\\u0041', '"}')),
-    },
+    status: 400,
+    message: TAG_TOO_LONG,
   },
   {
     name: 'escaped-surrogate-pairs',
     body: fill('{"id":19,"name":"', '\\ud83c\\udf31', () => '"}'),
-    status: 200,
-    plant: { id: 19n, name: '🌱'.repeat(escapedPairs) },
+    status: 400,
+    message: NAME_TOO_LONG,
   },
   {
     name: 'raw-surrogate-pairs',
     body: fill('{"id":20,"name":"', '🌱', () => '"}'),
+    status: 400,
+    message: NAME_TOO_LONG,
+  },
+  {
+    name: 'escapes-at-the-limits',
+    body: pad(
+      `{"id":21,"name":"${'\\ud83c\\udf31'.repeat(1000)}","tag":"${'\\u0041\\n'.repeat(50)}"}`,
+    ),
     status: 200,
-    plant: { id: 20n, name: '🌱'.repeat(rawPairs) },
+    plant: { id: 21n, name: '🌱'.repeat(1000), tag: 'A\n'.repeat(50) },
   },
   {
     name: 'lone-surrogate-after-pairs',

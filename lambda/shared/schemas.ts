@@ -39,18 +39,49 @@ export const Int64 = v.pipe(
   v.metadata({ type: 'integer', format: 'int64' }),
 );
 
+/**
+ * The most characters a plant's `name` and `tag` may have on create. A character is a Unicode
+ * code point, as JSON Schema's `maxLength` counts: valibot's `maxLength` counts UTF-16 units
+ * (an emoji outside the Basic Multilingual Plane would count twice), so `maxCodePoints` is used
+ * and the OpenAPI document writes it as `maxLength`.
+ */
+export const PLANT_TEXT_LIMITS = { name: 1000, tag: 100 } as const;
+
+const atMost = (characters: number) =>
+  v.maxCodePoints(characters, `must be at most ${characters} characters`);
+
+const NAME = { description: 'The name of the plant', examples: ['Monstera'] } as const;
+const TAG = {
+  description: 'Tag that specifies the type of the plant',
+  examples: ['aroid'],
+} as const;
+
+/** A plant's name and tag as a create takes them and answers them: bounded. */
 const PlantEntries = {
   name: v.pipe(
     v.string(STRING_RULE),
-    v.description('The name of the plant'),
-    v.examples(['Monstera']),
+    atMost(PLANT_TEXT_LIMITS.name),
+    v.description(NAME.description),
+    v.examples(NAME.examples),
   ),
   tag: v.optional(
     v.pipe(
       v.string(STRING_RULE),
-      v.description('Tag that specifies the type of the plant'),
-      v.examples(['aroid']),
+      atMost(PLANT_TEXT_LIMITS.tag),
+      v.description(TAG.description),
+      v.examples(TAG.examples),
     ),
+  ),
+};
+
+/**
+ * A plant's name and tag as the reads answer them: a plant stored before the limits existed is
+ * read, listed and deleted as it is, so these carry no bound.
+ */
+const StoredPlantEntries = {
+  name: v.pipe(v.string(STRING_RULE), v.description(NAME.description), v.examples(NAME.examples)),
+  tag: v.optional(
+    v.pipe(v.string(STRING_RULE), v.description(TAG.description), v.examples(TAG.examples)),
   ),
 };
 
@@ -72,7 +103,7 @@ export const NewPlant = v.pipe(
     ...PlantEntries,
   }),
   v.description(
-    'The body of POST /plants. `id` is an int64 and must never pass through a float64: a JavaScript number loses digits above 2^53 (9007199254740993 would become 9007199254740992). Other members are accepted and ignored.',
+    'The body of POST /plants. `id` is an int64 and must never pass through a float64: a JavaScript number loses digits above 2^53 (9007199254740993 would become 9007199254740992). `name` and `tag` count their characters as Unicode code points, as `maxLength` does: an emoji outside the Basic Multilingual Plane is one character, though a JavaScript string holds it in two units. Other members are accepted and ignored.',
   ),
 );
 export type NewPlant = v.InferOutput<typeof NewPlant>;
@@ -85,10 +116,10 @@ export const StoredPlant = v.pipe(
       v.description('Identification number of the plant'),
       v.metadata({ examples: [9007199254740993n] }),
     ),
-    ...PlantEntries,
+    ...StoredPlantEntries,
   }),
   v.description(
-    'A plant as GET /plants/{id} and GET /plants answer it: its id as a JSON integer with every digit (never a string, never through a float64), its name, and its tag only if it has one.',
+    'A plant as GET /plants/{id} and GET /plants answer it: its id as a JSON integer with every digit (never a string, never through a float64), its name, and its tag only if it has one. A plant stored before the length limits of NewPlant existed is answered as it is, so its name or tag may be longer.',
   ),
 );
 export type StoredPlant = v.InferOutput<typeof StoredPlant>;

@@ -40,7 +40,8 @@ export type OpenApiDocument = Record<string, unknown>;
 /**
  * JSON Schema 2020-12, OpenAPI 3.1's dialect. `typeMode: 'output'` converts the last schema of
  * a pipe (the object after the array check of `jsonObject`); int64s are `bigint`s in valibot,
- * so their type and bounds are given here, exactly.
+ * so their type and bounds are given here, exactly, and a string's `maxCodePoints` (which the
+ * converter does not know) is JSON Schema's `maxLength`.
  */
 const CONVERSION: ConversionConfig = {
   target: 'draft-2020-12',
@@ -50,6 +51,8 @@ const CONVERSION: ConversionConfig = {
     valibotSchema.type === 'bigint' ? { type: 'integer' } : undefined,
   overrideAction: ({ valibotAction, jsonSchema }) => {
     const { type, requirement } = valibotAction as { type: string; requirement?: unknown };
+    // JSON Schema's `maxLength` counts code points, as valibot's `maxCodePoints` does.
+    if (type === 'max_code_points') return { ...jsonSchema, maxLength: requirement as number };
     if (typeof requirement !== 'bigint') return undefined;
     if (type !== 'min_value' && type !== 'max_value') return undefined;
     // The converter's types say number; `writeDocument` writes a bigint with every digit.

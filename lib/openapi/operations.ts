@@ -15,6 +15,7 @@ import {
   NewPlant,
   PAGE_LIMIT,
   Plant,
+  PLANT_TEXT_LIMITS,
   PlantPage,
   StoredPlant,
 } from '../../lambda/shared/schemas';
@@ -141,7 +142,7 @@ export const OPERATIONS: Readonly<Record<RouteKey, OperationDescription>> = {
     description: [
       'Creates a new plant in the store. Needs the scope `plants:write`.',
       '',
-      `Send \`Content-Type: application/json\` (or any \`application/*+json\`; parameters allowed, a charset other than utf-8 is 415) and one JSON object of at most ${MAX_BODY_BYTES} bytes. \`id\` is an integer from -9223372036854775808 to 9223372036854775807 in any JSON spelling of an integer (\`5\`, \`5.0\`, \`5e0\`), kept exactly: never through a float64. \`tag\`, when present, is a string (\`null\` is not). Other members are ignored; a member that appears twice is a 400.`,
+      `Send \`Content-Type: application/json\` (or any \`application/*+json\`; parameters allowed, a charset other than utf-8 is 415) and one JSON object of at most ${MAX_BODY_BYTES} bytes. \`id\` is an integer from -9223372036854775808 to 9223372036854775807 in any JSON spelling of an integer (\`5\`, \`5.0\`, \`5e0\`), kept exactly: never through a float64. \`name\` is a string of at most ${PLANT_TEXT_LIMITS.name} characters and \`tag\`, when present, a string (\`null\` is not) of at most ${PLANT_TEXT_LIMITS.tag}; a character is a Unicode code point, as \`maxLength\` counts (an emoji is one). Other members are ignored; a member that appears twice is a 400.`,
       '',
       'Checks run in this order: scope (403), content type (415), size (413), JSON syntax (400), fields (400), store (200/409/503). Nothing is written unless the answer is 200.',
       '',
@@ -155,8 +156,7 @@ export const OPERATIONS: Readonly<Record<RouteKey, OperationDescription>> = {
         body: 'Plant',
       },
       400: {
-        description:
-          'unexpected error: the body is not JSON, not an object, repeats a member, or breaks a field rule. The message names every offending field and its rule, e.g. `id: required; name: must be a string`.',
+        description: `unexpected error: the body is not JSON, not an object, repeats a member, or breaks a field rule. The message names every offending field and its rule, e.g. \`id: required; name: must be a string\` or \`name: must be at most ${PLANT_TEXT_LIMITS.name} characters\`. A create that repeats a plant stored before the limits existed, and longer than they allow, is a 400 too.`,
         body: 'Error',
       },
       ...commonAnswers(PLANTS_WRITE),
