@@ -398,7 +398,9 @@ describe('operations: logs, tracing, dashboard', () => {
   it('refuses a log level that would drop the EMF metric lines', () => {
     expect(
       () =>
-        new PlantStoreStack(new App(), 'Warn', { applicationLogLevel: ApplicationLogLevel.WARN }),
+        new PlantStoreStack(new App({ outdir: tempDir('plant-store-cdk-') }), 'Warn', {
+          applicationLogLevel: ApplicationLogLevel.WARN,
+        }),
     ).toThrow('applicationLogLevel must be TRACE, DEBUG or INFO');
   });
 
