@@ -308,7 +308,7 @@ export class PlantStoreStack extends Stack {
     });
     new CfnOutput(this, 'PlantsTableName', {
       value: this.plantsTable.tableName,
-      description: 'The plants table (create, read, list and delete write or read it)',
+      description: 'The plants table (read and written by create, get, list and delete)',
     });
     new CfnOutput(this, 'TokensTableName', {
       value: this.tokensTable.tableName,
