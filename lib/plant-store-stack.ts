@@ -1,6 +1,7 @@
 /** Plant Store in one stack: the HTTP API, its authorizer and function, the tables and alarms. */
 import {
   CfnOutput,
+  CfnResource,
   Duration,
   RemovalPolicy,
   Stack,
@@ -79,10 +80,32 @@ export interface PlantStoreStackProps extends StackProps {
    */
   readonly reservedConcurrency?: Readonly<Partial<Record<FunctionName, number>>>;
   /**
-   * How long function and access logs are kept.
+   * How long the function log groups keep their events.
    * @default RetentionDays.ONE_MONTH
    */
   readonly logRetention?: RetentionDays;
+  /**
+   * What becomes of the function log groups when the stack is deleted.
+   * @default RemovalPolicy.DESTROY - the logs go with the functions that wrote them
+   */
+  readonly logRemovalPolicy?: RemovalPolicy;
+  /**
+   * How long the API access log group keeps its events (one line per request, with the
+   * `tokenId`: the audit trail of who called what).
+   * @default RetentionDays.ONE_YEAR
+   */
+  readonly accessLogRetention?: RetentionDays;
+  /**
+   * What becomes of the API access log group when the stack is deleted.
+   * @default RemovalPolicy.RETAIN - the audit trail outlives the stack, and its retention still
+   * expires the events
+   */
+  readonly accessLogRemovalPolicy?: RemovalPolicy;
+  /**
+   * What becomes of the alarm topic's KMS key when the stack is deleted.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly alarmKeyRemovalPolicy?: RemovalPolicy;
   /**
    * Address that alarm notifications are emailed to, through an SNS topic.
    * @default - no topic: alarms change state in CloudWatch and notify nobody
@@ -108,12 +131,35 @@ export interface PlantStoreStackProps extends StackProps {
   readonly tracing?: boolean;
 }
 
+/** A log group's retention and removal policy. */
+interface LogSettings {
+  readonly retention: RetentionDays;
+  readonly removalPolicy: RemovalPolicy;
+}
+
+/**
+ * CDK makes a function depend on its role and the role's policy; the role is already a `GetAtt`
+ * of the function, so CloudFormation validation reports the first as redundant (W3005). Only
+ * the policy dependency is kept: the function must not start before it may read its table.
+ */
+function dependOnPolicyOnly(fn: NodejsFunction): void {
+  const policy = fn.role!.node.tryFindChild('DefaultPolicy')?.node.defaultChild as
+    CfnResource | undefined;
+  const cfnFunction = fn.node.defaultChild as CfnResource;
+  cfnFunction.addOverride('DependsOn', policy ? [Stack.of(fn).getLogicalId(policy)] : undefined);
+}
+
 /** Log levels at which Lambda keeps the EMF metric lines (it files them as INFO). */
 const METRIC_LOG_LEVELS: readonly ApplicationLogLevel[] = [
   ApplicationLogLevel.TRACE,
   ApplicationLogLevel.DEBUG,
   ApplicationLogLevel.INFO,
 ];
+
+/** The stack's description unless props give one: every operation, from the API definition. */
+export const STACK_DESCRIPTION = `Plant Store: ${API.routes
+  .map((route) => `${route.method} ${route.path}`)
+  .join(', ')} on an HTTP API with a bearer-token Lambda authorizer, Lambda and DynamoDB`;
 
 /** The deployed service. */
 export class PlantStoreStack extends Stack {
@@ -125,14 +171,17 @@ export class PlantStoreStack extends Stack {
   private readonly tracing: boolean;
 
   constructor(scope: Construct, id: string, props: PlantStoreStackProps = {}) {
-    super(scope, id, props);
+    super(scope, id, { description: STACK_DESCRIPTION, ...props });
     this.reservedConcurrency = props.reservedConcurrency ?? {};
     const authCacheTtl =
       props.authCacheTtl ?? Duration.seconds(API.authorizer.defaultCacheTtlSeconds);
     if (authCacheTtl.toSeconds() > 3600) {
       throw new Error(`authCacheTtl must be at most 3600 seconds, got ${authCacheTtl.toSeconds()}`);
     }
-    const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+    const functionLogs: LogSettings = {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.DESTROY,
+    };
     this.logLevel = props.applicationLogLevel ?? ApplicationLogLevel.INFO;
     if (!METRIC_LOG_LEVELS.includes(this.logLevel)) {
       throw new Error(
@@ -153,7 +202,7 @@ export class PlantStoreStack extends Stack {
     // declared actions on each.
     const functions = Object.fromEntries(
       FUNCTION_NAMES.map((name) => {
-        const fn = this.function(name, logRetention, {
+        const fn = this.function(name, functionLogs, {
           ...tableEnvironment(name, (key) => tables[key].tableName),
           // The service dimension of the metrics: the registry name the dashboard reads.
           POWERTOOLS_SERVICE_NAME: name,
@@ -162,6 +211,7 @@ export class PlantStoreStack extends Stack {
         for (const [key, actions] of Object.entries(FUNCTIONS[name].tables)) {
           tables[key as TableKey].grant(fn, ...actions);
         }
+        dependOnPolicyOnly(fn);
         return [name, fn];
       }),
     ) as Record<FunctionName, NodejsFunction>;
@@ -212,8 +262,8 @@ export class PlantStoreStack extends Stack {
     }
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
-      retention: logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
+      retention: props.accessLogRetention ?? RetentionDays.ONE_YEAR,
+      removalPolicy: props.accessLogRemovalPolicy ?? RemovalPolicy.RETAIN,
     });
     const stage = new HttpStage(this, 'DefaultStage', {
       httpApi: api,
@@ -249,13 +299,17 @@ export class PlantStoreStack extends Stack {
       functions,
       tables,
       alarmEmail: props.alarmEmail,
+      alarmKeyRemovalPolicy: props.alarmKeyRemovalPolicy,
     });
 
     new CfnOutput(this, 'ApiUrl', {
       value: this.apiUrl,
-      description: 'Base URL: POST <ApiUrl>plants',
+      description: `Base URL of the API: ${API.routes.map((route) => `${route.method} <ApiUrl>${route.path.slice(1)}`).join(', ')}`,
     });
-    new CfnOutput(this, 'PlantsTableName', { value: this.plantsTable.tableName });
+    new CfnOutput(this, 'PlantsTableName', {
+      value: this.plantsTable.tableName,
+      description: 'The plants table (read and written by create, get, list and delete)',
+    });
     new CfnOutput(this, 'TokensTableName', {
       value: this.tokensTable.tableName,
       description: 'npm run token -- create --aws --table <TokensTableName>',
@@ -286,7 +340,7 @@ export class PlantStoreStack extends Stack {
    */
   private function(
     name: FunctionName,
-    logRetention: RetentionDays,
+    logs: LogSettings,
     environment: Record<string, string>,
   ): NodejsFunction {
     const definition = FUNCTIONS[name];
@@ -300,10 +354,7 @@ export class PlantStoreStack extends Stack {
       );
     }
     const id = definition.id;
-    const logGroup = new LogGroup(this, `${id}Logs`, {
-      retention: logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    const logGroup = new LogGroup(this, `${id}Logs`, logs);
     const role = new Role(this, `${id}Role`, {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `Plant Store ${name} function`,

@@ -3,7 +3,7 @@
  * the tables, the business metrics the functions emit) and the alarms, with an optional email
  * topic. Metric names come from the functions' own observability module.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -20,7 +20,8 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Operation, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { Alias } from 'aws-cdk-lib/aws-kms';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -48,6 +49,12 @@ export interface MonitoringProps {
    * @default - no topic: alarms change state in CloudWatch and notify nobody
    */
   readonly alarmEmail?: string;
+  /**
+   * What becomes of the alarm topic's KMS key when the stack is deleted (DESTROY schedules its
+   * deletion after KMS's 7-day waiting period).
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly alarmKeyRemovalPolicy?: RemovalPolicy;
   /**
    * The period of every graph and alarm.
    * @default Duration.minutes(5)
@@ -194,7 +201,13 @@ export class Monitoring extends Construct {
       widgets: [apiRow, ...functionRows, [coldStarts], tableRow, businessRow],
     });
 
-    this.alarms(props.alarmEmail, {
+    const topic = props.alarmEmail
+      ? new AlarmTopic(this, 'Alarms', {
+          email: props.alarmEmail,
+          keyRemovalPolicy: props.alarmKeyRemovalPolicy,
+        }).topic
+      : undefined;
+    this.alarms(topic, {
       ApiServerErrors: api.metricServerError({ period }),
       ...Object.fromEntries(
         FUNCTION_NAMES.flatMap((name) => [
@@ -217,14 +230,7 @@ export class Monitoring extends Construct {
   }
 
   /** One alarm per metric (any non-zero value in a period), each notifying the topic if any. */
-  private alarms(email: string | undefined, metrics: Record<string, IMetric>): void {
-    const topic = email
-      ? new Topic(this, 'AlarmTopic', {
-          enforceSSL: true,
-          masterKey: Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
-        })
-      : undefined;
-    if (topic && email) topic.addSubscription(new EmailSubscription(email));
+  private alarms(topic: Topic | undefined, metrics: Record<string, IMetric>): void {
     for (const [id, metric] of Object.entries(metrics)) {
       const alarm = new Alarm(this, `${id}Alarm`, {
         metric,
@@ -235,6 +241,69 @@ export class Monitoring extends Construct {
       });
       if (topic) alarm.addAlarmAction(new SnsAction(topic));
     }
+  }
+}
+
+/** What the alarm topic needs. */
+export interface AlarmTopicProps {
+  /** Address that alarm notifications are emailed to. */
+  readonly email: string;
+  /**
+   * What becomes of the key when the stack is deleted.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly keyRemovalPolicy?: RemovalPolicy;
+}
+
+/**
+ * An SNS topic that CloudWatch alarms can actually publish to: encrypted with a customer-managed
+ * KMS key (rotated yearly) whose policy lets `cloudwatch.amazonaws.com` use it for this account's
+ * alarms. The AWS-managed `alias/aws/sns` cannot do this: its policy cannot be changed to admit
+ * CloudWatch, so every notification would be dropped (docs/deploy-notes.md).
+ */
+export class AlarmTopic extends Construct {
+  readonly topic: Topic;
+  readonly key: Key;
+
+  constructor(scope: Construct, id: string, props: AlarmTopicProps) {
+    super(scope, id);
+    this.key = new Key(this, 'Key', {
+      description: 'Plant Store alarm notifications (SNS topic encryption)',
+      enableKeyRotation: true,
+      pendingWindow: Duration.days(7),
+      removalPolicy: props.keyRemovalPolicy ?? RemovalPolicy.RETAIN,
+    });
+    // The confused-deputy guard: only alarms of this account and region may use the key or
+    // publish, never CloudWatch acting for another account.
+    const fromOurAlarms = {
+      StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+      ArnLike: {
+        'aws:SourceArn': `arn:${Aws.PARTITION}:cloudwatch:${Aws.REGION}:${Aws.ACCOUNT_ID}:alarm:*`,
+      },
+    };
+    const cloudWatch = new ServicePrincipal('cloudwatch.amazonaws.com');
+    this.key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsToPublish',
+        principals: [cloudWatch],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+        conditions: fromOurAlarms,
+      }),
+    );
+    this.topic = new Topic(this, 'Topic', { enforceSSL: true, masterKey: this.key });
+    // enforceSSL writes a topic policy, which replaces SNS's default one: CloudWatch needs its
+    // own allow to publish.
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsToPublish',
+        principals: [cloudWatch],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: fromOurAlarms,
+      }),
+    );
+    this.topic.addSubscription(new EmailSubscription(props.email));
   }
 }
 

@@ -133,12 +133,16 @@ describe('the HTTP API is the shared definition', () => {
         Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"'),
       },
     });
-    // One per function, and the access logs.
+    // One per function, kept a month; the access logs (the audit trail) a year, and retained.
     template.resourcePropertiesCountIs(
       'AWS::Logs::LogGroup',
       { RetentionInDays: 30 },
-      FUNCTION_NAMES.length + 1,
+      FUNCTION_NAMES.length,
     );
+    template.hasResource('AWS::Logs::LogGroup', {
+      Properties: { RetentionInDays: 365 },
+      DeletionPolicy: 'Retain',
+    });
   });
 
   it('takes the cache TTL, origins and throttling from props', () => {
@@ -398,7 +402,9 @@ describe('operations: logs, tracing, dashboard', () => {
   it('refuses a log level that would drop the EMF metric lines', () => {
     expect(
       () =>
-        new PlantStoreStack(new App(), 'Warn', { applicationLogLevel: ApplicationLogLevel.WARN }),
+        new PlantStoreStack(new App({ outdir: tempDir('plant-store-cdk-') }), 'Warn', {
+          applicationLogLevel: ApplicationLogLevel.WARN,
+        }),
     ).toThrow('applicationLogLevel must be TRACE, DEBUG or INFO');
   });
 
