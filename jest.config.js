@@ -7,7 +7,19 @@ module.exports = {
   testEnvironment: '<rootDir>/test/support/node-environment.js',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
+  // CommonJS throughout, the client's ESM sources included (NodeNext would keep those ESM).
+  transform: {
+    '^.+\\.ts$': [
+      'ts-jest',
+      { diagnostics: false, tsconfig: { module: 'commonjs', moduleResolution: 'node10' } },
+    ],
+  },
+  // The client package is ESM (client/dist): suites load its TypeScript source instead, whose
+  // relative imports name the .js files the build emits.
+  moduleNameMapper: {
+    '^@plant-store/client$': '<rootDir>/client/src/index.ts',
+    '^(\\.{1,2}/.+)\\.js$': '$1',
+  },
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
   // e2e suites: every answer must be one that openapi.json describes.
   setupFilesAfterEnv: ['<rootDir>/test/support/check-answers.ts'],

@@ -1,8 +1,8 @@
-/** `npm run smoke -- --url <ApiUrl> --token <token>`: see `lib/smoke.ts`. */
+/** `PLANT_STORE_TOKEN=<token> npm run smoke -- --url <ApiUrl>`: see `lib/smoke.ts`. */
 import { parseArgs } from 'node:util';
 import { formatSmoke, runSmoke, smokePassed, SMOKE_ID_RANGE } from '../lib/smoke';
 
-const USAGE = `Usage: npm run smoke -- --url <ApiUrl> --token <token>
+const USAGE = `Usage: PLANT_STORE_TOKEN=<token> npm run smoke -- --url <ApiUrl>
 
 Checks a deployment (or npm start) with a short, safe sequence: create a plant, retry it (200),
 conflict (409), invalid body (400), no token (401), unknown token (403), wrong content type
@@ -10,9 +10,12 @@ conflict (409), invalid body (400), no token (401), unknown token (403), wrong c
 The id is random, from ${SMOKE_ID_RANGE.min} to ${SMOKE_ID_RANGE.max}.
 
   --url <url>      the API's base URL: the stack output ApiUrl, or http://127.0.0.1:3000
-  --token <token>  a token with plants:write (plants:read and plants:delete to read and clean up);
-                   locally: $(cat .plant-store/dev-token)
+  --token <token>  the token, instead of PLANT_STORE_TOKEN; avoid it: a command line is shown
+                   by npm and ps, and kept in shell history
   --help           this text
+
+  PLANT_STORE_TOKEN  a token with plants:write (plants:read and plants:delete to read and clean
+                     up); locally: PLANT_STORE_TOKEN=$(cat .plant-store/dev-token)
 
 Exit code: 0 when every step passed or was skipped, 1 when one failed, 2 for a usage mistake.`;
 
@@ -40,7 +43,8 @@ if (values.help) {
   process.exit(0);
 }
 if (!values.url) usageError('--url is required');
-if (!values.token) usageError('--token is required');
+const token = values.token ?? process.env.PLANT_STORE_TOKEN;
+if (!token) usageError('no token: set PLANT_STORE_TOKEN');
 try {
   const url = new URL(values.url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
@@ -48,7 +52,7 @@ try {
   usageError(`--url must be an http(s) URL, got ${values.url}`);
 }
 
-void runSmoke({ url: values.url, token: values.token }).then((steps) => {
+void runSmoke({ url: values.url, token }).then((steps) => {
   process.stdout.write(`${formatSmoke(steps)}\n`);
   process.exitCode = smokePassed(steps) ? 0 : 1;
 });

@@ -1,8 +1,10 @@
 /**
  * A short, safe check of any deployment (or `npm start`): create a plant, retry it, provoke each
  * rejection once, then read back and delete what was created where those routes exist, so that
- * nothing is left behind. The id is drawn at random far above typical ids.
+ * nothing is left behind. The id is drawn at random far above typical ids. Every request goes
+ * through `@plant-store/client`, as a user's program would.
  */
+import { PlantStore, PlantStoreError } from '@plant-store/client';
 import { randomBytes } from 'node:crypto';
 
 /** Where and as whom to run. */
@@ -37,56 +39,69 @@ export function randomSmokeId(): bigint {
   return SMOKE_ID_RANGE.min + (randomBytes(8).readBigUInt64BE() % span);
 }
 
-interface Answer {
+/** What one step's call came to: the status received (0 for none), and the value or the error. */
+interface Outcome {
   readonly status: number;
-  readonly text: string;
+  readonly value?: unknown;
+  readonly error?: unknown;
 }
-
-/** The gateway's answer for a method and path without a route: the operation does not exist. */
-const NO_ROUTE = '{"message":"Not Found"}';
 
 /** Runs the steps in order and returns every verdict; never throws for an HTTP outcome. */
 export async function runSmoke(options: SmokeOptions): Promise<SmokeStep[]> {
-  const base = options.url.endsWith('/') ? options.url : `${options.url}/`;
   const id = options.id ?? randomSmokeId();
   const timeout = (options.timeoutSeconds ?? 10) * 1000;
-  const auth = { authorization: `Bearer ${options.token}` };
-  const json = { 'content-type': 'application/json' };
-  const plant = `{"id":${id},"name":"smoke test","tag":"smoke"}`;
+  const plant = { id, name: 'smoke test', tag: 'smoke' };
   const steps: SmokeStep[] = [];
 
-  const send = async (method: string, path: string, headers = {}, body?: string) => {
+  // Every call goes through the client; its `fetch` notes each status, and for the steps that
+  // must send what the client never would, changes a header on the way out. No retries: each
+  // step reports the first answer.
+  let status = 0;
+  const client = (token: string, change?: (headers: Headers) => void) =>
+    new PlantStore({
+      baseUrl: options.url,
+      token,
+      retry: { retries: 0 },
+      fetch: async (request) => {
+        if (change) {
+          const headers = new Headers(request.headers);
+          change(headers);
+          request = new Request(request, { headers });
+        }
+        status = 0;
+        const response = await fetch(request);
+        status = response.status;
+        return response;
+      },
+    });
+  const store = client(options.token);
+  const call = async (run: (signal: AbortSignal) => Promise<unknown>): Promise<Outcome> => {
     try {
-      const response = await fetch(new URL(path, base), {
-        method,
-        headers,
-        body,
-        signal: AbortSignal.timeout(timeout),
-      });
-      return { status: response.status, text: await response.text() } satisfies Answer;
+      const value = await run(AbortSignal.timeout(timeout));
+      return { status, value };
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      return { status: 0, text: cause ?? (error as Error).message };
+      return { status: error instanceof PlantStoreError ? error.status : 0, error };
     }
   };
+
   const step = (
     name: string,
     request: string,
     expected: number,
-    answer: Answer,
-    check: (answer: Answer) => string | undefined = () => undefined,
+    outcome: Outcome,
+    check: (outcome: Outcome) => string | undefined = () => undefined,
   ): boolean => {
     const wrong =
-      answer.status === 0
-        ? `no answer: ${answer.text}`
-        : answer.status !== expected
-          ? `answered ${answer.text.slice(0, 120) || '(empty body)'}`
-          : check(answer);
+      outcome.status === 0
+        ? `no answer: ${noAnswer(outcome.error)}`
+        : outcome.status !== expected
+          ? `answered ${describe(outcome)}`
+          : check(outcome);
     steps.push({
       name,
       request,
       expected,
-      got: answer.status,
+      got: outcome.status,
       result: wrong ? 'fail' : 'pass',
       detail: wrong ?? '',
     });
@@ -94,106 +109,129 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeStep[]> {
   };
   const skip = (name: string, request: string, expected: number, detail: string) =>
     steps.push({ name, request, expected, got: 0, result: 'skip', detail });
-  const errorBody = (status: number) => (answer: Answer) => {
-    const body = parse(answer.text) as { error?: unknown; message?: unknown } | undefined;
-    return body?.error === status && typeof body.message === 'string'
+  /** The service's own Error answer (`{error, message}`), not the gateway's. */
+  const serviceError = (outcome: Outcome) =>
+    outcome.error instanceof PlantStoreError && !outcome.error.fromGateway
       ? undefined
-      : `not an Error body: ${answer.text.slice(0, 120)}`;
-  };
-  const exactly = (text: string) => (answer: Answer) =>
-    answer.text === text ? undefined : `body ${answer.text.slice(0, 120)}, expected ${text}`;
+      : `not an Error body: ${describe(outcome)}`;
+  const gateway = (message: string) => (outcome: Outcome) =>
+    outcome.error instanceof PlantStoreError &&
+    outcome.error.fromGateway &&
+    outcome.error.message === message
+      ? undefined
+      : `expected the gateway's {"message":"${message}"}, got ${describe(outcome)}`;
+  const equals = (expected: unknown) => (outcome: Outcome) =>
+    describe({ status: 0, value: expected }) === describe(outcome)
+      ? undefined
+      : `got ${describe(outcome)}, expected ${describe({ status: 0, value: expected })}`;
+  /** The gateway's answer for a method and path without a route: the operation does not exist. */
+  const noRoute = (outcome: Outcome) =>
+    outcome.error instanceof PlantStoreError &&
+    outcome.error.fromGateway &&
+    outcome.error.status === 404;
+  const created = { name: 'smoke test', tag: 'smoke' };
 
-  const created = step(
-    'create',
-    `POST /plants id=${id}`,
-    200,
-    await send('POST', 'plants', { ...auth, ...json }, plant),
-    exactly('{"name":"smoke test","tag":"smoke"}'),
-  );
-  if (steps[0]!.got === 0) return steps; // Nothing answers: the other steps would say the same.
+  const first = await call((signal) => store.createPlant(plant, { signal }));
+  const stored = step('create', `POST /plants id=${id}`, 200, first, equals(created));
+  if (first.status === 0) return steps; // Nothing answers: the other steps would say the same.
   step(
     'retry',
     'POST /plants, same plant',
     200,
-    await send('POST', 'plants', { ...auth, ...json }, plant),
-    exactly('{"name":"smoke test","tag":"smoke"}'),
+    await call((signal) => store.createPlant(plant, { signal })),
+    equals(created),
   );
   step(
     'conflict',
     'POST /plants, same id, other name',
     409,
-    await send('POST', 'plants', { ...auth, ...json }, `{"id":${id},"name":"smoke other"}`),
-    errorBody(409),
+    await call((signal) => store.createPlant({ id, name: 'smoke other' }, { signal })),
+    serviceError,
   );
   step(
     'invalid',
-    'POST /plants, id not an integer',
+    'POST /plants, name not a string',
     400,
-    await send('POST', 'plants', { ...auth, ...json }, '{"id":"x","name":"smoke test"}'),
-    errorBody(400),
+    await call((signal) => store.createPlant({ id, name: 5 as unknown as string }, { signal })),
+    serviceError,
   );
   step(
     'no token',
     'POST /plants without Authorization',
     401,
-    await send('POST', 'plants', json, plant),
-    exactly('{"message":"Unauthorized"}'),
+    await call((signal) =>
+      client(options.token, (headers) => headers.delete('authorization')).createPlant(plant, {
+        signal,
+      }),
+    ),
+    gateway('Unauthorized'),
   );
   step(
     'bad token',
     'POST /plants with an unknown token',
     403,
-    await send(
-      'POST',
-      'plants',
-      { authorization: `Bearer pst_${randomBytes(32).toString('base64url')}`, ...json },
-      plant,
+    await call((signal) =>
+      client(`pst_${randomBytes(32).toString('base64url')}`).createPlant(plant, { signal }),
     ),
-    exactly('{"message":"Forbidden"}'),
+    gateway('Forbidden'),
   );
   step(
     'content type',
     'POST /plants as text/plain',
     415,
-    await send('POST', 'plants', { ...auth, 'content-type': 'text/plain' }, plant),
-    errorBody(415),
+    await call((signal) =>
+      client(options.token, (headers) => headers.set('content-type', 'text/plain')).createPlant(
+        plant,
+        { signal },
+      ),
+    ),
+    serviceError,
   );
 
-  const read = await send('GET', `plants/${id}`, auth);
-  if (read.status === 404 && read.text === NO_ROUTE) {
+  const read = await call((signal) => store.getPlant(id, { signal }));
+  if (noRoute(read)) {
     skip('read back', `GET /plants/${id}`, 200, 'no such route in this deployment');
   } else {
-    step('read back', `GET /plants/${id}`, 200, read, (answer) =>
-      answer.text === `{"id":${id},"name":"smoke test","tag":"smoke"}`
-        ? undefined
-        : `body ${answer.text.slice(0, 120)}`,
-    );
+    step('read back', `GET /plants/${id}`, 200, read, equals({ id, ...created }));
   }
-  const deleted = await send('DELETE', `plants/${id}`, auth);
-  if (deleted.status === 404 && deleted.text === NO_ROUTE) {
+  const deleted = await call((signal) => store.deletePlant(id, { signal }));
+  if (noRoute(deleted)) {
     skip(
       'delete',
       `DELETE /plants/${id}`,
       204,
-      created ? `no such route: plant ${id} is left behind` : 'no such route',
+      stored ? `no such route: plant ${id} is left behind` : 'no such route',
     );
-  } else if (step('delete', `DELETE /plants/${id}`, 204, deleted)) {
+  } else if (step('delete', `DELETE /plants/${id}`, 204, deleted, equals(true))) {
     step(
       'gone',
       `GET /plants/${id} after the delete`,
       404,
-      await send('GET', `plants/${id}`, auth),
+      await call((signal) => store.getPlant(id, { signal })),
+      serviceError,
     );
   }
   return steps;
 }
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+/** A value or error in one short line; ids (bigints) with every digit. */
+function describe(outcome: Outcome): string {
+  if (outcome.error !== undefined) {
+    const error = outcome.error as Error;
+    return `${outcome.status} ${error.message}`.slice(0, 120);
   }
+  const text = JSON.stringify(outcome.value, (_key, value: unknown) =>
+    typeof value === 'bigint' ? `${value}n` : value,
+  );
+  return (text ?? '(nothing)').slice(0, 120);
+}
+
+/** Why no answer came: the system's error code (ECONNREFUSED), or the timeout. */
+function noAnswer(error: unknown): string {
+  const { name, message, cause } = error as { name?: string; message?: string; cause?: unknown };
+  if (name === 'TimeoutError') return 'timed out';
+  const code = (cause as { cause?: { code?: string } } | undefined)?.cause?.code;
+  return code ?? message ?? String(error);
 }
 
 /** The steps as a table, and a summary line. */

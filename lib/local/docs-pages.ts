@@ -29,9 +29,74 @@ const HTML = `<!doctype html>
 
 // The document's first server is this runtime; its port variable defaults to the one the page
 // came from, so "Try it out" reaches this runtime whatever PORT is.
-const INIT = `fetch('/openapi.json')
-  .then((response) => response.json())
-  .then((spec) => {
+//
+// Swagger UI reads JSON with JSON.parse, which rounds 9007199254740993 to 9007199254740992, in
+// the document's examples and in every answer it shows. So numbers are read here by their
+// source text (the reviver's context.source), and each one a float64 would change travels
+// through Swagger UI as a marked string, "\u2063<digits>\u2063", which the code blocks show as
+// the bare digits again and requests send as such: the page shows what the API sent, digit for
+// digit. (A browser without source text access shows what Swagger UI alone would.)
+const INIT = `const MARK = '\\u2063';
+const MARKED = /"\\u2063(-?[0-9][0-9.eE+-]*)\\u2063"/g;
+const unmark = (text) =>
+  typeof text === 'string' ? text.replace(MARKED, '$1').replaceAll(MARK, '') : text;
+const exact = (key, value, context) =>
+  typeof value === 'number' && context && context.source !== undefined && String(value) !== context.source
+    ? MARK + context.source + MARK
+    : value;
+const parseExact = (text) => JSON.parse(text, exact);
+
+const ExactNumbers = () => ({
+  wrapComponents: {
+    // Every code block (answers, examples, curl), for what it shows and what its copy button copies.
+    HighlightCode: (Original, system) => (props) =>
+      system.React.createElement(Original, { ...props, children: unmark(props.children) }),
+    // The request body editor.
+    TextArea: (Original, system) => (props) =>
+      system.React.createElement(Original, { ...props, value: unmark(props.value) }),
+  },
+});
+
+// A parameter's schema checks and fills an input field: there, an example is the digits
+// themselves and a bound a number again (Swagger UI compares the input with it).
+const BOUNDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'];
+function unmarkParameters(spec) {
+  const operations = Object.values(spec.paths || {}).flatMap((item) => Object.values(item));
+  for (const parameter of operations.flatMap((operation) => operation.parameters || [])) {
+    const schema = parameter.schema || {};
+    if (Array.isArray(schema.examples)) schema.examples = schema.examples.map(unmark);
+    if ('example' in schema) schema.example = unmark(schema.example);
+    for (const bound of BOUNDS) if (bound in schema) schema[bound] = Number(unmark(schema[bound]));
+  }
+  return spec;
+}
+
+// Whatever else shows a marked value as text (the schema view, a validation message) shows
+// its digits too: text nodes are mended as they appear or change.
+const UNQUOTE = /"?\\u2063([^\\u2063]*)\\u2063"?/g;
+const mend = (node) => {
+  if (node.nodeValue.includes(MARK)) node.nodeValue = node.nodeValue.replace(UNQUOTE, '$1');
+};
+new MutationObserver((records) => {
+  for (const record of records) {
+    if (record.type === 'characterData') mend(record.target);
+    for (const added of record.addedNodes) {
+      if (added.nodeType === Node.TEXT_NODE) mend(added);
+      if (added.nodeType !== Node.ELEMENT_NODE) continue;
+      const walker = document.createTreeWalker(added, NodeFilter.SHOW_TEXT);
+      while (walker.nextNode()) mend(walker.currentNode);
+    }
+  }
+}).observe(document.getElementById('swagger-ui'), {
+  subtree: true,
+  childList: true,
+  characterData: true,
+});
+
+fetch('/openapi.json')
+  .then((response) => response.text())
+  .then((text) => {
+    const spec = unmarkParameters(parseExact(text));
     const port = spec.servers && spec.servers[0].variables && spec.servers[0].variables.port;
     if (port && location.port) port.default = location.port;
     window.ui = SwaggerUIBundle({
@@ -40,6 +105,22 @@ const INIT = `fetch('/openapi.json')
       deepLinking: true,
       tryItOutEnabled: true,
       displayRequestDuration: true,
+      plugins: [ExactNumbers],
+      requestInterceptor: (request) => {
+        request.url = request.url.replaceAll('%E2%81%A3', '');
+        request.body = unmark(request.body);
+        return request;
+      },
+      responseInterceptor: (response) => {
+        if (/json/i.test(response.headers['content-type'] || '') && response.text) {
+          try {
+            response.text = JSON.stringify(parseExact(response.text));
+          } catch {
+            // Not JSON after all: Swagger UI shows it raw.
+          }
+        }
+        return response;
+      },
     });
   });
 `;

@@ -3,11 +3,15 @@
  * Swagger UI from node_modules (no CDN), and — in a real headless Chromium (Debian's
  * `chromium`) — a person's path through the page: authorize with a token, send POST /plants,
  * see the 200 and the plant, send a bad body, see the 400 Error, from another origin so that
- * the CORS preflight must succeed. Screenshots go to `test-output/` (git-ignored).
+ * the CORS preflight must succeed; the answers it shows, the examples and the schema keep every
+ * digit of 9007199254740993 and -9223372036854775808; and the built `@plant-store/client` runs in
+ * the page. Screenshots go to `test-output/` (git-ignored).
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { PlantStore } from '@plant-store/client';
+import { build } from 'esbuild';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { useLocalService } from '../support/local-service';
 import { AnswerChecker } from '../support/openapi-answers';
 
@@ -162,6 +166,138 @@ inBrowser(
         expect.stringMatching(/^POST \/plants 200 /),
         expect.stringMatching(/^POST \/plants 400 /),
       ]);
+    }, 120_000);
+
+    /** A page from http://localhost:PORT, authorized with the dev token. */
+    async function openDocs(): Promise<Page> {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+      await page.goto(`http://localhost:${new URL(service.url).port}/docs`);
+      await page.locator('#operations-plants-getPlant').waitFor();
+      await page.locator('button.authorize').first().click();
+      await page.locator('.modal-ux input').fill(service.devToken);
+      await page.locator('.modal-ux button.authorize').click();
+      await page.locator('.modal-ux button.btn-done').click();
+      return page;
+    }
+
+    /** Sends an operation from the page and answers the body it shows. */
+    async function execute(page: Page, operationId: string, id?: string): Promise<string> {
+      const operation = page.locator(`#operations-plants-${operationId}`);
+      if (!(await operation.locator('button.execute').isVisible())) {
+        await operation.locator('.opblock-summary-control').click();
+      }
+      // The answer of an earlier execution goes first, so that the one read is this one's.
+      const clear = operation.locator('button.btn-clear');
+      if (await clear.isVisible()) await clear.click();
+      await operation.locator('.live-responses-table').waitFor({ state: 'detached' });
+      if (id !== undefined) await operation.locator('.parameters input').first().fill(id);
+      await operation.locator('button.execute').click();
+      const row = operation.locator('.live-responses-table tr.response');
+      await row.locator('.response-col_status', { hasText: '200' }).waitFor();
+      return row.locator('.response-col_description pre').first().innerText();
+    }
+
+    it('/docs shows every digit: answers, lists, examples and the schema', async () => {
+      const store = new PlantStore({ baseUrl: service.url, token: service.devToken });
+      await store.createPlant({ id: 9007199254740993n, name: 'Monstera', tag: 'aroid' });
+      await store.createPlant({ id: -9223372036854775808n, name: 'Smallest' });
+      await store.createPlant({ id: 9007199254740992n, name: 'Neighbour' });
+      const page = await openDocs();
+
+      const odd = await execute(page, 'getPlant', '9007199254740993');
+      expect(odd).toContain('"id": 9007199254740993,');
+      expect(odd).toContain('"name": "Monstera"');
+      const smallest = await execute(page, 'getPlant', '-9223372036854775808');
+      expect(smallest).toContain('"id": -9223372036854775808,');
+      const list = await execute(page, 'listPlants');
+      for (const id of ['9007199254740993', '-9223372036854775808', '9007199254740992']) {
+        expect(list).toContain(`"id": ${id},`);
+      }
+      expect(list).not.toMatch(/\u2063|"id": "/);
+
+      // The documented example of the answer, as a code block and in the schema view.
+      const ok = page.locator(
+        '#operations-plants-getPlant .responses-table tr.response[data-code="200"]',
+      );
+      expect(await ok.locator('.highlight-code').first().innerText()).toContain(
+        '"id": 9007199254740993,',
+      );
+      await ok.locator('button', { hasText: 'Schema' }).click();
+      const expand = ok.locator('.model-box button', { hasText: 'Expand all' }).first();
+      await expand.click();
+      await expect(ok.locator('.model-box').first().innerText()).resolves.toContain(
+        '9007199254740993',
+      );
+      expect(await ok.locator('.model-box').first().innerText()).not.toContain('9007199254740992');
+      await page.screenshot({ path: join(OUTPUT, 'docs-exact-ids.png'), fullPage: true });
+      await page.close();
+    }, 120_000);
+
+    it('the built client runs in the page: ids exact, an unsafe number refused', async () => {
+      // Bundled for a browser: a Node built-in anywhere in the client would fail this build.
+      const bundle = await build({
+        entryPoints: [join(ROOT, 'client/dist/index.js')],
+        bundle: true,
+        format: 'esm',
+        platform: 'browser',
+        write: false,
+        logLevel: 'silent',
+      });
+      const page = await browser.newPage();
+      await page.goto(`http://localhost:${new URL(service.url).port}/docs`);
+      const result = await page.evaluate(
+        async ({ code, baseUrl, token }) => {
+          const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+          // Not `import()`: the test's transpiler would turn it into a `require`.
+          const load = new Function('url', 'return import(url)');
+          const { PlantStore, PlantStoreError } = await load(url);
+          // From this page's origin (localhost) to the API's (127.0.0.1): CORS, as deployed.
+          const store = new PlantStore({ baseUrl, token });
+          const ids = [2n ** 53n + 1n, -(2n ** 63n), 2n ** 63n - 1n];
+          for (const id of ids) {
+            await store.deletePlant(id); // Another test may have made it, with another name.
+            await store.createPlant({ id, name: `browser ${id}` });
+          }
+          const read = [];
+          for (const id of ids) read.push(await store.getPlant(id));
+          const walked = [];
+          for await (const plant of store.listPlants({ pageSize: 2 })) walked.push(plant.id);
+          let refused = '';
+          try {
+            // eslint-disable-next-line no-loss-of-precision -- the rounding is what the client must refuse
+            await store.getPlant(9007199254740993);
+          } catch (error) {
+            refused = (error as Error).name;
+          }
+          const missing = await store.getPlant(404404).catch((error: unknown) => error);
+          return {
+            read: read.map((plant) => `${typeof plant.id} ${plant.id} ${plant.name}`),
+            walked: walked.map((id) => `${typeof id} ${id}`),
+            refused,
+            missing:
+              missing instanceof PlantStoreError ? (missing as Error).message : 'not an error',
+            deleted: [await store.deletePlant(ids[0]), await store.deletePlant(ids[0])],
+          };
+        },
+        { code: bundle.outputFiles[0]!.text, baseUrl: service.url, token: service.devToken },
+      );
+      expect(result.read).toEqual([
+        'bigint 9007199254740993 browser 9007199254740993',
+        'bigint -9223372036854775808 browser -9223372036854775808',
+        'bigint 9223372036854775807 browser 9223372036854775807',
+      ]);
+      expect(result.walked).toEqual(
+        expect.arrayContaining([
+          'bigint 9007199254740993',
+          'bigint -9223372036854775808',
+          'bigint 9223372036854775807',
+        ]),
+      );
+      expect(new Set(result.walked).size).toBe(result.walked.length);
+      expect(result.refused).toBe('TypeError');
+      expect(result.missing).toBe('no plant with id 404404');
+      expect(result.deleted).toEqual([true, false]);
+      await page.close();
     }, 120_000);
   },
 );

@@ -3,6 +3,7 @@
  * contract's gateway table and POST /plants table end to end with a CLI-made token, the
  * authorizer cache, concurrency, and persistence across a restart.
  */
+import { PlantStore } from '@plant-store/client';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -172,10 +173,9 @@ describe('POST /plants end to end', () => {
 
 describe('tokens', () => {
   it('the dev token works', async () => {
-    expect(
-      (await post('{"id":600,"name":"dev"}', { authorization: `Bearer ${service.devToken}` }))
-        .status,
-    ).toBe(200);
+    const store = new PlantStore({ baseUrl: service.url, token: service.devToken });
+    await expect(store.createPlant({ id: 600, name: 'dev' })).resolves.toEqual({ name: 'dev' });
+    await expect(store.getPlant(600)).resolves.toEqual({ id: 600n, name: 'dev' });
   });
 
   it('a revoked token works until the cache TTL passes, then gets 403', async () => {
@@ -197,11 +197,15 @@ describe('tokens', () => {
 describe('persistence', () => {
   it('keeps plants, tokens and the dev token across a restart', async () => {
     const devToken = service.devToken;
-    expect((await post('{"id":800,"name":"Kept"}')).status).toBe(200);
+    const store = () => new PlantStore({ baseUrl: service.url, token });
+    await store().createPlant({ id: 800, name: 'Kept' });
     await service.close();
     service = await startLocal(options);
     expect(service.devToken).toBe(devToken);
-    expect((await post('{"id":800,"name":"Kept"}')).status).toBe(200);
-    expect((await post('{"id":800,"name":"Other"}')).status).toBe(409);
+    await expect(store().getPlant(800)).resolves.toEqual({ id: 800n, name: 'Kept' });
+    await expect(store().createPlant({ id: 800, name: 'Kept' })).resolves.toEqual({ name: 'Kept' });
+    await expect(store().createPlant({ id: 800, name: 'Other' })).rejects.toMatchObject({
+      status: 409,
+    });
   }, 60_000);
 });

@@ -4,6 +4,7 @@
  * db`: --help, bad arguments and settings, a data directory or a port already in use — each one
  * line, no stack trace.
  */
+import { PlantStore } from '@plant-store/client';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -116,12 +117,8 @@ it('creates a dev token on first start, keeps it 0600 and reuses it', async () =
   const second = await npmStart(env);
   expect(second.output()).not.toContain(token);
   expect(await runCurl(second.output())).toMatch(/^HTTP\/1\.1 200 OK/);
-  const response = await fetch(`http://127.0.0.1:${env.PORT}/plants`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: '{"id":2,"name":"a"}',
-  });
-  expect(response.status).toBe(200);
+  const store = new PlantStore({ baseUrl: `http://127.0.0.1:${env.PORT}`, token });
+  await expect(store.createPlant({ id: 2, name: 'a' })).resolves.toEqual({ name: 'a' });
   expect(await stop(second.child)).toBe(0);
 });
 

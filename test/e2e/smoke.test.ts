@@ -1,7 +1,8 @@
 /**
- * `npm run smoke` as a user runs it, against the local runtime (`startLocal`, as `npm start`
- * runs it): every step passes or is skipped for a route this build lacks, each request leaves
- * one readable function line, and usage mistakes are one line with exit code 2.
+ * `npm run smoke` as a user runs it, the token in `PLANT_STORE_TOKEN`, against the local runtime
+ * (`startLocal`, as `npm start` runs it): every step passes or is skipped for a route this build
+ * lacks, each request leaves one readable function line, and usage mistakes are one line with
+ * exit code 2.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -25,12 +26,12 @@ afterAll(async () => {
   delete process.env.PLANT_STORE_SHOW_METRICS;
 });
 
-function npmRunSmoke(args: string[]): Promise<CliResult> {
+function npmRunSmoke(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       'npm',
       ['run', '--silent', 'smoke', '--', ...args],
-      { cwd: ROOT, timeout: 60_000 },
+      { cwd: ROOT, timeout: 60_000, env: { ...process.env, ...env } },
       (error, stdout, stderr) =>
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
@@ -38,7 +39,9 @@ function npmRunSmoke(args: string[]): Promise<CliResult> {
 }
 
 it('npm run smoke passes against npm start, one function line per request', async () => {
-  const result = await npmRunSmoke(['--url', service.url, '--token', service.devToken]);
+  const result = await npmRunSmoke(['--url', service.url], {
+    PLANT_STORE_TOKEN: service.devToken,
+  });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   const rows = result.stdout.split('\n');
@@ -72,6 +75,14 @@ it('npm run smoke passes against npm start, one function line per request', asyn
   expect(metrics('authorizer')).toHaveLength(authorizer.filter((l) => / INFO /.test(l)).length);
 });
 
+it('--token still works, instead of PLANT_STORE_TOKEN', async () => {
+  const result = await runBin('smoke', ['--url', service.url, '--token', service.devToken], {
+    PLANT_STORE_TOKEN: 'pst_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  });
+  expect(result.stdout).toMatch(/^\d+ passed, 0 failed, 0 skipped/m);
+  expect(result.code).toBe(0);
+});
+
 it('fails (exit 1) when nothing answers, with one failed step', async () => {
   const port = await freePort();
   const result = await runBin('smoke', ['--url', `http://127.0.0.1:${port}`, '--token', 'x']);
@@ -82,21 +93,22 @@ it('fails (exit 1) when nothing answers, with one failed step', async () => {
 
 it.each([
   [[], 'smoke: --url is required (npm run smoke -- --help)\n'],
-  [['--url', 'http://x'], 'smoke: --token is required (npm run smoke -- --help)\n'],
+  [['--url', 'http://x'], 'smoke: no token: set PLANT_STORE_TOKEN (npm run smoke -- --help)\n'],
   [
     ['--url', 'ftp://x', '--token', 't'],
     'smoke: --url must be an http(s) URL, got ftp://x (npm run smoke -- --help)\n',
   ],
   [['--nope'], "smoke: Unknown option '--nope' (npm run smoke -- --help)\n"],
 ])('%j is a usage mistake: one line, exit 2', async (args, stderr) => {
-  const result = await runBin('smoke', args);
+  const result = await runBin('smoke', args, { PLANT_STORE_TOKEN: '' });
   expect(result).toEqual({ code: 2, stdout: '', stderr });
 });
 
-it('--help explains the steps and the exit codes', async () => {
+it('--help explains the steps, the token and the exit codes', async () => {
   const result = await runBin('smoke', ['--help']);
   expect(result.code).toBe(0);
-  expect(result.stdout).toContain('npm run smoke -- --url <ApiUrl> --token <token>');
+  expect(result.stdout).toContain('PLANT_STORE_TOKEN=<token> npm run smoke -- --url <ApiUrl>');
+  expect(result.stdout).toContain('--token <token>');
   expect(result.stdout).toContain('Exit code: 0');
 });
 

@@ -1,0 +1,649 @@
+/**
+ * The Plant Store API as TypeScript types, generated from openapi.json by openapi-typescript
+ * (int64 as bigint). Do not edit: `npm run generate -w @plant-store/client` rewrites this file.
+ */
+export interface paths {
+    "/plants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List plants, a page at a time
+         * @description Answers at most `limit` plants and, while more may follow, `next`: pass it back as `cursor` for the next page. Needs the scope `plants:read`. One Scan per page.
+         *
+         *     A page may be short or even empty while `next` is present; the walk ends only when `next` is absent. Order is unspecified, but a walk from the first page to the last returns every plant that existed for the whole walk exactly once. The cursor is opaque and grants nothing. Unknown query parameters are ignored.
+         *
+         *     Checks run in this order: scope (403), `limit` and `cursor` (400, naming each), store (200/503).
+         */
+        get: operations["listPlants"];
+        put?: never;
+        /**
+         * Create a plant
+         * @description Creates a new plant in the store. Needs the scope `plants:write`.
+         *
+         *     Send `Content-Type: application/json` (or any `application/*+json`; parameters allowed, a charset other than utf-8 is 415) and one JSON object of at most 262144 bytes. `id` is an integer from -9223372036854775808 to 9223372036854775807 in any JSON spelling of an integer (`5`, `5.0`, `5e0`), kept exactly: never through a float64. `tag`, when present, is a string (`null` is not). Other members are ignored; a member that appears twice is a 400.
+         *
+         *     Checks run in this order: scope (403), content type (415), size (413), JSON syntax (400), fields (400), store (200/409/503). Nothing is written unless the answer is 200.
+         *
+         *     A safe retry: sending the same id with the same name and tag again answers 200 and writes nothing.
+         */
+        post: operations["createPlant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a plant
+         * @description Answers the plant stored under `id`, with its id. Needs the scope `plants:read`. One strongly consistent read: a plant is readable as soon as its POST has answered.
+         *
+         *     Checks run in this order: scope (403), `id` (400), store (200/404/503).
+         */
+        get: operations["getPlant"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a plant
+         * @description Deletes the plant stored under `id`. Needs the scope `plants:delete`, which tokens get only when asked for. One DeleteItem that returns the old item, so 204 and 404 need no second call. After a delete the id is free: POST may create it again.
+         *
+         *     Checks run in this order: scope (403), `id` (400), store (204/404/503).
+         */
+        delete: operations["deletePlant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description The body of POST /plants. `id` is an int64 and must never pass through a float64: a JavaScript number loses digits above 2^53 (9007199254740993 would become 9007199254740992). Other members are accepted and ignored. */
+        NewPlant: {
+            /**
+             * Format: int64
+             * @description Identification number of the plant
+             * @example 1
+             */
+            id: bigint;
+            /**
+             * @description The name of the plant
+             * @example Monstera
+             */
+            name: string;
+            /**
+             * @description Tag that specifies the type of the plant
+             * @example aroid
+             */
+            tag?: string;
+        };
+        /** @description A plant as POST /plants answers it: its name and tag, never its id. */
+        Plant: {
+            /**
+             * @description The name of the plant
+             * @example Monstera
+             */
+            name: string;
+            /**
+             * @description Tag that specifies the type of the plant
+             * @example aroid
+             */
+            tag?: string;
+        };
+        /** @description A plant as GET /plants/{id} and GET /plants answer it: its id as a JSON integer with every digit (never a string, never through a float64), its name, and its tag only if it has one. */
+        StoredPlant: {
+            /**
+             * Format: int64
+             * @description Identification number of the plant
+             * @example 9007199254740993
+             */
+            id: bigint;
+            /**
+             * @description The name of the plant
+             * @example Monstera
+             */
+            name: string;
+            /**
+             * @description Tag that specifies the type of the plant
+             * @example aroid
+             */
+            tag?: string;
+        };
+        /** @description One page of GET /plants. The walk ends only when `next` is absent; it returns every plant that existed for the whole walk exactly once, in no particular order. */
+        PlantPage: {
+            /** @description At most `limit` plants; possibly fewer, even none, while `next` is present */
+            plants: components["schemas"]["StoredPlant"][];
+            /** @description Opaque cursor: pass it as `cursor` to get the next page; absent on the last page */
+            next?: string;
+        };
+        /** @description An error answered by the function. `error` equals the HTTP status; a 4xx `message` says what to fix, a 5xx one is generic. */
+        Error: {
+            /**
+             * Format: int32
+             * @description Numeric error value
+             * @example 400
+             */
+            error: number;
+            /**
+             * @description Error message
+             * @example id: required; name: must be a string
+             */
+            message: string;
+        };
+        /** @description An answer of the API gateway itself: the function was not called or failed. */
+        GatewayMessage: {
+            /**
+             * @description The status in words, e.g. "Unauthorized" or "Service Unavailable"
+             * @example Unauthorized
+             */
+            message: string;
+        };
+    };
+    responses: {
+        /** @description From the gateway: `{"message":"Not Found"}` when no route has this method and path (a trailing slash does not match; there is no 405). */
+        GatewayNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GatewayMessage"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listPlants: {
+        parameters: {
+            query?: {
+                /** @description Plants per page at most: an integer from 1 to 100 in plain decimal; 20 when left out. */
+                limit?: number;
+                /** @description The `next` of the previous page, unchanged; left out for the first page. Opaque: it only says where the walk resumes and grants nothing. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of plants, and `next` while more may follow. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlantPage"];
+                };
+            };
+            /** @description `limit` is not an integer from 1 to 100, or `cursor` cannot be a `next` of this service (not decodable, not a key of the table): `limit: must be an integer from 1 to 100`, `cursor: must be the next value of a previous page`, joined by `; ` when both. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Unauthorized"}` when the request has no `Authorization` header, or an empty one (the authorizer is not called). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): The token is valid but lacks the scope `plants:read`; the message names it.
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Forbidden"}` when the authorizer refused the token (malformed, unknown, expired or revoked).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Too Many Requests"}` when the stage is throttling requests, or has too many in flight. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Request Header Fields Too Large"}` when the request line and headers are larger than 10,240 bytes. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): A bug in the function. The message says nothing of internals; the service log has them with the request id (`apigw-requestid`).
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Internal Server Error"}` when the authorizer or the function failed, timed out, was throttled or answered something malformed.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Service Unavailable"}` when the function did not answer within 30 s.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (1). Set on the function's 503 (Error body); the gateway's own 503 has none. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    createPlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The plant to create. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPlant"];
+            };
+        };
+        responses: {
+            /** @description plant response: the plant was created, or the same id was already stored with the same name and tag (nothing written). The body is the Plant: no id; `tag` only if the plant has one. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plant"];
+                };
+            };
+            /** @description unexpected error: the body is not JSON, not an object, repeats a member, or breaks a field rule. The message names every offending field and its rule, e.g. `id: required; name: must be a string`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Unauthorized"}` when the request has no `Authorization` header, or an empty one (the authorizer is not called). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): The token is valid but lacks the scope `plants:write`; the message names it.
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Forbidden"}` when the authorizer refused the token (malformed, unknown, expired or revoked).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The id is already taken by a plant with another name or tag. Do not retry: choose another id. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description From the function (Error): The body is larger than 262144 bytes (256 KiB).
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The content type is not JSON (`application/json` or `application/*+json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Too Many Requests"}` when the stage is throttling requests, or has too many in flight. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Request Header Fields Too Large"}` when the request line and headers are larger than 10,240 bytes. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): A bug in the function. The message says nothing of internals; the service log has them with the request id (`apigw-requestid`).
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Internal Server Error"}` when the authorizer or the function failed, timed out, was throttled or answered something malformed.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Service Unavailable"}` when the function did not answer within 30 s.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (1). Set on the function's 503 (Error body); the gateway's own 503 has none. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    getPlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identification number of the plant: the canonical decimal spelling of an int64 (`0`, `42`, `-7`; no `+`, no leading zeros, no exponent, no fraction), after percent-decoding. */
+                id: bigint;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plant: `id` as a JSON integer with every digit (never a string, never through a float64); `tag` only if the plant has one. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredPlant"];
+                };
+            };
+            /** @description The path id is not an int64's canonical spelling: `id: must be an integer from -9223372036854775808 to 9223372036854775807`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Unauthorized"}` when the request has no `Authorization` header, or an empty one (the authorizer is not called). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): The token is valid but lacks the scope `plants:read`; the message names it.
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Forbidden"}` when the authorizer refused the token (malformed, unknown, expired or revoked).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description No plant has this id: `no plant with id N`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Too Many Requests"}` when the stage is throttling requests, or has too many in flight. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Request Header Fields Too Large"}` when the request line and headers are larger than 10,240 bytes. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): A bug in the function. The message says nothing of internals; the service log has them with the request id (`apigw-requestid`).
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Internal Server Error"}` when the authorizer or the function failed, timed out, was throttled or answered something malformed.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Service Unavailable"}` when the function did not answer within 30 s.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (1). Set on the function's 503 (Error body); the gateway's own 503 has none. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    deletePlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identification number of the plant: the canonical decimal spelling of an int64 (`0`, `42`, `-7`; no `+`, no leading zeros, no exponent, no fraction), after percent-decoding. */
+                id: bigint;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plant was deleted. No body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path id is not an int64's canonical spelling: `id: must be an integer from -9223372036854775808 to 9223372036854775807`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Unauthorized"}` when the request has no `Authorization` header, or an empty one (the authorizer is not called). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): The token is valid but lacks the scope `plants:delete`; the message names it.
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Forbidden"}` when the authorizer refused the token (malformed, unknown, expired or revoked).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description No plant had this id: `no plant with id N`. Nothing was deleted. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Too Many Requests"}` when the stage is throttling requests, or has too many in flight. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Request Header Fields Too Large"}` when the request line and headers are larger than 10,240 bytes. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): A bug in the function. The message says nothing of internals; the service log has them with the request id (`apigw-requestid`).
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Internal Server Error"}` when the authorizer or the function failed, timed out, was throttled or answered something malformed.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Service Unavailable"}` when the function did not answer within 30 s.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (1). Set on the function's 503 (Error body); the gateway's own 503 has none. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+}
