@@ -24,7 +24,7 @@ export interface paths {
          * Create a plant
          * @description Creates a new plant in the store. Needs the scope `plants:write`.
          *
-         *     Send `Content-Type: application/json` (or any `application/*+json`; parameters allowed, a charset other than utf-8 is 415) and one JSON object of at most 262144 bytes. `id` is an integer from -9223372036854775808 to 9223372036854775807 in any JSON spelling of an integer (`5`, `5.0`, `5e0`), kept exactly: never through a float64. `tag`, when present, is a string (`null` is not). Other members are ignored; a member that appears twice is a 400.
+         *     Send `Content-Type: application/json` (or any `application/*+json`; parameters allowed, a charset other than utf-8 is 415) and one JSON object of at most 262144 bytes. `id` is an integer from -9223372036854775808 to 9223372036854775807 in any JSON spelling of an integer (`5`, `5.0`, `5e0`), kept exactly: never through a float64. `name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100; a character is a Unicode code point, as `maxLength` counts (an emoji is one). Other members are ignored; a member that appears twice is a 400.
          *
          *     Checks run in this order: scope (403), content type (415), size (413), JSON syntax (400), fields (400), store (200/409/503). Nothing is written unless the answer is 200.
          *
@@ -69,7 +69,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description The body of POST /plants. `id` is an int64 and must never pass through a float64: a JavaScript number loses digits above 2^53 (9007199254740993 would become 9007199254740992). Other members are accepted and ignored. */
+        /** @description The body of POST /plants. `id` is an int64 and must never pass through a float64: a JavaScript number loses digits above 2^53 (9007199254740993 would become 9007199254740992). `name` and `tag` count their characters as Unicode code points, as `maxLength` does: an emoji outside the Basic Multilingual Plane is one character, though a JavaScript string holds it in two units. Other members are accepted and ignored. */
         NewPlant: {
             /**
              * Format: int64
@@ -101,7 +101,7 @@ export interface components {
              */
             tag?: string;
         };
-        /** @description A plant as GET /plants/{id} and GET /plants answer it: its id as a JSON integer with every digit (never a string, never through a float64), its name, and its tag only if it has one. */
+        /** @description A plant as GET /plants/{id} and GET /plants answer it: its id as a JSON integer with every digit (never a string, never through a float64), its name, and its tag only if it has one. A plant stored before the length limits of NewPlant existed is answered as it is, so its name or tag may be longer. */
         StoredPlant: {
             /**
              * Format: int64
@@ -302,7 +302,7 @@ export interface operations {
                     "application/json": components["schemas"]["Plant"];
                 };
             };
-            /** @description unexpected error: the body is not JSON, not an object, repeats a member, or breaks a field rule. The message names every offending field and its rule, e.g. `id: required; name: must be a string`. */
+            /** @description unexpected error: the body is not JSON, not an object, repeats a member, or breaks a field rule. The message names every offending field and its rule, e.g. `id: required; name: must be a string` or `name: must be at most 1000 characters`. A create that repeats a plant stored before the limits existed, and longer than they allow, is a 400 too. */
             400: {
                 headers: {
                     [name: string]: unknown;
