@@ -38,6 +38,13 @@ runCommand('npm start', async () => {
   log(
     `  watching:  ${options.watch ? 'lambda/ and lib/api.ts (a saved change is served on the next request; --no-watch turns this off)' : 'off (--no-watch)'}`,
   );
+  if (options.throttle) {
+    const { rateLimit, burstLimit } = options.throttle;
+    log(`  throttle:  ${rateLimit} requests/s, burst ${burstLimit} (429 past it)`);
+  }
+  for (const [name, port] of service.inspectPorts ?? []) {
+    log(`  inspector: ${name} on 127.0.0.1:${port} (http://127.0.0.1:${port}/json/list)`);
+  }
   for (const line of devTokenBanner(options, service.url)) log(line);
   let closing = false;
   const stop = (signal: string) => {

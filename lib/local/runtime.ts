@@ -6,18 +6,28 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { TOKEN_FORMAT } from '../../lambda/shared/tokens';
-import { API, type ApiDefinition } from '../api';
-import { UsageError } from '../cli-args';
+import { API, STAGE_THROTTLE, type ApiDefinition } from '../api';
+import { UsageError, integerOption } from '../cli-args';
 import { FUNCTIONS, FUNCTION_NAMES, tableEnvironment, type FunctionName } from '../functions';
 import { lambdaNode } from '../lambda-node';
 import { lockDataDir } from './data-lock';
 import { ensureDevToken } from './dev-token';
 import { docsPages } from './docs-pages';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine, type Engine } from './engine';
+import { checkPortFree } from './free-port';
 import { Gateway } from './gateway';
+import type { ThrottleSettings } from './gateway/throttle';
 import { functionLog } from './log-format';
+import { withRootHint } from './root-page';
 import { SandboxPool } from './sandbox/pool';
-import { DEFAULT_CONCURRENCY, DEFAULT_DB_PORT, DEFAULT_PORT, envInteger } from './settings';
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_DB_PORT,
+  DEFAULT_INSPECT_PORT,
+  DEFAULT_PORT,
+  DEFAULT_SANDBOX_IDLE_SECONDS,
+  envInteger,
+} from './settings';
 import { buildBundles, loadApi, type Bundles } from './watch';
 
 /** Settings of a local run; `fromEnvironment` reads them as `npm start` documents them. */
@@ -37,6 +47,15 @@ export interface LocalOptions {
   readonly watch?: boolean;
   /** Sandboxes per function that may run at once; more invocations are throttled. @default DEFAULT_CONCURRENCY (64) */
   readonly concurrency?: number;
+  /** Seconds an idle sandbox lives. @default - sandboxes never idle out */
+  readonly idleSeconds?: number;
+  /**
+   * Run each function's one sandbox under the inspector, on ports from this one up in the order
+   * of `FUNCTION_NAMES`, with source maps. @default - no inspector
+   */
+  readonly inspectFirstPort?: number;
+  /** The stage throttle. @default - none */
+  readonly throttle?: ThrottleSettings;
   readonly log: (line: string) => void;
 }
 
@@ -44,19 +63,30 @@ export interface LocalOptions {
 export const START_OPTIONS = {
   memory: { type: 'boolean' },
   'no-watch': { type: 'boolean' },
+  inspect: { type: 'boolean' },
+  throttle: { type: 'boolean' },
+  'throttle-rate': { type: 'string' },
+  'throttle-burst': { type: 'string' },
 } as const;
 
 /** `npm start -- --help`. */
-export const START_HELP = `Usage: npm start [-- [--memory] [--no-watch]]
+export const START_HELP = `Usage: npm start [-- [--memory] [--no-watch] [--inspect] [--throttle [--throttle-rate N] [--throttle-burst N]]]
 
 Runs Plant Store on this machine: the deployed function bundles, each function a pool of
 sandboxes on Lambda's Node, behind an emulated HTTP API, on an embedded DynamoDB engine.
 
 Options:
-  --memory     tables in memory, gone on exit (default: in $PLANT_STORE_DATA_DIR/db)
-  --no-watch   do not rebuild on change (default: a saved change under lambda/ is rebuilt
-               and served by new sandboxes; a change to lib/api.ts restarts the gateway)
-  --help       this text
+  --memory            tables in memory, gone on exit (default: in $PLANT_STORE_DATA_DIR/db)
+  --no-watch          do not rebuild on change (default: a saved change under lambda/ is rebuilt
+                      and served by new sandboxes; a change to lib/api.ts restarts the gateway)
+  --inspect           debug the functions: one sandbox per function, each with the inspector on
+                      its own port (printed; from $PLANT_STORE_INSPECT_PORT up), bundles with
+                      source maps, no timeouts; attach VS Code with .vscode/launch.json
+  --throttle          answer 429 {"message":"Too Many Requests"} past the stage throttle
+                      (a token bucket: ${STAGE_THROTTLE.rateLimit} requests/s, burst ${STAGE_THROTTLE.burstLimit}, as deployed)
+  --throttle-rate N   requests per second the bucket refills (implies --throttle)
+  --throttle-burst N  the bucket's size (implies --throttle)
+  --help              this text
 
 Settings (environment variables):
   PORT                        HTTP port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free one)
@@ -65,6 +95,11 @@ Settings (environment variables):
   PLANT_STORE_DEV_TOKEN       a pst_ token to make valid with every scope
   PLANT_STORE_AUTH_CACHE_TTL  seconds an authorizer decision is cached (default ${API.authorizer.defaultCacheTtlSeconds}; 0 = off)
   PLANT_STORE_CONCURRENCY     sandboxes per function at once (default ${DEFAULT_CONCURRENCY}); more are throttled
+  PLANT_STORE_SANDBOX_IDLE_SECONDS
+                              seconds an idle sandbox lives before it exits (default ${DEFAULT_SANDBOX_IDLE_SECONDS});
+                              the next request starts a new one (INIT_START)
+  PLANT_STORE_INSPECT_PORT    first inspector port with --inspect (default ${DEFAULT_INSPECT_PORT})
+  PLANT_STORE_SHOW_METRICS    1 shows the functions' metric lines (hidden by default)
 `;
 
 /** A running local service. */
@@ -73,6 +108,8 @@ export interface LocalService {
   readonly port: number;
   readonly dbPort: number;
   readonly devToken: string;
+  /** With `inspectFirstPort`: each function's inspector port. */
+  readonly inspectPorts?: ReadonlyMap<FunctionName, number>;
   /** Stops taking requests, finishes those in flight, stops the functions and the engine. */
   close(): Promise<void>;
 }
@@ -80,7 +117,7 @@ export interface LocalService {
 /** Reads the documented environment variables, failing on a malformed one by name. */
 export function optionsFromEnvironment(
   env: NodeJS.ProcessEnv,
-  values: { readonly memory?: unknown; readonly 'no-watch'?: unknown },
+  values: Readonly<Record<string, string | boolean | undefined>>,
   log: (line: string) => void,
 ): LocalOptions {
   try {
@@ -91,6 +128,20 @@ export function optionsFromEnvironment(
     }
     const concurrency = envInteger(env, 'PLANT_STORE_CONCURRENCY', DEFAULT_CONCURRENCY, 1000);
     if (concurrency < 1) throw new Error('PLANT_STORE_CONCURRENCY must be from 1 to 1000, not 0');
+    const rate = values['throttle-rate'];
+    const burst = values['throttle-burst'];
+    const throttled = values.throttle === true || rate !== undefined || burst !== undefined;
+    const inspectFirstPort = envInteger(
+      env,
+      'PLANT_STORE_INSPECT_PORT',
+      DEFAULT_INSPECT_PORT,
+      65535,
+    );
+    if (values.inspect === true && inspectFirstPort < 1024) {
+      throw new Error(
+        `PLANT_STORE_INSPECT_PORT must be from 1024 to 65535, not ${inspectFirstPort}`,
+      );
+    }
     return {
       port: envInteger(env, 'PORT', DEFAULT_PORT, 65535),
       dbPort: envInteger(env, 'PLANT_STORE_DB_PORT', DEFAULT_DB_PORT, 65535),
@@ -105,6 +156,25 @@ export function optionsFromEnvironment(
       devToken,
       watch: values['no-watch'] !== true,
       concurrency,
+      idleSeconds: envInteger(
+        env,
+        'PLANT_STORE_SANDBOX_IDLE_SECONDS',
+        DEFAULT_SANDBOX_IDLE_SECONDS,
+        86_400,
+      ),
+      inspectFirstPort: values.inspect === true ? inspectFirstPort : undefined,
+      throttle: throttled
+        ? {
+            rateLimit: integerOption(rate, 'throttle-rate', STAGE_THROTTLE.rateLimit, 0, 100_000),
+            burstLimit: integerOption(
+              burst,
+              'throttle-burst',
+              STAGE_THROTTLE.burstLimit,
+              0,
+              100_000,
+            ),
+          }
+        : undefined,
       log,
     };
   } catch (error) {
@@ -118,6 +188,12 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
   const unlock = await lockDataDir(options.dataDir);
   const node = lambdaNode();
   if (node.notice) options.log(node.notice);
+  const inspectPorts = new Map<FunctionName, number>();
+  if (options.inspectFirstPort !== undefined) {
+    for (const [i, name] of FUNCTION_NAMES.entries()) {
+      inspectPorts.set(name, options.inspectFirstPort + i);
+    }
+  }
   const pools = new Map<FunctionName, SandboxPool>();
   let gateway: Gateway | undefined;
   let bundles: Bundles | undefined;
@@ -129,7 +205,9 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       authCacheTtlSeconds: options.authCacheTtlSeconds,
       log: options.log,
       invoke: (name, event) => pools.get(name)!.invoke(event),
-      localPages: docsPages(),
+      localPages: withRootHint(docsPages()),
+      throttle: options.throttle,
+      debugging: inspectPorts.size > 0,
     });
   /** A new API definition: the gateway closes (finishing its requests) and reopens on `port`. */
   const restartGateway = async () => {
@@ -156,12 +234,18 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     await unlock();
   };
   try {
+    for (const port of inspectPorts.values()) {
+      await checkPortFree(port).catch((error: unknown) => {
+        throw inUse(error, 'PLANT_STORE_INSPECT_PORT', port);
+      });
+    }
     const [builtResult, engineResult] = await Promise.allSettled([
       buildBundles({
         // Per data directory, so that two runtimes never write the same bundle files at once.
         outdir: join(options.dataDir, 'functions'),
         names: FUNCTION_NAMES,
         watch: options.watch ?? false,
+        sourceMaps: inspectPorts.size > 0,
         log: options.log,
         onRebuilt: async (name, file) => pools.get(name)?.swap(file),
         onApiChanged: () => restartGateway(),
@@ -199,6 +283,8 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
           concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
           nodePath: node.path,
           log: functionLog(name, options.log),
+          idleSeconds: options.idleSeconds,
+          inspectPort: inspectPorts.get(name),
         }),
       );
     }
@@ -214,6 +300,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       port,
       dbPort: engine!.port,
       devToken,
+      inspectPorts,
       close: stop,
     };
   } catch (error) {
