@@ -178,6 +178,9 @@ export class Gateway {
     res: ServerResponse,
     requestId: string,
   ): Promise<Answer> {
+    if (this.inFlight > this.maxConcurrent) return ANSWERS.tooManyRequests();
+    if (requestLineAndHeaderBytes(req) > MAX_REQUEST_LINE_AND_HEADER_BYTES)
+      return ANSWERS.headersTooLarge();
     // A page whose DNS name was rebound to 127.0.0.1 still sends its own name as Host: such a
     // request is refused before anything is looked at or started.
     const host = req.headers.host?.toLowerCase();
@@ -187,9 +190,6 @@ export class Gateway {
       );
       return ANSWERS.forbidden();
     }
-    if (this.inFlight > this.maxConcurrent) return ANSWERS.tooManyRequests();
-    if (requestLineAndHeaderBytes(req) > MAX_REQUEST_LINE_AND_HEADER_BYTES)
-      return ANSWERS.headersTooLarge();
     const target = splitTarget(req.url ?? '/');
     const method = (req.method ?? 'GET').toUpperCase();
     const page = await this.options.localPages?.(method, target.rawPath);
