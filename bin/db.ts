@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseCommandLine, runCommand } from '../lib/cli-args';
 import { lockDataDir } from '../lib/local/data-lock';
 import { LOOPBACK_HOST_NAMES, startEngine } from '../lib/local/engine';
-import { optionsFromEnvironment } from '../lib/local/runtime';
+import { optionsFromEnvironment } from '../lib/local/options';
 import { DEFAULT_DB_PORT } from '../lib/local/settings';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

@@ -2,12 +2,8 @@
 import { stop as stopEsbuild } from 'esbuild';
 import { parseCommandLine, runCommand } from '../lib/cli-args';
 import { devTokenBanner } from '../lib/local/dev-token';
-import {
-  START_HELP,
-  START_OPTIONS,
-  optionsFromEnvironment,
-  startLocal,
-} from '../lib/local/runtime';
+import { START_HELP, START_OPTIONS, optionsFromEnvironment } from '../lib/local/options';
+import { startLocal } from '../lib/local/runtime';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const log = (line: string) => process.stdout.write(`${line}\n`);
