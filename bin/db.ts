@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseCommandLine, runCommand } from '../lib/cli-args';
 import { lockDataDir } from '../lib/local/data-lock';
 import { LOOPBACK_HOST_NAMES, startEngine } from '../lib/local/engine';
-import { optionsFromEnvironment } from '../lib/local/runtime';
+import { optionsFromEnvironment } from '../lib/local/options';
 import { DEFAULT_DB_PORT } from '../lib/local/settings';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -56,11 +56,22 @@ runCommand('npm run db', async () => {
   process.stdout.write(
     `DynamoDB-compatible engine on ${engine.endpoint} (${dataDir ? `data in ${dataDir}` : 'in memory'})\n`,
   );
-  const stop = () =>
-    void engine
+  // npm forwards Ctrl-C to this process, which the terminal signalled too: stop runs once.
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    engine
       .close()
       .then(unlock)
-      .then(() => process.exit(0));
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`npm run db: stop failed: ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 });

@@ -2,12 +2,8 @@
 import { stop as stopEsbuild } from 'esbuild';
 import { parseCommandLine, runCommand } from '../lib/cli-args';
 import { devTokenBanner } from '../lib/local/dev-token';
-import {
-  START_HELP,
-  START_OPTIONS,
-  optionsFromEnvironment,
-  startLocal,
-} from '../lib/local/runtime';
+import { START_HELP, START_OPTIONS, optionsFromEnvironment } from '../lib/local/options';
+import { startLocal } from '../lib/local/runtime';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -38,6 +34,13 @@ runCommand('npm start', async () => {
   log(
     `  watching:  ${options.watch ? 'lambda/ and lib/api.ts (a saved change is served on the next request; --no-watch turns this off)' : 'off (--no-watch)'}`,
   );
+  if (options.throttle) {
+    const { rateLimit, burstLimit } = options.throttle;
+    log(`  throttle:  ${rateLimit} requests/s, burst ${burstLimit} (429 past it)`);
+  }
+  for (const [name, port] of service.inspectPorts ?? []) {
+    log(`  inspector: ${name} on 127.0.0.1:${port} (http://127.0.0.1:${port}/json/list)`);
+  }
   for (const line of devTokenBanner(options, service.url)) log(line);
   let closing = false;
   const stop = (signal: string) => {

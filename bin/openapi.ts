@@ -1,14 +1,25 @@
 /** `npm run openapi`: writes `openapi.json` from the schemas, `lib/api.ts` and the operations. */
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { parseCommandLine, runCommand } from '../lib/cli-args';
 import { OPENAPI_FILE, buildDocument, documentText } from '../lib/openapi/document';
 
-try {
+const OPENAPI_HELP = `Usage: npm run openapi
+
+Writes openapi.json (the API reference that npm start serves at /docs) from the request
+schemas, the routes in lib/api.ts and the operations' answers. Commit it with the change.
+
+Options:
+  --help   this text
+`;
+
+runCommand('npm run openapi', async () => {
+  const { help } = parseCommandLine(process.argv.slice(2), {});
+  if (help) {
+    process.stdout.write(OPENAPI_HELP);
+    return 0;
+  }
   writeFileSync(OPENAPI_FILE, documentText(buildDocument()));
   process.stdout.write(`wrote ${relative(process.cwd(), OPENAPI_FILE) || OPENAPI_FILE}\n`);
-} catch (error) {
-  process.stderr.write(
-    `openapi failed: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
-  process.exit(1);
-}
+  return 0;
+});

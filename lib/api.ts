@@ -69,3 +69,9 @@ export const API: ApiDefinition = {
   integrationTimeoutSeconds: 30,
   maxPayloadBytes: 10 * 1024 * 1024,
 };
+
+/**
+ * The `$default` stage's throttle by default: the stack deploys it (its props may override) and
+ * `npm start -- --throttle` applies it locally.
+ */
+export const STAGE_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;

@@ -13,12 +13,26 @@ export interface BuiltFunction {
   readonly metafile: Metafile;
 }
 
+/** What a local build may add to the stack's options. */
+export interface LocalBuildOptions {
+  /**
+   * For a debugger (`npm start -- --inspect`): an inline source map with the sources, and no
+   * minifying, so that breakpoints in the `.ts` sources under `lambda/` bind and stack traces name `.ts` lines.
+   * The stack never asks for it: deployed bundles carry no source map. @default false
+   */
+  readonly sourceMaps?: boolean;
+}
+
 /**
  * The one definition of a function's build: the stack's options, its entry point and where the
  * bundle goes (`outdir/<name>/index.mjs`). `buildFunctions` and the watcher's incremental
  * contexts both start from it.
  */
-export function functionBuildOptions(name: FunctionName, outdir: string): BuildOptions {
+export function functionBuildOptions(
+  name: FunctionName,
+  outdir: string,
+  local: LocalBuildOptions = {},
+): BuildOptions {
   return {
     ...ESBUILD_OPTIONS,
     mainFields: [...ESBUILD_OPTIONS.mainFields],
@@ -31,6 +45,7 @@ export function functionBuildOptions(name: FunctionName, outdir: string): BuildO
     absWorkingDir: PROJECT_ROOT,
     metafile: true,
     logLevel: 'warning',
+    ...(local.sourceMaps ? { sourcemap: 'inline', sourcesContent: true, minify: false } : {}),
   };
 }
 
@@ -42,11 +57,12 @@ export function functionBuildOptions(name: FunctionName, outdir: string): BuildO
 export function allFunctionsBuildOptions(
   names: readonly FunctionName[],
   outdir: string,
+  local: LocalBuildOptions = {},
 ): BuildOptions {
   const [first] = names;
   if (first === undefined) throw new Error('no functions to build');
   return {
-    ...functionBuildOptions(first, outdir),
+    ...functionBuildOptions(first, outdir, local),
     entryPoints: Object.fromEntries(
       names.map((name) => [`${name}/index`, join(PROJECT_ROOT, FUNCTIONS[name].entry)]),
     ),

@@ -36,7 +36,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { join } from 'node:path';
 import { PLANTS_TABLE, TOKENS_TABLE, type TableDefinition } from '../lambda/shared/tables';
-import { API } from './api';
+import { API, STAGE_THROTTLE } from './api';
 import { ESBUILD_OPTIONS, PROJECT_ROOT } from './bundling';
 import { Monitoring } from './constructs/monitoring';
 import {
@@ -270,8 +270,8 @@ export class PlantStoreStack extends Stack {
       stageName: '$default',
       autoDeploy: true,
       throttle: {
-        rateLimit: props.throttlingRateLimit ?? 50,
-        burstLimit: props.throttlingBurstLimit ?? 100,
+        rateLimit: props.throttlingRateLimit ?? STAGE_THROTTLE.rateLimit,
+        burstLimit: props.throttlingBurstLimit ?? STAGE_THROTTLE.burstLimit,
       },
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),

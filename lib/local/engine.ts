@@ -13,6 +13,7 @@ import type { IncomingHttpHeaders, RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import { TABLES, type TableDefinition } from '../../lambda/shared/tables';
+import { LOOPBACK_HOST_NAMES } from './settings';
 
 /** Where and how to run the engine. */
 export interface EngineOptions {
@@ -30,8 +31,8 @@ export interface EngineOptions {
   readonly hostNames?: readonly string[];
 }
 
-/** The names of the loopback address the engine listens on. */
-export const LOOPBACK_HOST_NAMES: readonly string[] = ['127.0.0.1', 'localhost'];
+/** The names of the loopback address the engine listens on (see `settings.ts`). */
+export { LOOPBACK_HOST_NAMES };
 
 /** A running engine. */
 export interface Engine {

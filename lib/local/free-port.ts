@@ -9,3 +9,13 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/** Rejects (with `EADDRINUSE`) when `port` on 127.0.0.1 is taken, for ports given up front. */
+export async function checkPortFree(port: number): Promise<void> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  await new Promise((resolve) => server.close(resolve));
+}

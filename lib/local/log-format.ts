@@ -1,6 +1,6 @@
 /**
  * Function output made readable for `npm start`: a Powertools JSON log line becomes
- * `[create-plant] INFO created id=42 token=tok_dev (req abc)`, an EMF metric line is hidden
+ * `[create-plant] INFO created id=42 (caller tok_dev, req abc)`, an EMF metric line is hidden
  * (or shown compactly with `PLANT_STORE_SHOW_METRICS=1`), anything else is shown as printed.
  */
 
@@ -13,7 +13,6 @@ export interface LogFormatOptions {
 /** The fields shown after the outcome, in this order, under these short names. */
 const SHOWN_FIELDS: readonly [string, string][] = [
   ['plantId', 'id'],
-  ['tokenId', 'token'],
   ['reason', 'reason'],
   ['rule', 'rule'],
 ];
@@ -32,6 +31,7 @@ const HIDDEN_FIELDS = new Set([
   'sampling_rate',
   'xray_trace_id',
   'requestId',
+  'tokenId',
   'error',
   ...SHOWN_FIELDS.map(([key]) => key),
 ]);
@@ -88,7 +88,12 @@ export function formatLogLine(
   const extra = Object.keys(record)
     .filter((key) => !HIDDEN_FIELDS.has(key))
     .map((key) => ` ${key}=${text(record[key])}`);
-  const request = record.requestId === undefined ? '' : ` (req ${text(record.requestId)})`;
+  // Who called, apart from the outcome: `invalid token=tok_dev` read as an invalid token.
+  const about = [
+    ...(record.tokenId === undefined ? [] : [`caller ${text(record.tokenId)}`]),
+    ...(record.requestId === undefined ? [] : [`req ${text(record.requestId)}`]),
+  ];
+  const request = about.length ? ` (${about.join(', ')})` : '';
   const error = record.error === undefined ? '' : formatError(record.error);
   return `[${name}] ${record.level} ${text(record.message)}${shown.join('')}${extra.join('')}${request}${error}`;
 }

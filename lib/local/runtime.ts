@@ -4,68 +4,24 @@
  * a saved change is served on the next request. `npm start` runs this.
  */
 import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { TOKEN_FORMAT } from '../../lambda/shared/tokens';
+import { join } from 'node:path';
 import { API, type ApiDefinition } from '../api';
-import { UsageError } from '../cli-args';
 import { FUNCTIONS, FUNCTION_NAMES, tableEnvironment, type FunctionName } from '../functions';
 import { lambdaNode } from '../lambda-node';
 import { lockDataDir } from './data-lock';
 import { ensureDevToken } from './dev-token';
 import { docsPages } from './docs-pages';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine, type Engine } from './engine';
+import { checkPortFree } from './free-port';
 import { Gateway } from './gateway';
 import { functionLog } from './log-format';
+import type { LocalOptions } from './options';
+import { withRootHint } from './root-page';
 import { SandboxPool } from './sandbox/pool';
-import { DEFAULT_CONCURRENCY, DEFAULT_DB_PORT, DEFAULT_PORT, envInteger } from './settings';
+import { DEFAULT_CONCURRENCY } from './settings';
 import { buildBundles, loadApi, type Bundles } from './watch';
 
-/** Settings of a local run; `fromEnvironment` reads them as `npm start` documents them. */
-export interface LocalOptions {
-  /** HTTP port; 0 picks a free one. */
-  readonly port: number;
-  /** Engine port; 0 picks a free one. */
-  readonly dbPort: number;
-  /** Where data and the dev token live. */
-  readonly dataDir: string;
-  /** Keep the tables in memory (the dev token file still lives in `dataDir`). */
-  readonly memory: boolean;
-  readonly authCacheTtlSeconds: number;
-  /** A token to make valid with every scope; otherwise one is kept in `dataDir`. */
-  readonly devToken?: string;
-  /** Rebuild and swap on a change under `lambda/`, restart the gateway on `lib/api.ts`. @default false */
-  readonly watch?: boolean;
-  /** Sandboxes per function that may run at once; more invocations are throttled. @default DEFAULT_CONCURRENCY (64) */
-  readonly concurrency?: number;
-  readonly log: (line: string) => void;
-}
-
-/** `npm start`'s options, for `lib/cli-args.ts`. */
-export const START_OPTIONS = {
-  memory: { type: 'boolean' },
-  'no-watch': { type: 'boolean' },
-} as const;
-
-/** `npm start -- --help`. */
-export const START_HELP = `Usage: npm start [-- [--memory] [--no-watch]]
-
-Runs Plant Store on this machine: the deployed function bundles, each function a pool of
-sandboxes on Lambda's Node, behind an emulated HTTP API, on an embedded DynamoDB engine.
-
-Options:
-  --memory     tables in memory, gone on exit (default: in $PLANT_STORE_DATA_DIR/db)
-  --no-watch   do not rebuild on change (default: a saved change under lambda/ is rebuilt
-               and served by new sandboxes; a change to lib/api.ts restarts the gateway)
-  --help       this text
-
-Settings (environment variables):
-  PORT                        HTTP port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free one)
-  PLANT_STORE_DB_PORT         engine port (default ${DEFAULT_DB_PORT}; 0 picks a free one)
-  PLANT_STORE_DATA_DIR        data, bundles and the dev token (default .plant-store)
-  PLANT_STORE_DEV_TOKEN       a pst_ token to make valid with every scope
-  PLANT_STORE_AUTH_CACHE_TTL  seconds an authorizer decision is cached (default ${API.authorizer.defaultCacheTtlSeconds}; 0 = off)
-  PLANT_STORE_CONCURRENCY     sandboxes per function at once (default ${DEFAULT_CONCURRENCY}); more are throttled
-`;
+export type { LocalOptions } from './options';
 
 /** A running local service. */
 export interface LocalService {
@@ -73,43 +29,10 @@ export interface LocalService {
   readonly port: number;
   readonly dbPort: number;
   readonly devToken: string;
+  /** With `inspectFirstPort`: each function's inspector port. */
+  readonly inspectPorts?: ReadonlyMap<FunctionName, number>;
   /** Stops taking requests, finishes those in flight, stops the functions and the engine. */
   close(): Promise<void>;
-}
-
-/** Reads the documented environment variables, failing on a malformed one by name. */
-export function optionsFromEnvironment(
-  env: NodeJS.ProcessEnv,
-  values: { readonly memory?: unknown; readonly 'no-watch'?: unknown },
-  log: (line: string) => void,
-): LocalOptions {
-  try {
-    const devToken = env.PLANT_STORE_DEV_TOKEN || undefined;
-    // Checked before anything starts, so that a bad value is one line and nothing to stop.
-    if (devToken !== undefined && !TOKEN_FORMAT.test(devToken)) {
-      throw new Error('PLANT_STORE_DEV_TOKEN must be pst_ followed by 43 base64url characters');
-    }
-    const concurrency = envInteger(env, 'PLANT_STORE_CONCURRENCY', DEFAULT_CONCURRENCY, 1000);
-    if (concurrency < 1) throw new Error('PLANT_STORE_CONCURRENCY must be from 1 to 1000, not 0');
-    return {
-      port: envInteger(env, 'PORT', DEFAULT_PORT, 65535),
-      dbPort: envInteger(env, 'PLANT_STORE_DB_PORT', DEFAULT_DB_PORT, 65535),
-      dataDir: resolve(env.PLANT_STORE_DATA_DIR || '.plant-store'),
-      memory: values.memory === true,
-      authCacheTtlSeconds: envInteger(
-        env,
-        'PLANT_STORE_AUTH_CACHE_TTL',
-        API.authorizer.defaultCacheTtlSeconds,
-        3600,
-      ),
-      devToken,
-      watch: values['no-watch'] !== true,
-      concurrency,
-      log,
-    };
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
 }
 
 /** Builds the bundles, starts the engine, the function sandboxes and the gateway. */
@@ -118,6 +41,12 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
   const unlock = await lockDataDir(options.dataDir);
   const node = lambdaNode();
   if (node.notice) options.log(node.notice);
+  const inspectPorts = new Map<FunctionName, number>();
+  if (options.inspectFirstPort !== undefined) {
+    for (const [i, name] of FUNCTION_NAMES.entries()) {
+      inspectPorts.set(name, options.inspectFirstPort + i);
+    }
+  }
   const pools = new Map<FunctionName, SandboxPool>();
   let gateway: Gateway | undefined;
   let bundles: Bundles | undefined;
@@ -129,7 +58,9 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       authCacheTtlSeconds: options.authCacheTtlSeconds,
       log: options.log,
       invoke: (name, event) => pools.get(name)!.invoke(event),
-      localPages: docsPages(),
+      localPages: withRootHint(docsPages()),
+      throttle: options.throttle,
+      debugging: inspectPorts.size > 0,
     });
   /** A new API definition: the gateway closes (finishing its requests) and reopens on `port`. */
   const restartGateway = async () => {
@@ -156,12 +87,18 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     await unlock();
   };
   try {
+    for (const port of inspectPorts.values()) {
+      await checkPortFree(port).catch((error: unknown) => {
+        throw inUse(error, 'PLANT_STORE_INSPECT_PORT', port);
+      });
+    }
     const [builtResult, engineResult] = await Promise.allSettled([
       buildBundles({
         // Per data directory, so that two runtimes never write the same bundle files at once.
         outdir: join(options.dataDir, 'functions'),
         names: FUNCTION_NAMES,
         watch: options.watch ?? false,
+        sourceMaps: inspectPorts.size > 0,
         log: options.log,
         onRebuilt: async (name, file) => pools.get(name)?.swap(file),
         onApiChanged: () => restartGateway(),
@@ -199,6 +136,8 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
           concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
           nodePath: node.path,
           log: functionLog(name, options.log),
+          idleSeconds: options.idleSeconds,
+          inspectPort: inspectPorts.get(name),
         }),
       );
     }
@@ -214,6 +153,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       port,
       dbPort: engine!.port,
       devToken,
+      inspectPorts,
       close: stop,
     };
   } catch (error) {

@@ -1,5 +1,24 @@
 /** The local settings' defaults and parsing, shared by `npm start`, `npm run db` and `npm run token`. */
 
+/** The names of the loopback address the engine and the gateway listen on. */
+export const LOOPBACK_HOST_NAMES: readonly string[] = ['127.0.0.1', 'localhost'];
+
+/**
+ * `PLANT_STORE_SANDBOX_IDLE_SECONDS`' default: Lambda keeps an idle execution environment for a
+ * time it does not publish (minutes in practice); five minutes frees memory after a burst while
+ * a developer's next request, a few minutes later, usually still finds a warm sandbox.
+ */
+export const DEFAULT_SANDBOX_IDLE_SECONDS = 300;
+
+/**
+ * Lambda's limit for a synchronous invocation's request payload (the event as JSON): 6 MB, in
+ * the bytes Lambda's own error message gives ("must be smaller than 6291456 bytes").
+ */
+export const MAX_INVOKE_PAYLOAD_BYTES = 6 * 1024 * 1024;
+
+/** `PLANT_STORE_INSPECT_PORT`'s default: Node's own inspector port, for the first function. */
+export const DEFAULT_INSPECT_PORT = 9229;
+
 /** `PORT`'s default. */
 export const DEFAULT_PORT = 3000;
 /** `PLANT_STORE_DB_PORT`'s default. */

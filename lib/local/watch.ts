@@ -6,13 +6,14 @@
  * runtime can restart its gateway. A failed build is printed and changes nothing.
  */
 import { build, context, formatMessages, type BuildContext, type Message } from 'esbuild';
-import { watch, type FSWatcher } from 'node:fs';
+import { watch } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { allFunctionsBuildOptions } from '../build';
 import { PROJECT_ROOT } from '../bundling';
 import type { ApiDefinition } from '../api';
 import { FUNCTIONS, type FunctionName } from '../functions';
+import { watchTree } from './tree-watch';
 
 /** What the runtime does with builds and changes. */
 export interface BundlesOptions {
@@ -21,6 +22,8 @@ export interface BundlesOptions {
   readonly names: readonly FunctionName[];
   /** Keep watching after the first build. */
   readonly watch: boolean;
+  /** Inline source maps, unminified (for a debugger). @default false */
+  readonly sourceMaps?: boolean;
   readonly log: (line: string) => void;
   /** A bundle was rebuilt with a different output. */
   readonly onRebuilt: (name: FunctionName, file: string) => Promise<void>;
@@ -57,7 +60,9 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
     ]),
   );
   const ctx = await context({
-    ...allFunctionsBuildOptions(options.names, options.outdir),
+    ...allFunctionsBuildOptions(options.names, options.outdir, {
+      sourceMaps: options.sourceMaps,
+    }),
     write: false,
     logLevel: 'silent',
   });
@@ -94,7 +99,7 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
       await options.onApiChanged();
     }
     const affected = [...bundles]
-      .filter(([, bundle]) => paths.some((p) => bundle.inputs.has(p)))
+      .filter(([, bundle]) => paths.some((p) => includes(bundle.inputs, p)))
       .map(([name]) => name);
     if (affected.length === 0 && !(failed && paths.length > 0)) return;
     const started = performance.now();
@@ -119,26 +124,24 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
     );
   };
 
-  const lambdaDir = join(PROJECT_ROOT, 'lambda');
-  const watchers: FSWatcher[] = [
-    watch(lambdaDir, { recursive: true }, (_, filename) => {
-      if (!filename) return;
-      changed.add(resolve(lambdaDir, filename.toString()));
-      schedule();
-    }),
-    // The directory, not the file: editors that save by renaming replace the file's inode.
-    watch(join(PROJECT_ROOT, 'lib'), (_, filename) => {
-      if (filename?.toString() !== 'api.ts') return;
-      apiChanged = true;
-      schedule();
-    }),
-  ];
+  // Each directory, not the files nor one recursive watcher: editors and git save by renaming
+  // a new file over the old one, which a watcher of the old inode no longer sees.
+  const lambdaWatcher = await watchTree(join(PROJECT_ROOT, 'lambda'), (path) => {
+    changed.add(path);
+    schedule();
+  });
+  const apiWatcher = watch(join(PROJECT_ROOT, 'lib'), (_, filename) => {
+    if (filename?.toString() !== 'api.ts') return;
+    apiChanged = true;
+    schedule();
+  });
   return {
     get files() {
       return files();
     },
     async close() {
-      for (const watcher of watchers) watcher.close();
+      lambdaWatcher.close();
+      apiWatcher.close();
       clearTimeout(timer);
       await running;
       await ctx.dispose();
@@ -179,6 +182,14 @@ async function rebuild(ctx: BuildContext, bundles: Map<FunctionName, Bundle>): P
     changed.push(name);
   }
   return { changed };
+}
+
+/** Whether `path` is one of `inputs` or a directory holding one (a folder renamed or removed). */
+function includes(inputs: ReadonlySet<string>, path: string): boolean {
+  if (inputs.has(path)) return true;
+  const prefix = path + sep;
+  for (const input of inputs) if (input.startsWith(prefix)) return true;
+  return false;
 }
 
 /** An esbuild message as one line: `file:line:column: text`. */

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocal, type LocalOptions, type LocalService } from '../../lib/local/runtime';
 import { runBin } from '../support/run-cli';
+import { uncheckedFetch } from '../support/http';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-e2e-'));
 const options: LocalOptions = {
@@ -72,7 +73,7 @@ describe('answers from the gateway', () => {
     ['POST', '/plant'],
     ['PATCH', '/plants'],
     ['PUT', '/plants'],
-    ['GET', '/'],
+    ['POST', '/'],
   ])('%s %s: 404, with or without a token', async (method, path) => {
     const response = await fetch(`${service.url}${path}`, {
       method,
@@ -80,6 +81,12 @@ describe('answers from the gateway', () => {
     });
     expect(response.status).toBe(404);
     expect(await response.text()).toBe('{"message":"Not Found"}');
+  });
+
+  it('GET / points to the API reference (local only: deployed, it is 404)', async () => {
+    const response = await uncheckedFetch(`${service.url}/`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ docs: '/docs', openapi: '/openapi.json' });
   });
 
   it('answers a CORS preflight 204 without calling anything', async () => {

@@ -98,7 +98,7 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
   expect(answer).toContain('{"name":"Monstera","tag":"aroid"}');
   expect(await stop(child)).toBe(0);
   expect(output()).toMatch(/POST \/plants 200 [\d.]+ms \S+/);
-  expect(output()).toMatch(/^\[create-plant\] INFO created id=1 token=tok_dev \(req \S+\)$/m);
+  expect(output()).toMatch(/^\[create-plant\] INFO created id=1 \(caller tok_dev, req \S+\)$/m);
 });
 
 it('creates a dev token on first start, keeps it 0600 and reuses it', async () => {

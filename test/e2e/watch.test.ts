@@ -2,10 +2,19 @@
  * Watch mode as a user meets it, on a temporary copy of the project (the real tree is never
  * edited): `npm start` runs there, a saved change to a function is served on the next requests
  * and rebuilds only the bundles that include the file, a broken save is printed while the old
- * code keeps answering, and a change to the API definition restarts the gateway on its port.
+ * code keeps answering, a change to the API definition restarts the gateway on its port, and
+ * every way editors and git save (in place, rename over, delete and create, a folder renamed,
+ * `git checkout`) is followed, each several times in a row.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import {
+  appendFileSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { copyProject } from '../../lib/bench/watch-reload';
 import { freePort } from '../../lib/local/free-port';
@@ -105,4 +114,85 @@ it('restarts the gateway on its port when lib/api.ts changes', async () => {
   const answer = await ask('/watch-probe');
   expect(answer.status).toBe(400);
   expect(answer.text).toContain('must be JSON (fixed)');
+});
+
+describe('follows every way a file is saved, several times in a row', () => {
+  /** The copy's json.ts with its message set to `must be JSON (<marker>)`. */
+  const withMarker = (marker: string) =>
+    readFileSync(source(), 'utf8').replace(
+      /must be (?:valid JSON|JSON \([^)]*\))/g,
+      `must be JSON (${marker})`,
+    );
+  const served = (marker: string) =>
+    until(async () => (await ask()).text.includes(`must be JSON (${marker})`), marker);
+
+  const saves: [string, (marker: string) => void][] = [
+    ['in place', (marker) => writeFileSync(source(), withMarker(marker))],
+    [
+      // vim, JetBrains, sed -i: a new file renamed over the old one.
+      'rename over',
+      (marker) => {
+        const temporary = `${source()}.tmp`;
+        writeFileSync(temporary, withMarker(marker));
+        renameSync(temporary, source());
+      },
+    ],
+    [
+      'delete and create',
+      (marker) => {
+        const text = withMarker(marker);
+        unlinkSync(source());
+        writeFileSync(source(), text);
+      },
+    ],
+    [
+      'a folder renamed away, edited and renamed back',
+      (marker) => {
+        const text = withMarker(marker);
+        const shared = join(copy, 'lambda/shared');
+        renameSync(shared, `${shared}-moved`);
+        writeFileSync(join(`${shared}-moved`, 'json.ts'), text);
+        renameSync(`${shared}-moved`, shared);
+      },
+    ],
+  ];
+
+  it.each(saves)(
+    '%s',
+    async (how, save) => {
+      for (const round of [1, 2, 3]) {
+        const marker = `${how} ${round}`;
+        save(marker);
+        await served(marker);
+      }
+    },
+    120_000,
+  );
+
+  it('git checkout, back and forth', async () => {
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+        cwd: copy,
+        stdio: 'pipe',
+      });
+    git('init', '-q', '-b', 'one');
+    writeFileSync(source(), withMarker('branch one'));
+    git('add', 'lambda/shared/json.ts');
+    git('commit', '-q', '-m', 'one');
+    git('checkout', '-q', '-b', 'two');
+    writeFileSync(source(), withMarker('branch two'));
+    git('commit', '-q', '-am', 'two');
+    await served('branch two');
+    for (let round = 0; round < 3; round++) {
+      git('checkout', '-q', 'one');
+      await served('branch one');
+      git('checkout', '-q', 'two');
+      await served('branch two');
+      // A file brought back from another commit, as `git checkout <commit> -- <path>` does.
+      git('checkout', '-q', 'one', '--', 'lambda/shared/json.ts');
+      await served('branch one');
+      git('checkout', '-q', 'two', '--', 'lambda/shared/json.ts');
+      await served('branch two');
+    }
+  }, 120_000);
 });

@@ -9,7 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API } from '../../lib/api';
+import { build } from 'esbuild';
 import { lambdaNode } from '../../lib/lambda-node';
+import { freePort } from '../../lib/local/free-port';
 import { Gateway } from '../../lib/local/gateway';
 import { SandboxPool, type PoolOptions } from '../../lib/local/sandbox/pool';
 
@@ -159,6 +161,76 @@ it('swaps in new code: the invocation in flight finishes on the old, the next ru
   const fresh = await invoke();
   expect(fresh.label).toBe('v2');
   expect((await inFlight).label).toBe('v1');
+});
+
+/** Polls `check` every 50 ms, failing after 20 s. */
+async function until(check: () => boolean | Promise<boolean>, what: string) {
+  for (const started = Date.now(); !(await check());) {
+    if (Date.now() - started > 20_000) throw new Error(`waited 20 s for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+it('stops a sandbox idle for idleSeconds; the next invocation starts a new one, with an INIT', async () => {
+  const { pool: p, invoke, lines } = pool({ idleSeconds: 1 });
+  const [a, b] = await Promise.all([invoke({ wait: 200 }), invoke({ wait: 200 })]);
+  expect(p.size).toBe(2);
+  await until(() => p.size === 0, 'the idle sandboxes to exit');
+  expect(lines.filter((l) => /^SHUTDOWN sandbox \d+: idle for 1 s/.test(l))).toHaveLength(2);
+  const next = await invoke();
+  expect([a.pid, b.pid]).not.toContain(next.pid);
+  expect(next.count).toBe(1);
+  expect(lines.filter((l) => l.startsWith('INIT_START sandbox '))).toHaveLength(3);
+  expect(lines.filter((l) => l.startsWith('REPORT ')).at(-1)).toContain('Init Duration');
+});
+
+describe('under the inspector', () => {
+  it('runs one sandbox whose inspector answers; invocations queue for it, none throttled', async () => {
+    const inspectPort = await freePort();
+    const { pool: p, invoke, lines } = pool({ inspectPort, idleSeconds: 1 });
+    await p.warm();
+    const list = (await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json()) as {
+      type: string;
+    }[];
+    expect(list[0]!.type).toBe('node');
+    const answers = await Promise.all([1, 2, 3].map(() => invoke({ wait: 100 })));
+    expect(new Set(answers.map((a) => a.pid)).size).toBe(1);
+    expect(answers.map((a) => a.count).sort()).toEqual([1, 2, 3]);
+    expect(lines.some((l) => l.startsWith('throttled'))).toBe(false);
+    // No idle exit while a debugger may be attached.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(p.size).toBe(1);
+  });
+
+  it('keeps the inspector port across new code: the old sandbox goes before the new starts', async () => {
+    const inspectPort = await freePort();
+    const { pool: p, invoke } = pool({ inspectPort });
+    await invoke();
+    await p.swap(bundle('counter-3', 'v3'));
+    expect((await invoke()).label).toBe('v3');
+    expect(p.size).toBe(1);
+    expect((await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).status).toBe(200);
+  });
+
+  it('names .ts lines in stack traces of a bundle built with source maps', async () => {
+    const entry = join(dir, 'fails.ts');
+    writeFileSync(
+      entry,
+      "const label: string = 'fails';\nexport const handler = async () => {\n  throw new Error(label);\n};\n",
+    );
+    const out = join(dir, 'fails.mjs');
+    await build({
+      entryPoints: [entry],
+      outfile: out,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      sourcemap: 'inline',
+    });
+    const { invoke, lines } = pool({ bundle: out, inspectPort: await freePort() });
+    await expect(invoke()).rejects.toThrow('fails');
+    expect(lines.join('\n')).toMatch(/fails\.ts:3:\d+/);
+  });
 });
 
 describe('through the gateway over HTTP', () => {

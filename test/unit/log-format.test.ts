@@ -26,7 +26,7 @@ const emf = JSON.stringify({
 
 it('shortens a Powertools line to level, outcome, ids and request', () => {
   expect(formatLogLine('create-plant', info)).toBe(
-    '[create-plant] INFO created id=42 token=tok_dev (req req-1)',
+    '[create-plant] INFO created id=42 (caller tok_dev, req req-1)',
   );
 });
 

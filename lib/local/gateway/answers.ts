@@ -71,7 +71,8 @@ export function mapFunctionAnswer(result: unknown): Answer | undefined {
   const status = answer.statusCode;
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
     return undefined;
-  const headers: Record<string, string> = {};
+  // No prototype: a header named `__proto__` is a header, not the object's prototype.
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
   if (answer.headers !== undefined) {
     if (typeof answer.headers !== 'object' || answer.headers === null) return undefined;
     for (const [name, value] of Object.entries(answer.headers)) {

@@ -47,7 +47,9 @@ export function describeRequest(
   requestId: string,
   now: number,
 ): RequestParts {
-  const headers: Record<string, string> = {};
+  // Without a prototype: a header or parameter named `toString` or `constructor` is a name like
+  // any other, not the inherited function (`name in headers` would find it).
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
   const cookies: string[] = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!.toLowerCase();
@@ -64,7 +66,7 @@ export function describeRequest(
     headers[name] = name in headers ? `${headers[name]},${value}` : value;
   }
   const { rawPath, rawQueryString } = target;
-  const query: Record<string, string> = {};
+  const query: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [key, value] of new URLSearchParams(rawQueryString))
     query[key] = key in query ? `${query[key]},${value}` : value;
   const routeKey = `${route.method} ${route.path}`;

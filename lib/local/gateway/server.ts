@@ -26,7 +26,8 @@ import {
   requestLineAndHeaderBytes,
 } from './header-limit';
 import { Router, type RouteMatch } from './router';
-import { MAX_REQUESTS_IN_FLIGHT } from '../settings';
+import { TokenBucket, type ThrottleSettings } from './throttle';
+import { LOOPBACK_HOST_NAMES, MAX_INVOKE_PAYLOAD_BYTES, MAX_REQUESTS_IN_FLIGHT } from '../settings';
 
 /**
  * Pages the local runtime serves beside the emulated API (the API reference): asked first for
@@ -58,6 +59,13 @@ export interface GatewayOptions {
   readonly now?: () => number;
   /** Local-only pages. @default - none */
   readonly localPages?: LocalPages;
+  /** The stage throttle (a token bucket). @default - none: no request is refused for rate */
+  readonly throttle?: ThrottleSettings;
+  /**
+   * A debugger is attached to the functions: the authorizer and integration timeouts do not
+   * apply (a breakpoint may hold an invocation for minutes). @default false
+   */
+  readonly debugging?: boolean;
 }
 
 /** The local HTTP API. */
@@ -73,6 +81,9 @@ export class Gateway {
   /** Requests that were sent `100 Continue`. */
   private readonly continued = new WeakSet<IncomingMessage>();
   private server: Server | undefined;
+  /** The `Host` values this gateway answers to, once it listens. */
+  private hosts: readonly string[] = [];
+  private readonly bucket: TokenBucket | undefined;
 
   constructor(private readonly options: GatewayOptions) {
     this.now = options.now ?? Date.now;
@@ -82,6 +93,7 @@ export class Gateway {
     );
     this.router = new Router(options.api.routes);
     this.maxConcurrent = options.maxConcurrentRequests ?? MAX_REQUESTS_IN_FLIGHT;
+    this.bucket = options.throttle && new TokenBucket(options.throttle);
     this.cache = new DecisionCache({
       ttlSeconds: options.authCacheTtlSeconds,
       maxEntries: options.authCacheMaxEntries ?? 10_000,
@@ -109,7 +121,9 @@ export class Gateway {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => resolve());
     });
-    return (server.address() as AddressInfo).port;
+    const { port: bound } = server.address() as AddressInfo;
+    this.hosts = LOOPBACK_HOST_NAMES.map((name) => `${name}:${bound}`);
+    return bound;
   }
 
   /** Stops accepting requests and waits for those in flight. */
@@ -167,10 +181,20 @@ export class Gateway {
     if (this.inFlight > this.maxConcurrent) return ANSWERS.tooManyRequests();
     if (requestLineAndHeaderBytes(req) > MAX_REQUEST_LINE_AND_HEADER_BYTES)
       return ANSWERS.headersTooLarge();
+    // A page whose DNS name was rebound to 127.0.0.1 still sends its own name as Host: such a
+    // request is refused before anything is looked at or started.
+    const host = req.headers.host?.toLowerCase();
+    if (host === undefined || !this.hosts.includes(host)) {
+      this.options.log(
+        `refused Host ${host ?? '(none)'}: the local gateway answers only to Host ${this.hosts.join(' or ')}`,
+      );
+      return ANSWERS.forbidden();
+    }
     const target = splitTarget(req.url ?? '/');
     const method = (req.method ?? 'GET').toUpperCase();
     const page = await this.options.localPages?.(method, target.rawPath);
     if (page) return page;
+    if (this.bucket && !this.bucket.take()) return ANSWERS.tooManyRequests();
     if (Cors.isPreflight(method, req.headers)) return this.cors.preflight(req.headers.origin);
     const match = this.router.match(method, target.rawPath);
     if (!match) return ANSWERS.notFound();
@@ -185,8 +209,9 @@ export class Gateway {
       if (decision === 'deny') return ANSWERS.forbidden();
       context = decision.context;
     }
-    // Only now, routed and authorized, is the body worth reading.
-    const limit = this.options.api.maxPayloadBytes;
+    // Only now, routed and authorized, is the body worth reading: at most up to Lambda's limit
+    // on the event, which the body alone must not pass (API Gateway answers 413 for both).
+    const limit = Math.min(this.options.api.maxPayloadBytes, MAX_INVOKE_PAYLOAD_BYTES);
     if (Number(req.headers['content-length']) > limit) return ANSWERS.tooLarge();
     if (EXPECTS_CONTINUE.test(req.headers.expect ?? '')) {
       this.continued.add(req);
@@ -234,7 +259,9 @@ export class Gateway {
     let decision: Decision | 'error';
     try {
       const invocation = this.options.invoke(api.authorizer.function, event);
-      decision = readAuthorizerAnswer(await withTimeout(invocation, api.authorizer.timeoutSeconds));
+      decision = readAuthorizerAnswer(
+        await withTimeout(invocation, this.timeout(api.authorizer.timeoutSeconds)),
+      );
     } catch {
       return 'error';
     }
@@ -257,16 +284,29 @@ export class Gateway {
       },
       ...payloadOf(body, request.headers['content-type']),
     };
+    // The body is under the limit, but the event (base64, escapes, headers) may not be. Each
+    // byte of the body is at most 6 in JSON (`\u0000`), so smaller bodies are never measured.
+    if (
+      body.length > MAX_INVOKE_PAYLOAD_BYTES / 8 &&
+      Buffer.byteLength(JSON.stringify(event)) > MAX_INVOKE_PAYLOAD_BYTES
+    ) {
+      return ANSWERS.tooLarge();
+    }
     let result: unknown;
     try {
       result = await withTimeout(
         this.options.invoke(route.function, event),
-        this.options.api.integrationTimeoutSeconds,
+        this.timeout(this.options.api.integrationTimeoutSeconds),
       );
     } catch (error) {
       return error === TIMED_OUT ? ANSWERS.unavailable() : ANSWERS.internal();
     }
     return mapFunctionAnswer(result) ?? ANSWERS.internal();
+  }
+
+  /** A timeout in seconds, or none while a debugger may hold invocations. */
+  private timeout(seconds: number): number | undefined {
+    return this.options.debugging ? undefined : seconds;
   }
 }
 
@@ -275,7 +315,8 @@ const EXPECTS_CONTINUE = /^100-continue$/i;
 /** How long a refused body may keep coming after the answer. */
 const LINGER_MS = 5000;
 
-function withTimeout<T>(promise: Promise<T>, seconds: number): Promise<T> {
+function withTimeout<T>(promise: Promise<T>, seconds: number | undefined): Promise<T> {
+  if (seconds === undefined) return promise;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(TIMED_OUT), seconds * 1000);

@@ -1,8 +1,10 @@
 /**
  * A function as Lambda runs it: a pool of sandboxes. Each takes one invocation at a time and
  * stays warm (module scope kept) for the next; when all are busy a new one starts cold, up to
- * the function's concurrency limit; beyond it the invocation is throttled. New code (watch mode)
- * replaces the sandboxes: idle ones stop at once, busy ones after their invocation.
+ * the function's concurrency limit; beyond it the invocation is throttled. A sandbox left idle for
+ * `idleSeconds` exits, as Lambda reclaims idle environments (the next invocation starts cold).
+ * New code (watch mode) replaces the sandboxes: idle ones stop at once, busy ones after their
+ * invocation. With `inspectPort` the pool runs one sandbox under the inspector, for a debugger.
  */
 import { randomUUID } from 'node:crypto';
 import { lambdaHeapFlags } from '../../lambda-node';
@@ -24,6 +26,15 @@ export interface PoolOptions {
   readonly nodePath: string;
   /** Receives every line the function prints and one REPORT line per invocation. */
   readonly log: (line: string) => void;
+  /** Seconds a sandbox may stay idle before it exits. @default - sandboxes never idle out */
+  readonly idleSeconds?: number;
+  /**
+   * Debugging: one sandbox at a time, with the inspector on this port and source-mapped stack
+   * traces; invocations wait for it instead of being throttled, and neither the timeout nor
+   * the idle time applies (a breakpoint may hold an invocation, the debugger stays attached).
+   * @default - no inspector
+   */
+  readonly inspectPort?: number;
 }
 
 /** The sandboxes of one function. */
@@ -32,6 +43,8 @@ export class SandboxPool {
   private bundle: string;
   private generation = 0;
   private stopping = false;
+  /** Invocations (and `warm`) waiting for a sandbox to finish or exit. */
+  private waiting: (() => void)[] = [];
 
   constructor(private readonly options: PoolOptions) {
     this.bundle = options.bundle;
@@ -44,18 +57,28 @@ export class SandboxPool {
 
   /** Starts one sandbox ahead of the first invocation (a cold start nobody waits for). */
   async warm(): Promise<void> {
-    const idle = [...this.sandboxes].find(
-      (s) => s.alive && s.options.generation === this.generation,
-    );
-    await (idle ?? this.spawn()).ready.catch(() => undefined);
+    const current = () =>
+      [...this.sandboxes].find((s) => s.alive && s.options.generation === this.generation);
+    // Under the inspector the old sandbox must be gone first: the new one takes its port.
+    while (!current() && this.sandboxes.size >= this.limit && !this.stopping) {
+      await this.somethingFreed();
+    }
+    if (this.stopping) return;
+    const sandbox = current() ?? this.spawn();
+    await sandbox.ready.catch(() => undefined);
+    if (!sandbox.busy && sandbox.invocations === 0) this.armIdle(sandbox);
   }
 
   /** Invokes the handler with `event`; rejects with `InvocationError` if it gives no result. */
   async invoke(event: unknown): Promise<unknown> {
     if (this.stopping) throw new InvocationError('the function is stopping', 'crash');
-    const sandbox =
-      this.mostRecentlyIdle() ??
-      (this.sandboxes.size < this.options.concurrency ? this.spawn() : undefined);
+    const pick = () =>
+      this.mostRecentlyIdle() ?? (this.sandboxes.size < this.limit ? this.spawn() : undefined);
+    let sandbox = pick();
+    while (!sandbox && this.inspecting && !this.stopping) {
+      await this.somethingFreed();
+      sandbox = pick();
+    }
     const requestId = randomUUID();
     if (!sandbox) {
       this.options.log(
@@ -64,6 +87,7 @@ export class SandboxPool {
       throw new InvocationError('Rate Exceeded.', 'throttled');
     }
     sandbox.busy = true;
+    clearTimeout(sandbox.idleTimer);
     // The first invocation a sandbox serves reports its init, even if it was started ahead.
     const cold = sandbox.invocations++ === 0;
     const timeoutMs = this.options.timeoutSeconds * 1000;
@@ -72,6 +96,8 @@ export class SandboxPool {
     try {
       await sandbox.ready;
       const timedOut = new Promise<never>((_, reject) => {
+        // A debugger may hold the invocation at a breakpoint for as long as it likes.
+        if (this.inspecting) return;
         timer = setTimeout(() => {
           this.options.log(
             `${requestId} Task timed out after ${this.options.timeoutSeconds.toFixed(2)} seconds`,
@@ -82,10 +108,8 @@ export class SandboxPool {
           reject(new InvocationError('function timed out', 'timeout'));
         }, timeoutMs);
       });
-      const outcome = await Promise.race([
-        sandbox.invoke(event, requestId, Date.now() + timeoutMs),
-        timedOut,
-      ]);
+      const invocation = sandbox.invoke(event, requestId, Date.now() + timeoutMs);
+      const outcome = await Promise.race([invocation, timedOut]);
       this.report(requestId, outcome, cold ? sandbox.initMs : undefined);
       return outcome.result;
     } catch (error) {
@@ -103,6 +127,8 @@ export class SandboxPool {
       sandbox.idleSince = performance.now();
       // Old code (a rebuild happened meanwhile) or a pool shutting down: retire the sandbox.
       if (sandbox.options.generation !== this.generation || this.stopping) void sandbox.stop();
+      else this.armIdle(sandbox);
+      this.wake();
     }
   }
 
@@ -122,6 +148,7 @@ export class SandboxPool {
   /** Stops every sandbox (the gateway has finished its requests by then). */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.wake();
     await Promise.all([...this.sandboxes].map((sandbox) => sandbox.stop()));
   }
 
@@ -139,6 +166,39 @@ export class SandboxPool {
     return chosen;
   }
 
+  /** Sandboxes that may run at once: one under the inspector. */
+  private get limit(): number {
+    return this.inspecting ? 1 : this.options.concurrency;
+  }
+
+  private get inspecting(): boolean {
+    return this.options.inspectPort !== undefined;
+  }
+
+  /** Resolves when an invocation ends or a sandbox exits. */
+  private somethingFreed(): Promise<void> {
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private wake(): void {
+    for (const resolve of this.waiting.splice(0)) resolve();
+  }
+
+  /** Stops `sandbox` once it has been idle for `idleSeconds` (never while inspecting). */
+  private armIdle(sandbox: Sandbox): void {
+    const { idleSeconds } = this.options;
+    if (idleSeconds === undefined || this.inspecting) return;
+    clearTimeout(sandbox.idleTimer);
+    sandbox.idleTimer = setTimeout(() => {
+      if (sandbox.busy || !sandbox.alive) return;
+      this.options.log(
+        `SHUTDOWN sandbox ${sandbox.pid}: idle for ${idleSeconds} s (PLANT_STORE_SANDBOX_IDLE_SECONDS)`,
+      );
+      void sandbox.stop();
+    }, idleSeconds * 1000);
+    sandbox.idleTimer.unref();
+  }
+
   private spawn(): Sandbox {
     const sandbox = new Sandbox({
       bundle: this.bundle,
@@ -151,10 +211,17 @@ export class SandboxPool {
       nodePath: this.options.nodePath,
       // Lambda's own heap limits for the memory setting: a leak fails here as it would there,
       // and garbage is collected as often (a young generation of a tenth, not V8's default).
-      execArgv: lambdaHeapFlags(this.options.memorySize),
+      execArgv: [
+        ...lambdaHeapFlags(this.options.memorySize),
+        ...(this.inspecting
+          ? [`--inspect=127.0.0.1:${this.options.inspectPort}`, '--enable-source-maps']
+          : []),
+      ],
       log: this.options.log,
       onExit: (gone, reason) => {
+        clearTimeout(gone.idleTimer);
         this.sandboxes.delete(gone);
+        this.wake();
         if (!this.stopping && reason !== 'exit code 0') {
           this.options.log(`sandbox ${gone.pid} exited (${reason}); the others keep serving`);
         }
@@ -163,7 +230,7 @@ export class SandboxPool {
     this.sandboxes.add(sandbox);
     // As Lambda's INIT_START, plus what tells sandboxes apart locally: the process id.
     this.options.log(
-      `INIT_START sandbox ${sandbox.pid} (${this.sandboxes.size} of at most ${this.options.concurrency})`,
+      `INIT_START sandbox ${sandbox.pid} (${this.sandboxes.size} of at most ${this.limit})`,
     );
     return sandbox;
   }

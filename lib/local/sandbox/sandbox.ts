@@ -59,6 +59,8 @@ export class Sandbox {
   busy = false;
   /** When its last invocation ended (`performance.now()`); the pool prefers the latest. */
   idleSince = 0;
+  /** The pool's: stops the sandbox once it has been idle long enough. */
+  idleTimer: NodeJS.Timeout | undefined;
   /** Invocations started here; the first one reports the Init Duration. */
   invocations = 0;
   /** Set once the bundle is imported: the Init Duration of the first invocation's report. */
@@ -72,6 +74,7 @@ export class Sandbox {
   private nextId = 0;
   private exited = false;
   private killed = false;
+  private stopped = false;
 
   constructor(readonly options: SandboxOptions) {
     const spawned = performance.now();
@@ -110,9 +113,9 @@ export class Sandbox {
     this.ready.catch(() => undefined);
   }
 
-  /** False once the process is killed or gone: it takes no more invocations. */
+  /** False once the process is stopping, killed or gone: it takes no more invocations. */
   get alive(): boolean {
-    return !this.exited && !this.killed;
+    return !this.exited && !this.killed && !this.stopped;
   }
 
   /** The process id, for tests and the log. */
@@ -143,6 +146,7 @@ export class Sandbox {
 
   /** Lets the process exit on its own (it has no invocation), killing it if it lingers. */
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.exited) return;
     const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     if (this.child.connected) this.child.disconnect();
