@@ -20,7 +20,7 @@ import {
   HttpLambdaResponseType,
 } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   ApplicationLogLevel,
@@ -34,7 +34,12 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { join } from 'node:path';
-import { PLANTS_TABLE, TOKENS_TABLE, type TableDefinition } from '../lambda/shared/tables';
+import {
+  PLANTS_TABLE,
+  SUBSCRIPTIONS_TABLE,
+  TOKENS_TABLE,
+  type TableDefinition,
+} from '../lambda/shared/tables';
 import { API } from './api';
 import { ESBUILD_OPTIONS, PROJECT_ROOT } from './bundling';
 import { Monitoring } from './constructs/monitoring';
@@ -148,7 +153,11 @@ export class PlantStoreStack extends Stack {
     this.plantsTable = this.table('PlantsTable', PLANTS_TABLE);
     this.tokensTable = this.table('TokensTable', TOKENS_TABLE);
 
-    const tables: Record<TableKey, Table> = { plants: this.plantsTable, tokens: this.tokensTable };
+    const tables: Record<TableKey, Table> = {
+      plants: this.plantsTable,
+      tokens: this.tokensTable,
+      subscriptions: this.table('SubscriptionsTable', SUBSCRIPTIONS_TABLE),
+    };
     // One function per registry entry: its tables' names in its environment, and exactly its
     // declared actions on each.
     const functions = Object.fromEntries(
@@ -274,6 +283,7 @@ export class PlantStoreStack extends Stack {
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
       timeToLiveAttribute: definition.timeToLiveAttribute,
+      stream: definition.streamViewType && StreamViewType[definition.streamViewType],
     });
   }
 

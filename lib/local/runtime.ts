@@ -19,6 +19,7 @@ import { functionLog } from './log-format';
 import { SandboxPool } from './sandbox/pool';
 import { DEFAULT_CONCURRENCY, DEFAULT_DB_PORT, DEFAULT_PORT, envInteger } from './settings';
 import { buildBundles, loadApi, type Bundles } from './watch';
+import { LocalWebhooks, retryScaleFromEnvironment } from './webhooks';
 
 /** Settings of a local run; `fromEnvironment` reads them as `npm start` documents them. */
 export interface LocalOptions {
@@ -37,6 +38,8 @@ export interface LocalOptions {
   readonly watch?: boolean;
   /** Sandboxes per function that may run at once; more invocations are throttled. @default DEFAULT_CONCURRENCY (64) */
   readonly concurrency?: number;
+  /** Multiplies the webhook's retry delays (`PLANT_STORE_WEBHOOK_RETRY_SCALE`). @default 1 */
+  readonly webhookRetryScale?: number;
   readonly log: (line: string) => void;
 }
 
@@ -65,6 +68,9 @@ Settings (environment variables):
   PLANT_STORE_DEV_TOKEN       a pst_ token to make valid with every scope
   PLANT_STORE_AUTH_CACHE_TTL  seconds an authorizer decision is cached (default ${API.authorizer.defaultCacheTtlSeconds}; 0 = off)
   PLANT_STORE_CONCURRENCY     sandboxes per function at once (default ${DEFAULT_CONCURRENCY}); more are throttled
+  PLANT_STORE_WEBHOOK_RETRY_SCALE
+                              multiplies the webhook's retry delays (default 1; 0.01 turns
+                              5 s, 30 s, 2 min… into 50 ms, 300 ms, 1.2 s…)
 `;
 
 /** A running local service. */
@@ -105,6 +111,7 @@ export function optionsFromEnvironment(
       devToken,
       watch: values['no-watch'] !== true,
       concurrency,
+      webhookRetryScale: retryScaleFromEnvironment(env),
       log,
     };
   } catch (error) {
@@ -119,6 +126,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
   const node = lambdaNode();
   if (node.notice) options.log(node.notice);
   const pools = new Map<FunctionName, SandboxPool>();
+  const webhooks = new LocalWebhooks({ retryScale: options.webhookRetryScale, log: options.log });
   let gateway: Gateway | undefined;
   let bundles: Bundles | undefined;
   let engine: Engine | undefined;
@@ -151,6 +159,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
   const stop = async () => {
     await bundles?.close();
     await gateway?.close();
+    await webhooks.close();
     await Promise.all([...pools.values()].map((pool) => pool.stop()));
     await engine?.close();
     await unlock();
@@ -169,6 +178,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       startEngine({
         port: options.dbPort,
         dataDir: options.memory ? undefined : join(options.dataDir, 'db'),
+        intercept: webhooks.intercept,
       }).catch((error: unknown) => {
         throw inUse(error, 'PLANT_STORE_DB_PORT', options.dbPort);
       }),
@@ -178,6 +188,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     if (builtResult.status === 'rejected') throw builtResult.reason;
     if (engineResult.status === 'rejected') throw engineResult.reason;
     const endpoint = engine!.endpoint;
+    const webhookEnvironment = webhooks.attach(endpoint);
     for (const name of FUNCTION_NAMES) {
       pools.set(
         name,
@@ -193,6 +204,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
             AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
             // Only the tables the function declares, as the stack passes them.
             ...tableEnvironment(name, (_, table) => table.localName),
+            ...(FUNCTIONS[name].trigger ? webhookEnvironment : {}),
           },
           timeoutSeconds: FUNCTIONS[name].timeoutSeconds,
           memorySize: FUNCTIONS[name].memorySize,
@@ -209,6 +221,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       throw inUse(error, 'PORT', options.port);
     });
     await Promise.all([...pools.values()].map((pool) => pool.warm()));
+    webhooks.start((name, event) => pools.get(name)!.invoke(event));
     return {
       url: `http://127.0.0.1:${port}`,
       port,
