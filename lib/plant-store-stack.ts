@@ -43,6 +43,7 @@ import {
 import { API } from './api';
 import { ESBUILD_OPTIONS, PROJECT_ROOT } from './bundling';
 import { Monitoring } from './constructs/monitoring';
+import { Webhooks } from './constructs/webhooks';
 import {
   FUNCTIONS,
   FUNCTION_NAMES,
@@ -253,11 +254,20 @@ export class PlantStoreStack extends Stack {
     });
     this.apiUrl = stage.url;
 
+    const webhooks = new Webhooks(this, 'Webhooks', {
+      plantsTable: this.plantsTable,
+      subscriptionsTable: tables.subscriptions,
+      fanOut: functions['fan-out'],
+      deliver: functions.deliver,
+    });
+
     new Monitoring(this, 'Monitoring', {
       api,
       functions,
       tables,
       alarmEmail: props.alarmEmail,
+      extraWidgets: webhooks.widgets,
+      extraAlarms: webhooks.alarmMetrics,
     });
 
     new CfnOutput(this, 'ApiUrl', {
@@ -268,6 +278,15 @@ export class PlantStoreStack extends Stack {
     new CfnOutput(this, 'TokensTableName', {
       value: this.tokensTable.tableName,
       description: 'npm run token -- create --aws --table <TokensTableName>',
+    });
+    new CfnOutput(this, 'SubscriptionsTableName', {
+      value: tables.subscriptions.tableName,
+      description:
+        'npm run webhook -- add --aws --table <SubscriptionsTableName> --url <https URL>',
+    });
+    new CfnOutput(this, 'DeadLetterQueueUrl', {
+      value: webhooks.deadLetterQueue.queueUrl,
+      description: 'npm run webhook -- dead-letters --aws --queue <DeadLetterQueueUrl> [--redrive]',
     });
   }
 
