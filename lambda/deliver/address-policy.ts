@@ -28,7 +28,6 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
-  ['::ffff:0:0', 96], // IPv4-mapped (checked as IPv4 below)
   ['64:ff9b::', 96], // NAT64, may reach a private IPv4
   ['64:ff9b:1::', 48], // local NAT64
   ['100::', 64], // discard
@@ -68,10 +67,22 @@ export function addressRefusal(address: string, policy: AddressPolicy): string |
   const family = isIP(address);
   if (family === 0) return `${address} is not an IP address`;
   const type = family === 4 ? 'ipv4' : 'ipv6';
-  // An IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  // An IPv4-mapped IPv6 address is judged as the IPv4 address it carries. (BlockList matches an
+  // IPv4 address against IPv6 rules as mapped, so no ::ffff:0:0/96 rule can be listed above.)
+  const mapped = mappedIpv4(address);
   if (mapped) return addressRefusal(mapped, policy);
   if (policy.allowLoopback && LOOPBACK.check(address, type)) return undefined;
   if (NOT_PUBLIC.check(address, type)) return `${address} is not a public address`;
   return undefined;
+}
+
+/** The IPv4 address inside an IPv4-mapped IPv6 address (`::ffff:a.b.c.d` or `::ffff:hhhh:hhhh`). */
+function mappedIpv4(address: string): string | undefined {
+  const dotted = /^(?:0{0,4}:){0,4}:?:ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (dotted) return dotted;
+  const hex = /^(?:0{0,4}:){0,4}:?:ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex) return undefined;
+  const high = parseInt(hex[1]!, 16);
+  const low = parseInt(hex[2]!, 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }

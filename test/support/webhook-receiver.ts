@@ -61,7 +61,7 @@ export async function startReceiver(answer: Answer = () => 204): Promise<Receive
       const headers = Object.fromEntries(
         Object.entries(req.headers).map(([k, v]) => [k, String(v)]),
       );
-      let verified = false;
+      let verified: boolean;
       try {
         new Webhook(receiver.secret ?? '').verify(body, headers);
         verified = true;
