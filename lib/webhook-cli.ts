@@ -18,7 +18,7 @@ import { parseDeliveryMessage } from '../lambda/shared/webhook-message';
 import { kmsSecretBox, LOCAL_SECRET_BOX, type SecretBox } from '../lambda/shared/webhook-secrets';
 import { generateSecret, SECRET_FORMAT } from '../lambda/shared/webhook-signature';
 import { addressRefusal, PUBLIC_ONLY } from '../lambda/deliver/address-policy';
-import { integerOption, parseCommandLine, UsageError, usageErrorOf } from './cli-args';
+import { failureExitCode, integerOption, parseCommandLine, UsageError } from './cli-args';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/engine';
 import { DEFAULT_DB_PORT, envInteger } from './local/settings';
 import { LOCAL_QUEUE_NAMES, localQueueUrl } from './local/webhooks';
@@ -136,13 +136,7 @@ export async function runWebhookCli(
     }
     return 0;
   } catch (caught) {
-    const error = usageErrorOf(caught);
-    if (error instanceof UsageError) {
-      io.err(`webhook: ${error.message} (see npm run webhook -- --help)`);
-      return 2;
-    }
-    io.err(`webhook: ${describe(error)}`);
-    return 1;
+    return failureExitCode('webhook', caught, describe, io.err);
   }
 }
 
