@@ -30,6 +30,10 @@ export const DELIVERY_SOURCE = {
   visibilityTimeoutSeconds: DELIVERY_VISIBILITY_SECONDS,
   /** Receives before a message is dead-lettered: one per attempt of the schedule. */
   maxReceiveCount: MAX_ATTEMPTS,
-  /** Deliver invocations at once (Lambda's minimum for an SQS mapping is 2). */
-  maxConcurrency: 10,
+  /**
+   * Deliver invocations at once. A hanging receiver holds its invocation for the 10 s timeout
+   * (the other deliveries of its batch are made at once and are not delayed), so this bounds
+   * how many such batches can be waiting before other deliveries queue behind them.
+   */
+  maxConcurrency: 50,
 } as const;

@@ -126,7 +126,11 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
   const node = lambdaNode();
   if (node.notice) options.log(node.notice);
   const pools = new Map<FunctionName, SandboxPool>();
-  const webhooks = new LocalWebhooks({ retryScale: options.webhookRetryScale, log: options.log });
+  const webhooks = new LocalWebhooks({
+    retryScale: options.webhookRetryScale,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    log: options.log,
+  });
   let gateway: Gateway | undefined;
   let bundles: Bundles | undefined;
   let engine: Engine | undefined;

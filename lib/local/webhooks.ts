@@ -37,6 +37,8 @@ export function localQueueArn(name: string): string {
 export interface LocalWebhooksOptions {
   /** `PLANT_STORE_WEBHOOK_RETRY_SCALE`: multiplies the retry delays. @default 1 */
   readonly retryScale?: number;
+  /** The deliver function's sandbox limit: the poller never starts more invocations. */
+  readonly concurrency: number;
   readonly log: (line: string) => void;
 }
 
@@ -138,7 +140,8 @@ export class LocalWebhooks {
   private poll(): void {
     const queue = this.queues?.deliveries;
     if (!queue || !this.invoke || this.stopped) return;
-    while (this.inFlight.size < DELIVERY_SOURCE.maxConcurrency) {
+    const limit = Math.min(DELIVERY_SOURCE.maxConcurrency, this.options.concurrency);
+    while (this.inFlight.size < limit) {
       const batch = queue.receive(DELIVERY_SOURCE.batchSize);
       if (batch.length === 0) return;
       const running: Promise<void> = this.deliver(queue, batch).finally(() => {

@@ -79,6 +79,7 @@ it('invokes the deliverer from the delivery queue with partial batch responses',
     FunctionName: { Ref: Match.stringLikeRegexp('^Deliver') },
     FunctionResponseTypes: ['ReportBatchItemFailures'],
     BatchSize: DELIVERY_SOURCE.batchSize,
+    ScalingConfig: { MaximumConcurrency: DELIVERY_SOURCE.maxConcurrency },
   });
 });
 
