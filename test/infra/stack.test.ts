@@ -191,7 +191,7 @@ describe('functions', () => {
       const asset = join(defaultOutdir, `asset.${key.replace(/\.zip$/, '')}`, 'index.mjs');
       expect(readFileSync(asset).equals(readFileSync(fn.file))).toBe(true);
     }
-  });
+  }, 120_000); // seven esbuild builds: over 30 s on a loaded machine
 
   it('grants each function exactly its table actions: GetItem on tokens; PutItem+GetItem, GetItem, Scan, DeleteItem on plants; Scan, GetItem on subscriptions', () => {
     const subscriptions = logicalIdOf('AWS::DynamoDB::Table', {
