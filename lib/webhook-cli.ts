@@ -3,18 +3,11 @@
  * subscribers in the local engine or, with `--aws`, in a deployed subscriptions table; lists and
  * redrives dead letters; runs a receiver. A secret is printed once, on `add`, on stdout alone.
  */
-import {
-  GetQueueAttributesCommand,
-  ReceiveMessageCommand,
-  SQSClient,
-  ChangeMessageVisibilityCommand,
-  StartMessageMoveTaskCommand,
-} from '@aws-sdk/client-sqs';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { makeDocumentClient } from '../lambda/shared/dynamodb';
 import { newSubscriberId, SubscriptionsTable } from '../lambda/shared/subscriptions-table';
 import { SUBSCRIPTIONS_TABLE } from '../lambda/shared/tables';
-import { parseDeliveryMessage } from '../lambda/shared/webhook-message';
 import { kmsSecretBox, LOCAL_SECRET_BOX, type SecretBox } from '../lambda/shared/webhook-secrets';
 import { generateSecret, SECRET_FORMAT } from '../lambda/shared/webhook-signature';
 import { addressRefusal, PUBLIC_ONLY } from '../lambda/deliver/address-policy';
@@ -23,6 +16,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from './local/engine';
 import { DEFAULT_DB_PORT, envInteger } from './local/settings';
 import { LOCAL_QUEUE_NAMES, localQueueUrl } from './local/webhooks';
 import type { CliIo } from './token-cli';
+import { listDeadLetters } from './webhook-dead-letters';
 import { listen } from './webhook-listen';
 
 /** `listen`'s default port. */
@@ -249,74 +243,21 @@ async function list(target: Target, io: CliIo): Promise<void> {
     io.out([s.subscriberId, JSON.stringify(s.name), s.url, s.createdAt].join('\t'));
 }
 
-/** Lists the dead-letter queue (each message received, then made visible again) and redrives. */
+/** `dead-letters` against npm start's queue or, with `--aws --queue`, a deployed one. */
 async function deadLetters(target: Target, redrive: boolean, io: CliIo): Promise<void> {
-  let client: SQSClient;
-  let queueUrl: string;
   if (target.local) {
-    client = new SQSClient({
+    const client = new SQSClient({
       endpoint: target.endpoint,
       region: LOCAL_REGION,
       credentials: LOCAL_CREDENTIALS,
       maxAttempts: 1,
     });
-    queueUrl = localQueueUrl(target.endpoint!, LOCAL_QUEUE_NAMES.deadLetters);
-  } else {
-    if (!target.queue)
-      throw new UsageError('dead-letters --aws needs --queue <DeadLetterQueueUrl>');
-    client = new SQSClient(target.region ? { region: target.region } : {});
-    queueUrl = target.queue;
+    const queueUrl = localQueueUrl(target.endpoint!, LOCAL_QUEUE_NAMES.deadLetters);
+    return listDeadLetters({ client, queueUrl, where: 'the local dead-letter queue', redrive, io });
   }
-  try {
-    const seen = new Map<string, string>();
-    for (;;) {
-      const { Messages = [] } = await client.send(
-        new ReceiveMessageCommand({
-          QueueUrl: queueUrl,
-          MaxNumberOfMessages: 10,
-          VisibilityTimeout: 30,
-          MessageSystemAttributeNames: ['SentTimestamp'],
-        }),
-      );
-      const fresh = Messages.filter((m) => !seen.has(m.MessageId!));
-      for (const m of Messages) seen.set(m.MessageId!, m.ReceiptHandle!);
-      for (const m of fresh) {
-        const delivery = parseDeliveryMessage(m.Body ?? '');
-        const sent = new Date(Number(m.Attributes?.SentTimestamp ?? 0)).toISOString();
-        io.out(
-          delivery
-            ? [delivery.webhookId, delivery.subscriberId, delivery.plantId, sent].join('\t')
-            : [m.MessageId, '(not a delivery)', '', sent].join('\t'),
-        );
-      }
-      if (fresh.length === 0) break;
-    }
-    // Back in view at once: listing changes nothing.
-    for (const handle of seen.values()) {
-      await client.send(
-        new ChangeMessageVisibilityCommand({
-          QueueUrl: queueUrl,
-          ReceiptHandle: handle,
-          VisibilityTimeout: 0,
-        }),
-      );
-    }
-    if (!redrive) {
-      io.err(
-        `${seen.size} dead letter(s) in ${target.local ? 'the local dead-letter queue' : queueUrl}`,
-      );
-      return;
-    }
-    const { Attributes } = await client.send(
-      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
-    );
-    await client.send(new StartMessageMoveTaskCommand({ SourceArn: Attributes!.QueueArn! }));
-    io.err(
-      `redriving ${seen.size} dead letter(s) to the delivery queue; each gets the whole schedule again`,
-    );
-  } finally {
-    client.destroy();
-  }
+  if (!target.queue) throw new UsageError('dead-letters --aws needs --queue <DeadLetterQueueUrl>');
+  const client = new SQSClient(target.region ? { region: target.region } : {});
+  return listDeadLetters({ client, queueUrl: target.queue, where: target.queue, redrive, io });
 }
 
 /** One line that says what went wrong, without a stack. */
