@@ -7,7 +7,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { requireEnv } from '../shared/config';
 import { makeDocumentClient } from '../shared/dynamodb';
-import { logger, metrics, WEBHOOK_METRICS } from '../shared/observability';
+import { logger, metrics, redact, WEBHOOK_METRICS } from '../shared/observability';
 import { sqsDeliveryQueue, type DeliveryQueue } from '../shared/sqs';
 import { SubscriptionsTable } from '../shared/subscriptions-table';
 import { SUBSCRIPTIONS_TABLE } from '../shared/tables';
@@ -30,7 +30,9 @@ export function makeDeliverHandler(deps: DeliverHandlerDeps) {
         event.Records.map(async (record) => {
           try {
             const result = await deliver(record, deps);
-            const { outcome, retryAfterSeconds, ...fields } = result;
+            const { outcome, retryAfterSeconds, failure, ...rest } = result;
+            // A failure is Node's own message (never the body); redacted all the same.
+            const fields = failure === undefined ? rest : { ...rest, failure: redact(failure) };
             if (outcome === 'delivered') {
               metrics.addMetric(WEBHOOK_METRICS.delivered, MetricUnit.Count, 1);
               logger.info(outcome, fields);
@@ -51,7 +53,7 @@ export function makeDeliverHandler(deps: DeliverHandlerDeps) {
             metrics.addMetric(WEBHOOK_METRICS.failed, MetricUnit.Count, 1);
             logger.error('error', {
               messageId: record.messageId,
-              error: String((error as Error)?.message ?? error),
+              error: redact(String((error as Error)?.message ?? error)),
             });
           }
           return { itemIdentifier: record.messageId };

@@ -2,7 +2,7 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { requireEnv } from '../shared/config';
 import { makeDocumentClient } from '../shared/dynamodb';
-import { logger, metrics, WEBHOOK_METRICS } from '../shared/observability';
+import { logger, metrics, redact, WEBHOOK_METRICS } from '../shared/observability';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { sqsDeliveryQueue } from '../shared/sqs';
 import { SubscriptionsTable } from '../shared/subscriptions-table';
@@ -24,7 +24,7 @@ export function makeFanOutHandler(deps: FanOutDeps) {
       logger.error('fan-out failed; the stream retries from this record', {
         sequenceNumber: failedAt.sequenceNumber,
         deliveries: queued,
-        error: String((failedAt.error as Error)?.message ?? failedAt.error),
+        error: redact(String((failedAt.error as Error)?.message ?? failedAt.error)),
       });
       return { batchItemFailures: [{ itemIdentifier: failedAt.sequenceNumber }] };
     } finally {

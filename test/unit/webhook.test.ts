@@ -15,6 +15,7 @@ import {
 } from '../../lambda/shared/webhook-schedule';
 import { generateSecret, sign, webhookIdOf } from '../../lambda/shared/webhook-signature';
 import { buildDocument } from '../../lib/openapi/document';
+import { redact } from '../../lambda/shared/observability';
 
 describe('signature', () => {
   it('is verified by the standardwebhooks package, and only for the body signed', () => {
@@ -30,6 +31,11 @@ describe('signature', () => {
     expect(new Webhook(secret).verify(body, headers, { jsonParse: false })).toBeUndefined();
     expect(() => new Webhook(secret).verify(body.replace('max', 'min'), headers)).toThrow();
     expect(() => new Webhook(generateSecret()).verify(body, headers)).toThrow();
+  });
+
+  it('never reaches a log line: redact removes anything shaped like a secret', () => {
+    const secret = generateSecret();
+    expect(redact(`failed with ${secret} in it`)).toBe('failed with [redacted] in it');
   });
 
   it('gives one id per stream record and subscriber', () => {
