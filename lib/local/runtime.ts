@@ -218,6 +218,8 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
         }),
       );
     }
+    // Before listening: every plant a request stores reaches the stream and its subscribers.
+    webhooks.start((name, event) => pools.get(name)!.invoke(event));
     // Before listening: a request that reaches the gateway finds the dev token valid.
     const devToken = await ensureDevToken(options, engine!.clientConfig);
     gateway = makeGateway(API);
@@ -225,7 +227,6 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       throw inUse(error, 'PORT', options.port);
     });
     await Promise.all([...pools.values()].map((pool) => pool.warm()));
-    webhooks.start((name, event) => pools.get(name)!.invoke(event));
     return {
       url: `http://127.0.0.1:${port}`,
       port,
