@@ -92,3 +92,22 @@ export function runCommand(command: string, main: () => Promise<number | void>):
     },
   );
 }
+
+/**
+ * How a CLI that returns its exit code reports a failure: a usage mistake is `<program>: <message>
+ * (see npm run <program> -- --help)` and 2, anything else `<program>: <describe(error)>` and 1.
+ */
+export function failureExitCode(
+  program: string,
+  caught: unknown,
+  describe: (error: unknown) => string,
+  err: (line: string) => void,
+): number {
+  const error = usageErrorOf(caught);
+  if (error instanceof UsageError) {
+    err(`${program}: ${error.message} (see npm run ${program} -- --help)`);
+    return 2;
+  }
+  err(`${program}: ${describe(error)}`);
+  return 1;
+}

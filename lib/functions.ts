@@ -5,14 +5,29 @@
  * entries, and the tests loop over them. A new function is one entry here plus one folder
  * under `lambda/`.
  */
-import { PLANTS_TABLE, TOKENS_TABLE, type TableDefinition } from '../lambda/shared/tables';
+import {
+  PLANTS_TABLE,
+  SUBSCRIPTIONS_TABLE,
+  TOKENS_TABLE,
+  type TableDefinition,
+} from '../lambda/shared/tables';
 
 /** The functions, by the name the API definition and the logs use. */
 export type FunctionName =
-  'authorizer' | 'create-plant' | 'get-plant' | 'list-plants' | 'delete-plant';
+  | 'authorizer'
+  | 'create-plant'
+  | 'get-plant'
+  | 'list-plants'
+  | 'delete-plant'
+  | 'fan-out'
+  | 'deliver';
 
 /** The tables, by the key the registry and the stack use. */
-export const TABLES_BY_KEY = { plants: PLANTS_TABLE, tokens: TOKENS_TABLE } as const;
+export const TABLES_BY_KEY = {
+  plants: PLANTS_TABLE,
+  tokens: TOKENS_TABLE,
+  subscriptions: SUBSCRIPTIONS_TABLE,
+} as const;
 /** A table's key in `TABLES_BY_KEY`. */
 export type TableKey = keyof typeof TABLES_BY_KEY;
 
@@ -39,6 +54,12 @@ export interface FunctionDefinition {
    * than timing out. The authorizer's 10 s is the gateway's own limit for an authorizer.
    */
   readonly timeoutSeconds: number;
+  /**
+   * What invokes the function besides the API: the plants table's stream (the webhook's
+   * fan-out) or the delivery queue (its deliverer). Both get the delivery queue's URL.
+   * @default - only the API invokes it
+   */
+  readonly trigger?: 'plants-stream' | 'delivery-queue';
 }
 
 /** Every function. */
@@ -77,6 +98,25 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionDefinition>> = {
     tables: { plants: ['dynamodb:DeleteItem'] },
     memorySize: 256,
     timeoutSeconds: 10,
+  },
+  // The newPlant webhook: the stream's inserts become one queued delivery per subscriber; 30 s
+  // covers a scan of the subscribers and the queue's batches with the SDK's retries.
+  'fan-out': {
+    id: 'FanOut',
+    entry: 'lambda/fan-out/index.ts',
+    tables: { subscriptions: ['dynamodb:Scan'] },
+    memorySize: 256,
+    timeoutSeconds: 30,
+    trigger: 'plants-stream',
+  },
+  // Each attempt has 10 s (the receiver's limit); 30 s leaves room for the store and KMS.
+  deliver: {
+    id: 'Deliver',
+    entry: 'lambda/deliver/index.ts',
+    tables: { subscriptions: ['dynamodb:GetItem'] },
+    memorySize: 256,
+    timeoutSeconds: 30,
+    trigger: 'delivery-queue',
   },
 };
 

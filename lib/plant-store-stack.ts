@@ -21,7 +21,7 @@ import {
   HttpLambdaResponseType,
 } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   ApplicationLogLevel,
@@ -35,10 +35,16 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { join } from 'node:path';
-import { PLANTS_TABLE, TOKENS_TABLE, type TableDefinition } from '../lambda/shared/tables';
+import {
+  PLANTS_TABLE,
+  SUBSCRIPTIONS_TABLE,
+  TOKENS_TABLE,
+  type TableDefinition,
+} from '../lambda/shared/tables';
 import { API, STAGE_THROTTLE } from './api';
 import { ESBUILD_OPTIONS, PROJECT_ROOT } from './bundling';
 import { Monitoring } from './constructs/monitoring';
+import { Webhooks } from './constructs/webhooks';
 import {
   FUNCTIONS,
   FUNCTION_NAMES,
@@ -197,7 +203,11 @@ export class PlantStoreStack extends Stack {
     this.plantsTable = this.table('PlantsTable', PLANTS_TABLE);
     this.tokensTable = this.table('TokensTable', TOKENS_TABLE);
 
-    const tables: Record<TableKey, Table> = { plants: this.plantsTable, tokens: this.tokensTable };
+    const tables: Record<TableKey, Table> = {
+      plants: this.plantsTable,
+      tokens: this.tokensTable,
+      subscriptions: this.table('SubscriptionsTable', SUBSCRIPTIONS_TABLE),
+    };
     // One function per registry entry: its tables' names in its environment, and exactly its
     // declared actions on each.
     const functions = Object.fromEntries(
@@ -294,12 +304,21 @@ export class PlantStoreStack extends Stack {
     });
     this.apiUrl = stage.url;
 
+    const webhooks = new Webhooks(this, 'Webhooks', {
+      plantsTable: this.plantsTable,
+      subscriptionsTable: tables.subscriptions,
+      fanOut: functions['fan-out'],
+      deliver: functions.deliver,
+    });
+
     new Monitoring(this, 'Monitoring', {
       api,
       functions,
       tables,
       alarmEmail: props.alarmEmail,
       alarmKeyRemovalPolicy: props.alarmKeyRemovalPolicy,
+      extraWidgets: webhooks.widgets,
+      extraAlarms: webhooks.alarmMetrics,
     });
 
     new CfnOutput(this, 'ApiUrl', {
@@ -313,6 +332,15 @@ export class PlantStoreStack extends Stack {
     new CfnOutput(this, 'TokensTableName', {
       value: this.tokensTable.tableName,
       description: 'npm run token -- create --aws --table <TokensTableName>',
+    });
+    new CfnOutput(this, 'SubscriptionsTableName', {
+      value: tables.subscriptions.tableName,
+      description:
+        'npm run webhook -- add --aws --table <SubscriptionsTableName> --url <https URL>',
+    });
+    new CfnOutput(this, 'DeadLetterQueueUrl', {
+      value: webhooks.deadLetterQueue.queueUrl,
+      description: 'npm run webhook -- dead-letters --aws --queue <DeadLetterQueueUrl> [--redrive]',
     });
   }
 
@@ -328,6 +356,7 @@ export class PlantStoreStack extends Stack {
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
       timeToLiveAttribute: definition.timeToLiveAttribute,
+      stream: definition.streamViewType && StreamViewType[definition.streamViewType],
     });
   }
 

@@ -66,7 +66,30 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    newPlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A plant was stored
+         * @description Sent to every subscriber (`npm run webhook -- add`) for each plant a create stored: a 200 that wrote an item. A retried create answered 200 without writing, a 409, any other error and a delete send nothing.
+         *
+         *     Signed as Standard Webhooks 1.0 says: verify with any Standard Webhooks library and the subscriber's `whsec_` secret. Success is a 2xx within 10 s; anything else is retried after about 5 s, 30 s, 2 min, 10 min, 1 h, 6 h (with jitter), 7 attempts in all, then dead-lettered. Delivery is at least once and in no particular order: deduplicate by `webhook-id`.
+         */
+        post: operations["newPlant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description The body of POST /plants. `id` is an int64 and must never pass through a float64: a JavaScript number loses digits above 2^53 (9007199254740993 would become 9007199254740992). `name` and `tag` count their characters as Unicode code points, as `maxLength` does: an emoji outside the Basic Multilingual Plane is one character, though a JavaScript string holds it in two units. Other members are accepted and ignored. */
@@ -643,6 +666,43 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
                 };
+            };
+        };
+    };
+    newPlant: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one plant to one subscriber, unique otherwise: the key to deduplicate by. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; part of the signed content. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 of HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>"), the key being the bytes after `whsec_` in the secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The plant as stored: `id` with every digit (never through a float64), `name`, and `tag` only if set; nothing else. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPlant"];
+            };
+        };
+        responses: {
+            /** @description Received. The body of the answer is ignored (at most 4 KB is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a timeout (10 s) or a failed connection: retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -38,3 +38,14 @@ export const OUTCOME_METRICS = {
 
 /** What became of a request. */
 export type Outcome = keyof typeof OUTCOME_METRICS;
+
+/**
+ * The newPlant webhook's metrics: deliveries queued by the fan-out, attempts that succeeded or
+ * failed, and deliveries given up after the last attempt (each then lies in the dead-letter queue).
+ */
+export const WEBHOOK_METRICS = {
+  queued: 'WebhooksQueued',
+  delivered: 'WebhooksDelivered',
+  failed: 'WebhookAttemptsFailed',
+  deadLettered: 'WebhooksDeadLettered',
+} as const;

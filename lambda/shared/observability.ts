@@ -21,6 +21,7 @@ export {
   OUTCOME_METRICS,
   REASON_DIMENSION,
   SERVICE_DIMENSION,
+  WEBHOOK_METRICS,
   type Outcome,
 } from './metrics-contract';
 
@@ -54,8 +55,8 @@ export interface RequestFields {
   readonly error?: unknown;
 }
 
-/** Anything shaped like a token or a SHA-256 hex digest, so no line can ever carry one. */
-const SECRET_SHAPES = /pst_[\w-]{8,}|\b[0-9a-f]{64}\b/gi;
+/** Anything shaped like a token, a webhook secret or a SHA-256 hex digest, so no line can ever carry one. */
+const SECRET_SHAPES = /pst_[\w-]{8,}|whsec_[\w+/=]{8,}|\b[0-9a-f]{64}\b/gi;
 
 /** `text` with anything secret-shaped replaced, cut to `max` characters. */
 export function redact(text: string, max = 300): string {

@@ -13,6 +13,8 @@ export interface TableDefinition {
   readonly environmentVariable: string;
   readonly partitionKey: { readonly name: string; readonly type: 'S' | 'N' };
   readonly timeToLiveAttribute?: string;
+  /** What the table's stream carries, when it has one (the plants table feeds the webhook). */
+  readonly streamViewType?: 'NEW_IMAGE';
 }
 
 /** Plants, keyed by their int64 id (a DynamoDB number keeps all 19 digits). */
@@ -20,10 +22,18 @@ export const PLANTS_TABLE = {
   localName: 'plants',
   environmentVariable: 'PLANTS_TABLE_NAME',
   partitionKey: { name: 'id', type: 'N' },
+  streamViewType: 'NEW_IMAGE',
 } as const satisfies TableDefinition;
 
 /** Bearer tokens: defined beside the only module that talks to them. */
 export { TOKENS_TABLE };
 
+/** Webhook subscribers, keyed by their public id; each item holds the URL and the sealed secret. */
+export const SUBSCRIPTIONS_TABLE = {
+  localName: 'subscriptions',
+  environmentVariable: 'SUBSCRIPTIONS_TABLE_NAME',
+  partitionKey: { name: 'subscriberId', type: 'S' },
+} as const satisfies TableDefinition;
+
 /** Every table, for code that creates them all. */
-export const TABLES: readonly TableDefinition[] = [PLANTS_TABLE, TOKENS_TABLE];
+export const TABLES: readonly TableDefinition[] = [PLANTS_TABLE, TOKENS_TABLE, SUBSCRIPTIONS_TABLE];

@@ -60,6 +60,16 @@ export interface MonitoringProps {
    * @default Duration.minutes(5)
    */
   readonly period?: Duration;
+  /**
+   * More graphs, one row at the end of the dashboard (the webhook's).
+   * @default - none
+   */
+  readonly extraWidgets?: IWidget[];
+  /**
+   * More metrics to alarm on at any non-zero value, by alarm id (the webhook's dead letters).
+   * @default - none
+   */
+  readonly extraAlarms?: Record<string, IMetric>;
 }
 
 /** The outcomes of plant requests, one line each on the dashboard. */
@@ -198,7 +208,14 @@ export class Monitoring extends Construct {
     ];
 
     this.dashboard = new Dashboard(this, 'Dashboard', {
-      widgets: [apiRow, ...functionRows, [coldStarts], tableRow, businessRow],
+      widgets: [
+        apiRow,
+        ...functionRows,
+        [coldStarts],
+        tableRow,
+        businessRow,
+        ...(props.extraWidgets ? [props.extraWidgets] : []),
+      ],
     });
 
     const topic = props.alarmEmail
@@ -226,6 +243,7 @@ export class Monitoring extends Construct {
       // The functions answer 503 (and the authorizer fails) when the store is throttled or
       // unreachable after the SDK's retries; each such request counts one StoreUnavailable.
       StoreUnavailable: acrossFunctions('unavailable'),
+      ...props.extraAlarms,
     });
   }
 

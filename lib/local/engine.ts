@@ -9,7 +9,13 @@ import {
   type DynamoDBClientConfig,
 } from '@aws-sdk/client-dynamodb';
 import { mkdir } from 'node:fs/promises';
-import type { IncomingHttpHeaders, RequestListener, Server } from 'node:http';
+import type {
+  IncomingHttpHeaders,
+  IncomingMessage,
+  RequestListener,
+  Server,
+  ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import { TABLES, type TableDefinition } from '../../lambda/shared/tables';
@@ -29,6 +35,12 @@ export interface EngineOptions {
    * @default LOOPBACK_HOST_NAMES
    */
   readonly hostNames?: readonly string[];
+  /**
+   * Sees each admitted request first; answering it itself, it returns true and the engine does
+   * not (the local runtime serves its queues and watches writes for the stream this way).
+   * @default - the engine serves every admitted request
+   */
+  readonly intercept?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 /** The names of the loopback address the engine listens on (see `settings.ts`). */
@@ -59,7 +71,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<Engine> 
     deleteTableMs: 0,
     updateTableMs: 0,
   });
-  guardFromWebPages(server, options.hostNames ?? LOOPBACK_HOST_NAMES);
+  guardFromWebPages(server, options.hostNames ?? LOOPBACK_HOST_NAMES, options.intercept);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => {
@@ -144,13 +156,18 @@ export function refusal(
  * DynamoDB error (which the SDK raises as `AccessDeniedException`) without CORS headers and never
  * reaches the engine.
  */
-function guardFromWebPages(server: Server, hostNames: readonly string[]): void {
+function guardFromWebPages(
+  server: Server,
+  hostNames: readonly string[],
+  intercept: EngineOptions['intercept'],
+): void {
   const listeners = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   server.on('request', (req, res) => {
     const port = (server.address() as AddressInfo).port;
     const reason = refusal(req.method, req.headers, port, hostNames);
     if (reason === undefined) {
+      if (intercept?.(req, res)) return;
       for (const listener of listeners) listener.call(server, req, res);
       return;
     }

@@ -15,6 +15,7 @@ import {
   DEFAULT_SANDBOX_IDLE_SECONDS,
   envInteger,
 } from './settings';
+import { retryScaleFromEnvironment } from './webhooks';
 
 /** Settings of a local run; `fromEnvironment` reads them as `npm start` documents them. */
 export interface LocalOptions {
@@ -42,6 +43,8 @@ export interface LocalOptions {
   readonly inspectFirstPort?: number;
   /** The stage throttle. @default - none */
   readonly throttle?: ThrottleSettings;
+  /** Multiplies the webhook's retry delays (`PLANT_STORE_WEBHOOK_RETRY_SCALE`). @default 1 */
+  readonly webhookRetryScale?: number;
   readonly log: (line: string) => void;
 }
 
@@ -86,6 +89,9 @@ Settings (environment variables):
                               the next request starts a new one (INIT_START)
   PLANT_STORE_INSPECT_PORT    first inspector port with --inspect (default ${DEFAULT_INSPECT_PORT})
   PLANT_STORE_SHOW_METRICS    1 shows the functions' metric lines (hidden by default)
+  PLANT_STORE_WEBHOOK_RETRY_SCALE
+                              multiplies the webhook's retry delays (default 1; 0.01 turns
+                              5 s, 30 s, 2 min… into 50 ms, 300 ms, 1.2 s…)
 `;
 
 /** Reads the documented environment variables, failing on a malformed one by name. */
@@ -137,6 +143,7 @@ export function optionsFromEnvironment(
         86_400,
       ),
       inspectFirstPort: values.inspect === true ? inspectFirstPort : undefined,
+      webhookRetryScale: retryScaleFromEnvironment(env),
       throttle: throttled
         ? {
             rateLimit: integerOption(rate, 'throttle-rate', STAGE_THROTTLE.rateLimit, 0, 100_000),

@@ -20,6 +20,7 @@ import { withRootHint } from './root-page';
 import { SandboxPool } from './sandbox/pool';
 import { DEFAULT_CONCURRENCY } from './settings';
 import { buildBundles, loadApi, type Bundles } from './watch';
+import { LocalWebhooks } from './webhooks';
 
 export type { LocalOptions } from './options';
 
@@ -48,6 +49,11 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     }
   }
   const pools = new Map<FunctionName, SandboxPool>();
+  const webhooks = new LocalWebhooks({
+    retryScale: options.webhookRetryScale,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    log: options.log,
+  });
   let gateway: Gateway | undefined;
   let bundles: Bundles | undefined;
   let engine: Engine | undefined;
@@ -82,6 +88,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
   const stop = async () => {
     await bundles?.close();
     await gateway?.close();
+    await webhooks.close();
     await Promise.all([...pools.values()].map((pool) => pool.stop()));
     await engine?.close();
     await unlock();
@@ -106,6 +113,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       startEngine({
         port: options.dbPort,
         dataDir: options.memory ? undefined : join(options.dataDir, 'db'),
+        intercept: webhooks.intercept,
       }).catch((error: unknown) => {
         throw inUse(error, 'PLANT_STORE_DB_PORT', options.dbPort);
       }),
@@ -115,6 +123,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     if (builtResult.status === 'rejected') throw builtResult.reason;
     if (engineResult.status === 'rejected') throw engineResult.reason;
     const endpoint = engine!.endpoint;
+    const webhookEnvironment = webhooks.attach(endpoint);
     for (const name of FUNCTION_NAMES) {
       pools.set(
         name,
@@ -130,6 +139,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
             AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
             // Only the tables the function declares, as the stack passes them.
             ...tableEnvironment(name, (_, table) => table.localName),
+            ...(FUNCTIONS[name].trigger ? webhookEnvironment : {}),
           },
           timeoutSeconds: FUNCTIONS[name].timeoutSeconds,
           memorySize: FUNCTIONS[name].memorySize,
@@ -141,6 +151,8 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
         }),
       );
     }
+    // Before listening: every plant a request stores reaches the stream and its subscribers.
+    webhooks.start((name, event) => pools.get(name)!.invoke(event));
     // Before listening: a request that reaches the gateway finds the dev token valid.
     const devToken = await ensureDevToken(options, engine!.clientConfig);
     gateway = makeGateway(API);

@@ -23,6 +23,7 @@ import {
   type RouteKey,
 } from './operations';
 import { jsonText } from './json-text';
+import { webhooksSection } from './webhooks';
 import {
   AUTHORIZER_STATUSES,
   GATEWAY_NOT_FOUND,
@@ -209,6 +210,7 @@ export function buildDocument(
     security: [{ bearerAuth: [] }],
     tags: [{ name: 'plants', description: 'The plants in the store' }],
     paths,
+    webhooks: webhooksSection(),
     components: {
       schemas: toJsonSchemaDefs(BODY_SCHEMAS as Record<BodyName, v.GenericSchema>, CONVERSION),
       responses: {

@@ -195,9 +195,12 @@ describe('functions', () => {
       const asset = join(defaultOutdir, `asset.${key.replace(/\.zip$/, '')}`, 'index.mjs');
       expect(readFileSync(asset).equals(readFileSync(fn.file))).toBe(true);
     }
-  });
+  }, 120_000); // seven esbuild builds: over 30 s on a loaded machine
 
-  it('grants each function exactly its table actions: GetItem on tokens; PutItem+GetItem, GetItem, Scan, DeleteItem on plants', () => {
+  it('grants each function exactly its table actions: GetItem on tokens; PutItem+GetItem, GetItem, Scan, DeleteItem on plants; Scan, GetItem on subscriptions', () => {
+    const subscriptions = logicalIdOf('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'subscriberId', KeyType: 'HASH' }],
+    });
     const tokens = logicalIdOf('AWS::DynamoDB::Table', {
       KeySchema: [{ AttributeName: 'tokenHash', KeyType: 'HASH' }],
     });
@@ -213,6 +216,10 @@ describe('functions', () => {
           }[]
         )
           .filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')))
+          // The fan-out's stream read (event source mapping), checked in webhooks.test.ts.
+          .filter(
+            (s) => ![s.Action].flat().some((a) => /Stream|GetRecords|GetShardIterator/.test(a)),
+          )
           // `[x].flat()`: one resource may be written alone or as a list (minimizePolicies).
           .map((s) => ({
             policy: id,
@@ -246,6 +253,16 @@ describe('functions', () => {
         actions: ['dynamodb:DeleteItem'],
         resource: [{ 'Fn::GetAtt': [plants, 'Arn'] }],
       },
+      {
+        policy: expect.stringMatching(/^FanOutRole/),
+        actions: ['dynamodb:Scan'],
+        resource: [{ 'Fn::GetAtt': [subscriptions, 'Arn'] }],
+      },
+      {
+        policy: expect.stringMatching(/^DeliverRole/),
+        actions: ['dynamodb:GetItem'],
+        resource: [{ 'Fn::GetAtt': [subscriptions, 'Arn'] }],
+      },
     ]);
     expect(JSON.stringify(template.findResources('AWS::IAM::Role'))).not.toContain(
       'ManagedPolicyArns',
@@ -257,6 +274,7 @@ describe('tables', () => {
   it.each([
     ['id', 'N', undefined],
     ['tokenHash', 'S', 'expiresAt'],
+    ['subscriberId', 'S', undefined],
   ])('keyed by %s: on-demand, PITR, deletion protection, retained', (key, type, ttl) => {
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
@@ -273,10 +291,30 @@ describe('tables', () => {
   });
 });
 
+describe('the newPlant webhook in the stack', () => {
+  it('keeps the plants table logical id and gives it a NEW_IMAGE stream', () => {
+    const resources = template.toJSON().Resources as Record<string, { Properties: object }>;
+    expect(resources.PlantsTable0ED39346?.Properties).toMatchObject({
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+    });
+  });
+
+  it('invokes the fan-out from the plants stream, inserts only', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': ['PlantsTable0ED39346', 'StreamArn'] },
+      FunctionName: { Ref: Match.stringLikeRegexp('^FanOut') },
+      FilterCriteria: { Filters: [{ Pattern: '{"eventName":["INSERT"]}' }] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+    });
+  });
+});
+
 describe('alarms and outputs', () => {
   it('alarms on API 5xx, function errors and throttles, and DynamoDB throttling', () => {
-    // API 5xx, errors and throttles per function, throttling per table, the store unavailable.
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 2 * FUNCTION_NAMES.length + 2 + 1);
+    // API 5xx, errors and throttles per function, throttling per table, the store unavailable,
+    // the webhook's dead letters and stream failures.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 2 * FUNCTION_NAMES.length + 2 + 1 + 2);
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: '5xx',
       Namespace: 'AWS/ApiGateway',
@@ -309,7 +347,9 @@ describe('alarms and outputs', () => {
   it('outputs the URL and the table names', () => {
     expect(Object.keys(template.findOutputs('*')).sort()).toEqual([
       'ApiUrl',
+      'DeadLetterQueueUrl',
       'PlantsTableName',
+      'SubscriptionsTableName',
       'TokensTableName',
     ]);
   });

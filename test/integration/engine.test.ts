@@ -129,7 +129,9 @@ describe('raw HTTP as a browser would send it', () => {
   it('the same POST without Origin and with the engine as Host is served', async () => {
     const answer = await listTables(engine.port, { host: `127.0.0.1:${engine.port}` });
     expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.body)).toMatchObject({ TableNames: ['plants', 'tokens'] });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      TableNames: ['plants', 'subscriptions', 'tokens'],
+    });
   });
 });
 

@@ -1,0 +1,12 @@
+/** `npm run webhook -- <command>`: see `lib/webhook-cli.ts`. */
+import { runWebhookCli } from '../lib/webhook-cli';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+void runWebhookCli(process.argv.slice(2), {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  env: process.env,
+  stop: new Promise<void>((resolve) => process.once('SIGINT', () => resolve())),
+}).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,46 @@
+/** The fan-out function: an adapter from a DynamoDB stream batch to `fanOut` and a partial batch answer. */
+import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { requireEnv } from '../shared/config';
+import { makeDocumentClient } from '../shared/dynamodb';
+import { logger, metrics, redact, WEBHOOK_METRICS } from '../shared/observability';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { sqsDeliveryQueue } from '../shared/sqs';
+import { SubscriptionsTable } from '../shared/subscriptions-table';
+import { SUBSCRIPTIONS_TABLE } from '../shared/tables';
+import { WEBHOOK_ENVIRONMENT } from '../shared/webhook-config';
+import { fanOut, type FanOutDeps } from './fan-out';
+
+/** Builds the handler around its dependencies, so tests can inject theirs. */
+export function makeFanOutHandler(deps: FanOutDeps) {
+  return async (event: DynamoDBStreamEvent, context?: Context): Promise<DynamoDBBatchResponse> => {
+    if (context) logger.addContext(context);
+    try {
+      const { queued, failedAt } = await fanOut(event.Records, deps);
+      metrics.addMetric(WEBHOOK_METRICS.queued, MetricUnit.Count, queued);
+      if (!failedAt) {
+        logger.info('queued', { records: event.Records.length, deliveries: queued });
+        return { batchItemFailures: [] };
+      }
+      logger.error('fan-out failed; the stream retries from this record', {
+        sequenceNumber: failedAt.sequenceNumber,
+        deliveries: queued,
+        error: redact(String((failedAt.error as Error)?.message ?? failedAt.error)),
+      });
+      return { batchItemFailures: [{ itemIdentifier: failedAt.sequenceNumber }] };
+    } finally {
+      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+    }
+  };
+}
+
+/** Reads the configuration once, at cold start; a missing variable fails the start, by name. */
+export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): FanOutDeps {
+  const table = new SubscriptionsTable(
+    makeDocumentClient(),
+    requireEnv(SUBSCRIPTIONS_TABLE.environmentVariable, env),
+  );
+  return {
+    subscribers: () => table.list(),
+    queue: sqsDeliveryQueue(requireEnv(WEBHOOK_ENVIRONMENT.queueUrl, env)),
+  };
+}

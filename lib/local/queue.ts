@@ -1,0 +1,154 @@
+/**
+ * An SQS standard queue in memory, as the local runtime's delivery queue and dead-letter queue:
+ * visibility timeouts, receive counts and the move to the dead-letter queue once a message has
+ * been received `maxReceiveCount` times. Delays asked through `changeVisibility` (the deliver
+ * function's retry schedule) are multiplied by `scale`, so tests can run the schedule fast.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+
+/** One message. */
+export interface QueueMessage {
+  readonly messageId: string;
+  readonly body: string;
+  readonly md5OfBody: string;
+  readonly sentAt: number;
+  receiveCount: number;
+  firstReceivedAt?: number;
+  receiptHandle?: string;
+  visibleAt: number;
+}
+
+/** How a queue behaves. */
+export interface LocalQueueOptions {
+  readonly name: string;
+  readonly url: string;
+  readonly arn: string;
+  readonly visibilityTimeoutSeconds: number;
+  /** Multiplies the delays of `changeVisibility`. @default 1 */
+  readonly scale?: number;
+  readonly deadLetter?: { readonly queue: LocalQueue; readonly maxReceiveCount: number };
+}
+
+/** An in-memory SQS queue. */
+export class LocalQueue {
+  private readonly messages = new Map<string, QueueMessage>();
+  private readonly listeners = new Set<() => void>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(readonly options: LocalQueueOptions) {}
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  /** Calls `listener` whenever a message may have become visible. */
+  onAvailable(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Queues a message; answers its id. */
+  send(body: string, message?: Partial<QueueMessage>): QueueMessage {
+    const queued: QueueMessage = {
+      messageId: message?.messageId ?? randomUUID(),
+      body,
+      md5OfBody: createHash('md5').update(body).digest('hex'),
+      sentAt: message?.sentAt ?? Date.now(),
+      receiveCount: message?.receiveCount ?? 0,
+      visibleAt: Date.now(),
+    };
+    this.messages.set(queued.messageId, queued);
+    this.changed();
+    return queued;
+  }
+
+  /**
+   * Up to `max` visible messages, each made invisible for `visibilitySeconds` (not scaled); a
+   * message already received `maxReceiveCount` times goes to the dead-letter queue instead.
+   */
+  receive(max: number, visibilitySeconds = this.options.visibilityTimeoutSeconds): QueueMessage[] {
+    const now = Date.now();
+    const received: QueueMessage[] = [];
+    for (const message of this.messages.values()) {
+      if (received.length >= max) break;
+      if (message.visibleAt > now) continue;
+      const deadLetter = this.options.deadLetter;
+      if (deadLetter && message.receiveCount >= deadLetter.maxReceiveCount) {
+        this.messages.delete(message.messageId);
+        deadLetter.queue.send(message.body, message);
+        continue;
+      }
+      message.receiveCount++;
+      message.firstReceivedAt ??= now;
+      message.receiptHandle = randomUUID();
+      message.visibleAt = now + visibilitySeconds * 1000;
+      received.push(message);
+    }
+    this.schedule();
+    return received;
+  }
+
+  /** Deletes a received message; false when the handle is unknown. */
+  delete(receiptHandle: string): boolean {
+    const message = this.byHandle(receiptHandle);
+    if (!message) return false;
+    this.messages.delete(message.messageId);
+    return true;
+  }
+
+  /** Makes a received message visible after `seconds` × `scale`; false when the handle is unknown. */
+  changeVisibility(receiptHandle: string, seconds: number): boolean {
+    const message = this.byHandle(receiptHandle);
+    if (!message) return false;
+    message.visibleAt = Date.now() + seconds * 1000 * (this.options.scale ?? 1);
+    this.changed();
+    return true;
+  }
+
+  /** Moves every message to `target` as new (receive count 0): a redrive. */
+  moveAllTo(target: LocalQueue): number {
+    const moved = [...this.messages.values()];
+    this.messages.clear();
+    for (const message of moved) target.send(message.body, { messageId: message.messageId });
+    return moved.length;
+  }
+
+  /** Messages visible now, and in flight (received, not yet visible again). */
+  counts(): { readonly visible: number; readonly invisible: number } {
+    const now = Date.now();
+    let visible = 0;
+    for (const message of this.messages.values()) if (message.visibleAt <= now) visible++;
+    return { visible, invisible: this.messages.size - visible };
+  }
+
+  /** Stops the timer (the queue's messages are lost with the process). */
+  close(): void {
+    clearTimeout(this.timer);
+    this.listeners.clear();
+  }
+
+  private byHandle(receiptHandle: string): QueueMessage | undefined {
+    for (const message of this.messages.values()) {
+      if (message.receiptHandle === receiptHandle) return message;
+    }
+    return undefined;
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+    this.schedule();
+  }
+
+  /** A timer to the next message that becomes visible, so that listeners hear of it. */
+  private schedule(): void {
+    clearTimeout(this.timer);
+    const now = Date.now();
+    let next = Infinity;
+    for (const message of this.messages.values()) {
+      if (message.visibleAt > now) next = Math.min(next, message.visibleAt);
+    }
+    if (next === Infinity || this.listeners.size === 0) return;
+    this.timer = setTimeout(() => this.changed(), next - now + 1);
+    this.timer.unref();
+  }
+}

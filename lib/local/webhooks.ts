@@ -1,0 +1,210 @@
+/**
+ * The newPlant webhook on one machine: the plants stream (`stream.ts`) feeding the fan-out, the
+ * delivery queue and its dead-letter queue (`queue.ts`, reachable over SQS's protocol on the
+ * engine's port) feeding the deliver function, with the mappings' settings from `lib/webhooks.ts`.
+ * The functions are the same bundles, in the same sandbox pools, as every other function.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SQSEvent } from 'aws-lambda';
+import { PLANTS_TABLE } from '../../lambda/shared/tables';
+import { WEBHOOK_ENVIRONMENT } from '../../lambda/shared/webhook-config';
+import { FUNCTIONS, FUNCTION_NAMES, type FunctionName } from '../functions';
+import { DELIVERY_SOURCE } from '../webhooks';
+import { LocalQueue, type QueueMessage } from './queue';
+import { answerSqs, SQS_TARGET_PREFIX } from './sqs-api';
+import { LocalStream } from './stream';
+
+/** The local queues' names (their URLs are on the engine's endpoint). */
+export const LOCAL_QUEUE_NAMES = {
+  deliveries: 'plant-store-deliveries',
+  deadLetters: 'plant-store-dead-letters',
+} as const;
+
+/** The account id in local queue URLs and ARNs. */
+const LOCAL_ACCOUNT = '000000000000';
+
+/** The local queue URL of `name` on `endpoint`. */
+export function localQueueUrl(endpoint: string, name: string): string {
+  return `${endpoint}/${LOCAL_ACCOUNT}/${name}`;
+}
+
+/** The local queue ARN of `name`. */
+export function localQueueArn(name: string): string {
+  return `arn:aws:sqs:local:${LOCAL_ACCOUNT}:${name}`;
+}
+
+/** What the webhook emulation needs. */
+export interface LocalWebhooksOptions {
+  /** `PLANT_STORE_WEBHOOK_RETRY_SCALE`: multiplies the retry delays. @default 1 */
+  readonly retryScale?: number;
+  /** The deliver function's sandbox limit: the poller never starts more invocations. */
+  readonly concurrency: number;
+  readonly log: (line: string) => void;
+}
+
+type Invoke = (name: FunctionName, event: unknown) => Promise<unknown>;
+
+/** The stream, the queues and their mappings. */
+export class LocalWebhooks {
+  private queues: { deliveries: LocalQueue; deadLetters: LocalQueue } | undefined;
+  private stream: LocalStream | undefined;
+  private invoke: Invoke | undefined;
+  private inFlight = new Set<Promise<void>>();
+  private stopped = false;
+
+  constructor(private readonly options: LocalWebhooksOptions) {}
+
+  /**
+   * The engine's hook (`EngineOptions.intercept`): answers SQS requests itself (true) and lets
+   * the stream watch DynamoDB requests, which the engine then serves (false).
+   */
+  readonly intercept = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const target = String(req.headers['x-amz-target'] ?? '');
+    if (!target.startsWith(SQS_TARGET_PREFIX)) {
+      this.stream?.observe(req, res);
+      return false;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      let input: Record<string, unknown> = {};
+      try {
+        input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<
+          string,
+          unknown
+        >;
+      } catch {
+        // An unparsable body names no queue: answered as a missing queue below.
+      }
+      const queues = this.queues ? [this.queues.deliveries, this.queues.deadLetters] : [];
+      const answer = answerSqs(target.slice(SQS_TARGET_PREFIX.length), input, queues);
+      const body = JSON.stringify(answer.body);
+      res.writeHead(answer.status, {
+        'content-type': 'application/x-amz-json-1.0',
+        'content-length': Buffer.byteLength(body),
+        ...(answer.queryError ? { 'x-amzn-query-error': answer.queryError } : {}),
+      });
+      res.end(body);
+    });
+    return true;
+  };
+
+  /** Creates the queues on the engine's endpoint; answers the webhook functions' environment. */
+  attach(endpoint: string): Record<string, string> {
+    const make = (name: string, extra: Partial<ConstructorParameters<typeof LocalQueue>[0]> = {}) =>
+      new LocalQueue({
+        name,
+        url: localQueueUrl(endpoint, name),
+        arn: localQueueArn(name),
+        visibilityTimeoutSeconds: DELIVERY_SOURCE.visibilityTimeoutSeconds,
+        scale: this.options.retryScale ?? 1,
+        ...extra,
+      });
+    const deadLetters = make(LOCAL_QUEUE_NAMES.deadLetters);
+    const deliveries = make(LOCAL_QUEUE_NAMES.deliveries, {
+      deadLetter: { queue: deadLetters, maxReceiveCount: DELIVERY_SOURCE.maxReceiveCount },
+    });
+    this.queues = { deliveries, deadLetters };
+    return {
+      AWS_ENDPOINT_URL_SQS: endpoint,
+      [WEBHOOK_ENVIRONMENT.queueUrl]: deliveries.options.url,
+      [WEBHOOK_ENVIRONMENT.allowLoopback]: 'true',
+    };
+  }
+
+  /** Starts the mappings: the stream to the fan-out, the delivery queue to the deliverer. */
+  start(invoke: Invoke): void {
+    if (!this.queues) throw new Error('attach the webhook queues before starting them');
+    this.invoke = invoke;
+    const fanOut = triggered('plants-stream');
+    this.stream = new LocalStream({
+      tableName: PLANTS_TABLE.localName,
+      invoke: (event) => invoke(fanOut, event),
+      scale: this.options.retryScale ?? 1,
+      log: this.options.log,
+    });
+    this.queues.deliveries.onAvailable(() => this.poll());
+    this.poll();
+  }
+
+  /** Stops polling and waits for the invocations in flight and the stream's batch. */
+  async close(): Promise<void> {
+    this.stopped = true;
+    await this.stream?.close();
+    await Promise.all(this.inFlight);
+    this.queues?.deliveries.close();
+    this.queues?.deadLetters.close();
+  }
+
+  /** Receives batches while there are visible messages and room for another invocation. */
+  private poll(): void {
+    const queue = this.queues?.deliveries;
+    if (!queue || !this.invoke || this.stopped) return;
+    const limit = Math.min(DELIVERY_SOURCE.maxConcurrency, this.options.concurrency);
+    while (this.inFlight.size < limit) {
+      const batch = queue.receive(DELIVERY_SOURCE.batchSize);
+      if (batch.length === 0) return;
+      const running: Promise<void> = this.deliver(queue, batch).finally(() => {
+        this.inFlight.delete(running);
+        this.poll();
+      });
+      this.inFlight.add(running);
+    }
+  }
+
+  /** One invocation; what it did not report failed is deleted, as Lambda's mapping does. */
+  private async deliver(queue: LocalQueue, batch: QueueMessage[]): Promise<void> {
+    const event: SQSEvent = {
+      Records: batch.map((message) => ({
+        messageId: message.messageId,
+        receiptHandle: message.receiptHandle!,
+        body: message.body,
+        attributes: {
+          ApproximateReceiveCount: String(message.receiveCount),
+          SentTimestamp: String(message.sentAt),
+          SenderId: 'local',
+          ApproximateFirstReceiveTimestamp: String(message.firstReceivedAt ?? Date.now()),
+        },
+        messageAttributes: {},
+        md5OfBody: message.md5OfBody,
+        eventSource: 'aws:sqs',
+        eventSourceARN: queue.options.arn,
+        awsRegion: 'local',
+      })),
+    };
+    let failed: Set<string>;
+    try {
+      const answer = (await this.invoke!(triggered('delivery-queue'), event)) as {
+        batchItemFailures?: { itemIdentifier?: string }[];
+      } | null;
+      failed = new Set((answer?.batchItemFailures ?? []).map((f) => String(f.itemIdentifier)));
+    } catch (error) {
+      // The whole batch comes back after its visibility timeout, as on Lambda.
+      this.options.log(`deliver failed: ${(error as Error).message}`);
+      return;
+    }
+    for (const message of batch) {
+      if (!failed.has(message.messageId)) queue.delete(message.receiptHandle!);
+    }
+  }
+}
+
+/** The function a webhook event source invokes (exactly one per source in the registry). */
+function triggered(trigger: 'plants-stream' | 'delivery-queue'): FunctionName {
+  const name = FUNCTION_NAMES.find((n) => FUNCTIONS[n].trigger === trigger);
+  if (!name) throw new Error(`no function in the registry is triggered by ${trigger}`);
+  return name;
+}
+
+/** `PLANT_STORE_WEBHOOK_RETRY_SCALE`: a number above 0, at most 1 (unset or empty: 1). */
+export function retryScaleFromEnvironment(env: NodeJS.ProcessEnv): number {
+  const raw = env.PLANT_STORE_WEBHOOK_RETRY_SCALE;
+  if (raw === undefined || raw === '') return 1;
+  const scale = Number(raw);
+  if (!/^[\d.e+-]+$/i.test(raw) || !(scale > 0 && scale <= 1)) {
+    throw new Error(
+      `PLANT_STORE_WEBHOOK_RETRY_SCALE must be a number above 0 and at most 1, not ${raw}`,
+    );
+  }
+  return scale;
+}

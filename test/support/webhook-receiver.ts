@@ -1,0 +1,106 @@
+/**
+ * A webhook receiver for tests: a real HTTP server on loopback that verifies every delivery with
+ * the `standardwebhooks` package (as a subscriber would) and records it; `answer` decides what
+ * each delivery gets (a status, or `'hang'` to never answer).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+/** One delivery as received. */
+export interface Received {
+  readonly id: string;
+  readonly attempt: string;
+  readonly body: string;
+  /** True when the signature verified. */
+  readonly verified: boolean;
+  /** What the receiver answered. */
+  readonly answered: number | 'hang';
+}
+
+/** What to answer: the n-th delivery (1-based) of this webhook-id. */
+export type Answer = (nth: number, id: string) => number | 'hang';
+
+/** A running receiver. */
+export interface Receiver {
+  readonly url: string;
+  readonly received: Received[];
+  /** Requests not answered yet (hanging). */
+  readonly open: () => number;
+  secret: string | undefined;
+  answer: Answer;
+  /** Distinct webhook-ids answered 2xx. */
+  delivered(): Map<string, Received>;
+  close(): Promise<void>;
+}
+
+/** Starts a receiver; set `secret` before the first delivery. */
+export async function startReceiver(answer: Answer = () => 204): Promise<Receiver> {
+  const received: Received[] = [];
+  const hanging = new Set<ServerResponse>();
+  const receiver: Receiver = {
+    url: '',
+    received,
+    open: () => hanging.size,
+    secret: undefined,
+    answer,
+    delivered() {
+      const ok = new Map<string, Received>();
+      for (const r of received) {
+        if (typeof r.answered === 'number' && r.answered < 300) ok.set(r.id, r);
+      }
+      return ok;
+    },
+    close: async () => undefined,
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, String(v)]),
+      );
+      let verified: boolean;
+      try {
+        new Webhook(receiver.secret ?? '').verify(body, headers);
+        verified = true;
+      } catch {
+        verified = false;
+      }
+      const id = headers['webhook-id'] ?? '';
+      const nth = received.filter((r) => r.id === id).length + 1;
+      const answered = verified ? receiver.answer(nth, id) : 401;
+      received.push({ id, attempt: headers['webhook-attempt'] ?? '', body, verified, answered });
+      if (answered === 'hang') {
+        hanging.add(res);
+        res.on('close', () => hanging.delete(res));
+        return;
+      }
+      res.writeHead(answered).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return Object.assign(receiver, {
+    url: `http://127.0.0.1:${port}/hook`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}
+
+/** Waits until `condition` holds, checking every 50 ms; fails with `what` after `limitMs`. */
+export async function until(
+  condition: () => boolean,
+  what: string,
+  limitMs = 60_000,
+): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > limitMs) throw new Error(`gave up waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,53 @@
+/** `npm run webhook`'s command line: help, and one-line errors before anything is reached. */
+import { runWebhookCli, WEBHOOK_HELP } from '../../lib/webhook-cli';
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runWebhookCli(argv, {
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+    env: {},
+  });
+  return { code, out, err };
+}
+
+it('prints its help', async () => {
+  expect(await run('--help')).toEqual({ code: 0, out: [WEBHOOK_HELP], err: [] });
+  expect(WEBHOOK_HELP).toMatch(/add --url <url> \[--name <label>\]/);
+});
+
+it.each([
+  [[], 'a command is required: add, list, remove, dead-letters or listen'],
+  [['frobnicate'], 'unknown command frobnicate'],
+  [['add'], 'add needs --url <url>'],
+  [['add', '--url', 'not a url'], '--url must be an absolute URL, not not a url'],
+  [['add', '--url', 'ftp://example.com/'], '--url must be http or https, not ftp'],
+  [
+    ['add', '--aws', '--table', 'T', '--url', 'http://example.com/'],
+    '--url must be https, not http',
+  ],
+  [
+    ['add', '--aws', '--table', 'T', '--url', 'https://10.0.0.1/'],
+    '--url: 10.0.0.1 is not a public address',
+  ],
+  [
+    ['add', '--aws', '--table', 'T', '--url', 'https://[::1]/'],
+    '--url: ::1 is not a public address',
+  ],
+  [['remove'], 'remove needs exactly one subscriberId'],
+  [['list', '--table', 'T'], '--table, --queue and --region go with --aws'],
+  [['dead-letters', '--aws'], 'dead-letters --aws needs --queue <DeadLetterQueueUrl>'],
+  [['listen'], 'listen needs the secret in $PLANT_STORE_WEBHOOK_SECRET (or --secret)'],
+  [
+    ['listen', '--secret', 'nope'],
+    'the secret must be whsec_ and 32 bytes of base64, as add printed it',
+  ],
+  [['list', '--bogus'], 'unknown option --bogus'],
+])('%j is one line and exit code 2', async (argv, message) => {
+  expect(await run(...argv)).toEqual({
+    code: 2,
+    out: [],
+    err: [`webhook: ${message} (see npm run webhook -- --help)`],
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * The webhook's pure parts: signatures that `standardwebhooks` verifies, webhook ids, the NewPlant
+ * body from a stream image (int64 edges), the retry schedule, the address policy, the fan-out's
+ * ordering and the OpenAPI description.
+ */
+import type { DynamoDBRecord } from 'aws-lambda';
+import { Webhook } from 'standardwebhooks';
+import { addressRefusal, PUBLIC_ONLY, urlRefusal } from '../../lambda/deliver/address-policy';
+import { fanOut } from '../../lambda/fan-out/fan-out';
+import { newPlantBody } from '../../lambda/shared/webhook-message';
+import {
+  MAX_ATTEMPTS,
+  RETRY_DELAYS_SECONDS,
+  retryDelaySeconds,
+} from '../../lambda/shared/webhook-schedule';
+import { generateSecret, sign, webhookIdOf } from '../../lambda/shared/webhook-signature';
+import { buildDocument } from '../../lib/openapi/document';
+import { redact } from '../../lambda/shared/observability';
+
+describe('signature', () => {
+  it('is verified by the standardwebhooks package, and only for the body signed', () => {
+    const secret = generateSecret();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const body = '{"id":9223372036854775807,"name":"max"}';
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      'webhook-id': 'msg_abc',
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': sign(secret, 'msg_abc', timestamp, body),
+    };
+    expect(new Webhook(secret).verify(body, headers, { jsonParse: false })).toBeUndefined();
+    expect(() => new Webhook(secret).verify(body.replace('max', 'min'), headers)).toThrow();
+    expect(() => new Webhook(generateSecret()).verify(body, headers)).toThrow();
+  });
+
+  it('never reaches a log line: redact removes anything shaped like a secret', () => {
+    const secret = generateSecret();
+    expect(redact(`failed with ${secret} in it`)).toBe('failed with [redacted] in it');
+  });
+
+  it('gives one id per stream record and subscriber', () => {
+    const a = webhookIdOf('event-1', 'sub_a');
+    expect(a).toBe(webhookIdOf('event-1', 'sub_a'));
+    expect(a).toMatch(/^msg_[\w-]{27}$/);
+    expect(
+      new Set([a, webhookIdOf('event-1', 'sub_b'), webhookIdOf('event-2', 'sub_a')]).size,
+    ).toBe(3);
+  });
+});
+
+describe('NewPlant body from a stream image', () => {
+  it.each([
+    ['9223372036854775807', '{"id":9223372036854775807,"name":"n"}'],
+    ['-9223372036854775808', '{"id":-9223372036854775808,"name":"n"}'],
+    ['9007199254740993', '{"id":9007199254740993,"name":"n"}'],
+  ])('keeps every digit of %s', (id, body) => {
+    expect(newPlantBody({ id: { N: id }, name: { S: 'n' } }).body).toBe(body);
+  });
+
+  it('writes the tag only when set, and nothing else (createdAt, createdBy stay)', () => {
+    const image = { id: { N: '1' }, name: { S: 'a "b"' }, tag: { S: 't' }, createdBy: { S: 'x' } };
+    expect(newPlantBody(image)).toEqual({
+      plantId: '1',
+      body: '{"id":1,"name":"a \\"b\\"","tag":"t"}',
+    });
+  });
+
+  it('refuses an image that is not a plant', () => {
+    expect(() => newPlantBody({ id: { N: '1.5' }, name: { S: 'x' } })).toThrow(
+      /not a stored plant/,
+    );
+  });
+});
+
+describe('retry schedule', () => {
+  it('waits about 5 s, 30 s, 2 min, 10 min, 1 h, 6 h, within ±20 %, then gives up', () => {
+    expect(RETRY_DELAYS_SECONDS).toEqual([5, 30, 120, 600, 3600, 21600]);
+    expect(MAX_ATTEMPTS).toBe(7);
+    RETRY_DELAYS_SECONDS.forEach((nominal, n) => {
+      expect(retryDelaySeconds(n + 1, () => 0)).toBe(Math.round(nominal * 0.8));
+      expect(retryDelaySeconds(n + 1, () => 1)).toBe(Math.round(nominal * 1.2));
+    });
+    expect(retryDelaySeconds(MAX_ATTEMPTS)).toBeUndefined();
+  });
+});
+
+describe('address policy', () => {
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:7f00:1',
+    '0:0:0:0:0:ffff:a9fe:a9fe',
+    '224.0.0.1',
+  ])('refuses %s when deployed', (address) => {
+    expect(addressRefusal(address, PUBLIC_ONLY)).toMatch(/not a public address/);
+  });
+
+  it.each(['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '1.1.1.1'])(
+    'allows the public %s',
+    (address) => {
+      expect(addressRefusal(address, PUBLIC_ONLY)).toBeUndefined();
+    },
+  );
+
+  it('allows loopback and http only locally', () => {
+    const local = { allowLoopback: true };
+    expect(addressRefusal('127.0.0.1', local)).toBeUndefined();
+    expect(addressRefusal('10.0.0.1', local)).toMatch(/not a public/);
+    expect(urlRefusal(new URL('http://127.0.0.1/'), local)).toBeUndefined();
+    expect(urlRefusal(new URL('http://example.com/'), PUBLIC_ONLY)).toMatch(/must be https/);
+    expect(urlRefusal(new URL('ftp://example.com/'), local)).toMatch(/must be https or http/);
+  });
+});
+
+describe('fan-out', () => {
+  const record = (sequence: string, eventName: 'INSERT' | 'MODIFY' = 'INSERT') =>
+    ({
+      eventID: `e${sequence}`,
+      eventName,
+      dynamodb: { SequenceNumber: sequence, NewImage: { id: { N: sequence }, name: { S: 'p' } } },
+    }) as DynamoDBRecord;
+  const subscribers = async () => [
+    { subscriberId: 'sub_a', url: 'https://a.example/', name: 'a', createdAt: '' },
+    { subscriberId: 'sub_b', url: 'https://b.example/', name: 'b', createdAt: '' },
+  ];
+
+  it('queues one delivery per subscriber and insert, in order', async () => {
+    const sent: string[] = [];
+    const result = await fanOut([record('1'), record('2', 'MODIFY'), record('3')], {
+      subscribers,
+      queue: {
+        send: async (m) => void sent.push(...m.map((d) => `${d.plantId}:${d.subscriberId}`)),
+        retryAfter: async () => undefined,
+      },
+    });
+    expect(result).toEqual({ queued: 4 });
+    expect(sent).toEqual(['1:sub_a', '1:sub_b', '3:sub_a', '3:sub_b']);
+  });
+
+  it('stops at the first record that fails and reports it (the stream resumes there)', async () => {
+    const failure = new Error('queue throttled'); // injected: a real queue cannot be made to fail on cue
+    let calls = 0;
+    const result = await fanOut([record('1'), record('2'), record('3')], {
+      subscribers,
+      queue: {
+        send: async () => {
+          if (++calls === 2) throw failure;
+        },
+        retryAfter: async () => undefined,
+      },
+    });
+    expect(result).toEqual({ queued: 2, failedAt: { sequenceNumber: '2', error: failure } });
+  });
+});
+
+describe('OpenAPI', () => {
+  it('describes webhooks.newPlant with the three headers and the NewPlant body', () => {
+    const newPlant = (buildDocument().webhooks as Record<string, { post: Record<string, unknown> }>)
+      .newPlant!.post;
+    expect(
+      (newPlant.parameters as { name: string; in: string; required: boolean }[]).map((p) => [
+        p.name,
+        p.in,
+        p.required,
+      ]),
+    ).toEqual([
+      ['webhook-id', 'header', true],
+      ['webhook-timestamp', 'header', true],
+      ['webhook-signature', 'header', true],
+    ]);
+    expect(newPlant.requestBody).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } },
+    });
+  });
+});
