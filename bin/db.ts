@@ -1,21 +1,24 @@
 /**
- * `npm run db`: the embedded engine alone, with the tables, for `sam local` and the token CLI.
+ * `npm run db`: the embedded engine alone, with the tables and the webhook queues on its port,
+ * for `sam local` and the token and webhook CLIs.
  * Port `PLANT_STORE_DB_PORT` (8000), data in `PLANT_STORE_DATA_DIR/db` or `--memory`.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseCommandLine, runCommand } from '../lib/cli-args';
 import { lockDataDir } from '../lib/local/data-lock';
-import { LOOPBACK_HOST_NAMES, startEngine } from '../lib/local/engine';
+import { LOOPBACK_HOST_NAMES } from '../lib/local/engine';
 import { optionsFromEnvironment } from '../lib/local/options';
 import { DEFAULT_DB_PORT } from '../lib/local/settings';
+import { startEngineWithQueues } from '../lib/local/webhooks';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const DB_HELP = `Usage: npm run db [-- --memory]
 
-Starts the embedded DynamoDB-compatible engine alone, with the tables, for sam local and
-npm run token.
+Starts the embedded DynamoDB-compatible engine alone, with the tables and the webhook's
+delivery and dead-letter queues (SQS's protocol, same port, in memory), for sam local and
+npm run token / npm run webhook. Nothing runs the functions: sam local invokes them.
 
 Options:
   --memory   tables in memory, gone on exit (default: in $PLANT_STORE_DATA_DIR/db)
@@ -41,7 +44,7 @@ runCommand('npm run db', async () => {
     await mkdir(options.dataDir, { recursive: true });
     unlock = await lockDataDir(options.dataDir);
   }
-  const engine = await startEngine({
+  const engine = await startEngineWithQueues({
     port: options.dbPort,
     dataDir,
     // sam local's containers reach this engine by that name (see README, sam local).
@@ -54,7 +57,7 @@ runCommand('npm run db', async () => {
     );
   });
   process.stdout.write(
-    `DynamoDB-compatible engine on ${engine.endpoint} (${dataDir ? `data in ${dataDir}` : 'in memory'})\n`,
+    `DynamoDB-compatible engine and the webhook queues on ${engine.endpoint} (${dataDir ? `data in ${dataDir}` : 'in memory'}; queues in memory)\n`,
   );
   // npm forwards Ctrl-C to this process, which the terminal signalled too: stop runs once.
   let stopping = false;

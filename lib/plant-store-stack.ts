@@ -41,6 +41,7 @@ import {
   TOKENS_TABLE,
   type TableDefinition,
 } from '../lambda/shared/tables';
+import { WEBHOOK_ENVIRONMENT } from '../lambda/shared/webhook-config';
 import { API, STAGE_THROTTLE } from './api';
 import { ESBUILD_OPTIONS, PROJECT_ROOT } from './bundling';
 import { Monitoring } from './constructs/monitoring';
@@ -119,7 +120,8 @@ export interface PlantStoreStackProps extends StackProps {
   readonly alarmEmail?: string;
   /**
    * A DynamoDB endpoint for the functions, for `sam local` against `npm run db` only
-   * (`npm run synth -- -c dynamoDbEndpoint=http://host.docker.internal:8000`).
+   * (`npm run synth -- -c dynamoDbEndpoint=http://host.docker.internal:8000`); the webhook
+   * functions also get it as their SQS endpoint, and loopback receivers allowed.
    * @default - the region's DynamoDB endpoint; no variable is set
    */
   readonly dynamoDbEndpoint?: string;
@@ -195,10 +197,18 @@ export class PlantStoreStack extends Stack {
       );
     }
     this.tracing = props.tracing ?? false;
-    // The SDK reads this variable itself; only a sam-local synth sets it.
-    const endpoint: Record<string, string> = props.dynamoDbEndpoint
-      ? { AWS_ENDPOINT_URL_DYNAMODB: props.dynamoDbEndpoint }
-      : {};
+    // The SDK reads these variables itself; only a sam-local synth sets them. `npm run db` serves
+    // the webhook queues on the engine's port, and there the receivers are on loopback.
+    const endpoint = (name: FunctionName): Record<string, string> =>
+      props.dynamoDbEndpoint
+        ? {
+            AWS_ENDPOINT_URL_DYNAMODB: props.dynamoDbEndpoint,
+            ...(FUNCTIONS[name].trigger && {
+              AWS_ENDPOINT_URL_SQS: props.dynamoDbEndpoint,
+              [WEBHOOK_ENVIRONMENT.allowLoopback]: 'true',
+            }),
+          }
+        : {};
 
     this.plantsTable = this.table('PlantsTable', PLANTS_TABLE);
     this.tokensTable = this.table('TokensTable', TOKENS_TABLE);
@@ -216,7 +226,7 @@ export class PlantStoreStack extends Stack {
           ...tableEnvironment(name, (key) => tables[key].tableName),
           // The service dimension of the metrics: the registry name the dashboard reads.
           POWERTOOLS_SERVICE_NAME: name,
-          ...endpoint,
+          ...endpoint(name),
         });
         for (const [key, actions] of Object.entries(FUNCTIONS[name].tables)) {
           tables[key as TableKey].grant(fn, ...actions);

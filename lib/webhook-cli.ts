@@ -28,10 +28,11 @@ export const SECRET_VARIABLE = 'PLANT_STORE_WEBHOOK_SECRET';
 export const WEBHOOK_HELP = `Usage: npm run webhook -- <command> [options]
 
 Commands:
-  add --url <url> [--name <label>]
+  add --url <url> [--name <label>] [--id sub_<id>]
                        Subscribe a receiver to newPlant. Prints its whsec_ secret alone on
                        stdout (shown this once), its subscriber id on stderr. Deployed, the
-                       URL must be https to a public address; locally http is fine.
+                       URL must be https to a public address; locally http is fine. --id
+                       (local only) picks the id, e.g. the one events/deliver.json names.
   list                 A header row, then one line per subscriber: subscriberId, name, url,
                        created (tab-separated). Never a secret.
   remove <subscriberId>
@@ -58,6 +59,7 @@ Target (default: npm start's engine at http://127.0.0.1:\${PLANT_STORE_DB_PORT:-
 const OPTIONS = {
   url: { type: 'string' },
   name: { type: 'string' },
+  id: { type: 'string' },
   port: { type: 'string' },
   secret: { type: 'string' },
   redrive: { type: 'boolean' },
@@ -108,7 +110,7 @@ export async function runWebhookCli(
     const target = resolveTarget(values, io.env);
     if (command === 'add') {
       noArguments();
-      await add(target, values.url as string | undefined, values.name as string | undefined, io);
+      await add(target, values as Record<string, string | undefined>, io);
     } else if (command === 'list') {
       noArguments();
       await list(target, io);
@@ -210,15 +212,21 @@ function subscriberUrl(raw: string | undefined, local: boolean): URL {
   return url;
 }
 
+/** `add --id`: a chosen subscriber id, locally only (deployed ids stay random). */
+const CHOSEN_ID = /^sub_[\w-]{1,64}$/;
+
 async function add(
   target: Target,
-  rawUrl: string | undefined,
-  name: string | undefined,
+  { url: rawUrl, name, id }: Record<string, string | undefined>,
   io: CliIo,
 ): Promise<void> {
   const url = subscriberUrl(rawUrl, target.local);
+  if (id !== undefined && !target.local) throw new UsageError('--id goes without --aws');
+  if (id !== undefined && !CHOSEN_ID.test(id)) {
+    throw new UsageError(`--id must be sub_ and 1 to 64 letters, digits, _ or -, not ${id}`);
+  }
   const table = subscriptions(target);
-  const subscriberId = newSubscriberId();
+  const subscriberId = id ?? newSubscriberId();
   const secret = generateSecret();
   await table.add({
     subscriberId,
@@ -267,10 +275,12 @@ function describe(error: unknown): string {
     code?: string;
     message?: string;
   };
+  if (name === 'ConditionalCheckFailedException')
+    return 'that subscriber id is taken (remove it first, or choose another --id)';
   if (name === 'ResourceNotFoundException')
     return 'the subscriptions table does not exist (npm start creates it)';
   if (name === 'QueueDoesNotExist' || /queue does not exist/i.test(message ?? '')) {
-    return 'the queue does not exist (locally, the queues live in npm start: is it running?)';
+    return 'the queue does not exist (locally, the queues live in npm start or npm run db: is one running?)';
   }
   if (code === 'ECONNREFUSED' || name === 'TimeoutError')
     return 'cannot reach the engine; start it with npm start';

@@ -10,6 +10,7 @@ import { PLANTS_TABLE } from '../../lambda/shared/tables';
 import { WEBHOOK_ENVIRONMENT } from '../../lambda/shared/webhook-config';
 import { FUNCTIONS, FUNCTION_NAMES, type FunctionName } from '../functions';
 import { DELIVERY_SOURCE } from '../webhooks';
+import { startEngine, type Engine, type EngineOptions } from './engine';
 import { LocalQueue, type QueueMessage } from './queue';
 import { answerSqs, SQS_TARGET_PREFIX } from './sqs-api';
 import { LocalStream } from './stream';
@@ -187,6 +188,25 @@ export class LocalWebhooks {
       if (!failed.has(message.messageId)) queue.delete(message.receiptHandle!);
     }
   }
+}
+
+/**
+ * The engine with the webhook queues on its port and nothing polling them (`npm run db`, for
+ * `sam local`): what an invoked fan-out sends stays on the delivery queue until it is received,
+ * and no write to the plants table invokes anything.
+ */
+export async function startEngineWithQueues(options: EngineOptions = {}): Promise<Engine> {
+  // Never started: no stream, no poller, so neither the concurrency nor the log is used.
+  const webhooks = new LocalWebhooks({ concurrency: 1, log: () => undefined });
+  const engine = await startEngine({ ...options, intercept: webhooks.intercept });
+  webhooks.attach(engine.endpoint);
+  return {
+    ...engine,
+    close: async () => {
+      await webhooks.close();
+      await engine.close();
+    },
+  };
 }
 
 /** The function a webhook event source invokes (exactly one per source in the registry). */

@@ -35,6 +35,14 @@ it.each([
     ['add', '--aws', '--table', 'T', '--url', 'https://[::1]/'],
     '--url: ::1 is not a public address',
   ],
+  [
+    ['add', '--aws', '--table', 'T', '--url', 'https://example.com/', '--id', 'sub_x'],
+    '--id goes without --aws',
+  ],
+  [
+    ['add', '--url', 'http://127.0.0.1:4000/', '--id', 'sub x'],
+    '--id must be sub_ and 1 to 64 letters, digits, _ or -, not sub x',
+  ],
   [['remove'], 'remove needs exactly one subscriberId'],
   [['list', '--table', 'T'], '--table, --queue and --region go with --aws'],
   [['dead-letters', '--aws'], 'dead-letters --aws needs --queue <DeadLetterQueueUrl>'],
