@@ -399,8 +399,15 @@ it('matches the snapshot, asset hashes aside', () => {
   expect(JSON.parse(json)).toMatchSnapshot();
 });
 
-it('sets the DynamoDB endpoint only for a sam-local synth', () => {
-  expect(JSON.stringify(template.toJSON())).not.toContain('AWS_ENDPOINT_URL_DYNAMODB');
+it('sets the local endpoints and the loopback allowance only for a sam-local synth', () => {
+  const deployed = JSON.stringify(template.toJSON());
+  for (const variable of [
+    'AWS_ENDPOINT_URL_DYNAMODB',
+    'AWS_ENDPOINT_URL_SQS',
+    'WEBHOOK_ALLOW_LOOPBACK',
+  ]) {
+    expect(deployed).not.toContain(variable);
+  }
   const local = synth({ dynamoDbEndpoint: 'http://host.docker.internal:8000' });
   local.allResourcesProperties('AWS::Lambda::Function', {
     Environment: {
