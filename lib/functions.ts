@@ -103,3 +103,9 @@ export function tableEnvironment(
     tablesOf(name).map(([key, table]) => [table.environmentVariable, tableName(key, table)]),
   );
 }
+
+/** The DynamoDB operations any function may call on a table (`GetItem`…, without `dynamodb:`). */
+export function operationsOn(table: TableKey): string[] {
+  const actions = FUNCTION_NAMES.flatMap((name) => FUNCTIONS[name].tables[table] ?? []);
+  return [...new Set(actions)].map((action) => action.replace('dynamodb:', ''));
+}

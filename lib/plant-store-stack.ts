@@ -1,48 +1,22 @@
-/** Plant Store in one stack: the HTTP API, its authorizer and function, the tables and alarms. */
-import {
-  CfnOutput,
-  CfnResource,
-  Duration,
-  RemovalPolicy,
-  Stack,
-  Validations,
-  type StackProps,
-} from 'aws-cdk-lib';
-import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import {
-  CorsHttpMethod,
-  HttpApi,
-  HttpMethod,
-  HttpStage,
-  LogGroupLogDestination,
-} from 'aws-cdk-lib/aws-apigatewayv2';
-import {
-  HttpLambdaAuthorizer,
-  HttpLambdaResponseType,
-} from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import {
-  ApplicationLogLevel,
-  Architecture,
-  LoggingFormat,
-  Runtime,
-  SystemLogLevel,
-  Tracing,
-} from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+/**
+ * Plant Store in one stack: the tables, one function per registry entry, the HTTP API in front
+ * of them and the monitoring, each a construct with its own props; this file only wires them.
+ */
+import { CfnOutput, Duration, Stack, type RemovalPolicy, type StackProps } from 'aws-cdk-lib';
+import type { Operation } from 'aws-cdk-lib/aws-dynamodb';
+import type { ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { join } from 'node:path';
-import { PLANTS_TABLE, TOKENS_TABLE, type TableDefinition } from '../lambda/shared/tables';
 import { API } from './api';
-import { ESBUILD_OPTIONS, PROJECT_ROOT } from './bundling';
+import { ServiceHttpApi } from './constructs/http-api';
 import { Monitoring } from './constructs/monitoring';
+import { ServiceFunction } from './constructs/service-function';
+import { Tables } from './constructs/tables';
 import {
   FUNCTIONS,
   FUNCTION_NAMES,
-  tableEnvironment,
+  TABLES_BY_KEY,
+  operationsOn,
   type FunctionName,
   type TableKey,
 } from './functions';
@@ -131,30 +105,14 @@ export interface PlantStoreStackProps extends StackProps {
   readonly tracing?: boolean;
 }
 
-/** A log group's retention and removal policy. */
-interface LogSettings {
-  readonly retention: RetentionDays;
-  readonly removalPolicy: RemovalPolicy;
-}
-
 /**
- * CDK makes a function depend on its role and the role's policy; the role is already a `GetAtt`
- * of the function, so CloudFormation validation reports the first as redundant (W3005). Only
- * the policy dependency is kept: the function must not start before it may read its table.
+ * The tables' CloudFormation logical ids from when they stood at the stack's root: a table whose
+ * id changes is replaced and loses its data, so these never change.
  */
-function dependOnPolicyOnly(fn: NodejsFunction): void {
-  const policy = fn.role!.node.tryFindChild('DefaultPolicy')?.node.defaultChild as
-    CfnResource | undefined;
-  const cfnFunction = fn.node.defaultChild as CfnResource;
-  cfnFunction.addOverride('DependsOn', policy ? [Stack.of(fn).getLogicalId(policy)] : undefined);
-}
-
-/** Log levels at which Lambda keeps the EMF metric lines (it files them as INFO). */
-const METRIC_LOG_LEVELS: readonly ApplicationLogLevel[] = [
-  ApplicationLogLevel.TRACE,
-  ApplicationLogLevel.DEBUG,
-  ApplicationLogLevel.INFO,
-];
+const TABLE_LOGICAL_IDS: Readonly<Record<TableKey, string>> = {
+  plants: 'PlantsTable0ED39346',
+  tokens: 'TokensTable6C9B5BC6',
+};
 
 /** The stack's description unless props give one: every operation, from the API definition. */
 export const STACK_DESCRIPTION = `Plant Store: ${API.routes
@@ -165,139 +123,66 @@ export const STACK_DESCRIPTION = `Plant Store: ${API.routes
 export class PlantStoreStack extends Stack {
   /** The API's base URL. */
   readonly apiUrl: string;
-  readonly plantsTable: Table;
-  readonly tokensTable: Table;
-  private readonly logLevel: ApplicationLogLevel;
-  private readonly tracing: boolean;
+  readonly tables: Tables<TableKey>;
+  readonly functions: Readonly<Record<FunctionName, ServiceFunction>>;
 
   constructor(scope: Construct, id: string, props: PlantStoreStackProps = {}) {
     super(scope, id, { description: STACK_DESCRIPTION, ...props });
-    this.reservedConcurrency = props.reservedConcurrency ?? {};
-    const authCacheTtl =
-      props.authCacheTtl ?? Duration.seconds(API.authorizer.defaultCacheTtlSeconds);
-    if (authCacheTtl.toSeconds() > 3600) {
-      throw new Error(`authCacheTtl must be at most 3600 seconds, got ${authCacheTtl.toSeconds()}`);
-    }
-    const functionLogs: LogSettings = {
-      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
-      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.DESTROY,
-    };
-    this.logLevel = props.applicationLogLevel ?? ApplicationLogLevel.INFO;
-    if (!METRIC_LOG_LEVELS.includes(this.logLevel)) {
-      throw new Error(
-        `applicationLogLevel must be TRACE, DEBUG or INFO (a higher level drops the EMF metrics), got ${this.logLevel}`,
-      );
-    }
-    this.tracing = props.tracing ?? false;
-    // The SDK reads this variable itself; only a sam-local synth sets it.
-    const endpoint: Record<string, string> = props.dynamoDbEndpoint
-      ? { AWS_ENDPOINT_URL_DYNAMODB: props.dynamoDbEndpoint }
-      : {};
+    this.tables = new Tables(this, 'Tables', {
+      definitions: TABLES_BY_KEY,
+      logicalIds: TABLE_LOGICAL_IDS,
+    });
+    const tables = this.tables.byKey;
 
-    this.plantsTable = this.table('PlantsTable', PLANTS_TABLE);
-    this.tokensTable = this.table('TokensTable', TOKENS_TABLE);
-
-    const tables: Record<TableKey, Table> = { plants: this.plantsTable, tokens: this.tokensTable };
-    // One function per registry entry: its tables' names in its environment, and exactly its
-    // declared actions on each.
+    this.functions = Object.fromEntries(
+      FUNCTION_NAMES.map((name) => [
+        name,
+        new ServiceFunction(this, FUNCTIONS[name].id, {
+          name,
+          definition: FUNCTIONS[name],
+          tables,
+          // The SDK reads this variable itself; only a sam-local synth sets it.
+          environment: props.dynamoDbEndpoint
+            ? { AWS_ENDPOINT_URL_DYNAMODB: props.dynamoDbEndpoint }
+            : undefined,
+          reservedConcurrency: props.reservedConcurrency?.[name],
+          logRetention: props.logRetention,
+          logRemovalPolicy: props.logRemovalPolicy,
+          applicationLogLevel: props.applicationLogLevel,
+          tracing: props.tracing,
+        }),
+      ]),
+    ) as Record<FunctionName, ServiceFunction>;
     const functions = Object.fromEntries(
-      FUNCTION_NAMES.map((name) => {
-        const fn = this.function(name, functionLogs, {
-          ...tableEnvironment(name, (key) => tables[key].tableName),
-          // The service dimension of the metrics: the registry name the dashboard reads.
-          POWERTOOLS_SERVICE_NAME: name,
-          ...endpoint,
-        });
-        for (const [key, actions] of Object.entries(FUNCTIONS[name].tables)) {
-          tables[key as TableKey].grant(fn, ...actions);
-        }
-        dependOnPolicyOnly(fn);
-        return [name, fn];
-      }),
-    ) as Record<FunctionName, NodejsFunction>;
+      FUNCTION_NAMES.map((name) => [name, this.functions[name].function]),
+    ) as Record<FunctionName, ServiceFunction['function']>;
 
-    if (this.tracing) {
-      // X-Ray's PutTraceSegments and PutTelemetryRecords have no resource to name: `*` is the
-      // only form IAM accepts, and Lambda's own tracing grants exactly these two actions.
-      for (const fn of Object.values(functions)) {
-        Validations.of(fn.role!).acknowledge({
-          id: 'AwsSolutions-IAM5[Resource::*]',
-          reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support only Resource *',
-        });
-      }
-    }
-
-    const api = new HttpApi(this, 'HttpApi', {
-      apiName: 'plant-store',
-      description: 'Plant Store',
-      createDefaultStage: false,
-      corsPreflight: {
-        allowOrigins: props.corsAllowOrigins ?? [...API.cors.defaultAllowOrigins],
-        allowHeaders: [...API.cors.allowHeaders],
-        allowMethods: API.cors.allowMethods.map(
-          (m) => CorsHttpMethod[m as keyof typeof CorsHttpMethod],
-        ),
-        maxAge: Duration.seconds(API.cors.maxAgeSeconds),
-      },
+    // Id `Default` is left out of logical ids: the API, its routes, authorizer, stage and access
+    // log keep the ids they had at the stack's root. A new API would change the URL, and a new
+    // route or `$default` stage is created before the old one goes, which API Gateway refuses
+    // (same route key, same stage name).
+    const api = new ServiceHttpApi(this, 'Default', {
+      definition: API,
+      functions,
+      authCacheTtl: props.authCacheTtl,
+      corsAllowOrigins: props.corsAllowOrigins,
+      throttlingRateLimit: props.throttlingRateLimit,
+      throttlingBurstLimit: props.throttlingBurstLimit,
+      accessLogRetention: props.accessLogRetention,
+      accessLogRemovalPolicy: props.accessLogRemovalPolicy,
     });
-    const authorizer = new HttpLambdaAuthorizer(
-      'BearerAuthorizer',
-      functions[API.authorizer.function],
-      {
-        responseTypes: [HttpLambdaResponseType.SIMPLE],
-        identitySource: [API.authorizer.identitySource],
-        resultsCacheTtl: authCacheTtl,
-      },
-    );
-    for (const route of API.routes) {
-      api.addRoutes({
-        path: route.path,
-        methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(
-          `${route.function}-integration`,
-          functions[route.function],
-        ),
-        authorizer: route.authorized ? authorizer : undefined,
-      });
-    }
-
-    const accessLogs = new LogGroup(this, 'AccessLogs', {
-      retention: props.accessLogRetention ?? RetentionDays.ONE_YEAR,
-      removalPolicy: props.accessLogRemovalPolicy ?? RemovalPolicy.RETAIN,
-    });
-    const stage = new HttpStage(this, 'DefaultStage', {
-      httpApi: api,
-      stageName: '$default',
-      autoDeploy: true,
-      throttle: {
-        rateLimit: props.throttlingRateLimit ?? 50,
-        burstLimit: props.throttlingBurstLimit ?? 100,
-      },
-      accessLogSettings: {
-        destination: new LogGroupLogDestination(accessLogs),
-        format: AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: '$context.requestId',
-            ip: '$context.identity.sourceIp',
-            requestTime: '$context.requestTime',
-            routeKey: '$context.routeKey',
-            status: '$context.status',
-            responseLength: '$context.responseLength',
-            latency: '$context.responseLatency',
-            integrationStatus: '$context.integrationStatus',
-            integrationError: '$context.integrationErrorMessage',
-            authorizerError: '$context.authorizer.error',
-            tokenId: '$context.authorizer.tokenId',
-          }),
-        ),
-      },
-    });
-    this.apiUrl = stage.url;
+    this.apiUrl = api.url;
 
     new Monitoring(this, 'Monitoring', {
-      api,
+      api: api.api,
       functions,
-      tables,
+      authorizer: API.authorizer.function,
+      tables: Object.fromEntries(
+        (Object.keys(tables) as TableKey[]).map((key) => [
+          key,
+          { table: tables[key], operations: operationsOn(key) as Operation[] },
+        ]),
+      ),
       alarmEmail: props.alarmEmail,
       alarmKeyRemovalPolicy: props.alarmKeyRemovalPolicy,
     });
@@ -307,92 +192,12 @@ export class PlantStoreStack extends Stack {
       description: `Base URL of the API: ${API.routes.map((route) => `${route.method} <ApiUrl>${route.path.slice(1)}`).join(', ')}`,
     });
     new CfnOutput(this, 'PlantsTableName', {
-      value: this.plantsTable.tableName,
+      value: tables.plants.tableName,
       description: 'The plants table (read and written by create, get, list and delete)',
     });
     new CfnOutput(this, 'TokensTableName', {
-      value: this.tokensTable.tableName,
+      value: tables.tokens.tableName,
       description: 'npm run token -- create --aws --table <TokensTableName>',
-    });
-  }
-
-  /** A table from its shared definition; it keeps its data whatever happens to the stack. */
-  private table(id: string, definition: TableDefinition): Table {
-    return new Table(this, id, {
-      partitionKey: {
-        name: definition.partitionKey.name,
-        type: definition.partitionKey.type === 'N' ? AttributeType.NUMBER : AttributeType.STRING,
-      },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-      timeToLiveAttribute: definition.timeToLiveAttribute,
-    });
-  }
-
-  /** `reservedConcurrency` as given, read by `function()`. */
-  private readonly reservedConcurrency: Readonly<Partial<Record<FunctionName, number>>>;
-
-  /**
-   * A function bundled with the shared esbuild options, with its own log group and a role that
-   * may write only there (no managed policy); table access is granted by the caller.
-   */
-  private function(
-    name: FunctionName,
-    logs: LogSettings,
-    environment: Record<string, string>,
-  ): NodejsFunction {
-    const definition = FUNCTIONS[name];
-    const reservedConcurrency = this.reservedConcurrency[name];
-    if (
-      reservedConcurrency !== undefined &&
-      !(Number.isInteger(reservedConcurrency) && reservedConcurrency >= 1)
-    ) {
-      throw new Error(
-        `reservedConcurrency of ${name} must be a positive integer, got ${reservedConcurrency}`,
-      );
-    }
-    const id = definition.id;
-    const logGroup = new LogGroup(this, `${id}Logs`, logs);
-    const role = new Role(this, `${id}Role`, {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `Plant Store ${name} function`,
-    });
-    logGroup.grantWrite(role);
-    return new NodejsFunction(this, id, {
-      entry: join(PROJECT_ROOT, definition.entry),
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-      handler: 'handler',
-      runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
-      memorySize: definition.memorySize,
-      timeout: Duration.seconds(definition.timeoutSeconds),
-      reservedConcurrentExecutions: reservedConcurrency,
-      role,
-      logGroup,
-      loggingFormat: LoggingFormat.JSON,
-      applicationLogLevelV2: this.logLevel,
-      systemLogLevelV2: SystemLogLevel.INFO,
-      tracing: this.tracing ? Tracing.ACTIVE : undefined,
-      environment,
-      bundling: {
-        format: OutputFormat.ESM,
-        target: ESBUILD_OPTIONS.target,
-        minify: ESBUILD_OPTIONS.minify,
-        sourceMap: ESBUILD_OPTIONS.sourcemap,
-        mainFields: [...ESBUILD_OPTIONS.mainFields],
-        externalModules: [...ESBUILD_OPTIONS.external],
-        bundleAwsSDK: true,
-        banner: ESBUILD_OPTIONS.banner.js,
-        esbuildArgs: {
-          '--legal-comments': ESBUILD_OPTIONS.legalComments,
-          '--alias': Object.entries(ESBUILD_OPTIONS.alias).map(([from, to]) => `${from}=${to}`),
-        },
-        // As lib/build.ts: only warnings and errors (the bundle is the same either way).
-        logLevel: LogLevel.WARNING,
-      },
     });
   }
 }

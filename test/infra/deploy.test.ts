@@ -166,7 +166,7 @@ describe('what API Gateway and Lambda check only when deployed', () => {
   const [authorizerId] = Object.keys(template.findResources('AWS::ApiGatewayV2::Authorizer'));
   const functionId = (id: string) =>
     Object.keys(template.findResources('AWS::Lambda::Function')).find((key) =>
-      new RegExp(`^${id}[0-9A-F]{8}$`).test(key),
+      new RegExp(`^${id}Function[0-9A-F]{8}$`).test(key),
     )!;
   const executeApi = (suffix: unknown[]) => ({
     'Fn::Join': [

@@ -12,6 +12,7 @@ import { API } from '../../lib/api';
 import { buildFunctions } from '../../lib/build';
 import { ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { DENIAL_REASONS, OUTCOME_METRICS } from '../../lambda/shared/observability';
+import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/shared/tables';
 import {
   FUNCTIONS,
   FUNCTION_NAMES,
@@ -84,7 +85,7 @@ describe('the HTTP API is the shared definition', () => {
       (route) => {
         const target = route.Properties.Target['Fn::Join'][1][1].Ref as string;
         const uri = integrations[target]!.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
-        return `${route.Properties.RouteKey} -> ${uri.replace(/[0-9A-F]{8}$/, '')}`;
+        return `${route.Properties.RouteKey} -> ${uri.replace(/Function[0-9A-F]{8}$/, '')}`;
       },
     );
     expect(targets.sort()).toEqual(
@@ -195,6 +196,23 @@ describe('functions', () => {
       const asset = join(defaultOutdir, `asset.${key.replace(/\.zip$/, '')}`, 'index.mjs');
       expect(readFileSync(asset).equals(readFileSync(fn.file))).toBe(true);
     }
+  });
+
+  it("keeps the tables' logical ids, since a replaced table loses its data", () => {
+    expect(Object.keys(template.findResources('AWS::DynamoDB::Table')).sort()).toEqual([
+      'PlantsTable0ED39346',
+      'TokensTable6C9B5BC6',
+    ]);
+    expect(
+      logicalIdOf('AWS::DynamoDB::Table', {
+        KeySchema: [{ AttributeName: PLANTS_TABLE.partitionKey.name, KeyType: 'HASH' }],
+      }),
+    ).toBe('PlantsTable0ED39346');
+    expect(
+      logicalIdOf('AWS::DynamoDB::Table', {
+        KeySchema: [{ AttributeName: TOKENS_TABLE.partitionKey.name, KeyType: 'HASH' }],
+      }),
+    ).toBe('TokensTable6C9B5BC6');
   });
 
   it('grants each function exactly its table actions: GetItem on tokens; PutItem+GetItem, GetItem, Scan, DeleteItem on plants', () => {

@@ -67,7 +67,7 @@ beforeAll(async () => {
     stderr.mockRestore();
   }
   const template = JSON.parse(readFileSync(join(dir, 'cdk.out', stack.templateFile), 'utf8'));
-  const byPath = new Map(
+  const bySamId = new Map(
     Object.values(
       template.Resources as Record<
         string,
@@ -75,13 +75,10 @@ beforeAll(async () => {
       >,
     )
       .filter((r) => r.Type === 'AWS::Lambda::Function')
-      .map((r) => [r.Metadata['aws:cdk:path'], { ...r.Properties, Metadata: r.Metadata }]),
+      .map((r) => [samResourceId(r.Metadata), { ...r.Properties, Metadata: r.Metadata }]),
   );
   resources = Object.fromEntries(
-    FUNCTION_NAMES.map((name) => [
-      name,
-      byPath.get(`${stack.stackName}/${FUNCTIONS[name].id}/Resource`),
-    ]),
+    FUNCTION_NAMES.map((name) => [name, bySamId.get(FUNCTIONS[name].id)]),
   ) as Record<FunctionName, FunctionResource>;
 
   engine = await startEngine();
@@ -93,6 +90,16 @@ afterAll(async () => {
   await engine?.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * The id `sam local invoke` knows a function by, as the SAM CLI reads it: `SamResourceId` from
+ * the metadata, else the construct id before `Resource` in its `aws:cdk:path`.
+ */
+function samResourceId(metadata: Record<string, string>): string | undefined {
+  if (metadata.SamResourceId) return metadata.SamResourceId;
+  const path = metadata['aws:cdk:path']?.split('/') ?? [];
+  return path.at(-1) === 'Resource' ? path.at(-2) : path.at(-1);
+}
 
 /** Where SAM finds a function's code: the asset folder beside the template, `Handler`'s file. */
 function bundleOf(name: FunctionName): string {
