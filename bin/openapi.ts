@@ -1,7 +1,7 @@
-/** `npm run openapi`: writes `openapi.json` from the schemas, `lib/api.ts` and the operations. */
+/** `npm run openapi`: writes `openapi.json` from the schemas, `lib/definitions/api.ts` and the operations. */
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { OPENAPI_FILE, buildDocument, documentText } from '../lib/openapi/document';
+import { OPENAPI_FILE, buildDocument, documentText } from '../lib/tools/openapi/document';
 
 try {
   writeFileSync(OPENAPI_FILE, documentText(buildDocument()));

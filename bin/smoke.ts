@@ -1,6 +1,6 @@
-/** `npm run smoke -- --url <ApiUrl> --token <token>`: see `lib/smoke.ts`. */
+/** `npm run smoke -- --url <ApiUrl> --token <token>`: see `lib/tools/smoke.ts`. */
 import { parseArgs } from 'node:util';
-import { formatSmoke, runSmoke, smokePassed, SMOKE_ID_RANGE } from '../lib/smoke';
+import { formatSmoke, runSmoke, smokePassed, SMOKE_ID_RANGE } from '../lib/tools/smoke';
 
 const USAGE = `Usage: npm run smoke -- --url <ApiUrl> --token <token>
 

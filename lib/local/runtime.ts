@@ -6,10 +6,15 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { TOKEN_FORMAT } from '../../lambda/shared/tokens';
-import { API, type ApiDefinition } from '../api';
+import { API, type ApiDefinition } from '../definitions/api';
 import { UsageError } from '../cli-args';
-import { FUNCTIONS, FUNCTION_NAMES, tableEnvironment, type FunctionName } from '../functions';
-import { lambdaNode } from '../lambda-node';
+import {
+  FUNCTIONS,
+  FUNCTION_NAMES,
+  tableEnvironment,
+  type FunctionName,
+} from '../definitions/functions';
+import { lambdaNode } from '../definitions/lambda-node';
 import { lockDataDir } from './data-lock';
 import { ensureDevToken } from './dev-token';
 import { docsPages } from './docs-pages';
@@ -33,7 +38,7 @@ export interface LocalOptions {
   readonly authCacheTtlSeconds: number;
   /** A token to make valid with every scope; otherwise one is kept in `dataDir`. */
   readonly devToken?: string;
-  /** Rebuild and swap on a change under `lambda/`, restart the gateway on `lib/api.ts`. @default false */
+  /** Rebuild and swap on a change under `lambda/`, restart the gateway on `lib/definitions/api.ts`. @default false */
   readonly watch?: boolean;
   /** Sandboxes per function that may run at once; more invocations are throttled. @default DEFAULT_CONCURRENCY (64) */
   readonly concurrency?: number;
@@ -55,7 +60,7 @@ sandboxes on Lambda's Node, behind an emulated HTTP API, on an embedded DynamoDB
 Options:
   --memory     tables in memory, gone on exit (default: in $PLANT_STORE_DATA_DIR/db)
   --no-watch   do not rebuild on change (default: a saved change under lambda/ is rebuilt
-               and served by new sandboxes; a change to lib/api.ts restarts the gateway)
+               and served by new sandboxes; a change to lib/definitions/api.ts restarts the gateway)
   --help       this text
 
 Settings (environment variables):
@@ -139,14 +144,14 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       api = await loadApi();
     } catch (error) {
       options.log(
-        `[watch] lib/api.ts: ${(error as Error).message}; the gateway keeps the previous definition`,
+        `[watch] lib/definitions/api.ts: ${(error as Error).message}; the gateway keeps the previous definition`,
       );
       return;
     }
     await gateway?.close();
     gateway = makeGateway(api);
     await gateway.listen(port);
-    options.log(`[watch] lib/api.ts changed: the gateway restarted on port ${port}`);
+    options.log(`[watch] lib/definitions/api.ts changed: the gateway restarted on port ${port}`);
   };
   const stop = async () => {
     await bundles?.close();

@@ -8,8 +8,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API } from '../../lib/api';
-import { buildFunctions } from '../../lib/build';
+import { API } from '../../lib/definitions/api';
+import { buildFunctions } from '../../lib/definitions/build';
 import { ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { DENIAL_REASONS, OUTCOME_METRICS } from '../../lambda/shared/observability';
 import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/shared/tables';
@@ -18,8 +18,8 @@ import {
   FUNCTION_NAMES,
   tableEnvironment,
   type FunctionName,
-} from '../../lib/functions';
-import { PlantStoreStack, type PlantStoreStackProps } from '../../lib/plant-store-stack';
+} from '../../lib/definitions/functions';
+import { PlantStoreStack, type PlantStoreStackProps } from '../../lib/infra/plant-store-stack';
 
 /** The feature flags `cdk synth` reads from cdk.json, so that the template tested is the one deployed. */
 const CONTEXT = JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')).context;
@@ -63,7 +63,7 @@ function logicalIdOf(type: string, props: Record<string, unknown>): string {
 }
 
 describe('the HTTP API is the shared definition', () => {
-  it('has exactly the routes of lib/api.ts, each behind the authorizer', () => {
+  it('has exactly the routes of lib/definitions/api.ts, each behind the authorizer', () => {
     const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
       (route) => route.Properties,
     );
@@ -79,7 +79,7 @@ describe('the HTTP API is the shared definition', () => {
     }
   });
 
-  it('sends each route to the function lib/api.ts names', () => {
+  it('sends each route to the function lib/definitions/api.ts names', () => {
     const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
     const targets = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
       (route) => {

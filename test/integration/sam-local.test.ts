@@ -12,9 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { addPlantStore } from '../../lib/app';
-import { FUNCTIONS, FUNCTION_NAMES, tablesOf, type FunctionName } from '../../lib/functions';
-import { lambdaNode } from '../../lib/lambda-node';
+import { addPlantStore } from '../../lib/infra/app';
+import {
+  FUNCTIONS,
+  FUNCTION_NAMES,
+  tablesOf,
+  type FunctionName,
+} from '../../lib/definitions/functions';
+import { lambdaNode } from '../../lib/definitions/lambda-node';
 import { ensureDevToken } from '../../lib/local/dev-token';
 import { LOCAL_CREDENTIALS, startEngine, type Engine } from '../../lib/local/engine';
 

@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API } from '../../lib/api';
-import { lambdaNode } from '../../lib/lambda-node';
+import { API } from '../../lib/definitions/api';
+import { lambdaNode } from '../../lib/definitions/lambda-node';
 import { Gateway } from '../../lib/local/gateway';
 import { SandboxPool, type PoolOptions } from '../../lib/local/sandbox/pool';
 

@@ -5,7 +5,7 @@
  * replaces the sandboxes: idle ones stop at once, busy ones after their invocation.
  */
 import { randomUUID } from 'node:crypto';
-import { lambdaHeapFlags } from '../../lambda-node';
+import { lambdaHeapFlags } from '../../definitions/lambda-node';
 import { InvocationError, Sandbox } from './sandbox';
 
 /** How to run one function. */
