@@ -5,14 +5,29 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { MAX_BODY_BYTES, readNewPlant } from '../../../lambda/create-plant/request';
-import { ADVERSARIAL_BODIES } from '../../../test/corpus/adversarial-bodies';
 import { PROJECT_ROOT } from '../../definitions/bundling';
 import { median } from './measure';
 import type { BenchPhase } from './phase';
 
 const REPEATS = 7;
+
+/**
+ * The corpus belongs to the tests (`test/unit/adversarial-bodies.test.ts` checks every answer),
+ * so it lives under `test/corpus/` and `lib/` imports nothing from `test/`: the bench, which
+ * runs from a checkout under tsx, loads it from there when the phase runs.
+ */
+const CORPUS = join(PROJECT_ROOT, 'test', 'corpus', 'adversarial-bodies.ts');
+
+/** The corpus's bodies (its answers are the tests' business). */
+async function adversarialBodies(): Promise<readonly { name: string; body: string }[]> {
+  const corpus = (await import(pathToFileURL(CORPUS).href)) as {
+    ADVERSARIAL_BODIES: readonly { name: string; body: string }[];
+  };
+  return corpus.ADVERSARIAL_BODIES;
+}
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
 /** Median ms of reading `body` (a rejection counts: it is an answer too), after one warm-up. */
@@ -41,10 +56,12 @@ export const parseTime: BenchPhase = {
     const small = '{"id":1,"name":"Monstera","tag":"aroid"}';
     const head = '{"id":1,"name":"Monstera","tag":"aroid","notes":"';
     const large = `${head}${'x'.repeat(MAX_BODY_BYTES - head.length - 2)}"}`;
-    const timed = ADVERSARIAL_BODIES.map(({ name, body }) => ({
-      name,
-      ms: readingMs(template, body),
-    })).sort((a, b) => b.ms - a.ms);
+    const timed = (await adversarialBodies())
+      .map(({ name, body }) => ({
+        name,
+        ms: readingMs(template, body),
+      }))
+      .sort((a, b) => b.ms - a.ms);
     const smallMs = readingMs(template, small);
     const largeMs = readingMs(template, large);
     print(
