@@ -18,6 +18,18 @@ export default tseslint.config(
     },
   },
   {
+    // Arrows run bin -> lib -> lambda; tests read them all, nothing reads the tests.
+    files: ['lambda/**', 'lib/**', 'bin/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['**/test/**'], message: 'lib, bin and lambda never import test/' }],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

@@ -32,7 +32,7 @@ runCommand('npm start', async () => {
   );
   log(`  docs:      ${service.url}/docs (the API reference: authorize with the dev token, try it)`);
   log(
-    `  watching:  ${options.watch ? 'lambda/ and lib/api.ts (a saved change is served on the next request; --no-watch turns this off)' : 'off (--no-watch)'}`,
+    `  watching:  ${options.watch ? 'lambda/ and lib/definitions/api.ts (a saved change is served on the next request; --no-watch turns this off)' : 'off (--no-watch)'}`,
   );
   if (options.throttle) {
     const { rateLimit, burstLimit } = options.throttle;

@@ -1,13 +1,13 @@
-/** `npm run openapi`: writes `openapi.json` from the schemas, `lib/api.ts` and the operations. */
+/** `npm run openapi`: writes `openapi.json` from the schemas, `lib/definitions/api.ts` and the operations. */
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { parseCommandLine, runCommand } from '../lib/cli-args';
-import { OPENAPI_FILE, buildDocument, documentText } from '../lib/openapi/document';
+import { OPENAPI_FILE, buildDocument, documentText } from '../lib/tools/openapi/document';
 
 const OPENAPI_HELP = `Usage: npm run openapi
 
 Writes openapi.json (the API reference that npm start serves at /docs) from the request
-schemas, the routes in lib/api.ts and the operations' answers. Commit it with the change.
+schemas, the routes in lib/definitions/api.ts and the operations' answers. Commit it with the change.
 
 Options:
   --help   this text

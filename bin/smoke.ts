@@ -1,6 +1,6 @@
-/** `PLANT_STORE_TOKEN=<token> npm run smoke -- --url <ApiUrl>`: see `lib/smoke.ts`. */
+/** `npm run smoke -- --url <ApiUrl> --token <token>`: see `lib/tools/smoke.ts`. */
 import { parseArgs } from 'node:util';
-import { formatSmoke, runSmoke, smokePassed, SMOKE_ID_RANGE } from '../lib/smoke';
+import { formatSmoke, runSmoke, smokePassed, SMOKE_ID_RANGE } from '../lib/tools/smoke';
 
 const USAGE = `Usage: PLANT_STORE_TOKEN=<token> npm run smoke -- --url <ApiUrl>
 

@@ -3,19 +3,10 @@
  * create them on the embedded engine, and the modules that own them read their key names here.
  * The tokens table is defined in `tokens-table.ts`, beside the only code that talks to it.
  */
+import type { TableDefinition } from './table-definition';
 import { TOKENS_TABLE } from './tokens-table';
 
-/** A table's shape: its local name, its partition key and, where items expire, its TTL attribute. */
-export interface TableDefinition {
-  /** The name on the local engine; in AWS the stack names tables and passes the names in. */
-  readonly localName: string;
-  /** The environment variable that gives a function the table's real name. */
-  readonly environmentVariable: string;
-  readonly partitionKey: { readonly name: string; readonly type: 'S' | 'N' };
-  readonly timeToLiveAttribute?: string;
-  /** What the table's stream carries, when it has one (the plants table feeds the webhook). */
-  readonly streamViewType?: 'NEW_IMAGE';
-}
+export type { TableDefinition };
 
 /** Plants, keyed by their int64 id (a DynamoDB number keeps all 19 digits). */
 export const PLANTS_TABLE = {

@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { requireEnv } from './config';
 import { makeDocumentClient } from './dynamodb';
-import type { TableDefinition } from './tables';
+import type { TableDefinition } from './table-definition';
 
 /** Bearer tokens, keyed by the hex SHA-256 of the token; `expiresAt` (epoch seconds) is the TTL. */
 export const TOKENS_TABLE = {

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { PROJECT_ROOT } from '../bundling';
+import { PROJECT_ROOT } from '../definitions/bundling';
 import type { Answer, LocalPages } from './gateway';
 
 const SWAGGER_UI = dirname(require.resolve('swagger-ui-dist/package.json'));

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { TOKEN_FORMAT } from '../../lambda/shared/tokens';
-import { API, STAGE_THROTTLE } from '../api';
+import { API, STAGE_THROTTLE } from '../definitions/api';
 import { UsageError, integerOption } from '../cli-args';
 import type { ThrottleSettings } from './gateway/throttle';
 import {
@@ -30,7 +30,7 @@ export interface LocalOptions {
   readonly authCacheTtlSeconds: number;
   /** A token to make valid with every scope; otherwise one is kept in `dataDir`. */
   readonly devToken?: string;
-  /** Rebuild and swap on a change under `lambda/`, restart the gateway on `lib/api.ts`. @default false */
+  /** Rebuild and swap on a change under `lambda/`, restart the gateway on `lib/definitions/api.ts`. @default false */
   readonly watch?: boolean;
   /** Sandboxes per function that may run at once; more invocations are throttled. @default DEFAULT_CONCURRENCY (64) */
   readonly concurrency?: number;
@@ -67,7 +67,7 @@ sandboxes on Lambda's Node, behind an emulated HTTP API, on an embedded DynamoDB
 Options:
   --memory            tables in memory, gone on exit (default: in $PLANT_STORE_DATA_DIR/db)
   --no-watch          do not rebuild on change (default: a saved change under lambda/ is rebuilt
-                      and served by new sandboxes; a change to lib/api.ts restarts the gateway)
+                      and served by new sandboxes; a change to lib/definitions/api.ts restarts the gateway)
   --inspect           debug the functions: one sandbox per function, each with the inspector on
                       its own port (printed; from $PLANT_STORE_INSPECT_PORT up), bundles with
                       source maps, no timeouts; attach VS Code with .vscode/launch.json

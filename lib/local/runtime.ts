@@ -5,9 +5,14 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { API, type ApiDefinition } from '../api';
-import { FUNCTIONS, FUNCTION_NAMES, tableEnvironment, type FunctionName } from '../functions';
-import { lambdaNode } from '../lambda-node';
+import { API, type ApiDefinition } from '../definitions/api';
+import {
+  FUNCTIONS,
+  FUNCTION_NAMES,
+  tableEnvironment,
+  type FunctionName,
+} from '../definitions/functions';
+import { lambdaNode } from '../definitions/lambda-node';
 import { lockDataDir } from './data-lock';
 import { ensureDevToken } from './dev-token';
 import { docsPages } from './docs-pages';
@@ -76,14 +81,14 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       api = await loadApi();
     } catch (error) {
       options.log(
-        `[watch] lib/api.ts: ${(error as Error).message}; the gateway keeps the previous definition`,
+        `[watch] lib/definitions/api.ts: ${(error as Error).message}; the gateway keeps the previous definition`,
       );
       return;
     }
     await gateway?.close();
     gateway = makeGateway(api);
     await gateway.listen(port);
-    options.log(`[watch] lib/api.ts changed: the gateway restarted on port ${port}`);
+    options.log(`[watch] lib/definitions/api.ts changed: the gateway restarted on port ${port}`);
   };
   const stop = async () => {
     await bundles?.close();

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { PLANTS_TABLE } from '../../lambda/shared/tables';
-import { passesStreamFilter, STREAM_SOURCE } from '../webhooks';
+import { passesStreamFilter, STREAM_SOURCE } from '../definitions/webhooks';
 
 const KEY = PLANTS_TABLE.partitionKey.name;
 

@@ -2,17 +2,17 @@
  * The function bundles of a local run, built with the stack's options (`functionBuildOptions`)
  * through one esbuild incremental context for all functions (one context per function kept
  * esbuild's service at ~250 MiB). In watch mode a change under `lambda/` rebuilds once and swaps
- * only the bundles whose output changed, and a change to `lib/api.ts` is reported so that the
+ * only the bundles whose output changed, and a change to `lib/definitions/api.ts` is reported so that the
  * runtime can restart its gateway. A failed build is printed and changes nothing.
  */
 import { build, context, formatMessages, type BuildContext, type Message } from 'esbuild';
 import { watch } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { allFunctionsBuildOptions } from '../build';
-import { PROJECT_ROOT } from '../bundling';
-import type { ApiDefinition } from '../api';
-import { FUNCTIONS, type FunctionName } from '../functions';
+import { allFunctionsBuildOptions } from '../definitions/build';
+import { PROJECT_ROOT } from '../definitions/bundling';
+import type { ApiDefinition } from '../definitions/api';
+import { FUNCTIONS, type FunctionName } from '../definitions/functions';
 import { watchTree } from './tree-watch';
 
 /** What the runtime does with builds and changes. */
@@ -27,7 +27,7 @@ export interface BundlesOptions {
   readonly log: (line: string) => void;
   /** A bundle was rebuilt with a different output. */
   readonly onRebuilt: (name: FunctionName, file: string) => Promise<void>;
-  /** `lib/api.ts` changed. */
+  /** `lib/definitions/api.ts` changed. */
   readonly onApiChanged: () => Promise<void>;
 }
 
@@ -130,7 +130,7 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
     changed.add(path);
     schedule();
   });
-  const apiWatcher = watch(join(PROJECT_ROOT, 'lib'), (_, filename) => {
+  const apiWatcher = watch(join(PROJECT_ROOT, 'lib', 'definitions'), (_, filename) => {
     if (filename?.toString() !== 'api.ts') return;
     apiChanged = true;
     schedule();
@@ -199,14 +199,14 @@ function oneLine(message: Message): string {
 }
 
 /**
- * Reads `lib/api.ts` afresh (the module the runtime imported is cached): bundled by esbuild and
+ * Reads `lib/definitions/api.ts` afresh (the module the runtime imported is cached): bundled by esbuild and
  * evaluated. Throws one line when it does not build or names a function that does not exist.
  */
 export async function loadApi(): Promise<ApiDefinition> {
   let code: string;
   try {
     const result = await build({
-      entryPoints: [join(PROJECT_ROOT, 'lib', 'api.ts')],
+      entryPoints: [join(PROJECT_ROOT, 'lib', 'definitions', 'api.ts')],
       absWorkingDir: PROJECT_ROOT,
       bundle: true,
       platform: 'node',

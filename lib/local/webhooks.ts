@@ -1,15 +1,15 @@
 /**
  * The newPlant webhook on one machine: the plants stream (`stream.ts`) feeding the fan-out, the
  * delivery queue and its dead-letter queue (`queue.ts`, reachable over SQS's protocol on the
- * engine's port) feeding the deliver function, with the mappings' settings from `lib/webhooks.ts`.
+ * engine's port) feeding the deliver function, with the mappings' settings from `lib/definitions/webhooks.ts`.
  * The functions are the same bundles, in the same sandbox pools, as every other function.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SQSEvent } from 'aws-lambda';
 import { PLANTS_TABLE } from '../../lambda/shared/tables';
 import { WEBHOOK_ENVIRONMENT } from '../../lambda/shared/webhook-config';
-import { FUNCTIONS, FUNCTION_NAMES, type FunctionName } from '../functions';
-import { DELIVERY_SOURCE } from '../webhooks';
+import { FUNCTIONS, FUNCTION_NAMES, type FunctionName } from '../definitions/functions';
+import { DELIVERY_SOURCE } from '../definitions/webhooks';
 import { startEngine, type Engine, type EngineOptions } from './engine';
 import { LocalQueue, type QueueMessage } from './queue';
 import { answerSqs, SQS_TARGET_PREFIX } from './sqs-api';

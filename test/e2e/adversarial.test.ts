@@ -3,7 +3,7 @@
  * emulated gateway, as `npm start` runs them): every body gets the same answer as in-process,
  * and a bystander's request sent while the corpus is in flight is answered too.
  */
-import { ADVERSARIAL_BODIES } from '../../lib/adversarial-bodies';
+import { ADVERSARIAL_BODIES } from '../corpus/adversarial-bodies';
 import { useLocalService } from '../support/local-service';
 
 const service = useLocalService('adversarial');

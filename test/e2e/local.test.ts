@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocal, type LocalOptions, type LocalService } from '../../lib/local/runtime';
-import { runTokenCli } from '../../lib/token-cli';
+import { runTokenCli } from '../../lib/tools/token-cli';
 import { runBin } from '../support/run-cli';
 import { uncheckedFetch } from '../support/http';
 

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '../../lib/local/free-port';
-import { formatSmoke, randomSmokeId, smokePassed, SMOKE_ID_RANGE } from '../../lib/smoke';
+import { formatSmoke, randomSmokeId, smokePassed, SMOKE_ID_RANGE } from '../../lib/tools/smoke';
 import { useLocalService } from '../support/local-service';
 import { runBin, type CliResult } from '../support/run-cli';
 

@@ -8,9 +8,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FUNCTION_NAMES } from '../../lib/functions';
+import { FUNCTION_NAMES } from '../../lib/definitions/functions';
 import { checkPortFree, freePort } from '../../lib/local/free-port';
-import { OPENAPI_FILE } from '../../lib/openapi/document';
+import { OPENAPI_FILE } from '../../lib/tools/openapi/document';
 import { uncheckedFetch } from '../support/http';
 import { runBin } from '../support/run-cli';
 

@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { copyProject } from '../../lib/bench/watch-reload';
+import { copyProject } from '../../lib/tools/bench/watch-reload';
 import { freePort } from '../../lib/local/free-port';
 import { uncheckedFetch } from '../support/http';
 
@@ -65,7 +65,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
 
 /** create-plant's answer to a body that is not JSON (its message comes from lambda/shared/json.ts). */
 async function ask(path = '/plants') {
-  // A route this test adds to the copy's lib/api.ts is not in openapi.json: not checked.
+  // A route this test adds to the copy's lib/definitions/api.ts is not in openapi.json: not checked.
   const send = path === '/plants' ? fetch : uncheckedFetch;
   const response = await send(`${url}${path}`, {
     method: 'POST',
@@ -104,13 +104,13 @@ it('prints a broken save as one block and keeps serving the previous build', asy
   await until(async () => (await ask()).text.includes('must be JSON (fixed)'), 'the fixed answer');
 });
 
-it('restarts the gateway on its port when lib/api.ts changes', async () => {
+it('restarts the gateway on its port when lib/definitions/api.ts changes', async () => {
   expect((await ask('/watch-probe')).status).toBe(404);
   appendFileSync(
-    join(copy, 'lib/api.ts'),
+    join(copy, 'lib/definitions/api.ts'),
     "\n(API.routes as RouteDefinition[]).push({ method: 'POST', path: '/watch-probe', function: 'create-plant', authorized: true });\n",
   );
-  await until(() => output.includes('[watch] lib/api.ts changed'), 'the restart');
+  await until(() => output.includes('[watch] lib/definitions/api.ts changed'), 'the restart');
   const answer = await ask('/watch-probe');
   expect(answer.status).toBe(400);
   expect(answer.text).toContain('must be JSON (fixed)');

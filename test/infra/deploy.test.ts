@@ -2,7 +2,7 @@
  * What only a deployment would otherwise show (docs/deploy-notes.md): alarms CloudWatch can
  * deliver, the invoke permissions, the access-log variables, the stages and their log policies,
  * and CloudFormation's own validation with cdk-nag, shown to fail synth on a broken construct.
- * The app is built as `cdk synth` builds it (lib/app.ts, cdk.json's context); bundling is
+ * The app is built as `cdk synth` builds it (lib/infra/app.ts, cdk.json's context); bundling is
  * skipped here (test/infra/stack.test.ts checks the bundles).
  */
 import { App, CfnResource, Stack } from 'aws-cdk-lib';
@@ -14,11 +14,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API } from '../../lib/api';
-import { addPlantStore } from '../../lib/app';
-import { FUNCTIONS } from '../../lib/functions';
-import { STACK_DESCRIPTION } from '../../lib/plant-store-stack';
-import { DEFAULT_STACK_NAME, STAGES } from '../../lib/stages';
+import { API } from '../../lib/definitions/api';
+import { addPlantStore } from '../../lib/infra/app';
+import { FUNCTIONS } from '../../lib/definitions/functions';
+import { STACK_DESCRIPTION } from '../../lib/infra/plant-store-stack';
+import { DEFAULT_STACK_NAME, STAGES } from '../../lib/infra/stages';
 
 const CONTEXT = JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')).context;
 
@@ -171,7 +171,7 @@ describe('what API Gateway and Lambda check only when deployed', () => {
   const [authorizerId] = Object.keys(template.findResources('AWS::ApiGatewayV2::Authorizer'));
   const functionId = (id: string) =>
     Object.keys(template.findResources('AWS::Lambda::Function')).find((key) =>
-      new RegExp(`^${id}[0-9A-F]{8}$`).test(key),
+      new RegExp(`^${id}Function[0-9A-F]{8}$`).test(key),
     )!;
   const executeApi = (suffix: unknown[]) => ({
     'Fn::Join': [

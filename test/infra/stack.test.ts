@@ -8,17 +8,18 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API } from '../../lib/api';
-import { buildFunctions } from '../../lib/build';
+import { API } from '../../lib/definitions/api';
+import { buildFunctions } from '../../lib/definitions/build';
 import { ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { DENIAL_REASONS, OUTCOME_METRICS } from '../../lambda/shared/observability';
+import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/shared/tables';
 import {
   FUNCTIONS,
   FUNCTION_NAMES,
   tableEnvironment,
   type FunctionName,
-} from '../../lib/functions';
-import { PlantStoreStack, type PlantStoreStackProps } from '../../lib/plant-store-stack';
+} from '../../lib/definitions/functions';
+import { PlantStoreStack, type PlantStoreStackProps } from '../../lib/infra/plant-store-stack';
 
 /** The feature flags `cdk synth` reads from cdk.json, so that the template tested is the one deployed. */
 const CONTEXT = JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')).context;
@@ -62,7 +63,7 @@ function logicalIdOf(type: string, props: Record<string, unknown>): string {
 }
 
 describe('the HTTP API is the shared definition', () => {
-  it('has exactly the routes of lib/api.ts, each behind the authorizer', () => {
+  it('has exactly the routes of lib/definitions/api.ts, each behind the authorizer', () => {
     const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
       (route) => route.Properties,
     );
@@ -78,13 +79,13 @@ describe('the HTTP API is the shared definition', () => {
     }
   });
 
-  it('sends each route to the function lib/api.ts names', () => {
+  it('sends each route to the function lib/definitions/api.ts names', () => {
     const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
     const targets = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
       (route) => {
         const target = route.Properties.Target['Fn::Join'][1][1].Ref as string;
         const uri = integrations[target]!.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
-        return `${route.Properties.RouteKey} -> ${uri.replace(/[0-9A-F]{8}$/, '')}`;
+        return `${route.Properties.RouteKey} -> ${uri.replace(/Function[0-9A-F]{8}$/, '')}`;
       },
     );
     expect(targets.sort()).toEqual(
@@ -196,6 +197,22 @@ describe('functions', () => {
       expect(readFileSync(asset).equals(readFileSync(fn.file))).toBe(true);
     }
   }, 120_000); // seven esbuild builds: over 30 s on a loaded machine
+
+  it("keeps the tables' logical ids, since a replaced table loses its data", () => {
+    expect(Object.keys(template.findResources('AWS::DynamoDB::Table'))).toEqual(
+      expect.arrayContaining(['PlantsTable0ED39346', 'TokensTable6C9B5BC6']),
+    );
+    expect(
+      logicalIdOf('AWS::DynamoDB::Table', {
+        KeySchema: [{ AttributeName: PLANTS_TABLE.partitionKey.name, KeyType: 'HASH' }],
+      }),
+    ).toBe('PlantsTable0ED39346');
+    expect(
+      logicalIdOf('AWS::DynamoDB::Table', {
+        KeySchema: [{ AttributeName: TOKENS_TABLE.partitionKey.name, KeyType: 'HASH' }],
+      }),
+    ).toBe('TokensTable6C9B5BC6');
+  });
 
   it('grants each function exactly its table actions: GetItem on tokens; PutItem+GetItem, GetItem, Scan, DeleteItem on plants; Scan, GetItem on subscriptions', () => {
     const subscriptions = logicalIdOf('AWS::DynamoDB::Table', {

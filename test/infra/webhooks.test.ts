@@ -7,8 +7,8 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { Webhooks } from '../../lib/constructs/webhooks';
-import { DELIVERY_SOURCE } from '../../lib/webhooks';
+import { Webhooks } from '../../lib/infra/constructs/webhooks';
+import { DELIVERY_SOURCE } from '../../lib/definitions/webhooks';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../lambda/shared/webhook-schedule';
 
 function build(stream = true) {

@@ -1,7 +1,7 @@
 /**
  * The built bundles, exactly as deployed (aliases and all), run in a fresh process on Lambda's
  * Node against real engines — dynalite, and DynamoDB Local where Java is available — so that a
- * trim in `lib/bundling.ts` that broke a real call would fail here: every function of the
+ * trim in `lib/definitions/bundling.ts` that broke a real call would fail here: every function of the
  * registry answers a real request; create-plant's create, retry and conflict paths all run.
  */
 import { execFile } from 'node:child_process';
@@ -13,11 +13,15 @@ import { promisify } from 'node:util';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { ALL_SCOPES, generateToken, tokenItem } from '../../lambda/shared/tokens';
 import { TOKENS_TABLE, TokensTable } from '../../lambda/shared/tokens-table';
-import { API } from '../../lib/api';
-import { firstEvent } from '../../lib/bench/events';
-import { buildFunctions, type BuiltFunction } from '../../lib/build';
-import { FUNCTION_NAMES, tableEnvironment, type FunctionName } from '../../lib/functions';
-import { lambdaNode } from '../../lib/lambda-node';
+import { API } from '../../lib/definitions/api';
+import { firstEvent } from '../../lib/tools/bench/events';
+import { buildFunctions, type BuiltFunction } from '../../lib/definitions/build';
+import {
+  FUNCTION_NAMES,
+  tableEnvironment,
+  type FunctionName,
+} from '../../lib/definitions/functions';
+import { lambdaNode } from '../../lib/definitions/lambda-node';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine, type Engine } from '../../lib/local/engine';
 import { javaAvailable, startDynamoDbLocal } from '../support/dynamodb-local';
 

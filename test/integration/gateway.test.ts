@@ -3,8 +3,8 @@
  * that every answer a function or authorizer can give — malformed, thrown, slow — is covered,
  * and the events it builds can be inspected field by field.
  */
-import type { ApiDefinition } from '../../lib/api';
-import { API } from '../../lib/api';
+import type { ApiDefinition } from '../../lib/definitions/api';
+import { API } from '../../lib/definitions/api';
 import { closeGateways, stubbedGateway as make, type Stub } from '../support/gateway';
 
 afterEach(closeGateways);

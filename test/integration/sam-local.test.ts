@@ -16,14 +16,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { parseDeliveryMessage } from '../../lambda/shared/webhook-message';
-import { addPlantStore } from '../../lib/app';
+import { addPlantStore } from '../../lib/infra/app';
 import {
   FUNCTIONS,
   FUNCTION_NAMES,
   tableEnvironment,
   type FunctionName,
-} from '../../lib/functions';
-import { lambdaNode } from '../../lib/lambda-node';
+} from '../../lib/definitions/functions';
+import { lambdaNode } from '../../lib/definitions/lambda-node';
 import { ensureDevToken } from '../../lib/local/dev-token';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, type Engine } from '../../lib/local/engine';
 import { freePort } from '../../lib/local/free-port';
@@ -33,8 +33,8 @@ import {
   localQueueUrl,
   startEngineWithQueues,
 } from '../../lib/local/webhooks';
-import { runWebhookCli } from '../../lib/webhook-cli';
-import { listen, type Listener } from '../../lib/webhook-listen';
+import { runWebhookCli } from '../../lib/tools/webhook-cli';
+import { listen, type Listener } from '../../lib/tools/webhook-listen';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '../..');
@@ -99,7 +99,7 @@ beforeAll(async () => {
     stderr.mockRestore();
   }
   const template = JSON.parse(readFileSync(join(dir, 'cdk.out', stack.templateFile), 'utf8'));
-  const byPath = new Map(
+  const bySamId = new Map(
     Object.values(
       template.Resources as Record<
         string,
@@ -107,13 +107,10 @@ beforeAll(async () => {
       >,
     )
       .filter((r) => r.Type === 'AWS::Lambda::Function')
-      .map((r) => [r.Metadata['aws:cdk:path'], { ...r.Properties, Metadata: r.Metadata }]),
+      .map((r) => [samResourceId(r.Metadata), { ...r.Properties, Metadata: r.Metadata }]),
   );
   resources = Object.fromEntries(
-    FUNCTION_NAMES.map((name) => [
-      name,
-      byPath.get(`${stack.stackName}/${FUNCTIONS[name].id}/Resource`),
-    ]),
+    FUNCTION_NAMES.map((name) => [name, bySamId.get(FUNCTIONS[name].id)]),
   ) as Record<FunctionName, FunctionResource>;
 
   const npmStart = new LocalWebhooks({ concurrency: 1, log: () => undefined });
@@ -147,6 +144,16 @@ afterAll(async () => {
   await engine?.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * The id `sam local invoke` knows a function by, as the SAM CLI reads it: `SamResourceId` from
+ * the metadata, else the construct id before `Resource` in its `aws:cdk:path`.
+ */
+function samResourceId(metadata: Record<string, string>): string | undefined {
+  if (metadata.SamResourceId) return metadata.SamResourceId;
+  const path = metadata['aws:cdk:path']?.split('/') ?? [];
+  return path.at(-1) === 'Resource' ? path.at(-2) : path.at(-1);
+}
 
 /** Where SAM finds a function's code: the asset folder beside the template, `Handler`'s file. */
 function bundleOf(name: FunctionName): string {

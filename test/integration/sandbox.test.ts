@@ -8,9 +8,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API } from '../../lib/api';
+import { API } from '../../lib/definitions/api';
 import { build } from 'esbuild';
-import { lambdaNode } from '../../lib/lambda-node';
+import { lambdaNode } from '../../lib/definitions/lambda-node';
 import { freePort } from '../../lib/local/free-port';
 import { Gateway } from '../../lib/local/gateway';
 import { SandboxPool, type PoolOptions } from '../../lib/local/sandbox/pool';

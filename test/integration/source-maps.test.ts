@@ -5,9 +5,9 @@
  */
 import { build } from 'esbuild';
 import { join } from 'node:path';
-import { functionBuildOptions } from '../../lib/build';
-import { ESBUILD_OPTIONS, PROJECT_ROOT } from '../../lib/bundling';
-import { FUNCTIONS, FUNCTION_NAMES } from '../../lib/functions';
+import { functionBuildOptions } from '../../lib/definitions/build';
+import { ESBUILD_OPTIONS, PROJECT_ROOT } from '../../lib/definitions/bundling';
+import { FUNCTIONS, FUNCTION_NAMES } from '../../lib/definitions/functions';
 
 const name = FUNCTION_NAMES[0]!;
 const outdir = join(PROJECT_ROOT, '.plant-store', 'source-map-test');

@@ -2,9 +2,9 @@
  * The local gateway on a loopback port with its functions replaced by in-process stubs, so that
  * every answer a function or authorizer can give is covered and the events can be inspected.
  */
-import type { ApiDefinition } from '../../lib/api';
-import { API } from '../../lib/api';
-import type { FunctionName } from '../../lib/functions';
+import type { ApiDefinition } from '../../lib/definitions/api';
+import { API } from '../../lib/definitions/api';
+import type { FunctionName } from '../../lib/definitions/functions';
 import { Gateway, type GatewayOptions } from '../../lib/local/gateway';
 
 /** A function or authorizer stand-in. */

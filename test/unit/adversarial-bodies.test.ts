@@ -5,7 +5,7 @@
 import type { PutCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeCreatePlantHandler } from '../../lambda/create-plant/handler';
 import { MAX_BODY_BYTES } from '../../lambda/create-plant/request';
-import { ADVERSARIAL_BODIES } from '../../lib/adversarial-bodies';
+import { ADVERSARIAL_BODIES } from '../corpus/adversarial-bodies';
 import { createPlantEvent } from '../support/events';
 
 function harness() {

@@ -1,8 +1,8 @@
 /** `npm run bench` arguments and the memory report's roles: pure functions, no processes. */
-import { parseBenchArgs } from '../../lib/bench/args';
+import { parseBenchArgs } from '../../lib/tools/bench/args';
 import { UsageError } from '../../lib/cli-args';
-import { roleOf } from '../../lib/bench/memory';
-import { PHASES } from '../../lib/bench/phases';
+import { roleOf } from '../../lib/tools/bench/memory';
+import { PHASES } from '../../lib/tools/bench/phases';
 
 describe('parseBenchArgs', () => {
   it('has defaults and every phase', () => {

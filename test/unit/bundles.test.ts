@@ -1,15 +1,15 @@
 /**
  * What enters the function bundles, read from esbuild's metafile: no banned module (protocols,
  * event streams, HTTP/2, credential providers DynamoDB or Lambda never use) in any bundle, and
- * the aliases of `lib/bundling.ts` really replace what they name.
+ * the aliases of `lib/definitions/bundling.ts` really replace what they name.
  */
 import { build, type Metafile } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildFunctions, type BuiltFunction } from '../../lib/build';
-import { BANNED_MODULES, ESBUILD_OPTIONS, PROJECT_ROOT } from '../../lib/bundling';
-import { FUNCTIONS, FUNCTION_NAMES } from '../../lib/functions';
+import { buildFunctions, type BuiltFunction } from '../../lib/definitions/build';
+import { BANNED_MODULES, ESBUILD_OPTIONS, PROJECT_ROOT } from '../../lib/definitions/bundling';
+import { FUNCTIONS, FUNCTION_NAMES } from '../../lib/definitions/functions';
 
 /** The bundle's inputs that contribute bytes, matched against the banned list. */
 function bannedInputs(metafile: Metafile): string[] {

@@ -1,5 +1,5 @@
 /** Route selection, without sockets: path variables, greedy variables, specificity, decoding. */
-import type { RouteDefinition } from '../../lib/api';
+import type { RouteDefinition } from '../../lib/definitions/api';
 import { Router } from '../../lib/local/gateway/router';
 
 const route = (method: RouteDefinition['method'], path: string): RouteDefinition => ({

@@ -1,6 +1,6 @@
 /** The heap limits local sandboxes get: Lambda's own for the function's memory setting. */
-import { FUNCTIONS, FUNCTION_NAMES } from '../../lib/functions';
-import { lambdaHeapFlags } from '../../lib/lambda-node';
+import { FUNCTIONS, FUNCTION_NAMES } from '../../lib/definitions/functions';
+import { lambdaHeapFlags } from '../../lib/definitions/lambda-node';
 
 it('gives 256 MB the limits Lambda starts Node with', () => {
   expect(lambdaHeapFlags(256)).toEqual(['--max-semi-space-size=12', '--max-old-space-size=231']);

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { parseJson } from '../../lambda/shared/json';
 import { NewPlant, PLANT_TEXT_LIMITS, describeIssues } from '../../lambda/shared/schemas';
-import { OPENAPI_FILE } from '../../lib/openapi/document';
+import { OPENAPI_FILE } from '../../lib/tools/openapi/document';
 
 /** Characters by their width: UTF-8 bytes, and UTF-16 units in a JavaScript string. */
 const ALPHABETS = {

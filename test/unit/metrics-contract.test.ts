@@ -21,8 +21,8 @@ beforeEach(() => {
 });
 
 it.each([
-  ['the stack', '../../lib/plant-store-stack'],
-  ['the monitoring construct', '../../lib/constructs/monitoring'],
+  ['the stack', '../../lib/infra/plant-store-stack'],
+  ['the monitoring construct', '../../lib/infra/constructs/monitoring'],
   ['the metric contract', '../../lambda/shared/metrics-contract'],
 ])('loading %s loads no Powertools package', (_, path) => {
   const loaded: object = jest.requireActual(path);

@@ -6,8 +6,8 @@
 import { compileErrors, dereference, validate } from '@readme/openapi-parser';
 import { readFileSync } from 'node:fs';
 import { parseJson } from '../../lambda/shared/json';
-import { API } from '../../lib/api';
-import { OPENAPI_FILE, buildDocument, documentText } from '../../lib/openapi/document';
+import { API } from '../../lib/definitions/api';
+import { OPENAPI_FILE, buildDocument, documentText } from '../../lib/tools/openapi/document';
 
 const text = readFileSync(OPENAPI_FILE, 'utf8');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -130,7 +130,7 @@ describe('beyond the seed', () => {
     expect(doc.servers[1].url).toMatch(/^https:\/\/\{apiId\}\.execute-api\.\{region\}\./);
   });
 
-  it('documents every route of lib/api.ts, each with the gateway answers beside its own', () => {
+  it('documents every route of lib/definitions/api.ts, each with the gateway answers beside its own', () => {
     for (const route of API.routes) {
       const operation = doc.paths[route.path][route.method.toLowerCase()];
       expect(operation.description.length).toBeGreaterThan(0);
@@ -162,7 +162,7 @@ describe('beyond the seed', () => {
     ]);
   });
 
-  it('carries the CORS configuration of lib/api.ts', () => {
+  it('carries the CORS configuration of lib/definitions/api.ts', () => {
     expect(doc['x-amazon-apigateway-cors']).toEqual({
       allowOrigins: API.cors.defaultAllowOrigins,
       allowMethods: API.cors.allowMethods,

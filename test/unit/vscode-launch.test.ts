@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../lib/bundling';
-import { FUNCTION_NAMES } from '../../lib/functions';
+import { PROJECT_ROOT } from '../../lib/definitions/bundling';
+import { FUNCTION_NAMES } from '../../lib/definitions/functions';
 import { DEFAULT_INSPECT_PORT } from '../../lib/local/settings';
 
 interface Launch {

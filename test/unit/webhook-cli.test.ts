@@ -1,5 +1,5 @@
 /** `npm run webhook`'s command line: help, and one-line errors before anything is reached. */
-import { runWebhookCli, WEBHOOK_HELP } from '../../lib/webhook-cli';
+import { runWebhookCli, WEBHOOK_HELP } from '../../lib/tools/webhook-cli';
 
 async function run(...argv: string[]) {
   const out: string[] = [];

@@ -14,7 +14,7 @@ import {
   retryDelaySeconds,
 } from '../../lambda/shared/webhook-schedule';
 import { generateSecret, sign, webhookIdOf } from '../../lambda/shared/webhook-signature';
-import { buildDocument } from '../../lib/openapi/document';
+import { buildDocument } from '../../lib/tools/openapi/document';
 import { redact } from '../../lambda/shared/observability';
 
 describe('signature', () => {

@@ -8,7 +8,7 @@ import { validateWorkflow } from '@action-validator/core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { STAGES } from '../../lib/stages';
+import { STAGES } from '../../lib/infra/stages';
 
 const WORKFLOWS = join(__dirname, '../../.github/workflows');
 const read = (file: string) => readFileSync(join(WORKFLOWS, file), 'utf8');

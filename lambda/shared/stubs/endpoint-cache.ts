@@ -1,5 +1,5 @@
 /**
- * Bundled in place of `@aws-sdk/endpoint-cache` (see `lib/bundling.ts`): the same class with
+ * Bundled in place of `@aws-sdk/endpoint-cache` (see `lib/definitions/bundling.ts`): the same class with
  * the same behaviour, its least-recently-used eviction kept on a `Map` instead of the
  * `mnemonist` package (~7 KB with `obliterator`). Every DynamoDB client builds one, though
  * endpoint discovery stays off unless enabled; `test/unit/endpoint-cache.test.ts` holds the two

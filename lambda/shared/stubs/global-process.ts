@@ -1,5 +1,5 @@
 /**
- * Bundled in place of `node:process` (see `lib/bundling.ts`): the same object as the global
+ * Bundled in place of `node:process` (see `lib/definitions/bundling.ts`): the same object as the global
  * `process`, without loading the ESM wrapper of a built-in at cold start. Only the names the SDK
  * imports are exported; a new one fails the build instead of reading `undefined`.
  */

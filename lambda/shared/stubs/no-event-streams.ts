@@ -1,5 +1,5 @@
 /**
- * Bundled in place of `@smithy/core/event-streams` (see `lib/bundling.ts`). The SDK reaches that
+ * Bundled in place of `@smithy/core/event-streams` (see `lib/definitions/bundling.ts`). The SDK reaches that
  * module only through a dynamic `import()` for operations with event-stream members, which
  * DynamoDB has none of; its mere presence made esbuild wrap ~150 shared modules in lazy
  * initialisers, slowing every cold start. Should an operation ever take that path, it fails loudly.

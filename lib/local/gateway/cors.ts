@@ -2,7 +2,7 @@
  * CORS as HTTP API configures it: preflights answered 204 by the gateway itself, and the
  * allowed origin added to every other answer, the gateway's own errors included.
  */
-import type { ApiDefinition } from '../../api';
+import type { ApiDefinition } from '../../definitions/api';
 import type { Answer } from './answers';
 
 /** The CORS settings of one gateway. */

@@ -3,7 +3,7 @@
  * literal, `{name}` (one segment) or `{name+}` (greedy, the rest of the path); the most specific
  * matching route wins; nothing matches → the caller answers 404 (HTTP API has no 405).
  */
-import type { RouteDefinition } from '../../api';
+import type { RouteDefinition } from '../../definitions/api';
 
 /** The chosen route and its decoded path variables (left out when the route has none). */
 export interface RouteMatch {

@@ -6,8 +6,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ApiDefinition } from '../../api';
-import type { FunctionName } from '../../functions';
+import type { ApiDefinition } from '../../definitions/api';
+import type { FunctionName } from '../../definitions/functions';
 import {
   ANSWERS,
   mapFunctionAnswer,

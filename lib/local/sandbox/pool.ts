@@ -7,7 +7,7 @@
  * invocation. With `inspectPort` the pool runs one sandbox under the inspector, for a debugger.
  */
 import { randomUUID } from 'node:crypto';
-import { lambdaHeapFlags } from '../../lambda-node';
+import { lambdaHeapFlags } from '../../definitions/lambda-node';
 import { InvocationError, Sandbox } from './sandbox';
 
 /** How to run one function. */

@@ -26,7 +26,7 @@ export interface SandboxOptions {
   readonly generation: number;
   /** The function's whole environment (nothing is inherited but PATH). */
   readonly environment: Record<string, string>;
-  /** The Node executable (Lambda's, see `lib/lambda-node.ts`). */
+  /** The Node executable (Lambda's, see `lib/definitions/lambda-node.ts`). */
   readonly nodePath: string;
   /** Node flags, e.g. the heap limit. */
   readonly execArgv: readonly string[];

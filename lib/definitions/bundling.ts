@@ -1,0 +1,84 @@
+/**
+ * How functions are bundled, defined once: the stack hands these options to `NodejsFunction`,
+ * and `npm start` and `npm run bench` build with esbuild from the same values.
+ */
+import { join } from 'node:path';
+
+/** The project root, for absolute entry paths. */
+export const PROJECT_ROOT = join(__dirname, '..', '..');
+
+/** Node.js major version of the Lambda runtime; the bundles target it. */
+export const NODE_MAJOR = 24;
+
+/**
+ * Credential providers Lambda never uses: a function's role arrives in environment variables,
+ * which `fromEnv` reads. The default chain loads the others with dynamic `import()`, so leaving
+ * them out of the bundle costs nothing unless they would be called.
+ */
+export const UNUSED_CREDENTIAL_PROVIDERS: readonly string[] = [
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-web-identity',
+  '@aws-sdk/credential-provider-http',
+  '@aws-sdk/credential-provider-login',
+  '@smithy/credential-provider-imds',
+  '@aws-sdk/token-providers',
+  '@aws-sdk/client-sso',
+  '@aws-sdk/client-sso-oidc',
+  '@aws-sdk/nested-clients',
+];
+
+/**
+ * Modules replaced at build time by a file of ours (paths relative to the project root, where
+ * both esbuild and the stack's bundling run), each measured on Lambda's Node with `npm run bench`
+ * and kept only because it trims cold start without changing what a function does.
+ */
+export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
+  // Reached only by a dynamic import() that DynamoDB never takes; see the stub. ~20 KB and ~10 %.
+  '@smithy/core/event-streams': './lambda/shared/stubs/no-event-streams.ts',
+  // The global object itself, without the ESM wrapper of a built-in.
+  'node:process': './lambda/shared/stubs/global-process.ts',
+  // The same class on a Map, without mnemonist (~7 KB); see the file.
+  '@aws-sdk/endpoint-cache': './lambda/shared/stubs/endpoint-cache.ts',
+};
+
+/**
+ * Modules that must never enter a bundle (a test reads esbuild's metafile): what DynamoDB does
+ * not use (other protocols, event streams, HTTP/2) and credential providers Lambda never calls.
+ */
+export const BANNED_MODULES: readonly RegExp[] = [
+  /\/@smithy\/core\/dist-[a-z]+\/submodules\/event-streams\//,
+  /\/@smithy\/core\/dist-[a-z]+\/submodules\/cbor\//,
+  /\/@smithy\/eventstream-/,
+  /\/@aws-sdk\/core\/dist-[a-z]+\/submodules\/protocols\/(?:cbor|query|xml)\//,
+  /\/@aws-sdk\/core\/dist-[a-z]+\/submodules\/protocols\/json\/AwsRestJsonProtocol/,
+  /\/@smithy\/node-http-handler\/dist-[a-z]+\/(?:http2\/|node-http2)/,
+  /\/@aws-sdk\/credential-provider-(?:ini|sso|process|web-identity|http|login)\//,
+  /\/@smithy\/credential-provider-imds\//,
+  /\/@aws-sdk\/(?:client-sso|client-sso-oidc|nested-clients|token-providers)\//,
+  // Replaced by our endpoint cache (BUNDLE_ALIASES).
+  /\/@aws-sdk\/endpoint-cache\//,
+  /\/mnemonist\//,
+];
+
+/** ESM output still meets CommonJS inside dependencies that `require` Node's built-ins. */
+export const ESM_REQUIRE_BANNER =
+  "import{createRequire as __cr}from'module';const require=__cr(import.meta.url);";
+
+/** The esbuild options every function is built with, in esbuild's own terms. */
+export const ESBUILD_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: `node${NODE_MAJOR}`,
+  minify: true,
+  sourcemap: false,
+  // Prefer the packages' ES module builds: smaller, and tree-shaken.
+  mainFields: ['module', 'main'],
+  external: [...UNUSED_CREDENTIAL_PROVIDERS],
+  alias: BUNDLE_ALIASES,
+  banner: { js: ESM_REQUIRE_BANNER },
+  outExtension: { '.js': '.mjs' },
+  legalComments: 'none',
+} as const;

@@ -1,0 +1,151 @@
+/**
+ * The function registry, defined once: each function's entry point, the tables it may touch
+ * and with which actions, its memory and timeout. The stack deploys one function per entry
+ * (environment and IAM derived from `tables`), the local runtime builds and runs the same
+ * entries, and the tests loop over them. A new function is one entry here plus one folder
+ * under `lambda/`.
+ */
+import {
+  PLANTS_TABLE,
+  SUBSCRIPTIONS_TABLE,
+  TOKENS_TABLE,
+  type TableDefinition,
+} from '../../lambda/shared/tables';
+
+/** The functions, by the name the API definition and the logs use. */
+export type FunctionName =
+  | 'authorizer'
+  | 'create-plant'
+  | 'get-plant'
+  | 'list-plants'
+  | 'delete-plant'
+  | 'fan-out'
+  | 'deliver';
+
+/** The tables, by the key the registry and the stack use. */
+export const TABLES_BY_KEY = {
+  plants: PLANTS_TABLE,
+  tokens: TOKENS_TABLE,
+  subscriptions: SUBSCRIPTIONS_TABLE,
+} as const;
+/** A table's key in `TABLES_BY_KEY`. */
+export type TableKey = keyof typeof TABLES_BY_KEY;
+
+/** What the stack and the local runtime need to know about a function. */
+export interface FunctionDefinition {
+  /** The construct id in the stack (stable: changing it replaces the function). */
+  readonly id: string;
+  /** The TypeScript entry point, relative to the project root. */
+  readonly entry: string;
+  /**
+   * The tables the function uses and the exact DynamoDB actions it may call on each; its role
+   * gets these and nothing else, and it receives each table's name in the table's
+   * `environmentVariable`.
+   */
+  readonly tables: Readonly<Partial<Record<TableKey, readonly string[]>>>;
+  /**
+   * Memory in MB. 256: Lambda gives CPU in proportion to memory, and at 128 MB the cold import
+   * of the SDK takes about twice as long; every function uses far less than 100 MB.
+   */
+  readonly memorySize: number;
+  /**
+   * Lambda timeout in seconds. The SDK makes at most 3 attempts of at most 2 s each plus
+   * backoff, so 10 s always covers a call's retries and the function answers 503 itself rather
+   * than timing out. The authorizer's 10 s is the gateway's own limit for an authorizer.
+   */
+  readonly timeoutSeconds: number;
+  /**
+   * What invokes the function besides the API: the plants table's stream (the webhook's
+   * fan-out) or the delivery queue (its deliverer). Both get the delivery queue's URL.
+   * @default - only the API invokes it
+   */
+  readonly trigger?: 'plants-stream' | 'delivery-queue';
+}
+
+/** Every function. */
+export const FUNCTIONS: Readonly<Record<FunctionName, FunctionDefinition>> = {
+  authorizer: {
+    id: 'Authorizer',
+    entry: 'lambda/authorizer/index.ts',
+    tables: { tokens: ['dynamodb:GetItem'] },
+    memorySize: 256,
+    timeoutSeconds: 10,
+  },
+  'create-plant': {
+    id: 'CreatePlant',
+    entry: 'lambda/create-plant/index.ts',
+    tables: { plants: ['dynamodb:PutItem', 'dynamodb:GetItem'] },
+    memorySize: 256,
+    timeoutSeconds: 10,
+  },
+  'get-plant': {
+    id: 'GetPlant',
+    entry: 'lambda/get-plant/index.ts',
+    tables: { plants: ['dynamodb:GetItem'] },
+    memorySize: 256,
+    timeoutSeconds: 10,
+  },
+  'list-plants': {
+    id: 'ListPlants',
+    entry: 'lambda/list-plants/index.ts',
+    tables: { plants: ['dynamodb:Scan'] },
+    memorySize: 256,
+    timeoutSeconds: 10,
+  },
+  'delete-plant': {
+    id: 'DeletePlant',
+    entry: 'lambda/delete-plant/index.ts',
+    tables: { plants: ['dynamodb:DeleteItem'] },
+    memorySize: 256,
+    timeoutSeconds: 10,
+  },
+  // The newPlant webhook: the stream's inserts become one queued delivery per subscriber; 30 s
+  // covers a scan of the subscribers and the queue's batches with the SDK's retries.
+  'fan-out': {
+    id: 'FanOut',
+    entry: 'lambda/fan-out/index.ts',
+    tables: { subscriptions: ['dynamodb:Scan'] },
+    memorySize: 256,
+    timeoutSeconds: 30,
+    trigger: 'plants-stream',
+  },
+  // Each attempt has 10 s (the receiver's limit); 30 s leaves room for the store and KMS.
+  deliver: {
+    id: 'Deliver',
+    entry: 'lambda/deliver/index.ts',
+    tables: { subscriptions: ['dynamodb:GetItem'] },
+    memorySize: 256,
+    timeoutSeconds: 30,
+    trigger: 'delivery-queue',
+  },
+};
+
+/** Every function's name, in registry order. */
+export const FUNCTION_NAMES = Object.keys(FUNCTIONS) as FunctionName[];
+
+/** The tables a function uses, with their definitions. */
+export function tablesOf(name: FunctionName): [TableKey, TableDefinition][] {
+  return (Object.keys(FUNCTIONS[name].tables) as TableKey[]).map((key) => [
+    key,
+    TABLES_BY_KEY[key],
+  ]);
+}
+
+/**
+ * The environment variables naming a function's tables, given each table's real name (the
+ * stack's generated names, or the local engine's `localName`s).
+ */
+export function tableEnvironment(
+  name: FunctionName,
+  tableName: (key: TableKey, table: TableDefinition) => string,
+): Record<string, string> {
+  return Object.fromEntries(
+    tablesOf(name).map(([key, table]) => [table.environmentVariable, tableName(key, table)]),
+  );
+}
+
+/** The DynamoDB operations any function may call on a table (`GetItem`…, without `dynamodb:`). */
+export function operationsOn(table: TableKey): string[] {
+  const actions = FUNCTION_NAMES.flatMap((name) => FUNCTIONS[name].tables[table] ?? []);
+  return [...new Set(actions)].map((action) => action.replace('dynamodb:', ''));
+}

@@ -1,0 +1,196 @@
+/**
+ * One function of the registry as deployed: bundled from the one build definition, with its own
+ * log group and a role that may write only there and call exactly the registry's actions on its
+ * tables.
+ */
+import { CfnResource, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
+import {
+  LogLevel,
+  NodejsFunction,
+  OutputFormat,
+  type BundlingOptions,
+} from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+import { ESBUILD_OPTIONS, PROJECT_ROOT } from '../../definitions/bundling';
+import { TABLES_BY_KEY, type FunctionDefinition, type TableKey } from '../../definitions/functions';
+
+/** Settings of one deployed function. */
+export interface ServiceFunctionProps {
+  /** The registry name: the metrics' service dimension and the role's description. */
+  readonly name: string;
+  /** The registry entry: entry point, memory, timeout and the actions on each table. */
+  readonly definition: FunctionDefinition;
+  /** The deployed tables, by registry key; the function gets the ones its definition names. */
+  readonly tables: Readonly<Partial<Record<TableKey, ITable>>>;
+  /**
+   * Variables added to the function's environment (its tables' names and its service name are
+   * always set).
+   * @default - none
+   */
+  readonly environment?: Readonly<Record<string, string>>;
+  /**
+   * Concurrent executions reserved for the function, which are also its ceiling.
+   * @default - nothing reserved; the function shares the account's unreserved concurrency
+   */
+  readonly reservedConcurrency?: number;
+  /**
+   * How long the function's log group keeps its events.
+   * @default RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: RetentionDays;
+  /**
+   * What becomes of the log group when the stack is deleted.
+   * @default RemovalPolicy.DESTROY - the logs go with the function that wrote them
+   */
+  readonly logRemovalPolicy?: RemovalPolicy;
+  /**
+   * The application log level. TRACE, DEBUG or INFO: Lambda files the EMF metric lines, which
+   * have no level, as INFO, so a higher level would drop the metrics.
+   * @default ApplicationLogLevel.INFO
+   */
+  readonly applicationLogLevel?: ApplicationLogLevel;
+  /**
+   * X-Ray active tracing by the Lambda runtime (no tracing code in the bundle).
+   * @default false - no traces, no X-Ray permissions
+   */
+  readonly tracing?: boolean;
+}
+
+/** Log levels at which Lambda keeps the EMF metric lines (it files them as INFO). */
+const METRIC_LOG_LEVELS: readonly ApplicationLogLevel[] = [
+  ApplicationLogLevel.TRACE,
+  ApplicationLogLevel.DEBUG,
+  ApplicationLogLevel.INFO,
+];
+
+/**
+ * `lib/definitions/bundling.ts`'s esbuild options in `NodejsFunction`'s terms: the one place they are
+ * mapped, so a deployed bundle equals the one `npm start` and the tests build.
+ */
+export function nodejsBundling(): BundlingOptions {
+  return {
+    format: OutputFormat.ESM,
+    target: ESBUILD_OPTIONS.target,
+    minify: ESBUILD_OPTIONS.minify,
+    sourceMap: ESBUILD_OPTIONS.sourcemap,
+    mainFields: [...ESBUILD_OPTIONS.mainFields],
+    externalModules: [...ESBUILD_OPTIONS.external],
+    bundleAwsSDK: true,
+    banner: ESBUILD_OPTIONS.banner.js,
+    esbuildArgs: {
+      '--legal-comments': ESBUILD_OPTIONS.legalComments,
+      '--alias': Object.entries(ESBUILD_OPTIONS.alias).map(([from, to]) => `${from}=${to}`),
+    },
+    // As lib/definitions/build.ts: only warnings and errors (the bundle is the same either way).
+    logLevel: LogLevel.WARNING,
+  };
+}
+
+/** A registry function with its log group (`Logs`), role (`Role`) and function (`Function`). */
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
+  readonly role: Role;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const { name, definition, reservedConcurrency } = props;
+    if (
+      reservedConcurrency !== undefined &&
+      !(Number.isInteger(reservedConcurrency) && reservedConcurrency >= 1)
+    ) {
+      throw new Error(
+        `reservedConcurrency of ${name} must be a positive integer, got ${reservedConcurrency}`,
+      );
+    }
+    const logLevel = props.applicationLogLevel ?? ApplicationLogLevel.INFO;
+    if (!METRIC_LOG_LEVELS.includes(logLevel)) {
+      throw new Error(
+        `applicationLogLevel must be TRACE, DEBUG or INFO (a higher level drops the EMF metrics), got ${logLevel}`,
+      );
+    }
+    const tables = Object.entries(definition.tables).map(([key, actions]) => {
+      const table = props.tables[key as TableKey];
+      if (!table) throw new Error(`${name} uses the ${key} table, which tables does not hold`);
+      return { table, actions: actions!, definition: TABLES_BY_KEY[key as TableKey] };
+    });
+
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.DESTROY,
+    });
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Plant Store ${name} function`,
+    });
+    this.logGroup.grantWrite(this.role);
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: join(PROJECT_ROOT, definition.entry),
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      handler: 'handler',
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: definition.memorySize,
+      timeout: Duration.seconds(definition.timeoutSeconds),
+      reservedConcurrentExecutions: reservedConcurrency,
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: logLevel,
+      systemLogLevelV2: SystemLogLevel.INFO,
+      tracing: props.tracing ? Tracing.ACTIVE : undefined,
+      environment: {
+        ...Object.fromEntries(
+          tables.map(({ table, definition }) => [definition.environmentVariable, table.tableName]),
+        ),
+        // The service dimension of the metrics: the registry name the dashboard reads.
+        POWERTOOLS_SERVICE_NAME: name,
+        ...props.environment,
+      },
+      bundling: nodejsBundling(),
+    });
+    for (const { table, actions } of tables) table.grant(this.function, ...actions);
+    // SAM names a function by the id before `Resource` in its path (here `Function`, the same
+    // for all): this metadata gives it the construct's own id (`sam local invoke CreatePlant`).
+    (this.function.node.defaultChild as CfnResource).addMetadata('SamResourceId', id);
+    this.dependOnPolicyOnly();
+
+    if (props.tracing) {
+      // X-Ray's PutTraceSegments and PutTelemetryRecords have no resource to name: `*` is the
+      // only form IAM accepts, and Lambda's own tracing grants exactly these two actions.
+      Validations.of(this.role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support only Resource *',
+      });
+    }
+  }
+
+  /**
+   * CDK makes a function depend on its role and the role's policy; the role is already a
+   * `GetAtt` of the function, so CloudFormation validation reports the first as redundant
+   * (W3005). Only the policy dependency is kept: the function must not start before it may read
+   * its table.
+   */
+  private dependOnPolicyOnly(): void {
+    const policy = this.role.node.tryFindChild('DefaultPolicy')?.node.defaultChild as
+      CfnResource | undefined;
+    const cfnFunction = this.function.node.defaultChild as CfnResource;
+    cfnFunction.addOverride(
+      'DependsOn',
+      policy ? [Stack.of(this).getLogicalId(policy)] : undefined,
+    );
+  }
+}

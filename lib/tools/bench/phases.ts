@@ -1,0 +1,34 @@
+/** Every bench phase, in the order `npm run bench` runs them; a new phase is one entry here. */
+import { bundlingVariants } from './bundling-variants';
+import { coldStart } from './cold-start';
+import { handlerOverhead } from './handler-overhead';
+import { load } from './load';
+import { localRuntime } from './local-runtime';
+import { median } from './measure';
+import { observabilityCost } from './observability-cost';
+import { parseTime } from './parse-time';
+import type { BenchPhase } from './phase';
+import { benchWatchReload } from './watch-reload';
+
+/** Watch mode's save-to-new-answer time (`lib/tools/bench/watch-reload.ts`). */
+const watchReload: BenchPhase = {
+  name: 'watch',
+  description: "npm start's watch mode: a saved change to the first answer carrying it",
+  async run({ print }) {
+    const saves = await benchWatchReload();
+    const list = saves.map((ms) => ms.toFixed(0)).join(', ');
+    print(`Watch mode: save to new answer ${list} ms; median ${median(saves).toFixed(0)} ms\n`);
+  },
+};
+
+/** The phases, by default all of them. */
+export const PHASES: readonly BenchPhase[] = [
+  coldStart,
+  handlerOverhead,
+  parseTime,
+  load,
+  localRuntime,
+  watchReload,
+  bundlingVariants,
+  observabilityCost,
+];
