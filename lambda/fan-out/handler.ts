@@ -2,7 +2,8 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { requireEnv } from '../shared/config';
 import { makeDocumentClient } from '../shared/dynamodb';
-import { logger, metrics, redact, WEBHOOK_METRICS } from '../shared/observability';
+import { WEBHOOK_METRICS } from '../shared/metrics-contract';
+import { logger, metrics, redact } from '../shared/observability';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { sqsDeliveryQueue } from '../shared/sqs';
 import { SubscriptionsTable } from '../shared/subscriptions-table';

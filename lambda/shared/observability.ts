@@ -13,18 +13,6 @@ import {
   type Outcome,
 } from './metrics-contract';
 
-// Also readable here, beside the objects that emit it; the dashboard imports `metrics-contract.ts`
-// itself, so that loading the stack builds no Logger or Metrics.
-export {
-  DENIAL_REASONS,
-  METRICS_NAMESPACE,
-  OUTCOME_METRICS,
-  REASON_DIMENSION,
-  SERVICE_DIMENSION,
-  WEBHOOK_METRICS,
-  type Outcome,
-} from './metrics-contract';
-
 /** The service name: the function's name in the registry, as the stack and `npm start` set it. */
 function serviceName(env: NodeJS.ProcessEnv = process.env): string {
   return env.POWERTOOLS_SERVICE_NAME || env.AWS_LAMBDA_FUNCTION_NAME || 'plant-store';

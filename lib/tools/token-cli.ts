@@ -4,7 +4,7 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseArgs } from 'node:util';
-import { UsageError, usageErrorOf } from '../cli-args';
+import { UsageError, failureExitCode } from '../cli-args';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { ALL_SCOPES, DEFAULT_SCOPES, generateToken, tokenItem } from '../../lambda/shared/tokens';
 import { TOKENS_TABLE, TokensTable } from '../../lambda/shared/tokens-table';
@@ -97,13 +97,7 @@ export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<n
     }
     return 0;
   } catch (caught) {
-    const error = usageErrorOf(caught);
-    if (error instanceof UsageError) {
-      io.err(`token: ${error.message} (see npm run token -- --help)`);
-      return 2;
-    }
-    io.err(`token: ${describe(error, target)}`);
-    return 1;
+    return failureExitCode('token', caught, (error) => describe(error, target), io.err);
   } finally {
     target?.client.destroy();
   }

@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import { API } from '../../lib/definitions/api';
 import { buildFunctions } from '../../lib/definitions/build';
 import { ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
-import { DENIAL_REASONS, OUTCOME_METRICS } from '../../lambda/shared/observability';
+import { DENIAL_REASONS, OUTCOME_METRICS } from '../../lambda/shared/metrics-contract';
 import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/shared/tables';
 import {
   FUNCTIONS,
   FUNCTION_NAMES,
+  TABLES_BY_KEY,
   tableEnvironment,
   type FunctionName,
 } from '../../lib/definitions/functions';
@@ -331,7 +332,10 @@ describe('alarms and outputs', () => {
   it('alarms on API 5xx, function errors and throttles, and DynamoDB throttling', () => {
     // API 5xx, errors and throttles per function, throttling per table, the store unavailable,
     // the webhook's dead letters and stream failures.
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 2 * FUNCTION_NAMES.length + 2 + 1 + 2);
+    template.resourceCountIs(
+      'AWS::CloudWatch::Alarm',
+      1 + 2 * FUNCTION_NAMES.length + Object.keys(TABLES_BY_KEY).length + 1 + 2,
+    );
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: '5xx',
       Namespace: 'AWS/ApiGateway',

@@ -4,6 +4,9 @@
  * whole stack in stack.test.ts).
  */
 import { App, Stack } from 'aws-cdk-lib';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -11,8 +14,12 @@ import { Webhooks } from '../../lib/infra/constructs/webhooks';
 import { DELIVERY_SOURCE } from '../../lib/definitions/webhooks';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../lambda/shared/webhook-schedule';
 
+// Synthesis writes to an output folder: one temporary folder, removed after the suite.
+const outdir = mkdtempSync(join(tmpdir(), 'plant-store-webhooks-cdk-'));
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
 function build(stream = true) {
-  const app = new App();
+  const app = new App({ outdir: mkdtempSync(join(outdir, 'app-')) });
   const stack = new Stack(app, 'Test');
   const plantsTable = new Table(stack, 'Plants', {
     partitionKey: { name: 'id', type: AttributeType.NUMBER },
