@@ -8,6 +8,14 @@ import { parseArgs } from 'node:util';
 /** A mistake in the command line or the settings: one line on stderr, exit code 2. */
 export class UsageError extends Error {}
 
+/** The usage error for a missing or unknown subcommand, naming the ones there are. */
+export function commandError(command: string | undefined, commands: readonly string[]): UsageError {
+  const list = `${commands.slice(0, -1).join(', ')} or ${commands.at(-1)}`;
+  return new UsageError(
+    command === undefined ? `a command is required: ${list}` : `unknown command ${command}`,
+  );
+}
+
 /** The options a command takes, in `node:util` `parseArgs` terms. */
 export type OptionSpecs = Record<string, { type: 'boolean' | 'string'; short?: string }>;
 

@@ -1,4 +1,5 @@
 /** The local settings' defaults and parsing, shared by `npm start`, `npm run db` and `npm run token`. */
+import { UsageError } from '../cli-args';
 
 /** The names of the loopback address the engine and the gateway listen on. */
 export const LOOPBACK_HOST_NAMES: readonly string[] = ['127.0.0.1', 'localhost'];
@@ -46,4 +47,16 @@ export function envInteger(
     throw new Error(`${name} must be an integer from 0 to ${max}, not ${raw}`);
   }
   return Number(raw);
+}
+
+/**
+ * The local engine's URL for the CLIs that talk to it (`PLANT_STORE_DB_PORT` on 127.0.0.1); a
+ * malformed port is the caller's mistake, so it is thrown as a usage error.
+ */
+export function localEngineEndpoint(env: NodeJS.ProcessEnv): string {
+  try {
+    return `http://127.0.0.1:${envInteger(env, 'PLANT_STORE_DB_PORT', DEFAULT_DB_PORT, 65535)}`;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }

@@ -4,12 +4,12 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseArgs } from 'node:util';
-import { UsageError, failureExitCode } from '../cli-args';
+import { UsageError, commandError, failureExitCode } from '../cli-args';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { ALL_SCOPES, DEFAULT_SCOPES, generateToken, tokenItem } from '../../lambda/shared/tokens';
 import { TOKENS_TABLE, TokensTable } from '../../lambda/shared/tokens-table';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../local/engine';
-import { DEFAULT_DB_PORT, envInteger } from '../local/settings';
+import { DEFAULT_DB_PORT, localEngineEndpoint } from '../local/settings';
 
 /** The longest `--expires-in`: ten years. */
 const MAX_DAYS = 3650;
@@ -89,11 +89,7 @@ export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<n
       if (rest.length !== 1) throw new UsageError('revoke needs exactly one tokenId');
       await revoke(target, rest[0]!, io);
     } else {
-      throw new UsageError(
-        command === undefined
-          ? 'a command is required: create, list or revoke'
-          : `unknown command ${command}`,
-      );
+      throw commandError(command, ['create', 'list', 'revoke']);
     }
     return 0;
   } catch (caught) {
@@ -125,13 +121,7 @@ function resolveTarget(
     };
   }
   if (values.table || values.region) throw new UsageError('--table and --region go with --aws');
-  let port: number;
-  try {
-    port = envInteger(env, 'PLANT_STORE_DB_PORT', DEFAULT_DB_PORT, 65535);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = localEngineEndpoint(env);
   // One attempt, short timeouts: a local engine that is not there will not come back.
   const client = makeDocumentClient({
     endpoint,

@@ -15,9 +15,15 @@ import {
 } from '../../lambda/shared/webhook-secrets';
 import { generateSecret, SECRET_FORMAT } from '../../lambda/shared/webhook-signature';
 import { addressRefusal, PUBLIC_ONLY } from '../../lambda/deliver/address-policy';
-import { failureExitCode, integerOption, parseCommandLine, UsageError } from '../cli-args';
+import {
+  commandError,
+  failureExitCode,
+  integerOption,
+  parseCommandLine,
+  UsageError,
+} from '../cli-args';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../local/engine';
-import { DEFAULT_DB_PORT, envInteger } from '../local/settings';
+import { DEFAULT_DB_PORT, localEngineEndpoint } from '../local/settings';
 import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../local/webhooks';
 import type { CliIo } from './token-cli';
 import { listDeadLetters } from './webhook-dead-letters';
@@ -128,11 +134,7 @@ export async function runWebhookCli(
       noArguments();
       await deadLetters(target, values.redrive === true, io);
     } else {
-      throw new UsageError(
-        command === undefined
-          ? 'a command is required: add, list, remove, dead-letters or listen'
-          : `unknown command ${command}`,
-      );
+      throw commandError(command, ['add', 'list', 'remove', 'dead-letters', 'listen']);
     }
     return 0;
   } catch (caught) {
@@ -156,13 +158,7 @@ function resolveTarget(
   }
   if (values.table || values.queue || region)
     throw new UsageError('--table, --queue and --region go with --aws');
-  let port: number;
-  try {
-    port = envInteger(env, 'PLANT_STORE_DB_PORT', DEFAULT_DB_PORT, 65535);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = localEngineEndpoint(env);
   return { local: true, where: `the local engine at ${endpoint}`, endpoint };
 }
 
