@@ -57,7 +57,7 @@ runCommand('npm run db', async () => {
     );
   });
   process.stdout.write(
-    `DynamoDB-compatible engine and the webhook queues on ${engine.endpoint} (${dataDir ? `data in ${dataDir}` : 'in memory'}; queues in memory)\n`,
+    `DynamoDB-compatible engine on ${engine.endpoint} (${dataDir ? `data in ${dataDir}` : 'in memory'}), with the webhook queues (in memory)\n`,
   );
   // npm forwards Ctrl-C to this process, which the terminal signalled too: stop runs once.
   let stopping = false;
