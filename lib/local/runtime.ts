@@ -25,7 +25,7 @@ import { withRootHint } from './root-page';
 import { SandboxPool } from './sandbox/pool';
 import { DEFAULT_CONCURRENCY } from './settings';
 import { buildBundles, loadApi, type Bundles } from './watch';
-import { LocalWebhooks } from './webhooks';
+import { LocalWebhooks, localWebhookEnvironment } from './webhooks';
 
 export type { LocalOptions } from './options';
 
@@ -128,7 +128,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     if (builtResult.status === 'rejected') throw builtResult.reason;
     if (engineResult.status === 'rejected') throw engineResult.reason;
     const endpoint = engine!.endpoint;
-    const webhookEnvironment = webhooks.attach(endpoint);
+    webhooks.attach(endpoint);
     for (const name of FUNCTION_NAMES) {
       pools.set(
         name,
@@ -144,7 +144,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
             AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
             // Only the tables the function declares, as the stack passes them.
             ...tableEnvironment(name, (_, table) => table.localName),
-            ...(FUNCTIONS[name].trigger ? webhookEnvironment : {}),
+            ...localWebhookEnvironment(name, endpoint),
           },
           timeoutSeconds: FUNCTIONS[name].timeoutSeconds,
           memorySize: FUNCTIONS[name].memorySize,

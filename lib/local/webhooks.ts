@@ -106,11 +106,7 @@ export class LocalWebhooks {
       deadLetter: { queue: deadLetters, maxReceiveCount: DELIVERY_SOURCE.maxReceiveCount },
     });
     this.queues = { deliveries, deadLetters };
-    return {
-      AWS_ENDPOINT_URL_SQS: endpoint,
-      [WEBHOOK_ENVIRONMENT.queueUrl]: deliveries.options.url,
-      [WEBHOOK_ENVIRONMENT.allowLoopback]: 'true',
-    };
+    return localWebhookEnvironment(triggered('delivery-queue'), endpoint);
   }
 
   /** Starts the mappings: the stream to the fan-out, the delivery queue to the deliverer. */
@@ -206,6 +202,23 @@ export async function startEngineWithQueues(options: EngineOptions = {}): Promis
       await webhooks.close();
       await engine.close();
     },
+  };
+}
+
+/**
+ * The variables that point a function at the local webhook queues served on `endpoint` (the
+ * SQS endpoint, the delivery queue's URL, loopback receivers allowed); none for a function no
+ * webhook event source triggers.
+ */
+export function localWebhookEnvironment(
+  name: FunctionName,
+  endpoint: string,
+): Record<string, string> {
+  if (!FUNCTIONS[name].trigger) return {};
+  return {
+    AWS_ENDPOINT_URL_SQS: endpoint,
+    [WEBHOOK_ENVIRONMENT.queueUrl]: localQueueUrl(endpoint, LOCAL_QUEUE_NAMES.deliveries),
+    [WEBHOOK_ENVIRONMENT.allowLoopback]: 'true',
   };
 }
 

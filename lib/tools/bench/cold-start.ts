@@ -16,6 +16,7 @@ import { ALL_SCOPES, generateToken, tokenItem } from '../../../lambda/shared/tok
 import { TOKENS_TABLE, TokensTable } from '../../../lambda/shared/tokens-table';
 import { buildFunctions } from '../../definitions/build';
 import { tableEnvironment } from '../../definitions/functions';
+import { localWebhookEnvironment } from '../../local/webhooks';
 import { firstEvent } from './events';
 import { startHttpsEngine } from './https-engine';
 import {
@@ -89,7 +90,10 @@ export const coldStart: BenchPhase = {
         );
         for (const fn of built) {
           const url = pathToFileURL(fn.file).href;
-          const env = childEnvironment(tableEnvironment(fn.name, (_key, table) => table.localName));
+          const env = childEnvironment({
+            ...tableEnvironment(fn.name, (_key, table) => table.localName),
+            ...localWebhookEnvironment(fn.name, engine.endpoint),
+          });
           const imported = await alternatingPairs(
             context.runs,
             () => freshProcess(node, IMPORT(url), env),

@@ -14,6 +14,7 @@ import {
   tableEnvironment,
   type FunctionName,
 } from '../../definitions/functions';
+import { localWebhookEnvironment } from '../../local/webhooks';
 import { lambdaNode } from '../../definitions/lambda-node';
 import { childEnvironment, freshProcess, median } from './measure';
 import type { BenchPhase } from './phase';
@@ -119,6 +120,8 @@ export async function measureObservabilityCost(options: {
     const env = childEnvironment({
       AWS_LAMBDA_FUNCTION_NAME: name,
       ...tableEnvironment(name, (_, table) => table.localName),
+      // Only imported, never called: the webhook functions need their queue's URL to load.
+      ...localWebhookEnvironment(name, 'http://127.0.0.1:8000'),
     });
     const coldImport = async (file: string) => {
       const time = await freshProcess(node, `await import(${JSON.stringify(file)});`, env);
