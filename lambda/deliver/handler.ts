@@ -4,11 +4,11 @@
  * attempt's message becomes visible again after the schedule's next delay.
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { requireEnv } from '../shared/config';
 import { makeDocumentClient } from '../shared/dynamodb';
 import { WEBHOOK_METRICS } from '../shared/metrics-contract';
-import { logger, metrics, redact } from '../shared/observability';
+import { logger, metrics, observed, redact } from '../shared/observability';
 import { sqsDeliveryQueue, type DeliveryQueue } from '../shared/sqs';
 import { SubscriptionsTable } from '../shared/subscriptions-table';
 import { SUBSCRIPTIONS_TABLE } from '../shared/tables';
@@ -24,47 +24,42 @@ export interface DeliverHandlerDeps extends DeliverDeps {
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export function makeDeliverHandler(deps: DeliverHandlerDeps) {
-  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
-    if (context) logger.addContext(context);
-    try {
-      const failures = await Promise.all(
-        event.Records.map(async (record) => {
-          try {
-            const result = await deliver(record, deps);
-            const { outcome, retryAfterSeconds, failure, ...rest } = result;
-            // A failure is Node's own message (never the body); redacted all the same.
-            const fields = failure === undefined ? rest : { ...rest, failure: redact(failure) };
-            if (outcome === 'delivered') {
-              metrics.addMetric(WEBHOOK_METRICS.delivered, MetricUnit.Count, 1);
-              logger.info(outcome, fields);
-              return undefined;
-            }
-            if (outcome === 'dropped') {
-              logger.info('dropped: the subscriber was removed', fields);
-              return undefined;
-            }
-            metrics.addMetric(WEBHOOK_METRICS.failed, MetricUnit.Count, 1);
-            if (outcome === 'dead-lettered') {
-              metrics.addMetric(WEBHOOK_METRICS.deadLettered, MetricUnit.Count, 1);
-            }
-            logger.warn(outcome, { ...fields, retryAfterSeconds });
-            await deps.queue.retryAfter(record.receiptHandle, retryAfterSeconds ?? 0);
-          } catch (error) {
-            // A store or KMS failure: the message comes back after the queue's visibility timeout.
-            metrics.addMetric(WEBHOOK_METRICS.failed, MetricUnit.Count, 1);
-            logger.error('error', {
-              messageId: record.messageId,
-              error: redact(String((error as Error)?.message ?? error)),
-            });
+  return observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const failures = await Promise.all(
+      event.Records.map(async (record) => {
+        try {
+          const result = await deliver(record, deps);
+          const { outcome, retryAfterSeconds, failure, ...rest } = result;
+          // A failure is Node's own message (never the body); redacted all the same.
+          const fields = failure === undefined ? rest : { ...rest, failure: redact(failure) };
+          if (outcome === 'delivered') {
+            metrics.addMetric(WEBHOOK_METRICS.delivered, MetricUnit.Count, 1);
+            logger.info(outcome, fields);
+            return undefined;
           }
-          return { itemIdentifier: record.messageId };
-        }),
-      );
-      return { batchItemFailures: failures.filter((f) => f !== undefined) };
-    } finally {
-      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
-    }
-  };
+          if (outcome === 'dropped') {
+            logger.info('dropped: the subscriber was removed', fields);
+            return undefined;
+          }
+          metrics.addMetric(WEBHOOK_METRICS.failed, MetricUnit.Count, 1);
+          if (outcome === 'dead-lettered') {
+            metrics.addMetric(WEBHOOK_METRICS.deadLettered, MetricUnit.Count, 1);
+          }
+          logger.warn(outcome, { ...fields, retryAfterSeconds });
+          await deps.queue.retryAfter(record.receiptHandle, retryAfterSeconds ?? 0);
+        } catch (error) {
+          // A store or KMS failure: the message comes back after the queue's visibility timeout.
+          metrics.addMetric(WEBHOOK_METRICS.failed, MetricUnit.Count, 1);
+          logger.error('error', {
+            messageId: record.messageId,
+            error: redact(String((error as Error)?.message ?? error)),
+          });
+        }
+        return { itemIdentifier: record.messageId };
+      }),
+    );
+    return { batchItemFailures: failures.filter((f) => f !== undefined) };
+  });
 }
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */

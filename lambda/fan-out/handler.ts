@@ -1,9 +1,9 @@
 /** The fan-out function: an adapter from a DynamoDB stream batch to `fanOut` and a partial batch answer. */
-import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { requireEnv } from '../shared/config';
 import { makeDocumentClient } from '../shared/dynamodb';
 import { WEBHOOK_METRICS } from '../shared/metrics-contract';
-import { logger, metrics, redact } from '../shared/observability';
+import { logger, metrics, observed, redact } from '../shared/observability';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { sqsDeliveryQueue } from '../shared/sqs';
 import { SubscriptionsTable } from '../shared/subscriptions-table';
@@ -13,25 +13,20 @@ import { fanOut, type FanOutDeps } from './fan-out';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export function makeFanOutHandler(deps: FanOutDeps) {
-  return async (event: DynamoDBStreamEvent, context?: Context): Promise<DynamoDBBatchResponse> => {
-    if (context) logger.addContext(context);
-    try {
-      const { queued, failedAt } = await fanOut(event.Records, deps);
-      metrics.addMetric(WEBHOOK_METRICS.queued, MetricUnit.Count, queued);
-      if (!failedAt) {
-        logger.info('queued', { records: event.Records.length, deliveries: queued });
-        return { batchItemFailures: [] };
-      }
-      logger.error('fan-out failed; the stream retries from this record', {
-        sequenceNumber: failedAt.sequenceNumber,
-        deliveries: queued,
-        error: redact(String((failedAt.error as Error)?.message ?? failedAt.error)),
-      });
-      return { batchItemFailures: [{ itemIdentifier: failedAt.sequenceNumber }] };
-    } finally {
-      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  return observed(async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+    const { queued, failedAt } = await fanOut(event.Records, deps);
+    metrics.addMetric(WEBHOOK_METRICS.queued, MetricUnit.Count, queued);
+    if (!failedAt) {
+      logger.info('queued', { records: event.Records.length, deliveries: queued });
+      return { batchItemFailures: [] };
     }
-  };
+    logger.error('fan-out failed; the stream retries from this record', {
+      sequenceNumber: failedAt.sequenceNumber,
+      deliveries: queued,
+      error: redact(String((failedAt.error as Error)?.message ?? failedAt.error)),
+    });
+    return { batchItemFailures: [{ itemIdentifier: failedAt.sequenceNumber }] };
+  });
 }
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */

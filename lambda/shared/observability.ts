@@ -123,14 +123,28 @@ function requestIdOf(event: unknown): string | undefined {
 export function withObservability<E, R>(
   handler: ObservedHandler<E, R>,
 ): (event: E, context?: Context) => Promise<R> {
-  return async (event, context) => {
-    if (context) logger.addContext(context);
+  return observed(async (event) => {
     const log = new RequestLog(requestIdOf(event));
     try {
       return await handler(event, log);
     } catch (error) {
       log.outcome('error', { error });
       throw error;
+    }
+  });
+}
+
+/**
+ * The frame of every handler, with a log line per request or not (the webhook's batches): Lambda's
+ * context goes to the logger, and the invocation's metrics are flushed however it ends.
+ */
+export function observed<E, R>(
+  handler: (event: E) => Promise<R>,
+): (event: E, context?: Context) => Promise<R> {
+  return async (event, context) => {
+    if (context) logger.addContext(context);
+    try {
+      return await handler(event);
     } finally {
       if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
     }
