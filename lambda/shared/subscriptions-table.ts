@@ -6,8 +6,8 @@
 import {
   DeleteCommand,
   GetCommand,
+  paginateScan,
   PutCommand,
-  ScanCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
@@ -55,20 +55,16 @@ export class SubscriptionsTable {
   /** Every subscriber, without secrets (strongly consistent: one just added is seen). */
   async list(): Promise<Subscriber[]> {
     const subscribers: Subscriber[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new ScanCommand({
-          TableName: this.tableName,
-          ConsistentRead: true,
-          ProjectionExpression: '#key, #url, #name, createdAt',
-          ExpressionAttributeNames: { '#key': KEY, '#url': 'url', '#name': 'name' },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) subscribers.push(decode(item));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const pages = paginateScan(
+      { client: this.client },
+      {
+        TableName: this.tableName,
+        ConsistentRead: true,
+        ProjectionExpression: '#key, #url, #name, createdAt',
+        ExpressionAttributeNames: { '#key': KEY, '#url': 'url', '#name': 'name' },
+      },
+    );
+    for await (const page of pages) subscribers.push(...(page.Items ?? []).map(decode));
     return subscribers;
   }
 
