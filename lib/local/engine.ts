@@ -62,6 +62,14 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local
 /** The region the SDK is told locally; the engine ignores it. */
 export const LOCAL_REGION = 'local';
 
+/**
+ * The SDK settings with which a CLI reaches the local engine (its tables and queues) at
+ * `endpoint`: one attempt, since an engine that is not there will not come back.
+ */
+export function localCliClientConfig(endpoint: string) {
+  return { endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 };
+}
+
 /** Starts the engine and creates the missing tables. */
 export async function startEngine(options: EngineOptions = {}): Promise<Engine> {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });

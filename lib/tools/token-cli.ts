@@ -8,7 +8,7 @@ import { UsageError, commandError, failureExitCode } from '../cli-args';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { ALL_SCOPES, DEFAULT_SCOPES, generateToken, tokenItem } from '../../lambda/shared/tokens';
 import { TOKENS_TABLE, TokensTable } from '../../lambda/shared/tokens-table';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../local/engine';
+import { localCliClientConfig } from '../local/engine';
 import { DEFAULT_DB_PORT, localEngineEndpoint } from '../local/settings';
 
 /** The longest `--expires-in`: ten years. */
@@ -122,13 +122,7 @@ function resolveTarget(
   }
   if (values.table || values.region) throw new UsageError('--table and --region go with --aws');
   const endpoint = localEngineEndpoint(env);
-  // One attempt, short timeouts: a local engine that is not there will not come back.
-  const client = makeDocumentClient({
-    endpoint,
-    region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
-    maxAttempts: 1,
-  });
+  const client = makeDocumentClient(localCliClientConfig(endpoint));
   return {
     client,
     table: new TokensTable(client, TOKENS_TABLE.localName),

@@ -22,7 +22,7 @@ import {
   parseCommandLine,
   UsageError,
 } from '../cli-args';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../local/engine';
+import { localCliClientConfig } from '../local/engine';
 import { DEFAULT_DB_PORT, localEngineEndpoint } from '../local/settings';
 import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../local/webhooks';
 import type { CliIo } from './token-cli';
@@ -164,12 +164,7 @@ function resolveTarget(
 
 function subscriptions(target: Target): SubscriptionsTable {
   if (target.local) {
-    const client = makeDocumentClient({
-      endpoint: target.endpoint,
-      region: LOCAL_REGION,
-      credentials: LOCAL_CREDENTIALS,
-      maxAttempts: 1,
-    });
+    const client = makeDocumentClient(localCliClientConfig(target.endpoint!));
     return new SubscriptionsTable(client, SUBSCRIPTIONS_TABLE.localName);
   }
   if (!target.table) throw new UsageError('--aws needs --table <SubscriptionsTableName>');
@@ -254,12 +249,7 @@ async function list(target: Target, io: CliIo): Promise<void> {
 /** `dead-letters` against npm start's queue or, with `--aws --queue`, a deployed one. */
 async function deadLetters(target: Target, redrive: boolean, io: CliIo): Promise<void> {
   if (target.local) {
-    const client = new SQSClient({
-      endpoint: target.endpoint,
-      region: LOCAL_REGION,
-      credentials: LOCAL_CREDENTIALS,
-      maxAttempts: 1,
-    });
+    const client = new SQSClient(localCliClientConfig(target.endpoint!));
     const queueUrl = localQueueUrl(target.endpoint!, LOCAL_QUEUE_NAMES.deadLetters);
     return listDeadLetters({ client, queueUrl, where: 'the local dead-letter queue', redrive, io });
   }
