@@ -56,9 +56,7 @@ runCommand('npm run db', async () => {
       `port ${options.dbPort} is in use (another npm start or npm run db?); set PLANT_STORE_DB_PORT to a free port, or 0 to pick one`,
     );
   });
-  process.stdout.write(
-    `DynamoDB-compatible engine on ${engine.endpoint} (${dataDir ? `data in ${dataDir}` : 'in memory'}), with the webhook queues (in memory)\n`,
-  );
+  // Before the banner, which scripts wait for: a signal sent on seeing it finds its handler.
   // npm forwards Ctrl-C to this process, which the terminal signalled too: stop runs once.
   let stopping = false;
   const stop = () => {
@@ -77,4 +75,7 @@ runCommand('npm run db', async () => {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.stdout.write(
+    `DynamoDB-compatible engine on ${engine.endpoint} (${dataDir ? `data in ${dataDir}` : 'in memory'}), with the webhook queues (in memory)\n`,
+  );
 });

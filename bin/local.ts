@@ -21,6 +21,23 @@ runCommand('npm start', async () => {
   const early = () => (interrupted = true);
   process.on('SIGINT', early).on('SIGTERM', early);
   const service = await startLocal(options);
+  // The stop handlers go on before the early ones come off and before the banner, which scripts
+  // wait for: no signal between them meets Node's default (exit, the lock left behind).
+  let closing = false;
+  const stop = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log(`${signal}: finishing requests in flight and stopping`);
+    service.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`npm start: stop failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   process.off('SIGINT', early).off('SIGTERM', early);
   // Without watch mode the bundles are built once: esbuild's service process (~100 MiB) is not
   // needed any more (esbuild would start a new one if it were called again).
@@ -42,20 +59,5 @@ runCommand('npm start', async () => {
     log(`  inspector: ${name} on 127.0.0.1:${port} (http://127.0.0.1:${port}/json/list)`);
   }
   for (const line of devTokenBanner(options, service.url)) log(line);
-  let closing = false;
-  const stop = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log(`${signal}: finishing requests in flight and stopping`);
-    service.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`npm start: stop failed: ${String(error)}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
   if (interrupted) stop('SIGINT');
 });
