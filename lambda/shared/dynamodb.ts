@@ -1,6 +1,8 @@
 /** The DynamoDB document client every function uses, and how its failures are told apart. */
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { requireEnv } from './config';
+import type { TableDefinition } from './table-definition';
 
 /**
  * A document client that never turns a number into a float64 (numbers read back as
@@ -21,6 +23,29 @@ export function makeDocumentClient(config: DynamoDBClientConfig = {}): DynamoDBD
     marshallOptions: { removeUndefinedValues: true },
     unmarshallOptions: { wrapNumbers: true },
   });
+}
+
+/**
+ * What a table's module needs to reach it: one document client, under the name the module gives
+ * it (`plants`, `tokens`), and the table's name.
+ */
+export type TableDeps<Client extends string> = {
+  readonly [key in Client]: DynamoDBDocumentClient;
+} & {
+  readonly tableName: string;
+};
+
+/**
+ * A function's way to its table, read once at cold start: the table's name from its environment
+ * variable (a missing one fails the start, by name) and one document client.
+ */
+export function tableDepsFromEnvironment<Client extends string>(
+  client: Client,
+  table: TableDefinition,
+  env: NodeJS.ProcessEnv = process.env,
+): TableDeps<Client> {
+  const tableName = requireEnv(table.environmentVariable, env);
+  return { [client]: makeDocumentClient(), tableName } as TableDeps<Client>;
 }
 
 const UNAVAILABLE_ERRORS = new Set([

@@ -11,8 +11,7 @@ import {
   ScanCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { requireEnv } from './config';
-import { isStoreUnavailable, makeDocumentClient } from './dynamodb';
+import { isStoreUnavailable, tableDepsFromEnvironment, type TableDeps } from './dynamodb';
 import { ServiceUnavailable } from './http';
 import type { NewPlant, StoredPlant } from './schemas';
 import { PLANTS_TABLE } from './tables';
@@ -20,20 +19,11 @@ import { PLANTS_TABLE } from './tables';
 const KEY = PLANTS_TABLE.partitionKey.name;
 
 /** What a handler needs to reach the table: a document client and the table's name. */
-export interface PlantsTableDeps {
-  readonly plants: DynamoDBDocumentClient;
-  readonly tableName: string;
-}
+export type PlantsTableDeps = TableDeps<'plants'>;
 
-/**
- * Every plants function's configuration, read once at cold start: the table's name from its
- * environment variable (a missing one fails the start, by name) and one document client.
- */
+/** Every plants function's configuration, read once at cold start. */
 export function plantsTableFromEnvironment(env: NodeJS.ProcessEnv = process.env): PlantsTableDeps {
-  return {
-    plants: makeDocumentClient(),
-    tableName: requireEnv(PLANTS_TABLE.environmentVariable, env),
-  };
+  return tableDepsFromEnvironment('plants', PLANTS_TABLE, env);
 }
 
 /** A plant's name and tag as stored, when a put found its id taken. */

@@ -85,6 +85,15 @@ const StoredPlantEntries = {
   ),
 };
 
+/** A plant's id as the schemas describe it, with the example each document shows. */
+function plantId(example: number | bigint) {
+  return v.pipe(
+    Int64,
+    v.description('Identification number of the plant'),
+    v.metadata({ examples: [example] }),
+  );
+}
+
 /** A plant as the service answers it. */
 export const Plant = v.pipe(
   jsonObject(PlantEntries),
@@ -94,14 +103,7 @@ export type Plant = v.InferOutput<typeof Plant>;
 
 /** The body of POST /plants: a Plant and its id. Unknown members are dropped. */
 export const NewPlant = v.pipe(
-  jsonObject({
-    id: v.pipe(
-      Int64,
-      v.description('Identification number of the plant'),
-      v.metadata({ examples: [1] }),
-    ),
-    ...PlantEntries,
-  }),
+  jsonObject({ id: plantId(1), ...PlantEntries }),
   v.description(
     'The body of POST /plants. `id` is an int64 and must never pass through a float64: a JavaScript number loses digits above 2^53 (9007199254740993 would become 9007199254740992). `name` and `tag` count their characters as Unicode code points, as `maxLength` does: an emoji outside the Basic Multilingual Plane is one character, though a JavaScript string holds it in two units. Other members are accepted and ignored.',
   ),
@@ -110,14 +112,7 @@ export type NewPlant = v.InferOutput<typeof NewPlant>;
 
 /** A stored plant as GET /plants/{id} and GET /plants answer it: its id with every digit. */
 export const StoredPlant = v.pipe(
-  v.object({
-    id: v.pipe(
-      Int64,
-      v.description('Identification number of the plant'),
-      v.metadata({ examples: [9007199254740993n] }),
-    ),
-    ...StoredPlantEntries,
-  }),
+  v.object({ id: plantId(9007199254740993n), ...StoredPlantEntries }),
   v.description(
     'A plant as GET /plants/{id} and GET /plants answer it: its id as a JSON integer with every digit (never a string, never through a float64), its name, and its tag only if it has one. A plant stored before the length limits of NewPlant existed is answered as it is, so its name or tag may be longer.',
   ),

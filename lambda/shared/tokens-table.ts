@@ -10,8 +10,7 @@ import {
   paginateScan,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { requireEnv } from './config';
-import { makeDocumentClient } from './dynamodb';
+import { tableDepsFromEnvironment, type TableDeps } from './dynamodb';
 import type { TableDefinition } from './table-definition';
 
 /** Bearer tokens, keyed by the hex SHA-256 of the token; `expiresAt` (epoch seconds) is the TTL. */
@@ -46,17 +45,11 @@ export interface TokenItem {
 export type StoredTokenItem = { readonly hash: string } & Readonly<Record<string, unknown>>;
 
 /** What reaches the table: a document client and the table's name. */
-export interface TokensTableDeps {
-  readonly tokens: DynamoDBDocumentClient;
-  readonly tableName: string;
-}
+export type TokensTableDeps = TableDeps<'tokens'>;
 
-/** The authorizer's configuration, read once at cold start (a missing variable fails it, by name). */
+/** The authorizer's configuration, read once at cold start. */
 export function tokensTableFromEnvironment(env: NodeJS.ProcessEnv = process.env): TokensTableDeps {
-  return {
-    tokens: makeDocumentClient(),
-    tableName: requireEnv(TOKENS_TABLE.environmentVariable, env),
-  };
+  return tableDepsFromEnvironment('tokens', TOKENS_TABLE, env);
 }
 
 /** The tokens table through one document client; store errors are thrown as the SDK throws them. */

@@ -6,7 +6,12 @@
  * dead-letter queue, which is alarmed. Subscriber secrets are sealed with this construct's KMS key.
  */
 import { Duration, Validations } from 'aws-cdk-lib';
-import { GraphWidget, type IMetric, type IWidget } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  GraphWidget,
+  type GraphWidgetProps,
+  type IMetric,
+  type IWidget,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Alias, Key } from 'aws-cdk-lib/aws-kms';
 import {
@@ -140,8 +145,10 @@ export class Webhooks extends Construct {
 
     const metric = (name: string, service: 'fan-out' | 'deliver') =>
       businessMetric(name, service, period);
+    // Three widgets side by side: a row of the dashboard.
+    const graph = (props: GraphWidgetProps) => new GraphWidget({ width: 8, height: 6, ...props });
     this.widgets = [
-      new GraphWidget({
+      graph({
         title: 'Webhook: queued, delivered, failed attempts, dead-lettered',
         left: [
           metric(WEBHOOK_METRICS.queued, 'fan-out'),
@@ -149,27 +156,21 @@ export class Webhooks extends Construct {
           metric(WEBHOOK_METRICS.failed, 'deliver'),
           metric(WEBHOOK_METRICS.deadLettered, 'deliver'),
         ],
-        width: 8,
-        height: 6,
       }),
-      new GraphWidget({
+      graph({
         title: 'Webhook queues: waiting, oldest (s)',
         left: [
           this.deliveryQueue.metricApproximateNumberOfMessagesVisible({ period }),
           this.deliveryQueue.metricApproximateNumberOfMessagesNotVisible({ period }),
         ],
         right: [this.deliveryQueue.metricApproximateAgeOfOldestMessage({ period })],
-        width: 8,
-        height: 6,
       }),
-      new GraphWidget({
+      graph({
         title: 'Webhook dead letters and stream failures',
         left: [
           this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period }),
           this.streamFailureQueue.metricApproximateNumberOfMessagesVisible({ period }),
         ],
-        width: 8,
-        height: 6,
       }),
     ];
     this.alarmMetrics = {
