@@ -52,23 +52,33 @@ export class LocalStream {
 
   /**
    * Watches one engine request: a successful insert into the table becomes a record. Reads the
-   * request body beside the engine (both see every chunk) and never answers.
+   * request body beside the engine (both see every chunk) and never answers. The record is made
+   * when the engine ends its answer, after the write: not when the answer is delivered, since a
+   * caller that gave up (an SDK timeout, then a retry answered "unchanged") has still stored the
+   * plant, and a DynamoDB stream would carry it.
    */
   observe(req: IncomingMessage, res: ServerResponse): void {
     if (!String(req.headers['x-amz-target'] ?? '').endsWith('.PutItem')) return;
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    res.on('finish', () => {
-      if (res.statusCode !== 200) return;
-      let input: PutItemInput;
-      try {
-        input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as PutItemInput;
-      } catch {
-        return;
-      }
-      if (input.TableName !== this.options.tableName || !input.Item || !isInsert(input)) return;
-      this.append(input.Item);
-    });
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.end = ((...args: unknown[]) => {
+      this.answered(res.statusCode, chunks);
+      return end(...args);
+    }) as ServerResponse['end'];
+  }
+
+  /** The engine's answer to a PutItem whose request body was `chunks`. */
+  private answered(status: number, chunks: readonly Buffer[]): void {
+    if (status !== 200) return;
+    let input: PutItemInput;
+    try {
+      input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as PutItemInput;
+    } catch {
+      return;
+    }
+    if (input.TableName !== this.options.tableName || !input.Item || !isInsert(input)) return;
+    this.append(input.Item);
   }
 
   /** Waits for the batch in progress; later records are dropped with the process. */
