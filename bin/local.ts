@@ -39,6 +39,18 @@ runCommand('npm start', async () => {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.off('SIGINT', early).off('SIGTERM', early);
+  // An outage drill: SIGUSR2 takes the engine down (functions answer 503) and brings it back.
+  let engineDown = false;
+  const toggleEngine = () => {
+    engineDown = !engineDown;
+    service.setEngineAvailable(!engineDown);
+    log(
+      engineDown
+        ? 'SIGUSR2: the engine is down (connections reset; the functions answer 503); SIGUSR2 again brings it back'
+        : 'SIGUSR2: the engine is back',
+    );
+  };
+  if (process.platform !== 'win32') process.on('SIGUSR2', toggleEngine);
   // Without watch mode the bundles are built once: esbuild's service process (~100 MiB) is not
   // needed any more (esbuild would start a new one if it were called again).
   if (!options.watch) await stopEsbuild();
@@ -57,6 +69,11 @@ runCommand('npm start', async () => {
   }
   for (const [name, port] of service.inspectPorts ?? []) {
     log(`  inspector: ${name} on 127.0.0.1:${port} (http://127.0.0.1:${port}/json/list)`);
+  }
+  if (process.platform !== 'win32') {
+    log(
+      `  outage:    kill -USR2 ${process.pid} takes the engine down (503s to try a client's retries); again brings it back`,
+    );
   }
   for (const line of devTokenBanner(options, service.url)) log(line);
   if (interrupted) stop('SIGINT');

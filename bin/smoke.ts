@@ -1,5 +1,9 @@
-/** `npm run smoke -- --url <ApiUrl> --token <token>`: see `lib/tools/smoke.ts`. */
+/** `npm run smoke -- --url <ApiUrl>`, token in PLANT_STORE_TOKEN: see `lib/tools/smoke.ts`. */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { devTokenFile } from '../lib/local/dev-token';
+import { DEFAULT_PORT } from '../lib/local/settings';
 import { formatSmoke, runSmoke, smokePassed, SMOKE_ID_RANGE } from '../lib/tools/smoke';
 
 const USAGE = `Usage: PLANT_STORE_TOKEN=<token> npm run smoke -- --url <ApiUrl>
@@ -9,13 +13,15 @@ conflict (409), invalid body (400), no token (401), unknown token (403), wrong c
 (415), then read back (GET /plants/{id}) and delete what it created where those routes exist.
 The id is random, from ${SMOKE_ID_RANGE.min} to ${SMOKE_ID_RANGE.max}.
 
-  --url <url>      the API's base URL: the stack output ApiUrl, or http://127.0.0.1:3000
+  --url <url>      the API's base URL: the stack output ApiUrl (default: npm start's,
+                   http://127.0.0.1:$PORT, PORT defaulting to ${DEFAULT_PORT})
   --token <token>  the token, instead of PLANT_STORE_TOKEN; avoid it: a command line is shown
                    by npm and ps, and kept in shell history
   --help           this text
 
   PLANT_STORE_TOKEN  a token with plants:write (plants:read and plants:delete to read and clean
-                     up); locally: PLANT_STORE_TOKEN=$(cat .plant-store/dev-token)
+                     up); without one and without --url, npm start's dev token (the file
+                     dev-token in PLANT_STORE_DATA_DIR, default .plant-store)
 
 Exit code: 0 when every step passed or was skipped, 1 when one failed, 2 for a usage mistake.`;
 
@@ -42,17 +48,32 @@ if (values.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
-if (!values.url) usageError('--url is required');
-const token = values.token ?? process.env.PLANT_STORE_TOKEN;
+// Without --url: the local runtime, as npm start reads its port, and its dev token by default.
+const local = values.url === undefined;
+const url = values.url ?? `http://127.0.0.1:${process.env.PORT || DEFAULT_PORT}`;
+const token =
+  values.token ??
+  (process.env.PLANT_STORE_TOKEN || undefined) ??
+  (local ? localDevToken() : undefined);
 if (!token) usageError('no token: set PLANT_STORE_TOKEN');
 try {
-  const url = new URL(values.url);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error();
 } catch {
-  usageError(`--url must be an http(s) URL, got ${values.url}`);
+  usageError(`--url must be an http(s) URL, got ${url}`);
 }
 
-void runSmoke({ url: values.url, token }).then((steps) => {
+/** npm start's dev token from its file, when there is one. */
+function localDevToken(): string | undefined {
+  const file = devTokenFile(resolve(process.env.PLANT_STORE_DATA_DIR || '.plant-store'));
+  try {
+    return readFileSync(file, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+void runSmoke({ url, token }).then((steps) => {
   process.stdout.write(`${formatSmoke(steps)}\n`);
   process.exitCode = smokePassed(steps) ? 0 : 1;
 });

@@ -57,6 +57,16 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/** The embedded engine, which can also play an outage. */
+export interface LocalEngine extends Engine {
+  /**
+   * An outage drill: while unavailable, every connection is reset as soon as it opens (those
+   * open are cut), so callers fail as against a stopped engine after their retries; the data
+   * stays, and `setAvailable(true)` serves it again.
+   */
+  setAvailable(available: boolean): void;
+}
+
 /** Credentials the engine accepts (it checks none); the SDK insists on some. */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
 /** The region the SDK is told locally; the engine ignores it. */
@@ -71,7 +81,7 @@ export function localCliClientConfig(endpoint: string) {
 }
 
 /** Starts the engine and creates the missing tables. */
-export async function startEngine(options: EngineOptions = {}): Promise<Engine> {
+export async function startEngine(options: EngineOptions = {}): Promise<LocalEngine> {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
   const server = dynalite({
     path: options.dataDir,
@@ -80,6 +90,14 @@ export async function startEngine(options: EngineOptions = {}): Promise<Engine> 
     updateTableMs: 0,
   });
   guardFromWebPages(server, options.hostNames ?? LOOPBACK_HOST_NAMES, options.intercept);
+  let available = true;
+  server.on('connection', (socket) => {
+    if (!available) socket.destroy();
+  });
+  const setAvailable = (value: boolean) => {
+    available = value;
+    if (!available) server.closeAllConnections();
+  };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => {
@@ -105,7 +123,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<Engine> 
     await close();
     throw error;
   }
-  return { port, endpoint, clientConfig, close };
+  return { port, endpoint, clientConfig, setAvailable, close };
 }
 
 /** Creates each table that does not exist yet, on-demand, from its definition. */

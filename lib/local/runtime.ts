@@ -16,7 +16,7 @@ import { lambdaNode } from '../definitions/lambda-node';
 import { lockDataDir } from './data-lock';
 import { ensureDevToken } from './dev-token';
 import { docsPages } from './docs-pages';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine, type Engine } from './engine';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine, type LocalEngine } from './engine';
 import { checkPortFree } from './free-port';
 import { Gateway } from './gateway';
 import { functionLog } from './log-format';
@@ -37,6 +37,12 @@ export interface LocalService {
   readonly devToken: string;
   /** With `inspectFirstPort`: each function's inspector port. */
   readonly inspectPorts?: ReadonlyMap<FunctionName, number>;
+  /**
+   * Takes the engine down (every connection to it reset, the data kept) or brings it back: the
+   * functions then answer 503 as they would to an unreachable DynamoDB, so a client's retries can
+   * be tried; `npm start` toggles it on SIGUSR2.
+   */
+  setEngineAvailable(available: boolean): void;
   /** Stops taking requests, finishes those in flight, stops the functions and the engine. */
   close(): Promise<void>;
 }
@@ -61,7 +67,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
   });
   let gateway: Gateway | undefined;
   let bundles: Bundles | undefined;
-  let engine: Engine | undefined;
+  let engine: LocalEngine | undefined;
   let port: number | undefined;
   const makeGateway = (api: ApiDefinition) =>
     new Gateway({
@@ -171,6 +177,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       dbPort: engine!.port,
       devToken,
       inspectPorts,
+      setEngineAvailable: (available) => engine!.setAvailable(available),
       close: stop,
     };
   } catch (error) {

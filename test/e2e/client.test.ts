@@ -2,7 +2,8 @@
  * `@plant-store/client` against the local runtime (`startLocal`, as `npm start` runs it), through
  * the e2e `fetch` that checks every answer against openapi.json: ids at the int64 edges both
  * ways, an unsafe `number` that sends nothing, errors as `PlantStoreError`, and a full walk while
- * plants are deleted. (Retries and faults: unit/client.test.ts; in a browser: docs.test.ts.)
+ * plants are deleted, and a store outage retried and then reported. (Retry timing: unit/client.test.ts;
+ * in a browser: docs.test.ts.)
  */
 import { PlantStore, PlantStoreError } from '@plant-store/client';
 import { useLocalService } from '../support/local-service';
@@ -117,3 +118,29 @@ it('listPage answers a page and next; listPlants walks every plant once while ot
   expect(stable.filter((id) => !ids.has(id))).toEqual([]);
   for (const id of EDGES) expect(ids.has(id)).toBe(true);
 }, 120_000);
+
+it('a store outage: its 503s are retried and then surface as a PlantStoreError; nothing is written, and the plants are back with the engine', async () => {
+  await store.createPlant({ id: 5030n, name: 'Outage' });
+  service.setEngineAvailable(false);
+  try {
+    const before = sent;
+    const failure = await store.getPlant(5030n).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PlantStoreError);
+    expect(failure).toMatchObject({ status: 503, error: 503, fromGateway: false, retryAfter: 1 });
+    expect(sent - before).toBe(4); // the first attempt and the 3 retries of the default policy
+    await expect(store.createPlant({ id: 5031n, name: 'During' })).rejects.toMatchObject({
+      status: 503,
+    });
+  } finally {
+    service.setEngineAvailable(true);
+  }
+  await expect(store.getPlant(5030n)).resolves.toEqual({ id: 5030n, name: 'Outage' });
+  await expect(store.getPlant(5031n)).rejects.toMatchObject({ status: 404 });
+
+  // An outage shorter than the retries is not seen at all.
+  service.setEngineAvailable(false);
+  const during = store.getPlant(5030n);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  service.setEngineAvailable(true);
+  await expect(during).resolves.toEqual({ id: 5030n, name: 'Outage' });
+}, 60_000);

@@ -101,6 +101,43 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
   expect(output()).toMatch(/^\[create-plant\] INFO created id=1 \(caller tok_dev, req \S+\)$/m);
 });
 
+it('kill -USR2, as the banner prints it, takes the engine down (503) and brings it back', async () => {
+  const port = await freePort();
+  const { token } = generateToken();
+  const { child, output } = await npmStart(
+    {
+      PORT: String(port),
+      PLANT_STORE_DB_PORT: String(await freePort()),
+      PLANT_STORE_DATA_DIR: tempDir(),
+      PLANT_STORE_DEV_TOKEN: token,
+    },
+    ['--memory', '--no-watch'],
+  );
+  const pid = Number(/outage: +kill -USR2 (\d+) /.exec(output())![1]);
+  const store = new PlantStore({ baseUrl: `http://127.0.0.1:${port}`, token });
+  await store.createPlant({ id: 3, name: 'kept' });
+  const read = () =>
+    fetch(`http://127.0.0.1:${port}/plants/3`, { headers: { authorization: `Bearer ${token}` } });
+  const logged = (line: string) =>
+    new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (output().includes(line)) {
+          clearInterval(check);
+          resolve();
+        }
+      }, 20);
+    });
+  process.kill(pid, 'SIGUSR2');
+  await logged('SIGUSR2: the engine is down');
+  const down = await read();
+  expect(down.status).toBe(503);
+  expect(down.headers.get('retry-after')).toBe('1');
+  process.kill(pid, 'SIGUSR2');
+  await logged('SIGUSR2: the engine is back');
+  expect(await (await read()).text()).toBe('{"id":3,"name":"kept"}');
+  expect(await stop(child)).toBe(0);
+});
+
 it('creates a dev token on first start, keeps it 0600 and reuses it', async () => {
   const dataDir = tempDir();
   const env = {

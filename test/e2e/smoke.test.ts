@@ -5,6 +5,8 @@
  * exit code 2.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../lib/local/free-port';
 import { formatSmoke, randomSmokeId, smokePassed, SMOKE_ID_RANGE } from '../../lib/tools/smoke';
@@ -91,8 +93,24 @@ it('fails (exit 1) when nothing answers, with one failed step', async () => {
   expect(result.stdout).toContain('0 passed, 1 failed, 0 skipped (1 steps)');
 });
 
+it('without --url it checks npm start on PORT with the dev token from its data directory', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-smoke-'));
+  try {
+    writeFileSync(join(dataDir, 'dev-token'), `${service.devToken}\n`, { mode: 0o600 });
+    const result = await npmRunSmoke([], {
+      PORT: String(service.port),
+      PLANT_STORE_DATA_DIR: dataDir,
+      PLANT_STORE_TOKEN: '',
+    });
+    expect(result.stdout).toMatch(/^\d+ passed, 0 failed, 0 skipped/m);
+    expect(result.code).toBe(0);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 it.each([
-  [[], 'smoke: --url is required (npm run smoke -- --help)\n'],
+  [[], 'smoke: no token: set PLANT_STORE_TOKEN (npm run smoke -- --help)\n'],
   [['--url', 'http://x'], 'smoke: no token: set PLANT_STORE_TOKEN (npm run smoke -- --help)\n'],
   [
     ['--url', 'ftp://x', '--token', 't'],
@@ -100,7 +118,10 @@ it.each([
   ],
   [['--nope'], "smoke: Unknown option '--nope' (npm run smoke -- --help)\n"],
 ])('%j is a usage mistake: one line, exit 2', async (args, stderr) => {
-  const result = await runBin('smoke', args, { PLANT_STORE_TOKEN: '' });
+  const result = await runBin('smoke', args, {
+    PLANT_STORE_TOKEN: '',
+    PLANT_STORE_DATA_DIR: join(tmpdir(), 'plant-store-no-such-dir'),
+  });
   expect(result).toEqual({ code: 2, stdout: '', stderr });
 });
 

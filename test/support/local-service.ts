@@ -47,6 +47,7 @@ export function useLocalService(
     get devToken() {
       return started().devToken;
     },
+    setEngineAvailable: (available) => started().setEngineAvailable(available),
     close: () => started().close(),
   };
 }
