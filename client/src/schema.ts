@@ -679,6 +679,8 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description `v1,` and the base64 of HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>"), the key being the bytes after `whsec_` in the secret. */
                 "webhook-signature": string;
+                /** @description Which attempt this is, from 1 to 7. Informational: not signed, so never trusted for anything but logs. */
+                "webhook-attempt"?: string;
             };
             path?: never;
             cookie?: never;

@@ -4,10 +4,10 @@
  */
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../../lambda/shared/webhook-schedule';
 
-const header = (name: string, description: string, pattern: string) => ({
+const header = (name: string, description: string, pattern: string, required = true) => ({
   name,
   in: 'header',
-  required: true,
+  required,
   description,
   schema: { type: 'string', pattern },
 });
@@ -43,6 +43,12 @@ export function webhooksSection(): Record<string, object> {
             'webhook-signature',
             '`v1,` and the base64 of HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>"), the key being the bytes after `whsec_` in the secret.',
             '^v1,[A-Za-z0-9+/]+=*( v1,[A-Za-z0-9+/]+=*)*$',
+          ),
+          header(
+            'webhook-attempt',
+            `Which attempt this is, from 1 to ${MAX_ATTEMPTS}. Informational: not signed, so never trusted for anything but logs.`,
+            '^[1-9][0-9]*$',
+            false,
           ),
         ],
         requestBody: {
