@@ -6,7 +6,11 @@ void runWebhookCli(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   env: process.env,
-  stop: new Promise<void>((resolve) => process.once('SIGINT', () => resolve())),
+  // `on`, not `once`: Ctrl-C reaches this process from the terminal and again from npm, which
+  // forwards it; a second SIGINT must not meet Node's default (death by signal, not exit 0).
+  stop: new Promise<void>((resolve) => {
+    process.on('SIGINT', () => resolve()).on('SIGTERM', () => resolve());
+  }),
 }).then((code) => {
   process.exitCode = code;
 });

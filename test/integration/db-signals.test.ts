@@ -1,8 +1,10 @@
 /**
- * `npm run db` stopped by Ctrl-C as a terminal does it: npm forwards the signal to the process
- * that the terminal signalled too, so SIGINT arrives twice. It must stop once, exit 0, say
- * nothing of a failed stop, and leave no data-directory lock behind.
+ * `npm run db` and `npm run webhook -- listen` stopped by Ctrl-C as a terminal does it: npm
+ * forwards the signal to the process that the terminal signalled too, so SIGINT arrives twice.
+ * Each must stop once and exit 0; the engine says nothing of a failed stop and leaves no
+ * data-directory lock behind.
  */
+import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,4 +45,32 @@ it('stops once on a doubled SIGINT, exits 0 and releases the data directory', as
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+}, 60_000);
+
+it('webhook listen stops on a doubled SIGINT and exits 0', async () => {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'bin/webhook.ts'), 'listen', '--port', String(await freePort())],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PLANT_STORE_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.includes('listening on')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`listen exited with ${code}: ${stderr}`)));
+  });
+  child.kill('SIGINT');
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  child.kill('SIGINT');
+  expect(await exited).toBe(0);
 }, 60_000);
