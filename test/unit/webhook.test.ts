@@ -164,7 +164,7 @@ describe('fan-out', () => {
 });
 
 describe('OpenAPI', () => {
-  it('describes webhooks.newPlant with the three headers and the NewPlant body', () => {
+  it('describes webhooks.newPlant with the three signed headers, the optional attempt and the NewPlant body', () => {
     const newPlant = (buildDocument().webhooks as Record<string, { post: Record<string, unknown> }>)
       .newPlant!.post;
     expect(
@@ -177,6 +177,7 @@ describe('OpenAPI', () => {
       ['webhook-id', 'header', true],
       ['webhook-timestamp', 'header', true],
       ['webhook-signature', 'header', true],
+      ['webhook-attempt', 'header', false],
     ]);
     expect(newPlant.requestBody).toMatchObject({
       content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } },
