@@ -14,8 +14,12 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 /** How long a receiver has to answer (connect, send, status line), in seconds. */
 export const DELIVERY_TIMEOUT_SECONDS = 10;
 
-/** Deliveries per invocation of the deliver function (each one in parallel). */
-export const DELIVERY_BATCH_SIZE = 10;
+/**
+ * Deliveries per invocation of the deliver function (each one in parallel). A receiver that
+ * hangs holds its whole batch's invocation for the timeout, so large batches keep the hanging
+ * ones in few invocations, and the deliverer's concurrency free for everyone else.
+ */
+export const DELIVERY_BATCH_SIZE = 100;
 
 /**
  * How long a received message stays invisible while the deliver function runs: well over its

@@ -27,13 +27,21 @@ export const STREAM_SOURCE = {
 /** The delivery queue and its mapping to the deliver function. */
 export const DELIVERY_SOURCE = {
   batchSize: DELIVERY_BATCH_SIZE,
+  /**
+   * How long the mapping gathers messages before it invokes with fewer than a batch (Lambda
+   * requires at least 1 s for batches over 10). A second of latency buys batches that keep a
+   * hanging receiver's deliveries together: at 50 plants a second they take a few invocations,
+   * where batches of whatever is there at once took one each and could fill `maxConcurrency`.
+   */
+  maxBatchingWindowSeconds: 1,
   visibilityTimeoutSeconds: DELIVERY_VISIBILITY_SECONDS,
   /** Receives before a message is dead-lettered: one per attempt of the schedule. */
   maxReceiveCount: MAX_ATTEMPTS,
   /**
    * Deliver invocations at once. A hanging receiver holds its invocation for the 10 s timeout
    * (the other deliveries of its batch are made at once and are not delayed), so this bounds
-   * how many such batches can be waiting before other deliveries queue behind them.
+   * how many such batches can be waiting before other deliveries queue behind them; it also
+   * caps what a hanging receiver can cost in duration.
    */
   maxConcurrency: 50,
 } as const;

@@ -113,6 +113,18 @@ export class LocalQueue {
     return moved.length;
   }
 
+  /** Since when the longest-visible message has been visible; `undefined` when none is. */
+  oldestVisibleAt(): number | undefined {
+    const now = Date.now();
+    let oldest: number | undefined;
+    for (const message of this.messages.values()) {
+      if (message.visibleAt <= now && (oldest === undefined || message.visibleAt < oldest)) {
+        oldest = message.visibleAt;
+      }
+    }
+    return oldest;
+  }
+
   /** Messages visible now, and in flight (received, not yet visible again). */
   counts(): { readonly visible: number; readonly invisible: number } {
     const now = Date.now();

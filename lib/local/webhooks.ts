@@ -52,6 +52,8 @@ export class LocalWebhooks {
   private invoke: Invoke | undefined;
   private inFlight = new Set<Promise<void>>();
   private stopped = false;
+  /** The batching window's wake-up, while a short batch waits for more messages. */
+  private gathering: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: LocalWebhooksOptions) {}
 
@@ -127,18 +129,31 @@ export class LocalWebhooks {
   /** Stops polling and waits for the invocations in flight and the stream's batch. */
   async close(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.gathering);
     await this.stream?.close();
     await Promise.all(this.inFlight);
     this.queues?.deliveries.close();
     this.queues?.deadLetters.close();
   }
 
-  /** Receives batches while there are visible messages and room for another invocation. */
+  /**
+   * Receives batches while there are visible messages and room for another invocation, as the
+   * mapping does: a full batch at once, a short one when its first message has waited the
+   * batching window.
+   */
   private poll(): void {
     const queue = this.queues?.deliveries;
     if (!queue || !this.invoke || this.stopped) return;
     const limit = Math.min(DELIVERY_SOURCE.maxConcurrency, this.options.concurrency);
     while (this.inFlight.size < limit) {
+      const since = queue.oldestVisibleAt();
+      if (since === undefined) return;
+      const due = since + DELIVERY_SOURCE.maxBatchingWindowSeconds * 1000;
+      if (queue.counts().visible < DELIVERY_SOURCE.batchSize && Date.now() < due) {
+        clearTimeout(this.gathering);
+        this.gathering = setTimeout(() => this.poll(), due - Date.now() + 1);
+        return;
+      }
       const batch = queue.receive(DELIVERY_SOURCE.batchSize);
       if (batch.length === 0) return;
       const running: Promise<void> = this.deliver(queue, batch).finally(() => {

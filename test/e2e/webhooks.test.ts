@@ -161,3 +161,21 @@ it('delivers nothing for a delete, and nothing to a removed subscriber', async (
     '{"id":424242,"name":"marker"}',
   ]);
 });
+
+it('a receiver that always hangs delays no other, however many of its deliveries wait at once', async () => {
+  const stuck = await startReceiver(() => 'hang');
+  const fast = await startReceiver();
+  receivers.push(stuck, fast);
+  const ids = [await subscribe(stuck, 'stuck'), await subscribe(fast, 'fast')];
+  // Far more plants than the deliverer has invocations at once (50) could hold in batches of 10:
+  // the fast receiver's later plants would then wait for the stuck ones' timeouts.
+  const count = 300;
+  for (let i = 0; i < count; i++) {
+    expect((await post(`{"id":${7_000_000 + i},"name":"burst ${i}"}`)).status).toBe(200);
+  }
+  await until(() => fast.delivered().size === count, 'the fast receiver has every plant');
+  // Served while every request to the stuck receiver is still open: none waited out its 10 s.
+  expect(stuck.received.length).toBeGreaterThan(0);
+  expect(stuck.open()).toBe(stuck.received.length);
+  for (const id of ids) expect((await cli('remove', id)).code).toBe(0);
+});

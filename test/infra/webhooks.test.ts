@@ -80,12 +80,16 @@ it('invokes the fan-out from the stream for inserts only, bisecting, with partia
   });
 });
 
-it('invokes the deliverer from the delivery queue with partial batch responses', () => {
+it('invokes the deliverer from the delivery queue with partial batch responses, in large batches', () => {
+  // Over 10 a batch needs a batching window of at least 1 s (Lambda's SQS mapping parameters).
+  expect(DELIVERY_SOURCE.batchSize).toBe(100);
+  expect(DELIVERY_SOURCE.maxBatchingWindowSeconds).toBeGreaterThanOrEqual(1);
   template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
     EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('DeliveryQueue'), 'Arn'] },
     FunctionName: { Ref: Match.stringLikeRegexp('^Deliver') },
     FunctionResponseTypes: ['ReportBatchItemFailures'],
     BatchSize: DELIVERY_SOURCE.batchSize,
+    MaximumBatchingWindowInSeconds: DELIVERY_SOURCE.maxBatchingWindowSeconds,
     ScalingConfig: { MaximumConcurrency: DELIVERY_SOURCE.maxConcurrency },
   });
 });

@@ -138,6 +138,7 @@ export class Webhooks extends Construct {
     deliver.addEventSource(
       new SqsEventSource(this.deliveryQueue, {
         batchSize: DELIVERY_SOURCE.batchSize,
+        maxBatchingWindow: Duration.seconds(DELIVERY_SOURCE.maxBatchingWindowSeconds),
         maxConcurrency: DELIVERY_SOURCE.maxConcurrency,
         reportBatchItemFailures: true,
       }),
