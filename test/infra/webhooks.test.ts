@@ -12,6 +12,7 @@ import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/a
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { Webhooks } from '../../lib/infra/constructs/webhooks';
 import { DELIVERY_SOURCE } from '../../lib/definitions/webhooks';
+import { FUNCTIONS } from '../../lib/definitions/functions';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../lambda/shared/webhook-schedule';
 
 // Synthesis writes to an output folder: one temporary folder, removed after the suite.
@@ -84,6 +85,10 @@ it('invokes the deliverer from the delivery queue with partial batch responses, 
   // Over 10 a batch needs a batching window of at least 1 s (Lambda's SQS mapping parameters).
   expect(DELIVERY_SOURCE.batchSize).toBe(100);
   expect(DELIVERY_SOURCE.maxBatchingWindowSeconds).toBeGreaterThanOrEqual(1);
+  // Lambda's SQS guide: the queue's visibility timeout at least six times the function's timeout.
+  expect(DELIVERY_SOURCE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(
+    6 * FUNCTIONS.deliver.timeoutSeconds,
+  );
   template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
     EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('DeliveryQueue'), 'Arn'] },
     FunctionName: { Ref: Match.stringLikeRegexp('^Deliver') },
