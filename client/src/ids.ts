@@ -26,7 +26,9 @@ export function toId(id: PlantId): bigint {
     value = BigInt(id);
   } else {
     throw new TypeError(
-      `id ${JSON.stringify(String(id))} is not an integer: pass a bigint, a decimal string or a safe integer`,
+      typeof id === 'string'
+        ? `id ${JSON.stringify(id)} is not an integer's canonical decimal spelling (no sign +, leading zero, space, fraction or exponent; 0 not -0)`
+        : `id ${JSON.stringify(String(id))} is not an integer: pass a bigint, a decimal string or a safe integer`,
     );
   }
   if (value < INT64_MIN || value > INT64_MAX) {

@@ -56,6 +56,17 @@ describe('ids', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it.each<[PlantId, string]>([
+    ['042', `id "042" is not an integer's canonical decimal spelling`],
+    [1.5, 'id 1.5 is not an integer'],
+    // eslint-disable-next-line no-loss-of-precision -- the rounding is what the message names
+    [9007199254740993, 'id 9007199254740992 is beyond 2^53 as a number'],
+    ['9223372036854775808', 'id 9223372036854775808 is outside the int64 range'],
+  ])('%p: the TypeError says why', async (id, message) => {
+    const { fetch } = fakeFetch({ status: 200, body: '{}' });
+    await expect(store(fetch).getPlant(id)).rejects.toThrow(message);
+  });
+
   it('sends every digit, whichever way the id is given', async () => {
     const { fetch, requests } = fakeFetch({
       status: 200,
