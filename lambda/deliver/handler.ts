@@ -25,10 +25,23 @@ export interface DeliverHandlerDeps extends DeliverDeps {
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export function makeDeliverHandler(deps: DeliverHandlerDeps) {
   return observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    // One lookup per subscriber per batch, not per message: a batch of 100 holds the deliveries
+    // of a few subscribers, and a removed one is still noticed by the next batch.
+    const lookups = new Map<string, ReturnType<DeliverDeps['subscriptions']['get']>>();
+    const batchDeps: DeliverDeps = {
+      ...deps,
+      subscriptions: {
+        get: (subscriberId) => {
+          let lookup = lookups.get(subscriberId);
+          if (!lookup) lookups.set(subscriberId, (lookup = deps.subscriptions.get(subscriberId)));
+          return lookup;
+        },
+      },
+    };
     const failures = await Promise.all(
       event.Records.map(async (record) => {
         try {
-          const result = await deliver(record, deps);
+          const result = await deliver(record, batchDeps);
           const { outcome, retryAfterSeconds, failure, ...rest } = result;
           // A failure is Node's own message (never the body); redacted all the same.
           const fields = failure === undefined ? rest : { ...rest, failure: redact(failure) };

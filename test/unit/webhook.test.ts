@@ -3,10 +3,12 @@
  * body from a stream image (int64 edges), the retry schedule, the address policy, the fan-out's
  * ordering and the OpenAPI description.
  */
-import type { DynamoDBRecord } from 'aws-lambda';
+import type { Context, DynamoDBRecord, SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { addressRefusal, PUBLIC_ONLY, urlRefusal } from '../../lambda/deliver/address-policy';
+import { makeDeliverHandler } from '../../lambda/deliver/handler';
 import { fanOut } from '../../lambda/fan-out/fan-out';
+import { LOCAL_SECRET_BOX } from '../../lambda/shared/webhook-secrets';
 import { newPlantBody } from '../../lambda/shared/webhook-message';
 import {
   MAX_ATTEMPTS,
@@ -160,6 +162,58 @@ describe('fan-out', () => {
       },
     });
     expect(result).toEqual({ queued: 2, failedAt: { sequenceNumber: '2', error: failure } });
+  });
+});
+
+describe('deliver', () => {
+  it('looks each subscriber up once per batch, and drops what a removed one was owed', async () => {
+    const secret = await LOCAL_SECRET_BOX.seal(generateSecret(), 'sub_a');
+    const lookups: string[] = [];
+    const posted: string[] = [];
+    const handle = makeDeliverHandler({
+      subscriptions: {
+        get: async (subscriberId) => {
+          lookups.push(subscriberId);
+          return subscriberId === 'sub_gone'
+            ? undefined
+            : {
+                subscriberId,
+                url: `https://${subscriberId}.example/`,
+                name: '',
+                createdAt: '',
+                secret,
+              };
+        },
+      },
+      secrets: LOCAL_SECRET_BOX,
+      policy: PUBLIC_ONLY,
+      post: async (url) => {
+        posted.push(url.host);
+        return { status: 204 };
+      },
+      queue: { retryAfter: async () => undefined },
+    });
+    const message = (subscriberId: string, plantId: number) => ({
+      messageId: `${subscriberId}-${plantId}`,
+      receiptHandle: 'r',
+      body: JSON.stringify({
+        webhookId: `msg_${subscriberId}${plantId}`,
+        subscriberId,
+        plantId: String(plantId),
+        body: `{"id":${plantId},"name":"p"}`,
+      }),
+      attributes: { ApproximateReceiveCount: '1' },
+    });
+    const records = [1, 2, 3].flatMap((id) =>
+      ['sub_a', 'sub_b', 'sub_gone'].map((s) => message(s, id)),
+    );
+    const answer = await handle({ Records: records } as unknown as SQSEvent, {} as Context);
+    expect(answer).toEqual({ batchItemFailures: [] });
+    expect(lookups.sort()).toEqual(['sub_a', 'sub_b', 'sub_gone']);
+    expect(posted.sort()).toEqual([
+      ...Array(3).fill('sub_a.example'),
+      ...Array(3).fill('sub_b.example'),
+    ]);
   });
 });
 
