@@ -1,11 +1,13 @@
 /**
  * Save-to-new-answer time of `npm start`'s watch mode, measured on a temporary copy of the
  * project (the real tree is never edited): the runtime runs there, a message in a function's
- * source is changed, and the clock stops at the first answer that carries the new message.
+ * source is changed the ways editors and git save — in place, a new file renamed over the old
+ * (vim, JetBrains, `sed -i`, `git checkout`), deleted and created — and the clock stops at the
+ * first answer that carries the new message.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rename, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PROJECT_ROOT } from '../../definitions/bundling';
@@ -31,8 +33,30 @@ export function copyProject(prefix = 'plant-store-copy-'): string {
   return copy;
 }
 
-/** Runs `npm start` (watch mode) on a copy, makes `edits` saves, returns each save's ms. */
-export async function benchWatchReload(edits = 5): Promise<number[]> {
+/** How a save reaches the disk. */
+const SAVES = {
+  'in place': (file: string, text: string) => writeFile(file, text),
+  'rename over': async (file: string, text: string) => {
+    await writeFile(`${file}.saving~`, text);
+    await rename(`${file}.saving~`, file);
+  },
+  'delete + create': async (file: string, text: string) => {
+    await unlink(file);
+    await writeFile(file, text);
+  },
+} as const;
+
+/** One save: how it was written, and the ms from the save to the first answer carrying it. */
+export interface WatchSave {
+  readonly kind: keyof typeof SAVES;
+  readonly ms: number;
+}
+
+/**
+ * Runs `npm start` (watch mode) on a copy and saves `rounds` times each way, the ways in turn
+ * (so a rename never follows only renames); returns every save's time.
+ */
+export async function benchWatchReload(rounds = 3): Promise<WatchSave[]> {
   const copy = copyProject('plant-store-watch-bench-');
   let child: ReturnType<typeof spawn> | undefined;
   try {
@@ -64,16 +88,20 @@ export async function benchWatchReload(edits = 5): Promise<number[]> {
       return response.text();
     };
     if (!(await ask()).includes(MESSAGE)) throw new Error(`the answer does not say ${MESSAGE}`);
-    const times: number[] = [];
-    for (let i = 1; i <= edits; i++) {
+    const times: WatchSave[] = [];
+    const kinds = Object.keys(SAVES) as (keyof typeof SAVES)[];
+    for (let i = 1; i <= rounds * kinds.length; i++) {
+      const kind = kinds[(i - 1) % kinds.length]!;
       const marker = `${MESSAGE} [save ${i}]`;
       const saved = performance.now();
-      await writeFile(source, original.replaceAll(MESSAGE, marker));
+      await SAVES[kind](source, original.replaceAll(MESSAGE, marker));
       for (;;) {
         if ((await ask()).includes(marker)) break;
-        if (performance.now() - saved > 30_000) throw new Error(`save ${i} not served in 30 s`);
+        if (performance.now() - saved > 30_000) {
+          throw new Error(`save ${i} (${kind}) not served in 30 s`);
+        }
       }
-      times.push(performance.now() - saved);
+      times.push({ kind, ms: performance.now() - saved });
       // Let the old sandboxes retire before the next save, as between two real edits.
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
