@@ -60,9 +60,9 @@ export interface Engine {
 /** The embedded engine, which can also play an outage. */
 export interface LocalEngine extends Engine {
   /**
-   * An outage drill: while unavailable, every connection is reset as soon as it opens (those
-   * open are cut), so callers fail as against a stopped engine after their retries; the data
-   * stays, and `setAvailable(true)` serves it again.
+   * An outage drill: while unavailable, every new connection and every new request is reset
+   * (requests being served finish), so callers fail as against a stopped engine after their
+   * retries; the data stays, and `setAvailable(true)` serves it again.
    */
   setAvailable(available: boolean): void;
 }
@@ -90,13 +90,22 @@ export async function startEngine(options: EngineOptions = {}): Promise<LocalEng
     updateTableMs: 0,
   });
   guardFromWebPages(server, options.hostNames ?? LOOPBACK_HOST_NAMES, options.intercept);
+  // The outage drill: a request that reaches the engine while it is unavailable has its connection
+  // reset before anything reads it, and so does a new connection; requests already being served
+  // finish (cutting one mid-body would make dynalite throw, and the process with it).
   let available = true;
+  const serve = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  server.on('request', (req, res) => {
+    if (!available) return void req.socket.destroy();
+    for (const listener of serve) listener.call(server, req, res);
+  });
   server.on('connection', (socket) => {
     if (!available) socket.destroy();
   });
   const setAvailable = (value: boolean) => {
     available = value;
-    if (!available) server.closeAllConnections();
+    if (!available) server.closeIdleConnections();
   };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -13,6 +13,7 @@ import { generateToken } from '../../lambda/shared/tokens';
 import { freePort } from '../../lib/local/free-port';
 import { checkRawAnswer } from '../support/http';
 import { runBin, type CliResult } from '../support/run-cli';
+import { until } from '../support/webhook-receiver';
 
 const ROOT = join(__dirname, '../..');
 
@@ -113,29 +114,24 @@ it('kill -USR2, as the banner prints it, takes the engine down (503) and brings 
     },
     ['--memory', '--no-watch'],
   );
-  const pid = Number(/outage: +kill -USR2 (\d+) /.exec(output())![1]);
-  const store = new PlantStore({ baseUrl: `http://127.0.0.1:${port}`, token });
-  await store.createPlant({ id: 3, name: 'kept' });
-  const read = () =>
-    fetch(`http://127.0.0.1:${port}/plants/3`, { headers: { authorization: `Bearer ${token}` } });
-  const logged = (line: string) =>
-    new Promise<void>((resolve) => {
-      const check = setInterval(() => {
-        if (output().includes(line)) {
-          clearInterval(check);
-          resolve();
-        }
-      }, 20);
-    });
-  process.kill(pid, 'SIGUSR2');
-  await logged('SIGUSR2: the engine is down');
-  const down = await read();
-  expect(down.status).toBe(503);
-  expect(down.headers.get('retry-after')).toBe('1');
-  process.kill(pid, 'SIGUSR2');
-  await logged('SIGUSR2: the engine is back');
-  expect(await (await read()).text()).toBe('{"id":3,"name":"kept"}');
-  expect(await stop(child)).toBe(0);
+  try {
+    const pid = Number(/outage: +kill -USR2 (\d+) /.exec(output())![1]);
+    const store = new PlantStore({ baseUrl: `http://127.0.0.1:${port}`, token });
+    await store.createPlant({ id: 3, name: 'kept' }); // also caches the token's decision
+    const read = () =>
+      fetch(`http://127.0.0.1:${port}/plants/3`, { headers: { authorization: `Bearer ${token}` } });
+    process.kill(pid, 'SIGUSR2');
+    await until(() => output().includes('SIGUSR2: the engine is down'), 'the engine goes down');
+    const down = await read();
+    expect(down.status).toBe(503);
+    expect(down.headers.get('retry-after')).toBe('1');
+    process.kill(pid, 'SIGUSR2');
+    await until(() => output().includes('SIGUSR2: the engine is back'), 'the engine comes back');
+    expect(await (await read()).text()).toBe('{"id":3,"name":"kept"}');
+    expect(await stop(child)).toBe(0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
 });
 
 it('creates a dev token on first start, keeps it 0600 and reuses it', async () => {
