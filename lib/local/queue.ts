@@ -113,24 +113,24 @@ export class LocalQueue {
     return moved.length;
   }
 
-  /** Since when the longest-visible message has been visible; `undefined` when none is. */
-  oldestVisibleAt(): number | undefined {
-    const now = Date.now();
-    let oldest: number | undefined;
-    for (const message of this.messages.values()) {
-      if (message.visibleAt <= now && (oldest === undefined || message.visibleAt < oldest)) {
-        oldest = message.visibleAt;
-      }
-    }
-    return oldest;
-  }
-
-  /** Messages visible now, and in flight (received, not yet visible again). */
-  counts(): { readonly visible: number; readonly invisible: number } {
+  /**
+   * Messages visible now, and in flight (received, not yet visible again); and since when the
+   * longest-visible message has been visible (`undefined` when none is).
+   */
+  counts(): {
+    readonly visible: number;
+    readonly invisible: number;
+    readonly visibleSince: number | undefined;
+  } {
     const now = Date.now();
     let visible = 0;
-    for (const message of this.messages.values()) if (message.visibleAt <= now) visible++;
-    return { visible, invisible: this.messages.size - visible };
+    let visibleSince: number | undefined;
+    for (const { visibleAt } of this.messages.values()) {
+      if (visibleAt > now) continue;
+      visible++;
+      if (visibleSince === undefined || visibleAt < visibleSince) visibleSince = visibleAt;
+    }
+    return { visible, invisible: this.messages.size - visible, visibleSince };
   }
 
   /** Stops the timer (the queue's messages are lost with the process). */

@@ -38,7 +38,7 @@ export interface LocalService {
   /** With `inspectFirstPort`: each function's inspector port. */
   readonly inspectPorts?: ReadonlyMap<FunctionName, number>;
   /**
-   * Takes the engine down (every connection to it reset, the data kept) or brings it back: the
+   * Takes the engine down (new connections and requests reset, the data kept) or brings it back: the
    * functions then answer 503 as they would to an unreachable DynamoDB, so a client's retries can
    * be tried; `npm start` toggles it on SIGUSR2.
    */

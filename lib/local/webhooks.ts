@@ -146,10 +146,10 @@ export class LocalWebhooks {
     if (!queue || !this.invoke || this.stopped) return;
     const limit = Math.min(DELIVERY_SOURCE.maxConcurrency, this.options.concurrency);
     while (this.inFlight.size < limit) {
-      const since = queue.oldestVisibleAt();
-      if (since === undefined) return;
-      const due = since + DELIVERY_SOURCE.maxBatchingWindowSeconds * 1000;
-      if (queue.counts().visible < DELIVERY_SOURCE.batchSize && Date.now() < due) {
+      const { visible, visibleSince } = queue.counts();
+      if (visibleSince === undefined) return;
+      const due = visibleSince + DELIVERY_SOURCE.maxBatchingWindowSeconds * 1000;
+      if (visible < DELIVERY_SOURCE.batchSize && Date.now() < due) {
         clearTimeout(this.gathering);
         this.gathering = setTimeout(() => this.poll(), due - Date.now() + 1);
         return;
