@@ -4,13 +4,13 @@
  * schedule's next delay, or none after the last attempt (the queue then dead-letters it).
  */
 import type { SQSRecord } from 'aws-lambda';
-import type { SubscriptionsTable } from '../shared/subscriptions-table';
-import { parseDeliveryMessage } from '../shared/webhook-message';
-import { MAX_ATTEMPTS, retryDelaySeconds } from '../shared/webhook-schedule';
-import type { SecretBox } from '../shared/webhook-secrets';
-import { sign } from '../shared/webhook-signature';
-import type { AddressPolicy } from './address-policy';
-import { post, succeeded, type Attempt } from './post';
+import type { SubscriptionsTable } from '../shared/webhook/subscriptions-table';
+import { parseDeliveryMessage } from '../shared/webhook/message';
+import { MAX_ATTEMPTS, retryDelaySeconds } from '../shared/webhook/schedule';
+import type { SecretBox } from '../shared/webhook/secrets';
+import { sign } from '../shared/webhook/signature';
+import type { AddressPolicy } from '../shared/webhook/address-policy';
+import { post, succeeded, type Attempt } from '../shared/webhook/post';
 
 /** What a delivery needs. */
 export interface DeliverDeps {

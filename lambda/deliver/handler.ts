@@ -9,12 +9,12 @@ import { requireEnv } from '../shared/config';
 import { makeDocumentClient } from '../shared/dynamodb';
 import { WEBHOOK_METRICS } from '../shared/metrics-contract';
 import { logger, metrics, observed, redact } from '../shared/observability';
-import { sqsDeliveryQueue, type DeliveryQueue } from '../shared/sqs';
-import { SubscriptionsTable } from '../shared/subscriptions-table';
+import { sqsDeliveryQueue, type DeliveryQueue } from '../shared/webhook/delivery-queue';
+import { SubscriptionsTable } from '../shared/webhook/subscriptions-table';
 import { SUBSCRIPTIONS_TABLE } from '../shared/tables';
-import { WEBHOOK_ENVIRONMENT } from '../shared/webhook-config';
-import { kmsSecretBox, LOCAL_SECRET_BOX } from '../shared/webhook-secrets';
-import { PUBLIC_ONLY } from './address-policy';
+import { WEBHOOK_ENVIRONMENT } from '../shared/webhook/config';
+import { kmsSecretBox, LOCAL_SECRET_BOX } from '../shared/webhook/secrets';
+import { PUBLIC_ONLY } from '../shared/webhook/address-policy';
 import { deliver, type DeliverDeps } from './deliver';
 
 /** What the handler needs: the delivery's dependencies and the queue to reschedule on. */

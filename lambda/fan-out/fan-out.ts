@@ -4,10 +4,10 @@
  * first that fails is reported, and Lambda retries from it (the ones before it are done).
  */
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { DeliveryQueue } from '../shared/sqs';
-import type { Subscriber } from '../shared/subscriptions-table';
-import { newPlantBody, type DeliveryMessage } from '../shared/webhook-message';
-import { webhookIdOf } from '../shared/webhook-signature';
+import type { DeliveryQueue } from '../shared/webhook/delivery-queue';
+import type { Subscriber } from '../shared/webhook/subscriptions-table';
+import { newPlantBody, type DeliveryMessage } from '../shared/webhook/message';
+import { webhookIdOf } from '../shared/webhook/signature';
 
 /** What the fan-out needs. */
 export interface FanOutDeps {

@@ -5,10 +5,10 @@ import { makeDocumentClient } from '../shared/dynamodb';
 import { WEBHOOK_METRICS } from '../shared/metrics-contract';
 import { logger, metrics, observed, redact } from '../shared/observability';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { sqsDeliveryQueue } from '../shared/sqs';
-import { SubscriptionsTable } from '../shared/subscriptions-table';
+import { sqsDeliveryQueue } from '../shared/webhook/delivery-queue';
+import { SubscriptionsTable } from '../shared/webhook/subscriptions-table';
 import { SUBSCRIPTIONS_TABLE } from '../shared/tables';
-import { WEBHOOK_ENVIRONMENT } from '../shared/webhook-config';
+import { WEBHOOK_ENVIRONMENT } from '../shared/webhook/config';
 import { fanOut, type FanOutDeps } from './fan-out';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */

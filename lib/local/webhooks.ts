@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SQSEvent } from 'aws-lambda';
 import { PLANTS_TABLE } from '../../lambda/shared/tables';
-import { WEBHOOK_ENVIRONMENT } from '../../lambda/shared/webhook-config';
+import { WEBHOOK_ENVIRONMENT } from '../../lambda/shared/webhook/config';
 import { FUNCTIONS, FUNCTION_NAMES, type FunctionName } from '../definitions/functions';
 import { DELIVERY_SOURCE } from '../definitions/webhooks';
 import { startEngine, type Engine, type EngineOptions } from './engine';

@@ -6,15 +6,18 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
-import { newSubscriberId, SubscriptionsTable } from '../../lambda/shared/subscriptions-table';
+import {
+  newSubscriberId,
+  SubscriptionsTable,
+} from '../../lambda/shared/webhook/subscriptions-table';
 import { SUBSCRIPTIONS_TABLE } from '../../lambda/shared/tables';
 import {
   kmsSecretBox,
   LOCAL_SECRET_BOX,
   type SecretBox,
-} from '../../lambda/shared/webhook-secrets';
-import { generateSecret, SECRET_FORMAT } from '../../lambda/shared/webhook-signature';
-import { addressRefusal, PUBLIC_ONLY } from '../../lambda/deliver/address-policy';
+} from '../../lambda/shared/webhook/secrets';
+import { generateSecret, SECRET_FORMAT } from '../../lambda/shared/webhook/signature';
+import { addressRefusal, PUBLIC_ONLY } from '../../lambda/shared/webhook/address-policy';
 import {
   commandError,
   failureExitCode,

@@ -10,7 +10,7 @@ import {
   StartMessageMoveTaskCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { parseDeliveryMessage } from '../../lambda/shared/webhook-message';
+import { parseDeliveryMessage } from '../../lambda/shared/webhook/message';
 import type { CliIo } from './token-cli';
 
 /** Where the dead letters are and what to do with them. */

@@ -8,7 +8,7 @@
 import { runBin } from '../support/run-cli';
 import { useLocalService } from '../support/local-service';
 import { startReceiver, until, type Receiver } from '../support/webhook-receiver';
-import { MAX_ATTEMPTS } from '../../lambda/shared/webhook-schedule';
+import { MAX_ATTEMPTS } from '../../lambda/shared/webhook/schedule';
 
 jest.setTimeout(180_000);
 

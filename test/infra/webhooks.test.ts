@@ -13,7 +13,7 @@ import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambd
 import { Webhooks } from '../../lib/infra/constructs/webhooks';
 import { DELIVERY_SOURCE } from '../../lib/definitions/webhooks';
 import { FUNCTIONS } from '../../lib/definitions/functions';
-import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../lambda/shared/webhook-schedule';
+import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../lambda/shared/webhook/schedule';
 
 // Synthesis writes to an output folder: one temporary folder, removed after the suite.
 const outdir = mkdtempSync(join(tmpdir(), 'plant-store-webhooks-cdk-'));

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { parseDeliveryMessage } from '../../lambda/shared/webhook-message';
+import { parseDeliveryMessage } from '../../lambda/shared/webhook/message';
 import { addPlantStore } from '../../lib/infra/app';
 import {
   FUNCTIONS,

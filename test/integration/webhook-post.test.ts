@@ -5,8 +5,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PUBLIC_ONLY } from '../../lambda/deliver/address-policy';
-import { post } from '../../lambda/deliver/post';
+import { PUBLIC_ONLY } from '../../lambda/shared/webhook/address-policy';
+import { post } from '../../lambda/shared/webhook/post';
 
 const LOCAL = { allowLoopback: true };
 let server: Server;

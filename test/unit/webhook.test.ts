@@ -5,17 +5,21 @@
  */
 import type { Context, DynamoDBRecord, SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
-import { addressRefusal, PUBLIC_ONLY, urlRefusal } from '../../lambda/deliver/address-policy';
+import {
+  addressRefusal,
+  PUBLIC_ONLY,
+  urlRefusal,
+} from '../../lambda/shared/webhook/address-policy';
 import { makeDeliverHandler } from '../../lambda/deliver/handler';
 import { fanOut } from '../../lambda/fan-out/fan-out';
-import { LOCAL_SECRET_BOX } from '../../lambda/shared/webhook-secrets';
-import { newPlantBody } from '../../lambda/shared/webhook-message';
+import { LOCAL_SECRET_BOX } from '../../lambda/shared/webhook/secrets';
+import { newPlantBody } from '../../lambda/shared/webhook/message';
 import {
   MAX_ATTEMPTS,
   RETRY_DELAYS_SECONDS,
   retryDelaySeconds,
-} from '../../lambda/shared/webhook-schedule';
-import { generateSecret, sign, webhookIdOf } from '../../lambda/shared/webhook-signature';
+} from '../../lambda/shared/webhook/schedule';
+import { generateSecret, sign, webhookIdOf } from '../../lambda/shared/webhook/signature';
 import { buildDocument } from '../../lib/tools/openapi/document';
 import { redact } from '../../lambda/shared/observability';
 

@@ -23,7 +23,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { WEBHOOK_METRICS } from '../../../lambda/shared/metrics-contract';
-import { WEBHOOK_ENVIRONMENT } from '../../../lambda/shared/webhook-config';
+import { WEBHOOK_ENVIRONMENT } from '../../../lambda/shared/webhook/config';
 import { DELIVERY_SOURCE, STREAM_FILTER_PATTERN, STREAM_SOURCE } from '../../definitions/webhooks';
 import { businessMetric } from './monitoring';
 

@@ -2,7 +2,7 @@
  * The `webhooks` section of the OpenAPI document (3.1): `newPlant`, the request the service
  * sends each subscriber for each stored plant, with its three Standard Webhooks headers.
  */
-import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../../lambda/shared/webhook-schedule';
+import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../../lambda/shared/webhook/schedule';
 
 const header = (name: string, description: string, pattern: string, required = true) => ({
   name,

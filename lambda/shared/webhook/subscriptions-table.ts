@@ -11,7 +11,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
-import { SUBSCRIPTIONS_TABLE } from './tables';
+import { SUBSCRIPTIONS_TABLE } from '../tables';
 
 const KEY = SUBSCRIPTIONS_TABLE.partitionKey.name;
 
@@ -23,7 +23,7 @@ export interface Subscriber {
   readonly createdAt: string;
 }
 
-/** A subscriber with its sealed secret (see `webhook-secrets.ts`). */
+/** A subscriber with its sealed secret (see `secrets.ts`). */
 export interface SealedSubscriber extends Subscriber {
   readonly secret: string;
 }

@@ -9,7 +9,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { DELIVERY_TIMEOUT_SECONDS } from '../shared/webhook-schedule';
+import { DELIVERY_TIMEOUT_SECONDS } from './schedule';
 import { addressRefusal, urlRefusal, type AddressPolicy } from './address-policy';
 
 /** At most this much of a receiver's answer is read. */

@@ -4,7 +4,7 @@ import {
   SendMessageBatchCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { DeliveryMessage } from './webhook-message';
+import type { DeliveryMessage } from './message';
 
 /** The delivery queue, as the fan-out and deliver functions use it. */
 export interface DeliveryQueue {
