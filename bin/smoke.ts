@@ -1,7 +1,7 @@
 /** `npm run smoke -- --url <ApiUrl>`, token in PLANT_STORE_TOKEN: see `lib/tools/smoke.ts`. */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from '../lib/cli-args';
 import { devTokenFile } from '../lib/local/dev-token';
 import { DEFAULT_PORT } from '../lib/local/settings';
 import { formatSmoke, runSmoke, smokePassed, SMOKE_ID_RANGE } from '../lib/tools/smoke';
@@ -23,26 +23,24 @@ The id is random, from ${SMOKE_ID_RANGE.min} to ${SMOKE_ID_RANGE.max}.
                      up); without one and without --url, npm start's dev token (the file
                      dev-token in PLANT_STORE_DATA_DIR, default .plant-store)
 
+A token the service refuses (unknown, expired, revoked, or without plants:write) stops the check
+at the first step: "token refused", and why.
+
 Exit code: 0 when every step passed or was skipped, 1 when one failed, 2 for a usage mistake.`;
 
 function usageError(message: string): never {
-  process.stderr.write(`smoke: ${message} (npm run smoke -- --help)\n`);
+  process.stderr.write(`smoke: ${message} (see npm run smoke -- --help)\n`);
   process.exit(2);
 }
 
 let values: { url?: string; token?: string; help?: boolean };
 try {
-  ({ values } = parseArgs({
-    options: {
-      url: { type: 'string' },
-      token: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-    strict: true,
-    allowPositionals: false,
-  }));
+  values = parseCommandLine(process.argv.slice(2), {
+    url: { type: 'string' },
+    token: { type: 'string' },
+  }).values as typeof values;
 } catch (error) {
-  usageError((error as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, ''));
+  usageError((error as Error).message);
 }
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);
@@ -51,17 +49,18 @@ if (values.help) {
 // Without --url: the local runtime, as npm start reads its port, and its dev token by default.
 const local = values.url === undefined;
 const url = values.url ?? `http://127.0.0.1:${process.env.PORT || DEFAULT_PORT}`;
+// The URL first: a token is worth looking for only once we know where it will be sent.
+try {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error();
+} catch {
+  usageError(`--url must be an http(s) URL like the stack output ApiUrl, got ${url}`);
+}
 const token =
   values.token ??
   (process.env.PLANT_STORE_TOKEN || undefined) ??
   (local ? localDevToken() : undefined);
 if (!token) usageError('no token: set PLANT_STORE_TOKEN');
-try {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error();
-} catch {
-  usageError(`--url must be an http(s) URL, got ${url}`);
-}
 
 /** npm start's dev token from its file, when there is one. */
 function localDevToken(): string | undefined {

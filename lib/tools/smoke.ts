@@ -132,8 +132,14 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeStep[]> {
   const created = { name: 'smoke test', tag: 'smoke' };
 
   const first = await call((signal) => store.createPlant(plant, { signal }));
+  const refused = tokenRefused(first);
   const stored = step('create', `POST /plants id=${id}`, 200, first, equals(created));
-  if (first.status === 0) return steps; // Nothing answers: the other steps would say the same.
+  // Nothing answers, or the token is refused: every other step would fail for the same reason.
+  if (first.status === 0) return steps;
+  if (refused) {
+    steps[steps.length - 1] = { ...steps.at(-1)!, detail: refused };
+    return steps;
+  }
   step(
     'retry',
     'POST /plants, same plant',
@@ -212,6 +218,23 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeStep[]> {
     );
   }
   return steps;
+}
+
+/**
+ * Why the first create says the token cannot be used, or `undefined`: the gateway's 401 or 403
+ * (no token, or one the authorizer refused), or the function's 403 (a scope is missing).
+ */
+function tokenRefused(outcome: Outcome): string | undefined {
+  const { error } = outcome;
+  if (!(error instanceof PlantStoreError) || (error.status !== 401 && error.status !== 403)) {
+    return undefined;
+  }
+  const why = !error.fromGateway
+    ? error.message
+    : error.status === 403
+      ? 'unknown, expired or revoked here, or made for another deployment'
+      : 'no token was sent';
+  return `token refused (${error.status} ${why}): the other steps need one this service accepts`;
 }
 
 /** A value or error in one short line; ids (bigints) with every digit. */

@@ -1,13 +1,19 @@
 /**
- * `npm run token -- create|list|revoke`: manages bearer tokens in the local engine or, with
+ * `npm run token -- create|list|show|revoke`: manages bearer tokens in the local engine or, with
  * `--aws`, in a deployed tokens table. Prints tokens only on `create`, and only on stdout.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseArgs } from 'node:util';
 import { UsageError, commandError, failureExitCode } from '../cli-args';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
-import { ALL_SCOPES, DEFAULT_SCOPES, generateToken, tokenItem } from '../../lambda/shared/tokens';
-import { TOKENS_TABLE, TokensTable } from '../../lambda/shared/tokens-table';
+import {
+  ALL_SCOPES,
+  DEFAULT_SCOPES,
+  TOKEN_PREFIX,
+  generateToken,
+  tokenItem,
+} from '../../lambda/shared/tokens';
+import { TOKENS_TABLE, TokensTable, type StoredTokenItem } from '../../lambda/shared/tokens-table';
 import { localCliClientConfig } from '../local/engine';
 import { DEFAULT_DB_PORT, localEngineEndpoint } from '../local/settings';
 
@@ -23,9 +29,15 @@ Commands:
                        default ${DEFAULT_SCOPES.join(',')} (deleting must be asked for).
                        --expires-in: minutes, hours or days (90m, 12h, 30d), at most ${MAX_DAYS}d.
   list                 A header row, then one line per token: tokenId, name, scopes,
-                       created, expires (tab-separated).
+                       created, expires (tab-separated; an expired token's expiry ends
+                       with "(expired)").
+  show <tokenId|name>  One token's id, name, scopes, creation and expiry, one per line.
   revoke <tokenId>     Delete a token. It stops working once the gateway's cache expires.
-                       An unknown tokenId is exit code 1.
+  revoke --name <name> The same, naming the token by its name.
+
+A token is named by its tokenId (tok_..., see list) or its name, never by the secret
+itself. An unknown token is exit code 1; a name that several tokens share is too (use
+the tokenId).
 
 Exit codes: 0 done, 1 failed or not found, 2 a usage mistake.
 
@@ -85,11 +97,18 @@ export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<n
     } else if (command === 'list') {
       noArguments(rest);
       await list(target, io);
+    } else if (command === 'show') {
+      if (rest.length !== 1) throw new UsageError('show needs exactly one tokenId or name');
+      show(await findToken(target, command, rest[0]!), io);
     } else if (command === 'revoke') {
-      if (rest.length !== 1) throw new UsageError('revoke needs exactly one tokenId');
-      await revoke(target, rest[0]!, io);
+      const byName = values.name !== undefined;
+      if (rest.length !== (byName ? 0 : 1)) {
+        throw new UsageError('revoke needs exactly one tokenId, or --name <name> alone');
+      }
+      const wanted = byName ? values.name! : rest[0]!;
+      await revoke(target, await findToken(target, command, wanted, byName), io);
     } else {
-      throw commandError(command, ['create', 'list', 'revoke']);
+      throw commandError(command, ['create', 'list', 'show', 'revoke']);
     }
     return 0;
   } catch (caught) {
@@ -177,32 +196,93 @@ async function create(
   io.err(`tokenId ${tokenId}  scopes ${scopes.join(' ')}  expires ${formatExpiry(expiresAt)}`);
 }
 
+/** A stored token as the CLI shows it: never its hash, let alone the token. */
+interface ShownToken {
+  readonly hash: string;
+  readonly tokenId: string;
+  /** As printed. */
+  readonly name: string;
+  /** As stored, which is what `--name` matches. */
+  readonly storedName: string;
+  readonly scopes: string;
+  readonly created: string;
+  readonly expires: string;
+}
+
+/**
+ * One stored item for display. A name is printed as typed (a tab, a line break or another
+ * control character as a space, so that a line stays one token and a column one field); an
+ * expiry already past says so, since the table's TTL removes an item only days later.
+ */
+function shown(item: StoredTokenItem, now = Date.now()): ShownToken {
+  const expiresAt = item.expiresAt === undefined ? undefined : Number(String(item.expiresAt));
+  const expired = expiresAt !== undefined && expiresAt * 1000 <= now;
+  return {
+    hash: item.hash,
+    tokenId: String(item.tokenId),
+    // eslint-disable-next-line no-control-regex
+    storedName: String(item.name),
+    name: String(item.name).replace(/[\u0000-\u001f\u007f]/g, ' '),
+    scopes: Array.isArray(item.scopes) ? item.scopes.join(',') : '',
+    created: String(item.createdAt),
+    expires: `${formatExpiry(expiresAt)}${expired ? ' (expired)' : ''}`,
+  };
+}
+
 async function list(target: Target, io: CliIo): Promise<void> {
-  const items = await target.table.scan();
-  items.sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
+  const items = (await target.table.scan()).map((item) => shown(item));
+  items.sort((a, b) => a.created.localeCompare(b.created));
   if (items.length > 0) io.out(['tokenId', 'name', 'scopes', 'created', 'expires'].join('\t'));
   for (const item of items) {
-    const expires = item.expiresAt === undefined ? undefined : Number(String(item.expiresAt));
-    const scopes = Array.isArray(item.scopes) ? item.scopes.join(',') : '';
-    io.out(
-      [
-        item.tokenId,
-        JSON.stringify(String(item.name)),
-        scopes,
-        item.createdAt,
-        formatExpiry(expires),
-      ].join('\t'),
-    );
+    io.out([item.tokenId, item.name, item.scopes, item.created, item.expires].join('\t'));
   }
   if (items.length === 0) io.err(`no tokens in ${target.where}`);
 }
 
-async function revoke(target: Target, tokenId: string, io: CliIo): Promise<void> {
-  const matches = (await target.table.scan()).filter((item) => item.tokenId === tokenId);
-  // Not a usage mistake: the id is well formed, the token is not there (exit code 1).
-  if (matches.length === 0) throw new Error(`no token with id ${tokenId} in ${target.where}`);
-  for (const item of matches) await target.table.delete(item.hash);
-  io.err(`revoked ${tokenId}; it stops working within the gateway's authorizer cache time`);
+/**
+ * The one token named by its tokenId or (`byName`, or when no id matches) its name. The secret
+ * itself is refused without being repeated: error output ends up in terminals and CI logs.
+ */
+async function findToken(
+  target: Target,
+  command: string,
+  wanted: string,
+  byName = false,
+): Promise<ShownToken> {
+  if (wanted.startsWith(TOKEN_PREFIX)) {
+    throw new UsageError(
+      `${command} wants a tokenId (tok_..., see npm run token -- list) or a name, not the token itself`,
+    );
+  }
+  const items = (await target.table.scan()).map((item) => shown(item));
+  const byId = byName ? [] : items.filter((item) => item.tokenId === wanted);
+  const matches = byId.length > 0 ? byId : items.filter((item) => item.storedName === wanted);
+  // Not a usage mistake: the argument is well formed, the token is not there (exit code 1).
+  if (matches.length === 0) {
+    throw new Error(
+      `no token ${byName ? 'named' : 'with id or name'} ${wanted} in ${target.where}`,
+    );
+  }
+  if (matches.length > 1) {
+    throw new Error(
+      `${matches.length} tokens are named ${wanted} (${matches.map((m) => m.tokenId).join(', ')}): name one by its tokenId`,
+    );
+  }
+  return matches[0]!;
+}
+
+function show(token: ShownToken, io: CliIo): void {
+  const { tokenId, name, scopes, created, expires } = token;
+  for (const [field, value] of Object.entries({ tokenId, name, scopes, created, expires })) {
+    io.out(`${`${field}:`.padEnd(9)}${value}`);
+  }
+}
+
+async function revoke(target: Target, token: ShownToken, io: CliIo): Promise<void> {
+  await target.table.delete(token.hash);
+  io.err(
+    `revoked ${token.tokenId} (${token.name}); it stops working within the gateway's authorizer cache time`,
+  );
 }
 
 function formatExpiry(expiresAt: number | undefined): string {
@@ -223,5 +303,8 @@ function describe(error: unknown, target: Target | undefined): string {
     return `cannot reach ${target?.where ?? 'the engine'}${target?.local ? '; start it with npm run db (or npm start)' : ''}`;
   }
   if (name === 'CredentialsProviderError') return `no AWS credentials: ${message}`;
+  if (message === 'Region is missing') {
+    return "no AWS region: pass --region <r> (the stack's region) or set AWS_REGION";
+  }
   return message || String(error);
 }

@@ -109,14 +109,29 @@ it('without --url it checks npm start on PORT with the dev token from its data d
   }
 });
 
+it('a token the service refuses stops at the first step: token refused', async () => {
+  const unknown = `pst_${'A'.repeat(43)}`;
+  const result = await runBin('smoke', ['--url', service.url], { PLANT_STORE_TOKEN: unknown });
+  expect(result.code).toBe(1);
+  expect(result.stdout).toMatch(
+    /^create +POST \/plants id=\d+ +200 +403 +fail: token refused \(403 unknown, expired or revoked here, or made for another deployment\): the other steps need one this service accepts$/m,
+  );
+  expect(result.stdout).toContain('0 passed, 1 failed, 0 skipped (1 steps)');
+  expect(result.stdout + result.stderr).not.toContain(unknown);
+});
+
+const URL_WORDING = 'must be an http(s) URL like the stack output ApiUrl, got';
 it.each([
-  [[], 'smoke: no token: set PLANT_STORE_TOKEN (npm run smoke -- --help)\n'],
-  [['--url', 'http://x'], 'smoke: no token: set PLANT_STORE_TOKEN (npm run smoke -- --help)\n'],
+  [[], 'smoke: no token: set PLANT_STORE_TOKEN (see npm run smoke -- --help)\n'],
+  [['--url', 'http://x'], 'smoke: no token: set PLANT_STORE_TOKEN (see npm run smoke -- --help)\n'],
   [
     ['--url', 'ftp://x', '--token', 't'],
-    'smoke: --url must be an http(s) URL, got ftp://x (npm run smoke -- --help)\n',
+    `smoke: --url ${URL_WORDING} ftp://x (see npm run smoke -- --help)\n`,
   ],
-  [['--nope'], "smoke: Unknown option '--nope' (npm run smoke -- --help)\n"],
+  // The URL is judged before the token is looked for.
+  [['--url', 'notaurl'], `smoke: --url ${URL_WORDING} notaurl (see npm run smoke -- --help)\n`],
+  [['--url'], 'smoke: --url needs a value (see npm run smoke -- --help)\n'],
+  [['--nope'], 'smoke: unknown option --nope (see npm run smoke -- --help)\n'],
 ])('%j is a usage mistake: one line, exit 2', async (args, stderr) => {
   const result = await runBin('smoke', args, {
     PLANT_STORE_TOKEN: '',

@@ -46,7 +46,7 @@ it('create, list and revoke a token; the authorizer follows', async () => {
   expect(listed.stdout.split('\n')[0]).toBe('tokenId\tname\tscopes\tcreated\texpires');
   const line = listed.stdout.split('\n').find((l) => l.startsWith(`${tokenId}\t`));
   expect(line).toMatch(
-    /^tok_[0-9a-f]{16}\t"ci laptop"\tplants:read,plants:write\t\d{4}-.*Z\t\d{4}-.*Z$/,
+    /^tok_[0-9a-f]{16}\tci laptop\tplants:read,plants:write\t\d{4}-.*Z\t\d{4}-.*Z$/,
   );
   expect(listed.stdout + listed.stderr).not.toContain(secret);
   expect(listed.stdout + listed.stderr).not.toContain(hashToken(secret));
@@ -61,7 +61,7 @@ it('create, list and revoke a token; the authorizer follows', async () => {
 it('a token without expiry lists as never', async () => {
   const created = await token('create', '--name', 'forever');
   expect(created.stderr).toContain('expires never');
-  expect((await token('list')).stdout).toMatch(/"forever"\tplants:read,plants:write\t\S+\tnever/);
+  expect((await token('list')).stdout).toMatch(/\tforever\tplants:read,plants:write\t\S+\tnever/);
 });
 
 it('--scopes names them: all three, or one; the authorizer passes exactly those', async () => {
@@ -79,7 +79,7 @@ it('--scopes names them: all three, or one; the authorizer passes exactly those'
     const answer = await authorize(authorizerEvent(`Bearer ${created.stdout.trim()}`));
     expect(answer).toMatchObject({ isAuthorized: true, context: { scopes: expected } });
     expect((await token('list')).stdout).toContain(
-      `"scoped ${scopes}"\t${expected!.replaceAll(' ', ',')}\t`,
+      `\tscoped ${scopes}\t${expected!.replaceAll(' ', ',')}\t`,
     );
   }
   tokens.destroy();
@@ -94,7 +94,7 @@ it('a token made before reads existed keeps exactly its scopes', async () => {
     tokenItem(old, tokenId, { name: 'old', scopes: ['plants:write'] }),
   );
   expect((await token('create', '--name', 'new')).code).toBe(0);
-  expect((await token('list')).stdout).toContain(`${tokenId}\t"old"\tplants:write\t`);
+  expect((await token('list')).stdout).toContain(`${tokenId}\told\tplants:write\t`);
   expect(await authorize(authorizerEvent(`Bearer ${old}`))).toMatchObject({
     context: { scopes: 'plants:write' },
   });
@@ -118,8 +118,95 @@ it('revoking an unknown id is not found: exit 1, one line, no usage hint', async
   const result = await token('revoke', 'tok_0000000000000000');
   expect(result).toMatchObject({ code: 1, stdout: '' });
   expect(result.stderr).toMatch(
-    /^token: no token with id tok_0000000000000000 in the local engine at http:\/\/127\.0\.0\.1:\d+\n$/,
+    /^token: no token with id or name tok_0000000000000000 in the local engine at http:\/\/127\.0\.0\.1:\d+\n$/,
   );
+});
+
+it('show and revoke --name find a token by its name; a shared name asks for the id', async () => {
+  const created = await token('create', '--name', 'build\tbox', '--scopes', 'plants:read');
+  const tokenId = /tokenId (tok_[0-9a-f]{16})/.exec(created.stderr)![1]!;
+  const secret = created.stdout.trim();
+
+  for (const wanted of [tokenId, 'build\tbox']) {
+    const result = await token('show', wanted);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^tokenId: +${tokenId}\nname: +build box\nscopes: +plants:read\ncreated: +\\d{4}-\\S+Z\nexpires: +never\n$`,
+      ),
+    );
+    expect(result.stdout).not.toContain(secret);
+  }
+  expect(await token('show', 'nobody')).toMatchObject({
+    code: 1,
+    stderr: expect.stringMatching(/^token: no token with id or name nobody in the local engine/),
+  });
+
+  await token('create', '--name', 'twin');
+  await token('create', '--name', 'twin');
+  const ambiguous = await token('revoke', '--name', 'twin');
+  expect(ambiguous.code).toBe(1);
+  expect(ambiguous.stderr).toMatch(
+    /^token: 2 tokens are named twin \(tok_[0-9a-f]{16}, tok_[0-9a-f]{16}\): name one by its tokenId\n$/,
+  );
+  expect((await token('list')).stdout.match(/\ttwin\t/g)).toHaveLength(2);
+
+  const revoked = await token('revoke', '--name', 'build\tbox');
+  expect(revoked).toMatchObject({ code: 0, stdout: '' });
+  expect(revoked.stderr).toContain(`revoked ${tokenId} (build box)`);
+  expect((await token('list')).stdout).not.toContain(tokenId);
+});
+
+it('revoke given the token itself says it wants the id, and never prints the token', async () => {
+  const created = await token('create', '--name', 'pasted by mistake');
+  const secret = created.stdout.trim();
+  for (const args of [
+    ['revoke', secret],
+    ['revoke', '--name', secret],
+    ['show', secret],
+  ]) {
+    const result = await token(...args);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(
+      /^token: (revoke|show) wants a tokenId \(tok_\.\.\., see npm run token -- list\) or a name, not the token itself/,
+    );
+    expect(result.stderr).not.toContain(secret);
+    expect(result.stderr).not.toContain(secret.slice(4, 20));
+  }
+  expect((await token('list')).stdout).toContain('\tpasted by mistake\t');
+});
+
+it('list marks a token whose expiry has passed (the TTL removes it only days later)', async () => {
+  const tokens = makeDocumentClient(engine.clientConfig);
+  const { token: old, tokenId } = generateToken();
+  const expiresAt = Math.floor(Date.now() / 1000) - 60;
+  await new TokensTable(tokens, TOKENS_TABLE.localName).put(
+    tokenItem(old, tokenId, { name: 'lapsed', scopes: ['plants:read'], expiresAt }),
+  );
+  tokens.destroy();
+  const expiry = new Date(expiresAt * 1000).toISOString();
+  expect((await token('list')).stdout).toContain(`${tokenId}\tlapsed\tplants:read\t`);
+  expect((await token('list')).stdout).toContain(`\t${expiry} (expired)\n`);
+  expect((await token('show', tokenId)).stdout).toContain(`expires: ${expiry} (expired)\n`);
+  const live = await token('create', '--name', 'fresh', '--expires-in', '1d');
+  const liveId = /tokenId (tok_[0-9a-f]{16})/.exec(live.stderr)![1]!;
+  const line = (await token('list')).stdout.split('\n').find((l) => l.startsWith(liveId));
+  expect(line).toMatch(/\t\d{4}-\S+Z$/);
+});
+
+it('--aws without a region says where to give one', async () => {
+  const result = await runBin('token', ['list', '--aws', '--table', 'Tokens'], {
+    AWS_REGION: undefined,
+    AWS_DEFAULT_REGION: undefined,
+    AWS_PROFILE: undefined,
+    AWS_CONFIG_FILE: '/nonexistent/config',
+    AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/credentials',
+  });
+  expect(result).toEqual({
+    code: 1,
+    stdout: '',
+    stderr: "token: no AWS region: pass --region <r> (the stack's region) or set AWS_REGION\n",
+  });
 });
 
 const DURATION =
@@ -141,7 +228,9 @@ it.each([
   [['create', '--name', 'x', '--color', 'red'], 2, /^token: unknown option --color/],
   [['destroy'], 2, /^token: unknown command destroy/],
   [[], 2, /^token: a command is required/],
-  [['revoke'], 2, /^token: revoke needs exactly one tokenId/],
+  [['revoke'], 2, /^token: revoke needs exactly one tokenId, or --name <name> alone/],
+  [['revoke', 'tok_1', '--name', 'x'], 2, /^token: revoke needs exactly one tokenId, or --name/],
+  [['show'], 2, /^token: show needs exactly one tokenId or name/],
   [['list', '--aws'], 2, /^token: --aws needs --table <TokensTableName>/],
 ])('%j exits %i with one clear line', async (args, code, message) => {
   const result = await token(...args);

@@ -12,17 +12,23 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs `bin/<script>.ts` with `args` and extra environment variables. */
+/** Runs `bin/<script>.ts` with `args` and extra environment variables (`undefined` unsets one). */
 export function runBin(
   script: string,
   args: string[],
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       TSX,
       [join(ROOT, 'bin', `${script}.ts`), ...args],
-      { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 },
+      {
+        cwd: ROOT,
+        env: Object.fromEntries(
+          Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined),
+        ),
+        timeout: 60_000,
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });
