@@ -5,6 +5,7 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { UsageError } from '../cli-args';
 import type { PlantStoreStackProps } from './plant-store-stack';
 
 /** What a stage decides; anything else comes from the stack's defaults or the context. */
@@ -61,7 +62,7 @@ export type StageName = keyof typeof STAGES;
 export function stageSettings(name: string | undefined): StageSettings {
   if (name === undefined) return { stackName: DEFAULT_STACK_NAME };
   if (!Object.hasOwn(STAGES, name)) {
-    throw new Error(
+    throw new UsageError(
       `unknown stage ${JSON.stringify(name)}: use -c stage=${Object.keys(STAGES).join('|')}, or no stage for the ${DEFAULT_STACK_NAME} stack`,
     );
   }

@@ -19,6 +19,7 @@ import { addPlantStore } from '../../lib/infra/app';
 import { FUNCTIONS } from '../../lib/definitions/functions';
 import { STACK_DESCRIPTION } from '../../lib/infra/plant-store-stack';
 import { DEFAULT_STACK_NAME, STAGES } from '../../lib/infra/stages';
+import { runBin } from '../support/run-cli';
 
 const CONTEXT = JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')).context;
 
@@ -302,6 +303,25 @@ describe('stages (-c stage=<name>)', () => {
     expect(() => synthApp({ stage: 'qa' })).toThrow(
       'unknown stage "qa": use -c stage=dev|prod, or no stage for the PlantStore stack',
     );
+  });
+
+  it('cdk synth -c stage=staging prints that one line, without a stack trace', async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'plant-store-stage-'));
+    try {
+      // What `cdk synth -c stage=staging` passes the app (it then adds its own "exited" line).
+      const result = await runBin('plant-store', [], {
+        CDK_CONTEXT_JSON: JSON.stringify({ stage: 'staging' }),
+        CDK_OUTDIR: outdir,
+      });
+      expect(result).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          'plant-store: unknown stage "staging": use -c stage=dev|prod, or no stage for the PlantStore stack\n',
+      });
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
   });
 });
 
