@@ -220,9 +220,8 @@ function shown(item: StoredTokenItem, now = Date.now()): ShownToken {
   return {
     hash: item.hash,
     tokenId: String(item.tokenId),
-    // eslint-disable-next-line no-control-regex
     storedName: String(item.name),
-    name: String(item.name).replace(/[\u0000-\u001f\u007f]/g, ' '),
+    name: String(item.name).replace(/\p{Cc}/gu, ' '),
     scopes: Array.isArray(item.scopes) ? item.scopes.join(',') : '',
     created: String(item.createdAt),
     expires: `${formatExpiry(expiresAt)}${expired ? ' (expired)' : ''}`,
