@@ -60,6 +60,12 @@ export interface FunctionDefinition {
    * @default - only the API invokes it
    */
   readonly trigger?: 'plants-stream' | 'delivery-queue';
+  /**
+   * The function connects to addresses outside AWS (the webhook's receivers): with fixed source
+   * addresses (`-c webhookStaticIps=true`) it runs in the egress VPC, behind its NAT gateways.
+   * @default false - it only calls AWS APIs
+   */
+  readonly reachesOutside?: boolean;
 }
 
 /** Every function. */
@@ -117,6 +123,7 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionDefinition>> = {
     memorySize: 256,
     timeoutSeconds: 30,
     trigger: 'delivery-queue',
+    reachesOutside: true,
   },
 };
 

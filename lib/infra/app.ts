@@ -1,6 +1,6 @@
 /**
  * The CDK app's content, read from its context: `-c stage=dev|prod` (lib/infra/stages.ts),
- * `-c alarmEmail=…`, `-c dynamoDbEndpoint=…` (sam local), `-c logLevel=DEBUG`, `-c tracing=true`.
+ * `-c alarmEmail=…`, `-c dynamoDbEndpoint=…` (sam local), `-c logLevel=DEBUG`, `-c tracing=true`, `-c webhookStaticIps=true`.
  * cdk-nag's AwsSolutions checks run on every synth.
  */
 import { Validations, type App } from 'aws-cdk-lib';
@@ -23,6 +23,7 @@ export function addPlantStore(app: App): PlantStoreStack {
     dynamoDbEndpoint: context('dynamoDbEndpoint'),
     applicationLogLevel: context('logLevel') as ApplicationLogLevel | undefined,
     tracing: context('tracing') === 'true',
+    webhookStaticIps: context('webhookStaticIps') === 'true',
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

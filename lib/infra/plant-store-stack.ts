@@ -2,7 +2,7 @@
  * Plant Store in one stack: the tables, one function per registry entry, the HTTP API in front
  * of them and the monitoring, each a construct with its own props; this file only wires them.
  */
-import { CfnOutput, Duration, Stack, type RemovalPolicy, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, Stack, type RemovalPolicy, type StackProps } from 'aws-cdk-lib';
 import type { Operation } from 'aws-cdk-lib/aws-dynamodb';
 import type { ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -12,6 +12,7 @@ import { API } from '../definitions/api';
 import { ServiceHttpApi } from './constructs/http-api';
 import { Monitoring } from './constructs/monitoring';
 import { ServiceFunction } from './constructs/service-function';
+import { StaticEgress } from './constructs/static-egress';
 import { Tables } from './constructs/tables';
 import { Webhooks } from './constructs/webhooks';
 import {
@@ -106,6 +107,14 @@ export interface PlantStoreStackProps extends StackProps {
    * @default false - no traces, no X-Ray permissions
    */
   readonly tracing?: boolean;
+  /**
+   * Fixed source addresses for the webhook (`-c webhookStaticIps=true`): the functions that
+   * reach outside AWS run in a VPC whose NAT gateways send from Elastic IPs, listed by the
+   * `WebhookSourceAddresses` output for receivers to allow-list. About $73 a month plus
+   * $0.045 per GB (docs/webhooks.md).
+   * @default false - no VPC, no NAT: the deliverer's source address is Lambda's and changes
+   */
+  readonly webhookStaticIps?: boolean;
 }
 
 /**
@@ -136,6 +145,7 @@ export class PlantStoreStack extends Stack {
       logicalIds: TABLE_LOGICAL_IDS,
     });
     const tables = this.tables.byKey;
+    const egress = props.webhookStaticIps ? new StaticEgress(this, 'WebhookEgress') : undefined;
 
     this.functions = Object.fromEntries(
       FUNCTION_NAMES.map((name) => [
@@ -150,6 +160,10 @@ export class PlantStoreStack extends Stack {
           logRemovalPolicy: props.logRemovalPolicy,
           applicationLogLevel: props.applicationLogLevel,
           tracing: props.tracing,
+          network:
+            egress && FUNCTIONS[name].reachesOutside
+              ? { vpc: egress.vpc, subnets: egress.subnets }
+              : undefined,
         }),
       ]),
     ) as Record<FunctionName, ServiceFunction>;
@@ -217,6 +231,13 @@ export class PlantStoreStack extends Stack {
       value: webhooks.deadLetterQueue.queueUrl,
       description: 'npm run webhook -- dead-letters --aws --queue <DeadLetterQueueUrl> [--redrive]',
     });
+    if (egress) {
+      new CfnOutput(this, 'WebhookSourceAddresses', {
+        value: Fn.join(',', egress.addresses),
+        description:
+          'Every webhook request comes from one of these addresses: receivers allow-list them',
+      });
+    }
   }
 }
 

@@ -345,6 +345,7 @@ describe('CloudFormation validation and cdk-nag', () => {
     { alarmEmail: 'ops@example.com' },
     { stage: 'dev' },
     { stage: 'prod', alarmEmail: 'ops@example.com' },
+    { webhookStaticIps: 'true' },
   ])('finds nothing in the template synthesized with %p', (context) => {
     // synth throws on any cdk-nag finding or CloudFormation validation error (cdk.json's
     // @aws-cdk/core:validateAgainstDefaultRules), and writes the validator's report.

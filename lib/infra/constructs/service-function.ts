@@ -5,7 +5,8 @@
  */
 import { CfnResource, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IVpc, SubnetSelection } from 'aws-cdk-lib/aws-ec2';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   ApplicationLogLevel,
   Architecture,
@@ -66,6 +67,12 @@ export interface ServiceFunctionProps {
    * @default false - no traces, no X-Ray permissions
    */
   readonly tracing?: boolean;
+  /**
+   * A VPC to run in, with the subnets to use: the function's connections then leave through
+   * that VPC's routes (its NAT gateways' addresses).
+   * @default - no VPC: Lambda's own network, whose source addresses change
+   */
+  readonly network?: { readonly vpc: IVpc; readonly subnets: SubnetSelection };
 }
 
 /** Log levels at which Lambda keeps the EMF metric lines (it files them as INFO). */
@@ -152,6 +159,8 @@ export class ServiceFunction extends Construct {
       applicationLogLevelV2: logLevel,
       systemLogLevelV2: SystemLogLevel.INFO,
       tracing: props.tracing ? Tracing.ACTIVE : undefined,
+      vpc: props.network?.vpc,
+      vpcSubnets: props.network?.subnets,
       environment: {
         ...Object.fromEntries(
           tables.map(({ table, definition }) => [definition.environmentVariable, table.tableName]),
@@ -168,6 +177,7 @@ export class ServiceFunction extends Construct {
     (this.function.node.defaultChild as CfnResource).addMetadata('SamResourceId', id);
     this.dependOnPolicyOnly();
 
+    if (props.network) this.allowNetworkInterfaces();
     if (props.tracing) {
       // X-Ray's PutTraceSegments and PutTelemetryRecords have no resource to name: `*` is the
       // only form IAM accepts, and Lambda's own tracing grants exactly these two actions.
@@ -176,6 +186,33 @@ export class ServiceFunction extends Construct {
         reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support only Resource *',
       });
     }
+  }
+
+  /**
+   * What Lambda needs to attach the function to its subnets (CDK adds the managed
+   * AWSLambdaVPCAccessExecutionRole only to roles it creates; that policy also allows logging
+   * anywhere, which this role may not). The policy is in place before the function, by
+   * `dependOnPolicyOnly`.
+   */
+  private allowNetworkInterfaces(): void {
+    this.role.addToPolicy(
+      new PolicyStatement({
+        actions: [
+          'ec2:CreateNetworkInterface',
+          'ec2:DescribeNetworkInterfaces',
+          'ec2:DescribeSubnets',
+          'ec2:DeleteNetworkInterface',
+          'ec2:AssignPrivateIpAddresses',
+          'ec2:UnassignPrivateIpAddresses',
+        ],
+        resources: ['*'],
+      }),
+    );
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Lambda manages the network interfaces of a function in a VPC with these actions, which Lambda documents on Resource * (ec2:DescribeNetworkInterfaces supports nothing else)',
+    });
   }
 
   /**
