@@ -162,6 +162,37 @@ describe('beyond the seed', () => {
     ]);
   });
 
+  it('declares every tag an operation or webhook uses (Redocly operation-tag-defined)', () => {
+    const operations = [doc.paths, doc.webhooks].flatMap((section) =>
+      Object.values(section).flatMap((item) =>
+        Object.entries(item as Doc)
+          .filter(([method]) => METHODS.includes(method))
+          .map(([, operation]) => operation as Doc),
+      ),
+    );
+    const used = new Set(operations.flatMap((operation) => operation.tags ?? []));
+    expect(used).toEqual(new Set(['plants', 'webhooks']));
+    const declared = doc.tags.map((tag: Doc) => tag.name);
+    for (const tag of used) expect(declared).toContain(tag);
+    for (const tag of doc.tags) expect(tag.description.length).toBeGreaterThan(0);
+  });
+
+  it("describes the receiver's answers to newPlant and what each does", () => {
+    const { responses } = doc.webhooks.newPlant.post;
+    expect(Object.keys(responses).sort()).toEqual(['2XX', '410', '429', '503', 'default']);
+    expect(responses['410'].description).toMatch(/disabled at once.*webhook -- enable/s);
+    for (const status of ['429', '503']) {
+      expect(responses[status].headers['Retry-After'].description).toMatch(/up to 12 h/);
+    }
+    const pattern = new RegExp(responses['429'].headers['Retry-After'].schema.pattern);
+    expect(['120', 'Wed, 25 Nov 2026 08:00:00 GMT'].map((v) => pattern.test(v))).toEqual([
+      true,
+      true,
+    ]);
+    expect(pattern.test('soon')).toBe(false);
+    expect(responses['429'].description).toMatch(/slow down/);
+  });
+
   it('carries the CORS configuration of lib/definitions/api.ts', () => {
     expect(doc['x-amazon-apigateway-cors']).toEqual({
       allowOrigins: API.cors.defaultAllowOrigins,

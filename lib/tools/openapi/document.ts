@@ -23,7 +23,7 @@ import {
   type RouteKey,
 } from './operations';
 import { jsonText } from './json-text';
-import { webhooksSection } from './webhooks';
+import { WEBHOOKS_TAG_DESCRIPTION, webhooksSection } from './webhooks';
 import {
   AUTHORIZER_STATUSES,
   GATEWAY_NOT_FOUND,
@@ -208,7 +208,10 @@ export function buildDocument(
       },
     ],
     security: [{ bearerAuth: [] }],
-    tags: [{ name: 'plants', description: 'The plants in the store' }],
+    tags: [
+      { name: 'plants', description: 'The plants in the store' },
+      { name: 'webhooks', description: WEBHOOKS_TAG_DESCRIPTION },
+    ],
     paths,
     webhooks: webhooksSection(),
     components: {

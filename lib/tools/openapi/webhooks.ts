@@ -12,6 +12,23 @@ const header = (name: string, description: string, pattern: string, required = t
   schema: { type: 'string', pattern },
 });
 
+/** The `webhooks` tag that `newPlant` carries, declared beside `plants`. */
+export const WEBHOOKS_TAG_DESCRIPTION =
+  'What the service sends to subscribers (`npm run webhook -- add --url U`), and what it does with their answers';
+
+/** `Retry-After` as a receiver may send it: seconds, or an HTTP date. */
+const RETRY_AFTER = {
+  'Retry-After': {
+    description:
+      "When to send again: delay-seconds (`120`) or an HTTP date (`Wed, 25 Nov 2026 08:00:00 GMT`). Honoured up to 12 h (SQS's longest visibility timeout), whatever the schedule's next step; a longer wait is cut to 12 h.",
+    schema: {
+      type: 'string',
+      pattern:
+        '^([0-9]+|[A-Z][a-z]{2}, [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$',
+    },
+  },
+};
+
 /** `webhooks.newPlant`. */
 export function webhooksSection(): Record<string, object> {
   const delays = RETRY_DELAYS_SECONDS.map((s) =>
@@ -57,12 +74,29 @@ export function webhooksSection(): Record<string, object> {
             'The plant as stored: `id` with every digit (never through a float64), `name`, and `tag` only if set; nothing else.',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } },
         },
+        // What the receiver may answer, and what each answer does (docs/webhooks.md).
         responses: {
           '2XX': {
-            description: 'Received. The body of the answer is ignored (at most 4 KB is read).',
+            description:
+              "Received: this delivery is done, and the subscriber's run of failures ends. The body of the answer is ignored (at most 4 KB is read).",
+          },
+          '410': {
+            description:
+              'Gone: the subscriber is disabled at once and receives nothing more; this delivery is not retried but kept: `npm run webhook -- enable <id>` turns the subscriber back on and delivers it, with every plant stored while it was disabled, each with the `webhook-id` it would have had.',
+          },
+          '429': {
+            description:
+              "Too many requests: retried after `Retry-After` (or the schedule's next step without one), and the subscriber's deliveries slow down (its rate is halved, at least 1 a minute, and comes back as 2xx answers arrive). Counts as a failed attempt.",
+            headers: RETRY_AFTER,
+          },
+          '503': {
+            description:
+              "Unavailable: retried after `Retry-After` (or the schedule's next step without one). Counts as a failed attempt.",
+            headers: RETRY_AFTER,
           },
           default: {
-            description: 'Anything else, a timeout (10 s) or a failed connection: retried.',
+            description:
+              'Anything else (502 and 504 also slow the subscriber down, as a timeout does), no answer within 10 s, or a failed connection: retried on the schedule, then dead-lettered. A subscriber whose every attempt fails for 5 days is disabled as a 410 disables it.',
           },
         },
       },
