@@ -1,7 +1,26 @@
+/**
+ * The errors a call throws: one base class, `PlantStoreError`, a class per status a caller may
+ * want to `catch` apart, and `ConnectionError` for a call that got no answer. `errorFromAnswer`
+ * is the one place an answer becomes an error.
+ */
+
+/** What an error carries beside its message. */
+export interface ErrorDetails {
+  /** The `error` member of the service's answer; the status when the answer had none. */
+  readonly error?: number;
+  /** True for an answer of the API gateway itself (`{"message":…}` without `error`). */
+  readonly fromGateway?: boolean;
+  /** Seconds from the answer's `Retry-After`. */
+  readonly retryAfter?: number;
+  /** The answer's headers; empty when no answer came. */
+  readonly headers?: Headers;
+  /** The underlying failure (a `TypeError` from `fetch`, a `SyntaxError` from a body). */
+  readonly cause?: unknown;
+}
+
 /** A failed call: what the API answered (or that nothing answered), ready to show or branch on. */
 export class PlantStoreError extends Error {
-  override readonly name = 'PlantStoreError';
-  /** The HTTP status; 0 when no answer came (the network failed on every attempt). */
+  /** The HTTP status; 0 when no answer came. */
   readonly status: number;
   /**
    * The `error` member of the service's Error answer, which equals the status. The gateway's own
@@ -15,48 +34,116 @@ export class PlantStoreError extends Error {
   readonly retryAfter?: number;
   /** The gateway's request id (`apigw-requestid`), to find the request in the logs. */
   readonly requestId?: string;
+  /** The answer's headers (empty when no answer came). */
+  readonly headers: Headers;
 
-  constructor(
-    status: number,
-    message: string,
-    details: {
-      error?: number;
-      fromGateway?: boolean;
-      retryAfter?: number;
-      requestId?: string;
-      cause?: unknown;
-    } = {},
-  ) {
+  constructor(status: number, message: string, details: ErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    // The subclass's own name, also after a minifier renamed the class: set per class below.
+    this.name = new.target.errorName;
     this.status = status;
     this.error = details.error ?? status;
     this.fromGateway = details.fromGateway ?? false;
+    this.headers = details.headers ?? new Headers();
     if (details.retryAfter !== undefined) this.retryAfter = details.retryAfter;
-    if (details.requestId !== undefined) this.requestId = details.requestId;
+    const requestId = this.headers.get('apigw-requestid');
+    if (requestId !== null) this.requestId = requestId;
   }
+
+  /** The `name` of the errors of this class. */
+  static errorName = 'PlantStoreError';
 }
 
-/** The error for a non-2xx answer, from its status, headers and body text. */
+/** 400: the request is not valid (the message says which member and why). */
+export class BadRequestError extends PlantStoreError {
+  static override errorName = 'BadRequestError';
+}
+/** 401: no token was sent. */
+export class AuthenticationError extends PlantStoreError {
+  static override errorName = 'AuthenticationError';
+}
+/** 403: the token is unknown, revoked, or lacks the operation's scope. */
+export class PermissionDeniedError extends PlantStoreError {
+  static override errorName = 'PermissionDeniedError';
+}
+/** 404: no such plant (or, from the gateway, no such route). */
+export class NotFoundError extends PlantStoreError {
+  static override errorName = 'NotFoundError';
+}
+/** 409: the id is taken by a plant with another name or tag. */
+export class ConflictError extends PlantStoreError {
+  static override errorName = 'ConflictError';
+}
+/** 413: the body is larger than the API accepts. */
+export class PayloadTooLargeError extends PlantStoreError {
+  static override errorName = 'PayloadTooLargeError';
+}
+/** 429: too many requests; retried, then thrown. */
+export class RateLimitError extends PlantStoreError {
+  static override errorName = 'RateLimitError';
+}
+/** 500 and above: the service or the gateway failed (503: unavailable, retried first). */
+export class InternalServerError extends PlantStoreError {
+  static override errorName = 'InternalServerError';
+}
+/** No answer came, on any attempt: refused, reset, unreachable, blocked (CORS). `status` is 0. */
+export class ConnectionError extends PlantStoreError {
+  static override errorName = 'ConnectionError';
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(0, message, details);
+  }
+}
+/** Every attempt ran out of its `timeout` before its answer was complete. */
+export class ConnectionTimeoutError extends ConnectionError {
+  static override errorName = 'ConnectionTimeoutError';
+}
+
+const BY_STATUS: Readonly<Record<number, typeof PlantStoreError>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  413: PayloadTooLargeError,
+  429: RateLimitError,
+};
+
+/** The class of the error for an answer with this status. */
+function classFor(status: number): typeof PlantStoreError {
+  return BY_STATUS[status] ?? (status >= 500 ? InternalServerError : PlantStoreError);
+}
+
+/** The error for a non-2xx answer, from its status, headers and body (parsed JSON, or text). */
 export function errorFromAnswer(response: Response, body: unknown): PlantStoreError {
-  const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-  const requestId = response.headers.get('apigw-requestid') ?? undefined;
+  const headers = response.headers;
+  const retryAfter = parseRetryAfter(headers.get('retry-after'));
   const { error, message } = (typeof body === 'object' && body !== null ? body : {}) as {
     error?: unknown;
     message?: unknown;
   };
+  const Class = classFor(response.status);
   if (typeof message === 'string') {
-    return new PlantStoreError(response.status, message, {
+    return new Class(response.status, message, {
       error: typeof error === 'number' ? error : undefined,
       fromGateway: error === undefined,
       retryAfter,
-      requestId,
+      headers,
     });
   }
   const text = typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : '';
-  return new PlantStoreError(response.status, `HTTP ${response.status}${text}`, {
-    retryAfter,
-    requestId,
-  });
+  return new Class(response.status, `HTTP ${response.status}${text}`, { retryAfter, headers });
+}
+
+/** A 2xx answer whose body is not what the API documents (not JSON, an id that is no int64). */
+export function malformedAnswer(response: Response, why: string, cause?: unknown): PlantStoreError {
+  return new PlantStoreError(
+    response.status,
+    `malformed answer (HTTP ${response.status}): ${why}`,
+    {
+      headers: response.headers,
+      cause,
+    },
+  );
 }
 
 /** `Retry-After` in seconds: either form of RFC 9110 (delay-seconds or an HTTP date). */

@@ -1,8 +1,8 @@
 /** An id as the client accepts it: a `bigint`, a decimal string, or a `number` that is a safe integer. */
 export type PlantId = bigint | string | number;
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
 const DECIMAL = /^-?(?:0|[1-9]\d{0,18})$/;
 
 /**

@@ -1,7 +1,7 @@
 /**
  * `@plant-store/client`: a typed client of the Plant Store API that keeps int64 ids exact. Ids
  * come back as `bigint`; they go in as a `bigint`, a decimal string or a safe-integer `number`.
- * No Node built-ins: it runs in Node 20+ and in browsers.
+ * No Node built-ins and no dependencies: it runs in Node 20+ and in browsers, as ESM or CommonJS.
  */
 export { PlantStore } from './plant-store.js';
 export type {
@@ -12,9 +12,25 @@ export type {
   PlantPage,
   PlantStoreOptions,
   StoredPlant,
+  WalkOptions,
 } from './plant-store.js';
-export { PlantStoreError } from './errors.js';
+export {
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  ConnectionTimeoutError,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  PlantStoreError,
+  RateLimitError,
+} from './errors.js';
+export { APIPromise, type WithResponse } from './api-promise.js';
+export type { Logger, LogFn, LogLevel } from './logging.js';
 export type { PlantId } from './ids.js';
 export type { RetryOptions } from './retry.js';
+export { DEFAULT_TIMEOUT_MS } from './timeout.js';
 export { parseExact } from './exact-json.js';
 export type { components, paths } from './schema.js';

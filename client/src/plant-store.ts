@@ -1,34 +1,37 @@
 /**
- * The Plant Store client: one method per operation, ids exact both ways, errors as
- * `PlantStoreError`, and retries where the API says to retry. Requests are built by
- * openapi-fetch from the generated `paths`, so a path or parameter that the document no longer
- * has fails to compile; bodies are read as text and parsed here, where ids become `bigint`s.
+ * The Plant Store client: a list of operations, each a route and a way to read its answer, over
+ * one pipeline (request.ts) that every option passes through once. Ids are exact both ways;
+ * errors are the classes of errors.ts; each call's promise has `.withResponse()`.
  */
-import createClient, { type Client } from 'openapi-fetch';
-import { errorFromAnswer, parseRetryAfter, PlantStoreError } from './errors.js';
-import { parseExact, stringifyWithId } from './exact-json.js';
+import { APIPromise, type WithResponse } from './api-promise.js';
+import { errorFromAnswer, malformedAnswer } from './errors.js';
+import { MalformedJson, parseExact, stringifyWithId } from './exact-json.js';
 import { toId, type PlantId } from './ids.js';
+import { levelLogger, type Logger, type LogLevel } from './logging.js';
+import { walkPages, type PlantPage } from './pages.js';
 import {
-  isRetryable,
-  retryDelay,
-  retryPolicy,
-  sleep,
-  type RetryOptions,
-  type RetryPolicy,
-} from './retry.js';
+  hasErrorMember,
+  parseError,
+  send,
+  type Answer,
+  type CallOptions,
+  type Route,
+  type Settings,
+} from './request.js';
+import { retryPolicy } from './retry.js';
 import type { components, paths } from './schema.js';
+import { checkTimeout, DEFAULT_TIMEOUT_MS } from './timeout.js';
 
 /** A stored plant as the API answers it, `id` a `bigint` with every digit. */
 export type StoredPlant = components['schemas']['StoredPlant'];
 /** What a create answers: the plant's name and tag, never its id. */
 export type Plant = components['schemas']['Plant'];
-/** One page of the list. */
-export type PlantPage = components['schemas']['PlantPage'];
 /** A plant to create; `id` as any `PlantId`. */
 export type NewPlant = Omit<components['schemas']['NewPlant'], 'id'> & { readonly id: PlantId };
+export type { CallOptions, PlantPage };
 
-/** Where the API is, as whom to call it, and how. */
-export interface PlantStoreOptions {
+/** Where the API is, as whom to call it, and how: the defaults of every call. */
+export interface PlantStoreOptions extends CallOptions {
   /** The API's base URL: the stack's `ApiUrl`, or `http://127.0.0.1:3000` for `npm start`. */
   readonly baseUrl: string;
   /** A bearer token (`pst_…`) with the scopes of the operations called. */
@@ -37,14 +40,12 @@ export interface PlantStoreOptions {
   readonly fetch?: (request: Request) => Promise<Response>;
   /** Aborts every call of this client, including the waits between retries. */
   readonly signal?: AbortSignal;
-  /** How often and how long to retry. @default 3 retries, backoff from 200 ms */
-  readonly retry?: RetryOptions;
-}
-
-/** Options of one call. */
-export interface CallOptions {
-  /** Aborts this call (with the client's `signal`, whichever aborts first). */
-  readonly signal?: AbortSignal;
+  /** Per attempt, in milliseconds. @default 35000 (the API's 30 s integration limit, and 5 s) */
+  readonly timeout?: number;
+  /** Where retries (`warn`) and each request and answer (`debug`) are told. @default console */
+  readonly logger?: Logger;
+  /** The least severe level logged. @default 'warn' */
+  readonly logLevel?: LogLevel;
 }
 
 /** A page request: `limit` from 1 to 100 (the API's default is 20), `cursor` a previous page's `next`. */
@@ -53,146 +54,157 @@ export interface PageQuery {
   readonly cursor?: string;
 }
 
-type Answer = { response: Response; data?: string; error?: unknown };
+/** A walk of the list: `pageSize` plants a page (default 100), from `cursor` (a saved `next`). */
+export interface WalkOptions extends CallOptions {
+  readonly pageSize?: number;
+  readonly cursor?: string;
+}
+
+// The routes, checked against the generated document: a path it no longer has fails to compile.
+const PLANTS = '/plants' satisfies keyof paths;
+const PLANT = '/plants/{id}' satisfies keyof paths;
+type ListQuery = Required<NonNullable<paths[typeof PLANTS]['get']['parameters']['query']>>;
+
+/** RFC 6750's b64token: what a bearer token may be, and a header value can carry. */
+const BEARER_TOKEN = /^[\w\-.~+/]+=*$/;
 
 /** A client of one Plant Store API. */
 export class PlantStore {
-  readonly #client: Client<paths>;
-  readonly #signal?: AbortSignal;
-  readonly #retry: RetryPolicy;
+  readonly #settings: Settings;
 
   constructor(options: PlantStoreOptions) {
     // Checked here, so that a typo fails at construction rather than on the first call.
-    const baseUrl = new URL(options.baseUrl).href;
-    if (typeof options.token !== 'string' || options.token === '') {
-      throw new TypeError('token must be a non-empty string');
+    const baseUrl = new URL(options.baseUrl).href.replace(/\/$/, '');
+    if (typeof options.token !== 'string' || !BEARER_TOKEN.test(options.token)) {
+      // Never the token itself: it may be a real one with a stray newline.
+      throw new TypeError(
+        'token must be a bearer token: letters, digits and -._~+/ (= only at the end), no space or line break',
+      );
     }
-    const send = options.fetch;
-    this.#client = createClient<paths>({
+    this.#settings = {
       baseUrl,
-      headers: { authorization: `Bearer ${options.token}` },
-      // Looked up on each call, so that a `fetch` installed later (a test's, a polyfill) is used;
-      // called unbound, as a browser's `fetch` must be.
-      fetch: (request) => (send ? send(request) : globalThis.fetch(request)),
-    });
-    this.#signal = options.signal;
-    this.#retry = retryPolicy(options.retry);
+      token: options.token,
+      fetch: options.fetch,
+      signal: options.signal,
+      timeout: checkTimeout(options.timeout ?? DEFAULT_TIMEOUT_MS),
+      retry: retryPolicy(options.retry),
+      headers: new Headers(options.headers),
+      log: levelLogger(options.logger, options.logLevel),
+    };
   }
 
   /** Creates a plant, or confirms the same one is stored (a safe retry); answers its name and tag. */
-  async createPlant(plant: NewPlant, options?: CallOptions): Promise<Plant> {
-    const id = toId(plant.id);
-    const body = stringifyWithId(id, { name: plant.name, tag: plant.tag });
-    const answer = await this.#send(options, (signal) =>
-      this.#client.POST('/plants', {
-        body: { id, name: plant.name, tag: plant.tag },
-        bodySerializer: () => body,
-        parseAs: 'text',
-        signal,
+  createPlant(plant: NewPlant, options?: CallOptions): APIPromise<Plant> {
+    return this.#call(
+      options,
+      () => ({
+        method: 'POST',
+        path: PLANTS,
+        body: stringifyWithId(toId(plant.id), { name: plant.name, tag: plant.tag }),
       }),
+      (answer) => this.#object<Plant>(answer),
     );
-    return this.#data(answer) as Plant;
   }
 
-  /** The plant stored under `id`; a `PlantStoreError` with status 404 when there is none. */
-  async getPlant(id: PlantId, options?: CallOptions): Promise<StoredPlant> {
-    const path = { id: toId(id) };
-    const answer = await this.#send(options, (signal) =>
-      this.#client.GET('/plants/{id}', { params: { path }, parseAs: 'text', signal }),
+  /** The plant stored under `id`; a `NotFoundError` when there is none. */
+  getPlant(id: PlantId, options?: CallOptions): APIPromise<StoredPlant> {
+    return this.#call(
+      options,
+      () => ({ method: 'GET', path: plantPath(id) }),
+      (answer) => this.#object<StoredPlant>(answer, (plant) => typeof plant.id === 'bigint'),
     );
-    return this.#data(answer) as StoredPlant;
   }
 
   /** One page of plants, and `next` while more may follow (a page may be short, even empty). */
-  async listPage(query: PageQuery = {}, options?: CallOptions): Promise<PlantPage> {
-    const params = { query: { limit: query.limit, cursor: query.cursor } };
-    const answer = await this.#send(options, (signal) =>
-      this.#client.GET('/plants', { params, parseAs: 'text', signal }),
+  listPage(query: PageQuery = {}, options?: CallOptions): APIPromise<PlantPage> {
+    const { limit, cursor } = query;
+    return this.#call(
+      options,
+      () => ({
+        method: 'GET',
+        path: PLANTS,
+        query: { limit, cursor } satisfies Partial<ListQuery>,
+      }),
+      (answer) => this.#object<PlantPage>(answer, (page) => Array.isArray(page.plants)),
     );
-    return this.#data(answer) as PlantPage;
   }
 
   /**
-   * Every plant, page after page, until the last: each plant that exists for the whole walk is
-   * yielded exactly once, in no particular order.
+   * Each page, from `cursor` (the beginning when absent) until the last. Save a page's `next`
+   * once the page is done with: a walk that stopped resumes from it.
    */
-  async *listPlants(
-    options: { readonly pageSize?: number; readonly signal?: AbortSignal } = {},
-  ): AsyncGenerator<StoredPlant, void, undefined> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.listPage(
-        { limit: options.pageSize ?? 100, cursor },
-        { signal: options.signal },
-      );
-      yield* page.plants;
-      cursor = page.next;
-    } while (cursor !== undefined);
+  pages(options: WalkOptions = {}): AsyncGenerator<PlantPage, void, undefined> {
+    const { pageSize = 100, cursor, ...call } = options;
+    return walkPages((next) => this.listPage({ limit: pageSize, cursor: next }, call), cursor);
   }
 
-  /** Deletes the plant stored under `id`: true when it did, false when there was none. */
-  async deletePlant(id: PlantId, options?: CallOptions): Promise<boolean> {
-    const path = { id: toId(id) };
-    const answer = await this.#send(options, (signal) =>
-      this.#client.DELETE('/plants/{id}', { params: { path }, parseAs: 'text', signal }),
-    );
-    if (answer.response.status === 404 && hasErrorMember(answer.error)) return false;
-    this.#data(answer);
-    return true;
+  /**
+   * Every plant, page after page, from `cursor` (the beginning when absent) until the last: each
+   * plant that exists for the whole walk is yielded exactly once, in no particular order.
+   */
+  async *listPlants(options: WalkOptions = {}): AsyncGenerator<StoredPlant, void, undefined> {
+    for await (const page of this.pages(options)) yield* page.plants;
   }
 
-  /** The parsed body of a 2xx answer; a `PlantStoreError` for any other. */
-  #data(answer: Answer): unknown {
-    if (!answer.response.ok) throw errorFromAnswer(answer.response, answer.error);
-    return answer.data ? parseExact(answer.data) : undefined;
-  }
-
-  /** Sends, and sends again while the answer (or its absence) says to and retries are left. */
-  async #send<A extends Answer>(
-    options: CallOptions | undefined,
-    attempt: (signal: AbortSignal | undefined) => Promise<A>,
-  ): Promise<A> {
-    const signal = combine(this.#signal, options?.signal);
-    for (let retry = 0; ; retry++) {
-      const last = retry >= this.#retry.retries;
-      let answer: A;
-      try {
-        signal?.throwIfAborted();
-        answer = await attempt(signal);
-      } catch (error) {
-        if (signal?.aborted) throw signal.reason;
-        // fetch rejects with a TypeError when no answer came (refused, reset, DNS, CORS); by
-        // name, as a `fetch` from another realm (a test runner's, an iframe's) has its own class.
-        const { name, message, cause } = error as {
-          name?: unknown;
-          message?: unknown;
-          cause?: { code?: unknown };
-        };
-        if (name !== 'TypeError') throw error;
-        if (last) {
-          const code = typeof cause?.code === 'string' ? ` (${cause.code})` : '';
-          throw new PlantStoreError(0, `no answer from the API: ${String(message)}${code}`, {
-            cause: error,
-          });
+  /**
+   * Deletes the plant stored under `id`. `true`: it is gone, and this call deleted it — or may
+   * have: when an earlier attempt's answer was lost (a reset, a timeout, the gateway's 500 or
+   * 503) and the retry finds nothing, that attempt probably deleted it. `false`: there was none.
+   */
+  deletePlant(id: PlantId, options?: CallOptions): APIPromise<boolean> {
+    return this.#call(
+      options,
+      () => ({ method: 'DELETE', path: plantPath(id) }),
+      (answer) => {
+        if (answer.response.status === 404 && hasErrorMember(parseError(answer.text))) {
+          return answer.mayHaveActed;
         }
-        await sleep(retryDelay(this.#retry, retry)!, signal);
-        continue;
-      }
-      const { status, headers } = answer.response;
-      if (last || !isRetryable(status, !hasErrorMember(answer.error))) return answer;
-      const delay = retryDelay(this.#retry, retry, parseRetryAfter(headers.get('retry-after')));
-      if (delay === undefined) return answer;
-      await sleep(delay, signal);
+        this.#data(answer);
+        return true;
+      },
+    );
+  }
+
+  /** One call: the route built (a bad id rejects here, before anything is sent), sent, read. */
+  #call<T>(
+    options: CallOptions | undefined,
+    route: () => Route,
+    read: (answer: Answer) => T,
+  ): APIPromise<T> {
+    const answer = (async (): Promise<WithResponse<T>> => {
+      const sent = await send(this.#settings, route(), options);
+      return { data: read(sent), response: sent.response };
+    })();
+    return new APIPromise(answer);
+  }
+
+  /** The parsed body of a 2xx answer; the error of errors.ts for any other. */
+  #data({ response, text }: Answer): unknown {
+    if (!response.ok) {
+      // A body that repeats the token (a misbehaving proxy) must not carry it into the error.
+      throw errorFromAnswer(response, parseError(text.replaceAll(this.#settings.token, '…')));
+    }
+    if (text === '') return undefined;
+    try {
+      return parseExact(text);
+    } catch (error) {
+      if (error instanceof MalformedJson) throw malformedAnswer(response, error.message, error);
+      throw error;
     }
   }
+
+  /** The body as an object of the API; a malformed answer when it is none, or fails `check`. */
+  #object<T>(answer: Answer, check: (value: Record<string, unknown>) => boolean = () => true): T {
+    const value = this.#data(answer);
+    const object = typeof value === 'object' && value !== null && !Array.isArray(value);
+    if (!object || !check(value as Record<string, unknown>)) {
+      throw malformedAnswer(answer.response, 'not the object the API documents');
+    }
+    return value as T;
+  }
 }
 
-/** Whether a parsed error body is the service's Error (`{error, message}`), not the gateway's. */
-function hasErrorMember(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && 'error' in body;
-}
-
-function combine(a?: AbortSignal, b?: AbortSignal): AbortSignal | undefined {
-  if (!a || !b) return a ?? b;
-  return AbortSignal.any([a, b]);
+/** `/plants/{id}` for an id (a `TypeError` for one the client refuses). */
+function plantPath(id: PlantId): string {
+  return PLANT.replace('{id}', String(toId(id)));
 }

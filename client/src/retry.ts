@@ -2,7 +2,7 @@
  * When and how long to wait before trying a call again. Every operation of the API is safe to
  * repeat (a create with the same id, name and tag answers 200 and writes nothing), so a call is
  * retried on an answer that says "not now" — 503, 429, and the gateway's own 500 — and when no
- * answer came at all; never on another 4xx or 5xx.
+ * answer came at all (refused, reset, or the attempt's timeout); never on another 4xx or 5xx.
  */
 
 /** How many times and how long to wait. */
@@ -18,13 +18,18 @@ export interface RetryOptions {
 /** The options with their defaults. */
 export type RetryPolicy = Required<RetryOptions>;
 
-/** Fills in the defaults and checks the values. */
-export function retryPolicy(options: RetryOptions = {}): RetryPolicy {
-  const policy = { retries: 3, baseDelayMs: 200, maxDelayMs: 20_000, ...options };
-  for (const [name, value] of Object.entries(policy)) {
+const DEFAULTS: RetryPolicy = { retries: 3, baseDelayMs: 200, maxDelayMs: 20_000 };
+
+/** `options` over `base` (the defaults, or a client's policy under a call's), checked. */
+export function retryPolicy(options: RetryOptions = {}, base: RetryPolicy = DEFAULTS): RetryPolicy {
+  const policy = { ...base };
+  for (const name of Object.keys(DEFAULTS) as (keyof RetryPolicy)[]) {
+    const value = options[name];
+    if (value === undefined) continue;
     if (!Number.isSafeInteger(value) || value < 0) {
-      throw new TypeError(`retry.${name} must be a non-negative integer, not ${value}`);
+      throw new TypeError(`retry.${name} must be a non-negative integer, not ${String(value)}`);
     }
+    policy[name] = value;
   }
   return policy;
 }
@@ -32,6 +37,15 @@ export function retryPolicy(options: RetryOptions = {}): RetryPolicy {
 /** Whether an answer says to try again later. */
 export function isRetryable(status: number, fromGateway: boolean): boolean {
   return status === 503 || status === 429 || (status === 500 && fromGateway);
+}
+
+/**
+ * Whether an answer proves that its request changed nothing: a 429 (refused before the
+ * function), or the service's own 503 (its store was unavailable). The gateway's 500 and 503
+ * (integration failure or timeout) may come after the function ran.
+ */
+export function changedNothing(status: number, fromGateway: boolean): boolean {
+  return status === 429 || (status === 503 && !fromGateway);
 }
 
 /**

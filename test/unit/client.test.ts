@@ -3,7 +3,22 @@
  * bigints with every digit), errors, and retries — the faults injected by a `fetch` that answers
  * what a failing deployment would. The same client against the real runtime: e2e/client.test.ts.
  */
-import { PlantStore, PlantStoreError, type PlantId } from '@plant-store/client';
+import {
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  ConnectionTimeoutError,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  PlantStore,
+  PlantStoreError,
+  RateLimitError,
+  type Logger,
+  type PlantId,
+} from '@plant-store/client';
 
 type Reply = { status: number; body?: string; headers?: Record<string, string> } | Error;
 
@@ -144,7 +159,7 @@ describe('answers', () => {
     await expect(client.deletePlant(5)).resolves.toBe(true);
     await expect(client.deletePlant(5)).resolves.toBe(false);
     await expect(client.deletePlant(5)).rejects.toMatchObject({
-      name: 'PlantStoreError',
+      name: 'NotFoundError',
       status: 404,
       error: 404,
       fromGateway: true,
@@ -204,7 +219,7 @@ describe('retries', () => {
   it('a 503 that lasts surfaces as a PlantStoreError with retryAfter, after the retries', async () => {
     const { fetch, requests } = fakeFetch(unavailable);
     await expect(store(fetch, 2).createPlant({ id: 1, name: 'a' })).rejects.toMatchObject({
-      name: 'PlantStoreError',
+      name: 'InternalServerError',
       status: 503,
       error: 503,
       retryAfter: 0,
@@ -225,7 +240,7 @@ describe('retries', () => {
     expect(invalid.requests).toHaveLength(1);
   });
 
-  it('a network failure is retried, then a PlantStoreError with status 0 and the cause', async () => {
+  it('a network failure is retried, then a ConnectionError with status 0 and the cause', async () => {
     const refused = new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
     const once = fakeFetch(refused, { status: 204 });
     await expect(store(once.fetch).deletePlant(1)).resolves.toBe(true);
@@ -234,7 +249,10 @@ describe('retries', () => {
     const error = await store(always.fetch, 2)
       .deletePlant(1)
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'PlantStoreError', status: 0, cause: refused });
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).not.toBeInstanceOf(ConnectionTimeoutError);
+    expect(error).toMatchObject({ name: 'ConnectionError', status: 0 });
+    expect((error as Error).cause).toBe(refused);
     expect((error as Error).message).toContain('ECONNREFUSED');
     expect(always.requests).toHaveLength(3);
   });
@@ -260,5 +278,355 @@ describe('retries', () => {
     expect(requests).toHaveLength(1);
     await expect(client.getPlant(1)).rejects.toThrow('stop');
     expect(requests).toHaveLength(1);
+  });
+});
+
+describe('the token', () => {
+  it.each([
+    ['a line break', `${TOKEN}\r\nx-injected: 1`],
+    ['a space', `${TOKEN} `],
+    ['a non-ASCII letter', `${TOKEN}é`],
+    ['nothing', ''],
+  ])('with %s is refused when the client is built, without showing it', (_, token) => {
+    let error: unknown;
+    try {
+      new PlantStore({ baseUrl: 'https://api.example', token });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(/^token must be a bearer token/);
+    expect((error as Error).message).not.toContain(TOKEN);
+  });
+});
+
+describe('error classes', () => {
+  it.each<[number, string, typeof PlantStoreError]>([
+    [400, '{"error":400,"message":"name: required"}', BadRequestError],
+    [401, '{"message":"Unauthorized"}', AuthenticationError],
+    [403, '{"message":"Forbidden"}', PermissionDeniedError],
+    [404, '{"error":404,"message":"no plant with id 5"}', NotFoundError],
+    [409, '{"error":409,"message":"id: 5 is already taken"}', ConflictError],
+    [413, '{"message":"Request Entity Too Large"}', PayloadTooLargeError],
+    [429, '{"message":"Too Many Requests"}', RateLimitError],
+    [500, '{"error":500,"message":"internal error"}', InternalServerError],
+    [503, '{"error":503,"message":"the store is unavailable"}', InternalServerError],
+    [415, '{"error":415,"message":"content-type must be application/json"}', PlantStoreError],
+  ])('%d is a %p with its headers and request id', async (status, body, Class) => {
+    const { fetch } = fakeFetch({
+      status,
+      body,
+      headers: { 'apigw-requestid': `req-${status}`, 'x-trace': 't1' },
+    });
+    const error = await store(fetch, 0)
+      .getPlant(5)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Class);
+    expect(error).toBeInstanceOf(PlantStoreError);
+    expect(error).toMatchObject({ name: Class.errorName, status, requestId: `req-${status}` });
+    expect((error as PlantStoreError).headers.get('x-trace')).toBe('t1');
+    if (Class === PlantStoreError) expect((error as Error).name).toBe('PlantStoreError');
+  });
+
+  it('a malformed answer is a PlantStoreError, never a SyntaxError', async () => {
+    const { fetch } = fakeFetch(
+      { status: 200, body: '{"id":1.5,"name":"a"}', headers: { 'apigw-requestid': 'm1' } },
+      { status: 200, body: '<html>a portal</html>' },
+      { status: 200, body: '{"id":9223372036854775808,"name":"a"}' },
+      { status: 200, body: '[]' },
+      { status: 200, body: '{"name":"no id"}' },
+    );
+    const client = store(fetch);
+    for (const why of [
+      'id 1.5 is not an int64',
+      'not JSON',
+      'id 9223372036854775808 is not an int64',
+      'not the object',
+      'not the object',
+    ]) {
+      const error = await client.getPlant(1).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PlantStoreError);
+      expect((error as Error).message).toContain(why);
+      expect(error).toMatchObject({ status: 200 });
+    }
+  });
+
+  it('numbers other than ids read as JSON.parse reads them; ids never through a float', async () => {
+    const { fetch } = fakeFetch({
+      status: 200,
+      body: '{"plants":[{"id":9007199254740993,"name":"a"}],"count":9007199254740993,"ratio":0.1}',
+    });
+    const page = (await store(fetch).listPage()) as unknown as Record<string, unknown>;
+    expect(page).toEqual({
+      plants: [{ id: 9007199254740993n, name: 'a' }],
+      count: JSON.parse('9007199254740993'),
+      ratio: 0.1,
+    });
+  });
+});
+
+/** A `fetch` that never answers: it rejects only when the request's signal aborts. */
+function hangingFetch() {
+  let calls = 0;
+  const fetch = (request: Request) => {
+    calls++;
+    return new Promise<Response>((_, reject) => {
+      request.signal.addEventListener('abort', () => reject(request.signal.reason), {
+        once: true,
+      });
+    });
+  };
+  return { fetch, calls: () => calls };
+}
+
+describe('timeouts', () => {
+  it('each attempt has its own timeout; after the last, a ConnectionTimeoutError', async () => {
+    const hang = hangingFetch();
+    const client = new PlantStore({
+      baseUrl: 'https://api.example',
+      token: TOKEN,
+      fetch: hang.fetch,
+      timeout: 20,
+      retry: { retries: 2, baseDelayMs: 1 },
+      logLevel: 'off',
+    });
+    const error = await client.getPlant(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionTimeoutError);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ status: 0 });
+    expect((error as Error).message).toContain('timed out after 20 ms, on each of 3 attempts');
+    expect(hang.calls()).toBe(3);
+  });
+
+  it('a call’s timeout and retry replace the client’s for that call only', async () => {
+    const hang = hangingFetch();
+    const client = new PlantStore({
+      baseUrl: 'https://api.example',
+      token: TOKEN,
+      fetch: hang.fetch,
+      timeout: 60_000,
+      retry: { retries: 5, baseDelayMs: 1 },
+      logLevel: 'off',
+    });
+    const error = await client
+      .getPlant(1, { timeout: 10, retry: { retries: 1 } })
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toContain('timed out after 10 ms, on each of 2 attempts');
+    expect(hang.calls()).toBe(2);
+  });
+
+  it('an invalid timeout is a TypeError, on the client or on a call', async () => {
+    expect(() => new PlantStore({ baseUrl: 'https://a', token: TOKEN, timeout: 0 })).toThrow(
+      'timeout must be a positive integer of milliseconds',
+    );
+    const { fetch, requests } = fakeFetch({ status: 200, body: '{}' });
+    await expect(store(fetch).getPlant(1, { timeout: -1 })).rejects.toThrow(TypeError);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('a caller’s abort is the signal’s own reason, not a timeout, and ends the retries', async () => {
+    const hang = hangingFetch();
+    const client = new PlantStore({ baseUrl: 'https://a', token: TOKEN, fetch: hang.fetch });
+    const controller = new AbortController();
+    const call = client.getPlant(1, { signal: controller.signal });
+    const reason = new Error('the user left');
+    setTimeout(() => controller.abort(reason), 10);
+    await expect(call).rejects.toBe(reason);
+    expect(hang.calls()).toBe(1);
+  });
+});
+
+describe('per-call options', () => {
+  it('headers: the client’s, then the call’s over them; the token always', async () => {
+    const { fetch, requests } = fakeFetch({ status: 200, body: '{"id":1,"name":"a"}' });
+    const client = new PlantStore({
+      baseUrl: 'https://api.example',
+      token: TOKEN,
+      fetch,
+      headers: { 'x-app': 'shop', 'x-trace-id': 'client' },
+    });
+    await client.getPlant(1, { headers: { 'x-trace-id': 'call-1' } });
+    await client.getPlant(1);
+    expect(requests.map((r) => [r.headers.get('x-app'), r.headers.get('x-trace-id')])).toEqual([
+      ['shop', 'call-1'],
+      ['shop', 'client'],
+    ]);
+    expect(requests[0]!.headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it('retry: members given replace the client’s; no retries for one call', async () => {
+    const unavailable = { status: 503, body: '{"error":503,"message":"x"}' };
+    const { fetch, requests } = fakeFetch(unavailable);
+    const client = store(fetch, 3);
+    await expect(client.getPlant(1, { retry: { retries: 0 } })).rejects.toBeInstanceOf(
+      InternalServerError,
+    );
+    expect(requests).toHaveLength(1);
+    await expect(client.getPlant(1, { retry: { retries: 1 } })).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(requests).toHaveLength(3);
+  });
+});
+
+describe('withResponse', () => {
+  it('gives the data exactly as the call does, and the Response', async () => {
+    const { fetch } = fakeFetch(
+      {
+        status: 200,
+        body: '{"id":9007199254740993,"name":"a"}',
+        headers: { 'apigw-requestid': 'r1' },
+      },
+      { status: 204, headers: { 'apigw-requestid': 'r2' } },
+    );
+    const client = store(fetch);
+    const { data, response } = await client.getPlant(9007199254740993n).withResponse();
+    expect(data).toEqual({ id: 9007199254740993n, name: 'a' });
+    expect(response).toBeInstanceOf(Response);
+    expect(response.headers.get('apigw-requestid')).toBe('r1');
+    const deleted = await client.deletePlant(1).withResponse();
+    expect(deleted.data).toBe(true);
+    expect(deleted.response.status).toBe(204);
+  });
+
+  it('rejects as the call does; the call is still a Promise', async () => {
+    const { fetch } = fakeFetch({ status: 409, body: '{"error":409,"message":"taken"}' });
+    const call = store(fetch).createPlant({ id: 1, name: 'a' });
+    expect(call).toBeInstanceOf(Promise);
+    await expect(call.withResponse()).rejects.toBeInstanceOf(ConflictError);
+    await expect(call).rejects.toBeInstanceOf(ConflictError);
+  });
+});
+
+describe('pages', () => {
+  const three = () =>
+    fakeFetch(
+      { status: 200, body: '{"plants":[{"id":1,"name":"a"}],"next":"c1"}' },
+      { status: 200, body: '{"plants":[{"id":2,"name":"b"}],"next":"c2"}' },
+      { status: 200, body: '{"plants":[{"id":3,"name":"c"}]}' },
+    );
+
+  it('pages() yields each page with its next; a walk resumes from a saved cursor', async () => {
+    const { fetch, requests } = three();
+    const client = store(fetch);
+    let saved: string | undefined;
+    for await (const page of client.pages({ pageSize: 1 })) {
+      expect(page.plants).toHaveLength(1);
+      saved = page.next;
+      break; // a crash after the first page
+    }
+    expect(saved).toBe('c1');
+    const rest: bigint[] = [];
+    for await (const plant of client.listPlants({ pageSize: 1, cursor: saved }))
+      rest.push(plant.id);
+    expect(rest).toEqual([2n, 3n]);
+    expect(requests.map((r) => new URL(r.url).search)).toEqual([
+      '?limit=1',
+      '?limit=1&cursor=c1',
+      '?limit=1&cursor=c2',
+    ]);
+  });
+
+  it('the call options reach every page’s request', async () => {
+    const { fetch, requests } = three();
+    const pages = [];
+    for await (const page of store(fetch).pages({ headers: { 'x-trace-id': 'walk' } })) {
+      pages.push(page);
+    }
+    expect(pages.map((page) => page.next)).toEqual(['c1', 'c2', undefined]);
+    expect(new Set(requests.map((r) => r.headers.get('x-trace-id')))).toEqual(new Set(['walk']));
+  });
+});
+
+describe('deletePlant after a retry', () => {
+  const gone = { status: 404, body: '{"error":404,"message":"no plant with id 5"}' };
+
+  it('is true when an earlier attempt’s answer was lost: that attempt deleted it', async () => {
+    const lost = fakeFetch(new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } }), gone);
+    await expect(store(lost.fetch).deletePlant(5)).resolves.toBe(true);
+    expect(lost.requests).toHaveLength(2);
+    const gateway = fakeFetch({ status: 503, body: '{"message":"Service Unavailable"}' }, gone);
+    await expect(store(gateway.fetch).deletePlant(5)).resolves.toBe(true);
+  });
+
+  it('is false when every earlier answer proves nothing was deleted (429, the store’s 503)', async () => {
+    const { fetch, requests } = fakeFetch(
+      { status: 429, body: '{"message":"Too Many Requests"}' },
+      { status: 503, body: '{"error":503,"message":"the store is unavailable"}' },
+      gone,
+    );
+    await expect(store(fetch).deletePlant(5)).resolves.toBe(false);
+    expect(requests).toHaveLength(3);
+  });
+});
+
+describe('logging', () => {
+  const recorder = () => {
+    const lines: [string, string][] = [];
+    const logger: Logger = {
+      debug: (message) => lines.push(['debug', message]),
+      info: (message) => lines.push(['info', message]),
+      warn: (message) => lines.push(['warn', message]),
+      error: (message) => lines.push(['error', message]),
+    };
+    return { logger, lines };
+  };
+
+  it('a retry is a warning that says why and how long it waits; the token is never in a line', async () => {
+    const { logger, lines } = recorder();
+    const { fetch } = fakeFetch(
+      { status: 503, body: '{"error":503,"message":"x"}', headers: { 'apigw-requestid': 'q1' } },
+      new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } }),
+      { status: 200, body: '{"id":1,"name":"a"}' },
+    );
+    const client = new PlantStore({
+      baseUrl: 'https://api.example',
+      token: TOKEN,
+      fetch,
+      retry: { baseDelayMs: 1 },
+      logger,
+    });
+    await client.getPlant(1);
+    expect(lines.map(([level]) => level)).toEqual(['warn', 'warn']);
+    expect(lines[0]![1]).toMatch(
+      /^plant-store: GET https:\/\/api.example\/plants\/1 answered 503 \(apigw-requestid q1\); retrying in \d+ ms \(attempt 2 of 4\)$/,
+    );
+    expect(lines[1]![1]).toMatch(/got no answer \(fetch failed: ECONNRESET\); retrying in \d+ ms/);
+    expect(JSON.stringify(lines)).not.toContain(TOKEN.slice(4));
+  });
+
+  it('debug shows each request and answer line; off shows nothing', async () => {
+    const { logger, lines } = recorder();
+    const { fetch } = fakeFetch({ status: 200, body: '{"id":1,"name":"a"}' });
+    const options = { baseUrl: 'https://api.example', token: TOKEN, fetch, logger };
+    await new PlantStore({ ...options, logLevel: 'debug' }).getPlant(1);
+    expect(lines.map(([level, line]) => `${level} ${line.replace(/\d+ ms/, 'N ms')}`)).toEqual([
+      'debug plant-store: GET https://api.example/plants/1 (attempt 1 of 4)',
+      'debug plant-store: GET https://api.example/plants/1 answered 200 in N ms',
+    ]);
+    lines.length = 0;
+    const failing = fakeFetch({ status: 503, body: '{"error":503,"message":"x"}' });
+    await new PlantStore({
+      ...options,
+      fetch: failing.fetch,
+      logLevel: 'off',
+      retry: { retries: 1, baseDelayMs: 1 },
+    })
+      .getPlant(1)
+      .catch(() => undefined);
+    expect(lines).toEqual([]);
+    expect(() => new PlantStore({ ...options, logLevel: 'loud' as 'off' })).toThrow(TypeError);
+  });
+
+  it('an error never carries the token, even when a body repeats it', async () => {
+    const { fetch } = fakeFetch({
+      status: 400,
+      body: JSON.stringify({ error: 400, message: `bad header Bearer ${TOKEN}` }),
+    });
+    const error = await store(fetch)
+      .getPlant(1)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as Error).message).not.toContain(TOKEN);
   });
 });

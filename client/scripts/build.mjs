@@ -1,0 +1,57 @@
+// Builds dist/: the client bundled by esbuild as ESM (dist/index.js) and CommonJS
+// (dist/cjs/index.js, CommonJS by dist/cjs/package.json), lossless-json inside, so that the
+// package has no runtime dependency; and tsc's declarations for each (the same .d.ts files, read
+// as ESM types beside index.js and as CommonJS types under cjs/).
+//
+// `--if-possible` (npm's `prepare`, which also runs when a project installs this folder) builds
+// when the build tools are installed; where they are not (`npm install <repo>/client` from a
+// clone that never ran `npm install`), it keeps a built dist/, or says what to do instead of
+// failing on `tsc: not found`.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIST = `${ROOT}dist`;
+const require = createRequire(import.meta.url);
+
+let esbuild;
+let tsc;
+try {
+  esbuild = await import('esbuild');
+  tsc = require.resolve('typescript/bin/tsc');
+} catch (error) {
+  if (!process.argv.includes('--if-possible')) throw error;
+  if (existsSync(`${DIST}/index.js`) && existsSync(`${DIST}/cjs/index.js`)) process.exit(0);
+  process.stderr.write(
+    '@plant-store/client: dist/ is not built and the build tools are not installed here. ' +
+      'Install the packed tarball (npm pack -w @plant-store/client in the repository) or the published package, ' +
+      'or run npm install in the repository first.\n',
+  );
+  process.exit(1);
+}
+
+rmSync(DIST, { recursive: true, force: true });
+const common = {
+  entryPoints: [`${ROOT}src/index.ts`],
+  bundle: true,
+  platform: 'neutral',
+  mainFields: ['module', 'main'],
+  target: 'es2022',
+  keepNames: true,
+  legalComments: 'inline',
+  logLevel: 'warning',
+};
+await esbuild.build({ ...common, format: 'esm', outfile: `${DIST}/index.js` });
+await esbuild.build({ ...common, format: 'cjs', outfile: `${DIST}/cjs/index.js` });
+writeFileSync(`${DIST}/cjs/package.json`, '{ "type": "commonjs" }\n');
+
+const declarations = spawnSync(process.execPath, [tsc, '-p', `${ROOT}tsconfig.build.json`], {
+  stdio: 'inherit',
+});
+if (declarations.status !== 0) process.exit(declarations.status ?? 1);
+mkdirSync(`${DIST}/cjs`, { recursive: true });
+for (const file of readdirSync(DIST).filter((name) => name.endsWith('.d.ts'))) {
+  cpSync(`${DIST}/${file}`, `${DIST}/cjs/${file}`);
+}

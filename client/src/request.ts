@@ -1,0 +1,180 @@
+/**
+ * The request pipeline every call goes through once: headers (the client's, the call's, the
+ * token), the per-attempt timeout, retries, the caller's signal, and the log lines. It hands on
+ * the answer read whole (within the attempt's timeout); reading it into data or an error is the
+ * operation's part.
+ */
+import { ConnectionError, ConnectionTimeoutError, parseRetryAfter } from './errors.js';
+import type { Logger } from './logging.js';
+import { changedNothing, isRetryable, retryDelay, retryPolicy, sleep } from './retry.js';
+import type { RetryOptions, RetryPolicy } from './retry.js';
+import { checkTimeout, startDeadline } from './timeout.js';
+
+/** Options of one call, merged over the client's. */
+export interface CallOptions {
+  /** Aborts this call, waits between retries included; the call rejects with its reason. */
+  readonly signal?: AbortSignal;
+  /** Milliseconds each attempt may take, from sending to the answer's last byte. */
+  readonly timeout?: number;
+  /** Retries of this call; members given replace the client's. */
+  readonly retry?: RetryOptions;
+  /** Headers to send (a trace id); they replace the client's of the same name. */
+  readonly headers?: Record<string, string>;
+}
+
+/** What a client sends every call with, checked once when it is built. */
+export interface Settings {
+  readonly baseUrl: string;
+  readonly token: string;
+  readonly fetch?: (request: Request) => Promise<Response>;
+  readonly signal?: AbortSignal;
+  readonly timeout: number;
+  readonly retry: RetryPolicy;
+  readonly headers: Headers;
+  readonly log: Logger;
+}
+
+/** An operation's request: the path under the base URL, its query, its JSON body. */
+export interface Route {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | number | undefined>>;
+  readonly body?: string;
+}
+
+/** An answer as the pipeline hands it on: read whole, within the attempt's timeout. */
+export interface Answer {
+  readonly response: Response;
+  readonly text: string;
+  /** Whether an earlier attempt of this call may have taken effect (its answer was lost). */
+  readonly mayHaveActed: boolean;
+}
+
+/**
+ * Sends, and sends again while the answer (or its absence) says to and retries are left; a
+ * `ConnectionError` (`ConnectionTimeoutError`) when no attempt was answered (in time), the
+ * signal's reason when the caller aborts.
+ */
+export async function send(
+  settings: Settings,
+  route: Route,
+  options: CallOptions = {},
+): Promise<Answer> {
+  const policy = options.retry ? retryPolicy(options.retry, settings.retry) : settings.retry;
+  const timeout = options.timeout === undefined ? settings.timeout : checkTimeout(options.timeout);
+  const signal = combine(settings.signal, options.signal);
+  const headers = new Headers(settings.headers);
+  for (const [name, value] of new Headers(options.headers)) headers.set(name, value);
+  headers.set('authorization', `Bearer ${settings.token}`);
+  if (route.body !== undefined) headers.set('content-type', 'application/json');
+  // encodeURIComponent, not URLSearchParams: its `+` for a space is not every server's space.
+  const query = Object.entries(route.query ?? {})
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  const url = settings.baseUrl + route.path + (query.length ? `?${query.join('&')}` : '');
+  const what = `${route.method} ${url}`;
+  const attempts = policy.retries + 1;
+  const log = settings.log;
+  let mayHaveActed = false;
+
+  for (let attempt = 1; ; attempt++) {
+    signal?.throwIfAborted();
+    const last = attempt === attempts;
+    const deadline = startDeadline(timeout, signal);
+    const started = Date.now();
+    log.debug(`plant-store: ${what} (attempt ${attempt} of ${attempts})`);
+    let response: Response;
+    let text: string;
+    try {
+      const request = new Request(url, {
+        method: route.method,
+        headers,
+        body: route.body,
+        // Never follow: a 301/302 would turn a POST into a GET and answer its page as success.
+        redirect: 'error',
+        signal: deadline.signal,
+      });
+      // Looked up on each call, so that a `fetch` installed later (a test's, a polyfill) is
+      // used; called unbound, as a browser's `fetch` must be.
+      response = await (settings.fetch ? settings.fetch(request) : globalThis.fetch(request));
+      text = await response.text();
+    } catch (error) {
+      // The caller's own abort: its reason, as the platform's fetch does.
+      if (signal?.aborted) throw signal.reason;
+      const timedOut = deadline.timedOut();
+      // fetch rejects with a TypeError when no answer came (refused, reset, DNS, CORS); by
+      // name, as a `fetch` from another realm (a test runner's, an iframe's) has its own class.
+      if (!timedOut && (error as { name?: unknown }).name !== 'TypeError') throw error;
+      if (!timedOut && isRedirect(error)) {
+        throw new ConnectionError(
+          `${what}: the API answered with a redirect, which the client does not follow (check baseUrl)`,
+          { cause: error },
+        );
+      }
+      mayHaveActed = true;
+      const why = timedOut ? `timed out after ${timeout} ms` : `got no answer (${describe(error)})`;
+      if (last) {
+        const message = `${what} ${why}, on each of ${attempts} attempt${attempts > 1 ? 's' : ''}`;
+        throw timedOut
+          ? new ConnectionTimeoutError(message, { cause: error })
+          : new ConnectionError(message, { cause: error });
+      }
+      const delay = retryDelay(policy, attempt - 1)!;
+      log.warn(retryLine(what, why, delay, attempt + 1, attempts));
+      await sleep(delay, signal);
+      continue;
+    } finally {
+      deadline.clear();
+    }
+
+    const { status, headers: answered } = response;
+    const requestId = answered.get('apigw-requestid');
+    const id = requestId === null ? '' : ` (apigw-requestid ${requestId})`;
+    log.debug(`plant-store: ${what} answered ${status} in ${Date.now() - started} ms${id}`);
+    const answer = { response, text, mayHaveActed };
+    if (response.ok || last) return answer;
+    const fromGateway = !hasErrorMember(parseError(text));
+    if (!isRetryable(status, fromGateway)) return answer;
+    const delay = retryDelay(policy, attempt - 1, parseRetryAfter(answered.get('retry-after')));
+    if (delay === undefined) return answer;
+    if (!changedNothing(status, fromGateway)) mayHaveActed = true;
+    log.warn(retryLine(what, `answered ${status}${id}`, delay, attempt + 1, attempts));
+    await sleep(delay, signal);
+  }
+}
+
+function retryLine(what: string, why: string, delay: number, next: number, attempts: number) {
+  return `plant-store: ${what} ${why}; retrying in ${delay} ms (attempt ${next} of ${attempts})`;
+}
+
+/** An error body as JSON when it is JSON (the service's and the gateway's are), else its text. */
+export function parseError(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Whether a parsed error body is the service's Error (`{error, message}`), not the gateway's. */
+export function hasErrorMember(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'error' in body;
+}
+
+/** Whether fetch refused to follow a redirect (undici says so in the cause; browsers do not). */
+function isRedirect(error: unknown): boolean {
+  const cause = (error as { cause?: { message?: unknown } }).cause;
+  return typeof cause?.message === 'string' && /redirect/i.test(cause.message);
+}
+
+/** A network failure in a few words: the message, and the system's code when there is one. */
+function describe(error: unknown): string {
+  const { message, cause } = error as { message?: unknown; cause?: { code?: unknown } };
+  const code = typeof cause?.code === 'string' ? `: ${cause.code}` : '';
+  return `${String(message)}${code}`;
+}
+
+function combine(a?: AbortSignal, b?: AbortSignal): AbortSignal | undefined {
+  if (!a || !b) return a ?? b;
+  return AbortSignal.any([a, b]);
+}
