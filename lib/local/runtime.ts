@@ -19,10 +19,12 @@ import { docsPages } from './docs-pages';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine, type LocalEngine } from './engine';
 import { checkPortFree } from './free-port';
 import { Gateway } from './gateway';
+import { TokenBucket } from './gateway/throttle';
 import { functionLog } from './log-format';
 import type { LocalOptions } from './options';
 import { withRootHint } from './root-page';
 import { SandboxPool } from './sandbox/pool';
+import { StartGate } from './sandbox/start-gate';
 import { DEFAULT_CONCURRENCY } from './settings';
 import { buildBundles, loadApi, type Bundles } from './watch';
 import { LocalWebhooks, localWebhookEnvironment } from './webhooks';
@@ -60,11 +62,16 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     }
   }
   const pools = new Map<FunctionName, SandboxPool>();
+  // One gate for every function: a burst starts the authorizer's and the route's sandboxes on
+  // the same cores.
+  const startGate = new StartGate();
   const webhooks = new LocalWebhooks({
     retryScale: options.webhookRetryScale,
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     log: options.log,
   });
+  // One bucket for the stage, whichever gateway serves it (a restart does not refill it).
+  const throttle = options.throttle && new TokenBucket(options.throttle);
   let gateway: Gateway | undefined;
   let bundles: Bundles | undefined;
   let engine: LocalEngine | undefined;
@@ -74,9 +81,9 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       api,
       authCacheTtlSeconds: options.authCacheTtlSeconds,
       log: options.log,
-      invoke: (name, event) => pools.get(name)!.invoke(event),
+      invoke: (name, event, onStart) => pools.get(name)!.invoke(event, onStart),
       localPages: withRootHint(docsPages()),
-      throttle: options.throttle,
+      throttle,
       debugging: inspectPorts.size > 0,
     });
   /** A new API definition: the gateway closes (finishing its requests) and reopens on `port`. */
@@ -159,6 +166,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
           log: functionLog(name, options.log),
           idleSeconds: options.idleSeconds,
           inspectPort: inspectPorts.get(name),
+          startGate,
         }),
       );
     }

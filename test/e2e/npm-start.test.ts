@@ -5,17 +5,16 @@
  * line, no stack trace.
  */
 import { PlantStore } from '@plant-store/client';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateToken } from '../../lambda/shared/tokens';
 import { freePort } from '../../lib/local/free-port';
 import { checkRawAnswer } from '../support/http';
+import { npmStart } from '../support/npm-start';
 import { runBin, type CliResult } from '../support/run-cli';
 import { until } from '../support/webhook-receiver';
-
-const ROOT = join(__dirname, '../..');
 
 const temporary: string[] = [];
 const tempDir = () => {
@@ -33,31 +32,6 @@ function expectOneLine(result: CliResult, code: number, line: RegExp) {
   expect(result.stderr).toMatch(line);
   expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
   expect(result.stderr).not.toMatch(/\n\s+at |ERR_IPC/);
-}
-
-/** Starts `npm start` and resolves with its output once it says it is listening. */
-async function npmStart(env: Record<string, string>, args: string[] = []) {
-  const child = spawn('npm', ['start', '--silent', '--', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  await new Promise<void>((resolve, reject) => {
-    const check = setInterval(() => {
-      if (output.includes('dev token:') && output.includes('try:')) {
-        clearInterval(check);
-        resolve();
-      }
-    }, 20);
-    child.once('exit', (code) => {
-      clearInterval(check);
-      reject(new Error(`npm start exited ${code}: ${output}`));
-    });
-  });
-  return { child, output: () => output };
 }
 
 /** Runs the printed curl command in a shell, as a user would paste it. */

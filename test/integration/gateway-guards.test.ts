@@ -89,6 +89,17 @@ describe('the stage throttle', () => {
     expect(calls.authorizer).toHaveLength(1);
   });
 
+  it('keeps its tokens across a gateway restart (one bucket for the stage)', async () => {
+    const bucket = new TokenBucket({ rateLimit: 0, burstLimit: 3 });
+    const first = await stubbedGateway({ options: { throttle: bucket } });
+    const second = await stubbedGateway({ options: { throttle: bucket } });
+    const get = { method: 'GET', path: '/plants/1' };
+    expect((await first.request(get)).status).toBe(200);
+    expect((await first.request(get)).status).toBe(200);
+    expect((await second.request(get)).status).toBe(200);
+    expect((await second.request(get)).status).toBe(429);
+  });
+
   it('is off by default', async () => {
     const { request } = await stubbedGateway();
     const answers = await Promise.all(

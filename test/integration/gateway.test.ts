@@ -212,6 +212,28 @@ describe('the function answer', () => {
     });
   });
 
+  it('counts its timeouts from when the invocation starts, not from a wait for a sandbox', async () => {
+    const late = (answer: unknown) =>
+      new Promise((resolve) => setTimeout(() => resolve(answer), 300));
+    const { request } = await make({
+      api: {
+        integrationTimeoutSeconds: 0.05,
+        authorizer: { ...API.authorizer, timeoutSeconds: 0.05 },
+      },
+      options: {
+        // Both wait 300 ms for a sandbox (six times the timeouts), then answer at once.
+        invoke: async (name, _, onStart) => {
+          const answer = await late(
+            name === 'authorizer' ? { isAuthorized: true } : { statusCode: 201 },
+          );
+          onStart?.();
+          return answer;
+        },
+      },
+    });
+    expect((await request({})).status).toBe(201);
+  });
+
   it('past the integration timeout is a 503', async () => {
     const { request } = await make({
       fn: () => new Promise((resolve) => setTimeout(() => resolve({ statusCode: 200 }), 300)),

@@ -5,7 +5,7 @@
  * invocation finishes on the old, and through the gateway over HTTP: the Node version a function
  * sees and what a throttled invocation answers.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API } from '../../lib/definitions/api';
@@ -14,6 +14,7 @@ import { lambdaNode } from '../../lib/definitions/lambda-node';
 import { freePort } from '../../lib/local/free-port';
 import { Gateway } from '../../lib/local/gateway';
 import { SandboxPool, type PoolOptions } from '../../lib/local/sandbox/pool';
+import { StartGate } from '../../lib/local/sandbox/start-gate';
 
 const dir = mkdtempSync(join(tmpdir(), 'plant-store-sandbox-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,9 +24,14 @@ function bundle(name: string, label: string): string {
   const file = join(dir, `${name}.mjs`);
   writeFileSync(
     file,
-    `let count = 0;
+    `import { existsSync, writeFileSync } from 'node:fs';
+let count = 0;
 export const handler = async (event = {}) => {
   count++;
+  if (event.hold) {
+    writeFileSync(\`\${event.hold}.\${process.pid}\`, '');
+    while (!existsSync(event.hold)) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   if (event.wait) await new Promise((resolve) => setTimeout(resolve, event.wait));
   if (event.crash) process.exit(3);
   if (event.grow) for (const kept = []; ; ) kept.push(new Array(1e5).fill(kept.length));
@@ -76,24 +82,86 @@ it('keeps a warm sandbox: one process, module scope kept between invocations', a
   expect(p.size).toBe(1);
 });
 
+/**
+ * Invocations that wait inside the handler until `release()`: `started(n)` resolves once `n` of
+ * them run (each in its own sandbox, since none can finish), whatever the machine's speed.
+ */
+let holds = 0;
+function hold() {
+  const file = join(dir, `hold-${++holds}`);
+  const base = file.slice(dir.length + 1);
+  return {
+    event: { hold: file },
+    started: (n: number) =>
+      until(
+        () => readdirSync(dir).filter((f) => f.startsWith(`${base}.`)).length >= n,
+        `${n} invocations to start`,
+      ),
+    release: () => writeFileSync(file, ''),
+  };
+}
+
 it('starts a cold sandbox for each invocation that finds all busy, and reuses them after', async () => {
   const { pool: p, invoke, lines } = pool();
-  const answers = await Promise.all([1, 2, 3].map(() => invoke({ wait: 300 })));
-  expect(answers.map((a) => a.count)).toEqual([1, 1, 1]);
-  expect(new Set(answers.map((a) => a.pid)).size).toBe(3);
+  const held = hold();
+  const answers = Promise.all([1, 2, 3].map(() => invoke(held.event)));
+  await held.started(3);
+  held.release();
+  expect((await answers).map((a) => a.count)).toEqual([1, 1, 1]);
+  expect(new Set((await answers).map((a) => a.pid)).size).toBe(3);
   expect(p.size).toBe(3);
   expect(lines.filter((l) => l.startsWith('INIT_START sandbox '))).toHaveLength(3);
   const again = await invoke();
   expect(again.count).toBe(2);
-  expect(answers.map((a) => a.pid)).toContain(again.pid);
+  expect((await answers).map((a) => a.pid)).toContain(again.pid);
+});
+
+it('starts sandboxes through the gate, at most its slots at once, and serves every invocation', async () => {
+  let starting = 0;
+  let most = 0;
+  class CountingGate extends StartGate {
+    override async enter() {
+      const release = await super.enter();
+      most = Math.max(most, ++starting);
+      return () => {
+        starting--;
+        release();
+      };
+    }
+  }
+  const { pool: p, invoke } = pool({ startGate: new CountingGate(1) });
+  const held = hold();
+  const answers = Promise.all([1, 2, 3, 4, 5].map(() => invoke(held.event)));
+  await held.started(5);
+  held.release();
+  expect(new Set((await answers).map((a) => a.pid)).size).toBe(5);
+  expect(p.size).toBe(5);
+  expect(most).toBe(1);
+});
+
+it('queues an invocation for a sandbox rather than failing it; the first one free serves it', async () => {
+  // One slot, three invocations at once, the handler quick: each is answered, none throttled,
+  // by a sandbox started for it or one that finished first.
+  const { invoke, lines } = pool({ startGate: new StartGate(1) });
+  const answers = await Promise.all([1, 2, 3, 4, 5, 6].map(() => invoke()));
+  expect(answers).toHaveLength(6);
+  expect(lines.some((l) => l.startsWith('throttled'))).toBe(false);
 });
 
 it('gives the next invocation the sandbox that finished last (the warmest), not the oldest', async () => {
   const { invoke } = pool();
-  const [early, late] = await Promise.all([invoke({ wait: 100 }), invoke({ wait: 600 })]);
-  expect(early.pid).not.toBe(late.pid);
+  const first = hold();
+  const second = hold();
+  const early = invoke(first.event);
+  const late = invoke(second.event);
+  await Promise.all([first.started(1), second.started(1)]);
+  first.release();
+  await early;
+  second.release();
+  const [e, l] = await Promise.all([early, late]);
+  expect(e.pid).not.toBe(l.pid);
   const next = await invoke();
-  expect(next).toMatchObject({ pid: late.pid, count: 2 });
+  expect(next).toMatchObject({ pid: l.pid, count: 2 });
 });
 
 it('throttles an invocation beyond the concurrency limit', async () => {
@@ -155,11 +223,13 @@ it('prints a REPORT line per invocation, with the Init Duration on the cold one'
 
 it('swaps in new code: the invocation in flight finishes on the old, the next runs the new', async () => {
   const { pool: p, invoke } = pool();
-  const inFlight = invoke({ wait: 400 });
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  const held = hold();
+  const inFlight = invoke(held.event);
+  await held.started(1);
   await p.swap(bundle('counter-2', 'v2'));
   const fresh = await invoke();
   expect(fresh.label).toBe('v2');
+  held.release();
   expect((await inFlight).label).toBe('v1');
 });
 
@@ -173,7 +243,11 @@ async function until(check: () => boolean | Promise<boolean>, what: string) {
 
 it('stops a sandbox idle for idleSeconds; the next invocation starts a new one, with an INIT', async () => {
   const { pool: p, invoke, lines } = pool({ idleSeconds: 1 });
-  const [a, b] = await Promise.all([invoke({ wait: 200 }), invoke({ wait: 200 })]);
+  const held = hold();
+  const both = Promise.all([invoke(held.event), invoke(held.event)]);
+  await held.started(2);
+  held.release();
+  const [a, b] = await both;
   expect(p.size).toBe(2);
   await until(() => p.size === 0, 'the idle sandboxes to exit');
   expect(lines.filter((l) => /^SHUTDOWN sandbox \d+: idle for 1 s/.test(l))).toHaveLength(2);

@@ -46,8 +46,10 @@ async function start(stubs: StubbedGatewayOptions) {
     authCacheTtlSeconds: stubs.ttl ?? 300,
     log: (line) => logs.push(line),
     now: () => now,
-    invoke: (name, event) => {
+    invoke: (name, event, onStart) => {
       (calls[name] ??= []).push(event as Record<string, unknown>);
+      // A stub has no sandbox to wait for: its invocation starts at once.
+      onStart?.();
       return stub(name)(event as Record<string, unknown>);
     },
     ...stubs.options,

@@ -35,8 +35,12 @@ import { LOOPBACK_HOST_NAMES, MAX_INVOKE_PAYLOAD_BYTES, MAX_REQUESTS_IN_FLIGHT }
  */
 export type LocalPages = (method: string, pathname: string) => Promise<Answer | undefined>;
 
-/** Invokes a function; rejects when it fails, times out or crashes. */
-export type Invoke = (name: FunctionName, event: unknown) => Promise<unknown>;
+/**
+ * Invokes a function; rejects when it fails, times out or crashes. `onStart` is called when a
+ * sandbox receives the event: the gateway's timeouts count from then, not from a wait for a
+ * sandbox to start, which on Lambda happens on other hosts (see docs/local.md).
+ */
+export type Invoke = (name: FunctionName, event: unknown, onStart?: () => void) => Promise<unknown>;
 
 /** How the gateway runs. */
 export interface GatewayOptions {
@@ -59,8 +63,11 @@ export interface GatewayOptions {
   readonly now?: () => number;
   /** Local-only pages. @default - none */
   readonly localPages?: LocalPages;
-  /** The stage throttle (a token bucket). @default - none: no request is refused for rate */
-  readonly throttle?: ThrottleSettings;
+  /**
+   * The stage throttle: its settings, or a bucket that outlives this gateway (a restart keeps
+   * its tokens). @default - none: no request is refused for rate
+   */
+  readonly throttle?: ThrottleSettings | TokenBucket;
   /**
    * A debugger is attached to the functions: the authorizer and integration timeouts do not
    * apply (a breakpoint may hold an invocation for minutes). @default false
@@ -93,7 +100,9 @@ export class Gateway {
     );
     this.router = new Router(options.api.routes);
     this.maxConcurrent = options.maxConcurrentRequests ?? MAX_REQUESTS_IN_FLIGHT;
-    this.bucket = options.throttle && new TokenBucket(options.throttle);
+    const { throttle } = options;
+    this.bucket =
+      throttle instanceof TokenBucket ? throttle : throttle && new TokenBucket(throttle);
     this.cache = new DecisionCache({
       ttlSeconds: options.authCacheTtlSeconds,
       maxEntries: options.authCacheMaxEntries ?? 10_000,
@@ -138,13 +147,16 @@ export class Gateway {
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // The stage throttle takes its token first, as the request arrives: nothing that runs after
+    // (the authorizer, a sandbox starting) can let the bucket refill in between.
+    const admitted = this.bucket?.take() ?? true;
     const started = performance.now();
     const requestId = newRequestId();
     this.inFlight += 1;
     res.once('close', () => (this.inFlight -= 1));
     let answer: Answer;
     try {
-      answer = await this.answer(req, res, requestId);
+      answer = await this.answer(req, res, requestId, admitted);
     } catch (error) {
       this.options.log(`gateway error ${requestId}: ${String(error)}`);
       answer = ANSWERS.internal();
@@ -177,6 +189,7 @@ export class Gateway {
     req: IncomingMessage,
     res: ServerResponse,
     requestId: string,
+    admitted: boolean,
   ): Promise<Answer> {
     if (this.inFlight > this.maxConcurrent) return ANSWERS.tooManyRequests();
     if (requestLineAndHeaderBytes(req) > MAX_REQUEST_LINE_AND_HEADER_BYTES)
@@ -193,8 +206,12 @@ export class Gateway {
     const target = splitTarget(req.url ?? '/');
     const method = (req.method ?? 'GET').toUpperCase();
     const page = await this.options.localPages?.(method, target.rawPath);
-    if (page) return page;
-    if (this.bucket && !this.bucket.take()) return ANSWERS.tooManyRequests();
+    if (page) {
+      // The local pages are not part of the stage: their token goes back.
+      if (admitted) this.bucket?.giveBack();
+      return page;
+    }
+    if (!admitted) return ANSWERS.tooManyRequests();
     if (Cors.isPreflight(method, req.headers)) return this.cors.preflight(req.headers.origin);
     const match = this.router.match(method, target.rawPath);
     if (!match) return ANSWERS.notFound();
@@ -258,9 +275,11 @@ export class Gateway {
     };
     let decision: Decision | 'error';
     try {
-      const invocation = this.options.invoke(api.authorizer.function, event);
       decision = readAuthorizerAnswer(
-        await withTimeout(invocation, this.timeout(api.authorizer.timeoutSeconds)),
+        await withTimeout(
+          (started) => this.options.invoke(api.authorizer.function, event, started),
+          this.timeout(api.authorizer.timeoutSeconds),
+        ),
       );
     } catch {
       return 'error';
@@ -295,7 +314,7 @@ export class Gateway {
     let result: unknown;
     try {
       result = await withTimeout(
-        this.options.invoke(route.function, event),
+        (started) => this.options.invoke(route.function, event, started),
         this.timeout(this.options.api.integrationTimeoutSeconds),
       );
     } catch (error) {
@@ -315,11 +334,17 @@ const EXPECTS_CONTINUE = /^100-continue$/i;
 /** How long a refused body may keep coming after the answer. */
 const LINGER_MS = 5000;
 
-function withTimeout<T>(promise: Promise<T>, seconds: number | undefined): Promise<T> {
-  if (seconds === undefined) return promise;
+/** Runs `call`; rejects with TIMED_OUT `seconds` after the call says its invocation started. */
+function withTimeout<T>(
+  call: (started: () => void) => Promise<T>,
+  seconds: number | undefined,
+): Promise<T> {
+  if (seconds === undefined) return call(() => undefined);
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(TIMED_OUT), seconds * 1000);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  let expire: (reason: unknown) => void = () => undefined;
+  const timeout = new Promise<never>((_, reject) => (expire = reject));
+  const started = () => {
+    timer ??= setTimeout(() => expire(TIMED_OUT), seconds * 1000);
+  };
+  return Promise.race([call(started), timeout]).finally(() => clearTimeout(timer));
 }

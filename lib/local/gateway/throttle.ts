@@ -36,4 +36,9 @@ export class TokenBucket {
     this.tokens -= 1;
     return true;
   }
+
+  /** Returns a token taken for a request the throttle does not cover. */
+  giveBack(): void {
+    this.tokens = Math.min(this.settings.burstLimit, this.tokens + 1);
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * A function as Lambda runs it: a pool of sandboxes. Each takes one invocation at a time and
- * stays warm (module scope kept) for the next; when all are busy a new one starts cold, up to
- * the function's concurrency limit; beyond it the invocation is throttled. A sandbox left idle for
+ * stays warm (module scope kept) for the next; when all are busy the invocation waits for a
+ * sandbox, and one starts cold for it (through the run's `StartGate`, so that a burst's starts do
+ * not starve each other); past the function's concurrency limit the invocation is throttled. A sandbox left idle for
  * `idleSeconds` exits, as Lambda reclaims idle environments (the next invocation starts cold).
  * New code (watch mode) replaces the sandboxes: idle ones stop at once, busy ones after their
  * invocation. With `inspectPort` the pool runs one sandbox under the inspector, for a debugger.
@@ -9,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { lambdaHeapFlags } from '../../definitions/lambda-node';
 import { InvocationError, Sandbox } from './sandbox';
+import { StartGate } from './start-gate';
 
 /** How to run one function. */
 export interface PoolOptions {
@@ -35,6 +37,17 @@ export interface PoolOptions {
    * @default - no inspector
    */
   readonly inspectPort?: number;
+  /**
+   * Limits sandbox starts across every function of the run. @default - a gate of this pool's
+   * own, as many starts at once as the machine has cores
+   */
+  readonly startGate?: StartGate;
+}
+
+/** An invocation waiting for a sandbox. */
+interface Waiter {
+  resolve(sandbox: Sandbox): void;
+  reject(error: InvocationError): void;
 }
 
 /** The sandboxes of one function. */
@@ -43,14 +56,20 @@ export class SandboxPool {
   private bundle: string;
   private generation = 0;
   private stopping = false;
-  /** Invocations (and `warm`) waiting for a sandbox to finish or exit. */
-  private waiting: (() => void)[] = [];
+  private readonly gate: StartGate;
+  /** Invocations waiting for a sandbox, first come first served. */
+  private readonly waiters: Waiter[] = [];
+  /** Starts asked of the gate and not granted yet. */
+  private requested = 0;
+  /** `warm` (under the inspector), waiting for a sandbox to finish or exit. */
+  private freed: (() => void)[] = [];
 
   constructor(private readonly options: PoolOptions) {
     this.bundle = options.bundle;
+    this.gate = options.startGate ?? new StartGate();
   }
 
-  /** Sandboxes alive now (busy or idle). */
+  /** Sandboxes alive now (starting, busy or idle). */
   get size(): number {
     return this.sandboxes.size;
   }
@@ -61,32 +80,29 @@ export class SandboxPool {
       [...this.sandboxes].find((s) => s.alive && s.options.generation === this.generation);
     // Under the inspector the old sandbox must be gone first: the new one takes its port.
     while (!current() && this.sandboxes.size >= this.limit && !this.stopping) {
-      await this.somethingFreed();
+      await new Promise<void>((resolve) => this.freed.push(resolve));
     }
     if (this.stopping) return;
-    const sandbox = current() ?? this.spawn();
-    await sandbox.ready.catch(() => undefined);
-    if (!sandbox.busy && sandbox.invocations === 0) this.armIdle(sandbox);
+    let sandbox = current();
+    if (!sandbox) {
+      const release = await this.gate.enter();
+      sandbox = current();
+      if (sandbox || this.stopping || this.sandboxes.size >= this.limit) release();
+      else sandbox = this.spawn(release);
+    }
+    await sandbox?.ready.catch(() => undefined);
   }
 
-  /** Invokes the handler with `event`; rejects with `InvocationError` if it gives no result. */
-  async invoke(event: unknown): Promise<unknown> {
+  /**
+   * Invokes the handler with `event` once a sandbox is free (a warm one, or one started for it);
+   * `onStart` is called when the sandbox receives the event, from which the timeout counts.
+   * Rejects with `InvocationError` if it gives no result, or at once when the function's
+   * invocations in flight (running or waiting) reach its concurrency: throttled.
+   */
+  async invoke(event: unknown, onStart?: () => void): Promise<unknown> {
     if (this.stopping) throw new InvocationError('the function is stopping', 'crash');
-    const pick = () =>
-      this.mostRecentlyIdle() ?? (this.sandboxes.size < this.limit ? this.spawn() : undefined);
-    let sandbox = pick();
-    while (!sandbox && this.inspecting && !this.stopping) {
-      await this.somethingFreed();
-      sandbox = pick();
-    }
     const requestId = randomUUID();
-    if (!sandbox) {
-      this.options.log(
-        `throttled ${requestId}: all ${this.options.concurrency} sandboxes are busy (PLANT_STORE_CONCURRENCY)`,
-      );
-      throw new InvocationError('Rate Exceeded.', 'throttled');
-    }
-    sandbox.busy = true;
+    const sandbox = await this.acquire(requestId);
     clearTimeout(sandbox.idleTimer);
     // The first invocation a sandbox serves reports its init, even if it was started ahead.
     const cold = sandbox.invocations++ === 0;
@@ -94,7 +110,6 @@ export class SandboxPool {
     let timer: NodeJS.Timeout | undefined;
     const started = performance.now();
     try {
-      await sandbox.ready;
       const timedOut = new Promise<never>((_, reject) => {
         // A debugger may hold the invocation at a breakpoint for as long as it likes.
         if (this.inspecting) return;
@@ -108,6 +123,7 @@ export class SandboxPool {
           reject(new InvocationError('function timed out', 'timeout'));
         }, timeoutMs);
       });
+      onStart?.();
       const invocation = sandbox.invoke(event, requestId, Date.now() + timeoutMs);
       const outcome = await Promise.race([invocation, timedOut]);
       this.report(requestId, outcome, cold ? sandbox.initMs : undefined);
@@ -128,7 +144,7 @@ export class SandboxPool {
       // Old code (a rebuild happened meanwhile) or a pool shutting down: retire the sandbox.
       if (sandbox.options.generation !== this.generation || this.stopping) void sandbox.stop();
       else this.armIdle(sandbox);
-      this.wake();
+      this.dispatch();
     }
   }
 
@@ -140,7 +156,12 @@ export class SandboxPool {
     this.bundle = bundle;
     this.generation++;
     for (const sandbox of this.sandboxes) {
-      if (!sandbox.busy && sandbox.options.generation !== this.generation) void sandbox.stop();
+      if (
+        !sandbox.busy &&
+        sandbox.state !== 'starting' &&
+        sandbox.options.generation !== this.generation
+      )
+        void sandbox.stop();
     }
     await this.warm();
   }
@@ -148,8 +169,77 @@ export class SandboxPool {
   /** Stops every sandbox (the gateway has finished its requests by then). */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wake();
+    this.dispatch();
     await Promise.all([...this.sandboxes].map((sandbox) => sandbox.stop()));
+  }
+
+  /**
+   * A sandbox for one invocation: the warmest idle one, else a place in the queue, served by the
+   * first sandbox that is free, whether one that finishes or one started for it. Lambda would
+   * start an environment per concurrent invocation; here they start through the gate, so an
+   * invocation may be served sooner by a sandbox that finishes (see docs/local.md).
+   */
+  private acquire(requestId: string): Promise<Sandbox> {
+    const idle = this.waiters.length === 0 ? this.mostRecentlyIdle() : undefined;
+    if (idle) {
+      idle.busy = true;
+      return Promise.resolve(idle);
+    }
+    const busy = [...this.sandboxes].filter((s) => s.busy).length;
+    if (!this.inspecting && busy + this.waiters.length >= this.options.concurrency) {
+      this.options.log(
+        `throttled ${requestId}: ${this.options.concurrency} invocations are in flight (PLANT_STORE_CONCURRENCY)`,
+      );
+      return Promise.reject(new InvocationError('Rate Exceeded.', 'throttled'));
+    }
+    return new Promise<Sandbox>((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Hands free sandboxes to waiting invocations, and starts one for each left without. */
+  private dispatch(): void {
+    for (const resolve of this.freed.splice(0)) resolve();
+    if (this.stopping) {
+      for (const waiter of this.waiters.splice(0)) {
+        waiter.reject(new InvocationError('the function is stopping', 'crash'));
+      }
+      return;
+    }
+    for (let idle = this.mostRecentlyIdle(); idle && this.waiters.length > 0;) {
+      idle.busy = true;
+      this.waiters.shift()!.resolve(idle);
+      idle = this.mostRecentlyIdle();
+    }
+    while (
+      this.waiters.length > this.starting + this.requested &&
+      this.sandboxes.size + this.requested < this.limit
+    ) {
+      this.requested++;
+      // After the I/O already read: starting a process holds the event loop for a while, and
+      // requests that have arrived are admitted (and throttled) first.
+      const granted = this.gate
+        .enter()
+        .then((release) => new Promise<() => void>((resolve) => setImmediate(resolve, release)));
+      void granted.then((release) => {
+        this.requested--;
+        const wanted =
+          !this.stopping && this.waiters.length > this.starting && this.sandboxes.size < this.limit;
+        if (wanted) this.spawn(release);
+        else release();
+        this.dispatch();
+      });
+    }
+  }
+
+  /** Sandboxes of the current build still importing their bundle. */
+  private get starting(): number {
+    let count = 0;
+    for (const s of this.sandboxes) {
+      if (s.alive && s.state === 'starting' && s.options.generation === this.generation) count++;
+    }
+    return count;
   }
 
   /**
@@ -160,7 +250,8 @@ export class SandboxPool {
   private mostRecentlyIdle(): Sandbox | undefined {
     let chosen: Sandbox | undefined;
     for (const s of this.sandboxes) {
-      if (s.busy || !s.alive || s.options.generation !== this.generation) continue;
+      if (s.busy || !s.alive || s.state !== 'ready' || s.options.generation !== this.generation)
+        continue;
       if (!chosen || s.idleSince > chosen.idleSince) chosen = s;
     }
     return chosen;
@@ -173,15 +264,6 @@ export class SandboxPool {
 
   private get inspecting(): boolean {
     return this.options.inspectPort !== undefined;
-  }
-
-  /** Resolves when an invocation ends or a sandbox exits. */
-  private somethingFreed(): Promise<void> {
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  private wake(): void {
-    for (const resolve of this.waiting.splice(0)) resolve();
   }
 
   /** Stops `sandbox` once it has been idle for `idleSeconds` (never while inspecting). */
@@ -199,7 +281,8 @@ export class SandboxPool {
     sandbox.idleTimer.unref();
   }
 
-  private spawn(): Sandbox {
+  /** Starts a sandbox holding a slot of the gate, given back once it is ready or gone. */
+  private spawn(release: () => void): Sandbox {
     const sandbox = new Sandbox({
       bundle: this.bundle,
       generation: this.generation,
@@ -219,15 +302,30 @@ export class SandboxPool {
       ],
       log: this.options.log,
       onExit: (gone, reason) => {
+        release();
         clearTimeout(gone.idleTimer);
         this.sandboxes.delete(gone);
-        this.wake();
+        this.dispatch();
         if (!this.stopping && reason !== 'exit code 0') {
           this.options.log(`sandbox ${gone.pid} exited (${reason}); the others keep serving`);
         }
       },
     });
     this.sandboxes.add(sandbox);
+    sandbox.ready.then(
+      () => {
+        release();
+        sandbox.idleSince = performance.now();
+        if (sandbox.options.generation !== this.generation || this.stopping) void sandbox.stop();
+        else this.armIdle(sandbox);
+        this.dispatch();
+      },
+      (error: InvocationError) => {
+        release();
+        // As on Lambda, a failed init fails the invocation that was waiting for it.
+        this.waiters.shift()?.reject(error);
+      },
+    );
     // As Lambda's INIT_START, plus what tells sandboxes apart locally: the process id.
     this.options.log(
       `INIT_START sandbox ${sandbox.pid} (${this.sandboxes.size} of at most ${this.limit})`,

@@ -63,6 +63,8 @@ export class Sandbox {
   idleTimer: NodeJS.Timeout | undefined;
   /** Invocations started here; the first one reports the Init Duration. */
   invocations = 0;
+  /** Importing the bundle, serving, or gone before it could. */
+  state: 'starting' | 'ready' | 'failed' = 'starting';
   /** Set once the bundle is imported: the Init Duration of the first invocation's report. */
   initMs: number | undefined;
   /** Resolves when the bundle is imported; rejects when the import fails or the process dies. */
@@ -96,14 +98,17 @@ export class Sandbox {
       this.child.on('message', (message: WorkerMessage) => {
         if (message.type === 'ready') {
           this.initMs = performance.now() - spawned;
+          this.state = 'ready';
           resolve();
         } else if (message.type === 'init-error') {
+          if (this.state === 'starting') this.state = 'failed';
           reject(new InvocationError(`init failed: ${message.message}`, 'error'));
         } else this.settle(message);
       });
       this.child.once('exit', (code, signal) => {
         this.exited = true;
         const reason = signal ?? `exit code ${code}`;
+        if (this.state === 'starting') this.state = 'failed';
         reject(new InvocationError(`sandbox process exited (${reason})`, 'crash'));
         this.fail(new InvocationError(`sandbox process exited (${reason})`, 'crash'));
         options.onExit(this, reason);
