@@ -1,5 +1,6 @@
 // Writes src/schema.ts, the client's types, from the repository's openapi.json with
-// openapi-typescript; `--check` writes nothing and fails when the file differs (npm test runs it).
+// openapi-typescript, and the list of NewPlant's members (what createPlant sends, so a member
+// added to the document is sent with no edit to the client); `--check` writes nothing and fails when the file differs (npm test runs it).
 // One change to the generator's defaults: an int64 is a `bigint`, which is what the client
 // returns and accepts, instead of a `number`, which cannot hold one.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ const DOCUMENT = new URL('../../openapi.json', import.meta.url);
 const OUTPUT = new URL('../src/schema.ts', import.meta.url);
 const BANNER = `/**
  * The Plant Store API as TypeScript types, generated from openapi.json by openapi-typescript
- * (int64 as bigint). Do not edit: \`npm run generate -w @plant-store/client\` rewrites this file.
+ * (int64 as bigint), and the members of NewPlant. Do not edit: \`npm run generate -w @plant-store/client\` rewrites this file.
  */
 `;
 
@@ -25,7 +26,12 @@ const document = parse(readFileSync(DOCUMENT, 'utf8'), null, (digits) =>
 const ast = await openapiTS(document, {
   transform: (schema) => (schema.format === 'int64' ? BIGINT : undefined),
 });
-const text = BANNER + astToString(ast);
+const newPlantMembers = Object.keys(document.components.schemas.NewPlant.properties);
+const MEMBERS = `
+/** The members of NewPlant, in the document's order: what \`createPlant\` sends. */
+export const NEW_PLANT_MEMBERS = ${JSON.stringify(newPlantMembers)} as const satisfies readonly (keyof components['schemas']['NewPlant'])[];
+`;
+const text = BANNER + astToString(ast) + MEMBERS;
 
 if (process.argv.includes('--check')) {
   let committed = '';

@@ -19,7 +19,7 @@ import {
   type Settings,
 } from './request.js';
 import { retryPolicy } from './retry.js';
-import type { components, paths } from './schema.js';
+import { NEW_PLANT_MEMBERS, type components, type paths } from './schema.js';
 import { checkTimeout, DEFAULT_TIMEOUT_MS } from './timeout.js';
 
 /** A stored plant as the API answers it, `id` a `bigint` with every digit. */
@@ -100,7 +100,7 @@ export class PlantStore {
       () => ({
         method: 'POST',
         path: PLANTS,
-        body: stringifyWithId(toId(plant.id), { name: plant.name, tag: plant.tag }),
+        body: stringifyWithId(toId(plant.id), newPlantMembers(plant)),
       }),
       (answer) => this.#object<Plant>(answer),
     );
@@ -202,6 +202,20 @@ export class PlantStore {
     }
     return value as T;
   }
+}
+
+/**
+ * NewPlant's members besides `id` that `plant` has, as the list generated from openapi.json
+ * names them: a member added to the API is sent with no edit here, anything else the object
+ * holds is not.
+ */
+function newPlantMembers(plant: NewPlant): Record<string, unknown> {
+  const source = plant as unknown as Record<string, unknown>;
+  return Object.fromEntries(
+    NEW_PLANT_MEMBERS.filter((member) => member !== 'id' && source[member] !== undefined).map(
+      (member) => [member, source[member]],
+    ),
+  );
 }
 
 /** `/plants/{id}` for an id (a `TypeError` for one the client refuses). */

@@ -1,6 +1,6 @@
 /**
  * The Plant Store API as TypeScript types, generated from openapi.json by openapi-typescript
- * (int64 as bigint). Do not edit: `npm run generate -w @plant-store/client` rewrites this file.
+ * (int64 as bigint), and the members of NewPlant. Do not edit: `npm run generate -w @plant-store/client` rewrites this file.
  */
 export interface paths {
     "/plants": {
@@ -734,3 +734,6 @@ export interface operations {
         };
     };
 }
+
+/** The members of NewPlant, in the document's order: what `createPlant` sends. */
+export const NEW_PLANT_MEMBERS = ["id","name","tag"] as const satisfies readonly (keyof components['schemas']['NewPlant'])[];

@@ -1,14 +1,15 @@
 /** Creating a plant: one conditional put, and a comparison on conflict. */
 import { Conflict } from '../shared/http';
 import type { PlantsStore } from '../shared/plants-table';
-import type { NewPlant } from '../shared/schemas';
+import { differingMembers, PLANT_FIELDS_IN_WORDS, type NewPlant } from '../shared/schemas';
 
 /** `created`: written now. `unchanged`: the same plant was already stored (a safe retry). */
 export type CreateOutcome = 'created' | 'unchanged';
 
 /**
- * Stores `plant` unless its id is taken. A taken id with the same name and tag is a retry and
- * answers `unchanged` without writing; another plant under the id is a `Conflict`.
+ * Stores `plant` unless its id is taken. A taken id whose plant has the same members (every
+ * one of the schema's, absent or not) is a retry and answers `unchanged` without writing;
+ * another plant under the id is a `Conflict`.
  */
 export async function createPlant(
   plants: PlantsStore,
@@ -18,6 +19,8 @@ export async function createPlant(
 ): Promise<CreateOutcome> {
   const stored = await plants.putNew(plant, { createdAt: now.toISOString(), createdBy });
   if (!stored) return 'created';
-  if (stored.name === plant.name && stored.tag === plant.tag) return 'unchanged';
-  throw new Conflict(`id: ${plant.id} is already taken by a plant with another name or tag`);
+  if (differingMembers(stored, plant).length === 0) return 'unchanged';
+  throw new Conflict(
+    `id: ${plant.id} is already taken by a plant with another ${PLANT_FIELDS_IN_WORDS}`,
+  );
 }

@@ -3,7 +3,7 @@ import { jsonResponse } from '../shared/http';
 import { plantsHandler, type PlantsHandlerDeps } from '../shared/plants-handler';
 import { PLANTS_WRITE } from '../shared/principal';
 import type { PlantsEvent } from '../shared/request';
-import type { Plant } from '../shared/schemas';
+import { plantMembers, type Plant } from '../shared/schemas';
 import { createPlant } from './create-plant';
 import { readNewPlant } from './request';
 
@@ -20,8 +20,7 @@ export const makeCreatePlantHandler = plantsHandler(
     const plant = readNewPlant(event);
     log.set({ plantId: String(plant.id) });
     const outcome = await createPlant(plants, plant, principal.tokenId);
-    const answer: Plant =
-      plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag };
+    const answer: Plant = plantMembers(plant);
     return { outcome, response: jsonResponse(200, answer) };
   },
 );

@@ -27,7 +27,7 @@ export function deliveriesOf(
   subscribers: readonly Subscriber[],
 ): DeliveryMessage[] {
   if (record.eventName !== 'INSERT') return [];
-  const image = record.dynamodb?.NewImage as Record<string, { S?: string; N?: string }> | undefined;
+  const image = record.dynamodb?.NewImage;
   if (!record.eventID || !image) throw new Error('an INSERT record without eventID or NewImage');
   const { plantId, body } = newPlantBody(image);
   return subscribers.map((subscriber) => ({

@@ -11,9 +11,17 @@ import {
   ScanCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import * as v from 'valibot';
 import { isStoreUnavailable, tableDepsFromEnvironment, type TableDeps } from './dynamodb';
 import { ServiceUnavailable } from './http';
-import type { NewPlant, StoredPlant } from './schemas';
+import {
+  describeIssues,
+  plantMembers,
+  StoredPlant,
+  type NewPlant,
+  type PlantMembers,
+} from './schemas';
 import { PLANTS_TABLE } from './tables';
 
 const KEY = PLANTS_TABLE.partitionKey.name;
@@ -26,11 +34,8 @@ export function plantsTableFromEnvironment(env: NodeJS.ProcessEnv = process.env)
   return tableDepsFromEnvironment('plants', PLANTS_TABLE, env);
 }
 
-/** A plant's name and tag as stored, when a put found its id taken. */
-export interface TakenBy {
-  readonly name?: unknown;
-  readonly tag?: unknown;
-}
+/** A plant's members as stored (the schema's, besides the id), when a put found its id taken. */
+export type TakenBy = PlantMembers;
 
 /** One page of a walk over the table: `last` is the last key evaluated, when more may follow. */
 export interface ScanPage {
@@ -50,7 +55,7 @@ export class PlantsTable {
 
   /**
    * Stores `plant` unless its id is taken (one conditional put). Answers `undefined` when it
-   * wrote, else the stored plant's name and tag: from the failed condition when the engine
+   * wrote, else the stored plant's members: from the failed condition when the engine
    * returns the old item (DynamoDB does), from a strongly consistent read when not (dynalite).
    */
   async putNew(
@@ -61,7 +66,7 @@ export class PlantsTable {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...plant, ...audit },
+          Item: { [KEY]: plant.id, ...plantMembers(plant), ...audit },
           ConditionExpression: 'attribute_not_exists(#key)',
           ExpressionAttributeNames: { '#key': KEY },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -70,7 +75,7 @@ export class PlantsTable {
       return undefined;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-      if (error.Item) return { name: error.Item.name?.S, tag: error.Item.tag?.S };
+      if (error.Item) return plantMembers(unmarshall(error.Item, { wrapNumbers: true }));
     }
     const stored = await this.get(plant.id);
     // The put saw the id taken, so the item can only be missing if it was deleted since.
@@ -130,14 +135,27 @@ export class PlantsTable {
   }
 }
 
-/** A stored item as a plant; any other attribute (createdAt, createdBy) stays in the table. */
-function decodePlant(item: Record<string, unknown>): StoredPlant {
-  const { name, tag } = item;
-  if (typeof name !== 'string' || (tag !== undefined && typeof tag !== 'string')) {
-    throw new Error(`the stored plant ${String(item[KEY])} has no string name or a non-string tag`);
+/**
+ * A stored item (as the document client reads it, numbers as `NumberValue`) as a plant: its id
+ * and the schema's members, checked by `StoredPlant`; any other attribute (createdAt,
+ * createdBy) stays in the table. An item that is not one is a bug: it throws, saying why.
+ */
+export function decodePlant(item: Record<string, unknown>): StoredPlant {
+  const key = item[KEY];
+  // A NumberValue's text is its exact digits; anything else is left for the schema to refuse.
+  const id = /^-?\d+$/.test(String(key)) ? decodeId(key) : key;
+  const result = v.safeParse(StoredPlant, { ...plantMembers(item), id });
+  if (!result.success) {
+    throw new Error(
+      `the item ${String(key)} is not a stored plant: ${describeIssues(result.issues)}`,
+    );
   }
-  const id = decodeId(item[KEY]);
-  return tag === undefined ? { id, name } : { id, name, tag };
+  return result.output;
+}
+
+/** A stored item in DynamoDB's own JSON (a stream record's image, a refused put's old item) as a plant. */
+export function decodePlantImage(image: Record<string, unknown>): StoredPlant {
+  return decodePlant(unmarshall(image as Parameters<typeof unmarshall>[0], { wrapNumbers: true }));
 }
 
 /** A DynamoDB number (a `NumberValue` with its exact digits) as a `bigint`. */

@@ -40,50 +40,112 @@ export const Int64 = v.pipe(
 );
 
 /**
- * The most characters a plant's `name` and `tag` may have on create. A character is a Unicode
- * code point, as JSON Schema's `maxLength` counts: valibot's `maxLength` counts UTF-16 units
- * (an emoji outside the Basic Multilingual Plane would count twice), so `maxCodePoints` is used
- * and the OpenAPI document writes it as `maxLength`.
+ * A plant's members besides its id, each once: whether a create must send it, the most
+ * characters it may have on create (a character is a Unicode code point, as JSON Schema's
+ * `maxLength` counts: valibot's `maxLength` counts UTF-16 units, so `maxCodePoints` is used and
+ * the OpenAPI document writes it as `maxLength`), and its words in the document.
+ *
+ * **Adding a field is one entry here.** Every mapping of a plant takes its members from these
+ * entries (the create answer, a retry's comparison and its 409, the table item and its
+ * decoding, the webhook body, the client's request through the regenerated types), the
+ * schemas below are built from them, and so are the size and cost figures
+ * (`lib/definitions/plant-figures.ts`). A field must be optional: the seed's own are guarded by
+ * `test/unit/openapi.test.ts`.
  */
-export const PLANT_TEXT_LIMITS = { name: 1000, tag: 100 } as const;
+export const PLANT_FIELDS = {
+  name: {
+    required: true,
+    maxLength: 1000,
+    description: 'The name of the plant',
+    example: 'Monstera',
+  },
+  tag: {
+    required: false,
+    maxLength: 100,
+    description: 'Tag that specifies the type of the plant',
+    example: 'aroid',
+  },
+} as const satisfies Record<string, PlantField>;
+
+/** What a plant's member is: a string, at most `maxLength` code points on create. */
+export interface PlantField {
+  readonly required: boolean;
+  readonly maxLength: number;
+  readonly description: string;
+  readonly example: string;
+}
+
+type Fields = typeof PLANT_FIELDS;
+/** The name of one of a plant's members besides its id. */
+export type PlantFieldName = keyof Fields;
+/** The plant's members besides its id, in schema order: what every mapping loops over. */
+export const PLANT_FIELD_NAMES = Object.keys(PLANT_FIELDS) as PlantFieldName[];
+
+/** The most characters each member may have on create, by name. */
+export const PLANT_TEXT_LIMITS = Object.fromEntries(
+  PLANT_FIELD_NAMES.map((field) => [field, PLANT_FIELDS[field].maxLength]),
+) as { readonly [F in PlantFieldName]: Fields[F]['maxLength'] };
 
 const atMost = (characters: number) =>
   v.maxCodePoints(characters, `must be at most ${characters} characters`);
 
-const NAME = { description: 'The name of the plant', examples: ['Monstera'] } as const;
-const TAG = {
-  description: 'Tag that specifies the type of the plant',
-  examples: ['aroid'],
-} as const;
-
-/** A plant's name and tag as a create takes them and answers them: bounded. */
-const PlantEntries = {
-  name: v.pipe(
-    v.string(STRING_RULE),
-    atMost(PLANT_TEXT_LIMITS.name),
-    v.description(NAME.description),
-    v.examples(NAME.examples),
-  ),
-  tag: v.optional(
-    v.pipe(
-      v.string(STRING_RULE),
-      atMost(PLANT_TEXT_LIMITS.tag),
-      v.description(TAG.description),
-      v.examples(TAG.examples),
-    ),
-  ),
+type Text = v.GenericSchema<string>;
+type Entries = {
+  readonly [F in PlantFieldName]: Fields[F]['required'] extends true
+    ? Text
+    : v.OptionalSchema<Text, undefined>;
 };
 
 /**
- * A plant's name and tag as the reads answer them: a plant stored before the limits existed is
- * read, listed and deleted as it is, so these carry no bound.
+ * A plant's members as valibot entries: bounded as a create takes and answers them, or with no
+ * bound as the reads answer them (a plant stored before the limits existed is read, listed and
+ * deleted as it is).
  */
-const StoredPlantEntries = {
-  name: v.pipe(v.string(STRING_RULE), v.description(NAME.description), v.examples(NAME.examples)),
-  tag: v.optional(
-    v.pipe(v.string(STRING_RULE), v.description(TAG.description), v.examples(TAG.examples)),
-  ),
-};
+function plantEntries(bounded: boolean): Entries {
+  return Object.fromEntries(
+    PLANT_FIELD_NAMES.map((name) => {
+      const field: PlantField = PLANT_FIELDS[name];
+      const text: Text = v.pipe(
+        v.string(STRING_RULE),
+        ...(bounded ? [atMost(field.maxLength)] : []),
+        v.description<string, string>(field.description),
+        v.examples<string, string[]>([field.example]),
+      );
+      return [name, field.required ? text : v.optional(text)];
+    }),
+  ) as Entries;
+}
+
+/** A plant's members as a create takes and answers them: bounded. */
+const PlantEntries = plantEntries(true);
+/** A plant's members as the reads answer them: no bound. */
+const StoredPlantEntries = plantEntries(false);
+
+/** A plant's members besides its id as some object holds them: absent or `undefined` alike. */
+export type PlantMembers = { readonly [F in PlantFieldName]?: unknown };
+
+/**
+ * The members of a plant that `source` has, besides its id, in schema order; one that is absent
+ * or `undefined` is left out, anything else `source` holds (its id, audit attributes) too.
+ */
+export function plantMembers<T extends PlantMembers>(source: T): Pick<T, PlantFieldName> {
+  const members: PlantMembers = {};
+  for (const field of PLANT_FIELD_NAMES) {
+    if (source[field] !== undefined) (members as Record<string, unknown>)[field] = source[field];
+  }
+  return members as Pick<T, PlantFieldName>;
+}
+
+/** The members, besides the id, in which two plants differ (none for a safe retry). */
+export function differingMembers(a: PlantMembers, b: PlantMembers): PlantFieldName[] {
+  return PLANT_FIELD_NAMES.filter((field) => a[field] !== b[field]);
+}
+
+/** The plant's members in words, `name or tag` (`name, tag or note` with a third). */
+export const PLANT_FIELDS_IN_WORDS =
+  PLANT_FIELD_NAMES.length < 2
+    ? PLANT_FIELD_NAMES.join('')
+    : `${PLANT_FIELD_NAMES.slice(0, -1).join(', ')} or ${PLANT_FIELD_NAMES.at(-1)}`;
 
 /** A plant's id as the schemas describe it, with the example each document shows. */
 function plantId(example: number | bigint) {

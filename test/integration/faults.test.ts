@@ -21,7 +21,9 @@ const UNAVAILABLE = {
 
 async function createWith(plants: DynamoDBDocumentClient, requestId = 'req-fault') {
   const handler = makeCreatePlantHandler({ plants, tableName: 'plants' });
-  const answer = await handler(createPlantEvent({ body: plantBody('42', 'Aloe'), requestId }));
+  const answer = await handler(
+    createPlantEvent({ body: plantBody('42', { name: 'Aloe' }), requestId }),
+  );
   return { ...answer, json: JSON.parse(answer.body ?? '') as unknown };
 }
 

@@ -38,14 +38,14 @@ it('create-plant: one line per request with its outcome and ids, and metrics tha
   });
   const secretName = 'secret-body-text-Monstera';
   const requests: [string, Parameters<typeof createPlantEvent>[0], number][] = [
-    ['created', { body: plantBody('9007199254740993', secretName) }, 200],
-    ['unchanged', { body: plantBody('9007199254740993', secretName) }, 200],
-    ['conflict', { body: plantBody('9007199254740993', 'other') }, 409],
+    ['created', { body: plantBody('9007199254740993', { name: secretName }) }, 200],
+    ['unchanged', { body: plantBody('9007199254740993', { name: secretName }) }, 200],
+    ['conflict', { body: plantBody('9007199254740993', { name: 'other' }) }, 409],
     ['invalid', { body: '{"id":1.5,"name":"x"}' }, 400],
-    ['invalid', { body: plantBody('1', secretName), contentType: 'text/plain' }, 415],
+    ['invalid', { body: plantBody('1', { name: secretName }), contentType: 'text/plain' }, 415],
     [
       'forbidden',
-      { body: plantBody('2', 'x'), context: { ...writer, scopes: 'plants:read' } },
+      { body: plantBody('2', { name: 'x' }), context: { ...writer, scopes: 'plants:read' } },
       403,
     ],
   ];
@@ -96,7 +96,11 @@ it('create-plant: an unavailable store is one error line with the request id and
   });
   const create = makeCreatePlantHandler({ plants: down, tableName: PLANTS_TABLE.localName });
   const answer = await create(
-    createPlantEvent({ context: writer, requestId: 'req-down', body: plantBody('3', 'x') }),
+    createPlantEvent({
+      context: writer,
+      requestId: 'req-down',
+      body: plantBody('3', { name: 'x' }),
+    }),
   );
   expect(answer.statusCode).toBe(503);
   const lines = output.json().filter((line) => 'level' in line);

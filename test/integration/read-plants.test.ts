@@ -37,7 +37,7 @@ function service(store: TestStore) {
   const remove = makeDeletePlantHandler(deps);
   return {
     create: (id: string, name: string, tag?: string) =>
-      create(createPlantEvent({ body: plantBody(id, name, tag) })),
+      create(createPlantEvent({ body: plantBody(id, { name, tag }) })),
     get: (id: string) =>
       get(plantsEvent({ method: 'GET', route: '/plants/{id}', pathParameters: { id } })),
     remove: (id: string) =>

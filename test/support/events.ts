@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import type { CreatePlantEvent } from '../../lambda/create-plant/handler';
+import { plantMembers, type Plant } from '../../lambda/shared/schemas';
 
 const TEMPLATE = readFileSync(join(__dirname, '../../events/create-plant.json'), 'utf8');
 const AUTHORIZER_TEMPLATE = readFileSync(join(__dirname, '../../events/authorizer.json'), 'utf8');
@@ -54,9 +55,15 @@ export function createPlantEvent(options: EventOptions = {}): CreatePlantEvent {
   return event;
 }
 
-/** The body of a create request for `id` (a JSON number literal) and the given fields. */
-export function plantBody(id: string, name: string, tag?: string): string {
-  return `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`;
+/**
+ * The body of a create request: `id` as written (a JSON number literal: `7`, `7.0`, `0.7e1`),
+ * then each of the schema's members that `plant` has, in schema order, as JSON.
+ */
+export function plantBody(id: string, plant: Plant): string {
+  const members = Object.entries(plantMembers(plant)).map(
+    ([field, value]) => `,${JSON.stringify(field)}:${JSON.stringify(value)}`,
+  );
+  return `{"id":${id}${members.join('')}}`;
 }
 
 /** What a read or delete request test sets. */

@@ -44,7 +44,7 @@ describe('ids are exact int64 values', () => {
     ['9.223372036854775807e18', 2n ** 63n - 1n],
   ])('id %s is stored as %p', async (literal, expected) => {
     const { call, stored } = harness();
-    const answer = await call({ body: plantBody(literal, 'Fern') });
+    const answer = await call({ body: plantBody(literal, { name: 'Fern' }) });
     expect(answer.statusCode).toBe(200);
     expect(answer.json).toEqual({ name: 'Fern' });
     expect(stored()?.id).toBe(expected);
@@ -66,7 +66,7 @@ describe('ids are exact int64 values', () => {
     '{}',
   ])('id %s is 400 naming id', async (literal) => {
     const { call, sent } = harness();
-    const answer = await call({ body: plantBody(literal, 'Fern') });
+    const answer = await call({ body: plantBody(literal, { name: 'Fern' }) });
     expect(answer.statusCode).toBe(400);
     expect(answer.json).toEqual({ error: 400, message: `id: ${INT64_RULE}` });
     expect(sent).toHaveLength(0);
@@ -151,7 +151,7 @@ describe('bodies', () => {
 
   it('answers the plant with its tag and without its id, and stores who created it', async () => {
     const { call, stored } = harness();
-    const answer = await call({ body: plantBody('12', 'Monstera', 'aroid') });
+    const answer = await call({ body: plantBody('12', { name: 'Monstera', tag: 'aroid' }) });
     expect(answer.body).toBe('{"name":"Monstera","tag":"aroid"}');
     expect(stored()).toEqual({
       id: 12n,
@@ -168,7 +168,7 @@ describe('bodies', () => {
     ['a name of 1,000 four-byte characters (2,000 UTF-16 units)', '🌿'.repeat(1000)],
   ])('accepts %s and echoes it exactly', async (_, name) => {
     const { call, stored } = harness();
-    const answer = await call({ body: plantBody('3', name) });
+    const answer = await call({ body: plantBody('3', { name }) });
     expect(answer.statusCode).toBe(200);
     expect(answer.json).toEqual({ name });
     expect(stored()?.name).toBe(name);
@@ -184,7 +184,7 @@ describe('content type, size and encoding', () => {
     'application/vnd.plant+json; version=1',
   ])('%s is accepted', async (contentType) => {
     const { call } = harness();
-    expect((await call({ body: plantBody('1', 'a'), contentType })).statusCode).toBe(200);
+    expect((await call({ body: plantBody('1', { name: 'a' }), contentType })).statusCode).toBe(200);
   });
 
   it.each([
@@ -199,7 +199,7 @@ describe('content type, size and encoding', () => {
     [null, 'content-type is required; send application/json'],
   ])('%s is 415', async (contentType, message) => {
     const { call, sent } = harness();
-    const answer = await call({ body: plantBody('1', 'a'), contentType });
+    const answer = await call({ body: plantBody('1', { name: 'a' }), contentType });
     expect(answer.statusCode).toBe(415);
     expect(answer.json).toEqual({ error: 415, message });
     expect(sent).toHaveLength(0);
@@ -233,7 +233,10 @@ describe('content type, size and encoding', () => {
 
   it('decodes a base64 body', async () => {
     const { call, stored } = harness();
-    const answer = await call({ body: plantBody('9007199254740993', 'Ficus 🌿'), base64: true });
+    const answer = await call({
+      body: plantBody('9007199254740993', { name: 'Ficus 🌿' }),
+      base64: true,
+    });
     expect(answer.json).toEqual({ name: 'Ficus 🌿' });
     expect(stored()?.id).toBe(9007199254740993n);
   });
@@ -276,6 +279,6 @@ describe('the scope check comes first', () => {
   it('accepts a token with several scopes', async () => {
     const { call } = harness();
     const context = { tokenId: 't', name: 'n', scopes: 'plants:read plants:write' };
-    expect((await call({ context, body: plantBody('1', 'a') })).statusCode).toBe(200);
+    expect((await call({ context, body: plantBody('1', { name: 'a' }) })).statusCode).toBe(200);
   });
 });

@@ -8,7 +8,12 @@ import Ajv2020 from 'ajv/dist/2020';
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { parseJson } from '../../lambda/shared/json';
-import { NewPlant, PLANT_TEXT_LIMITS, describeIssues } from '../../lambda/shared/schemas';
+import {
+  NewPlant,
+  PLANT_FIELD_NAMES,
+  PLANT_TEXT_LIMITS,
+  describeIssues,
+} from '../../lambda/shared/schemas';
 import { OPENAPI_FILE } from '../../lib/tools/openapi/document';
 
 /** Characters by their width: UTF-8 bytes, and UTF-16 units in a JavaScript string. */
@@ -36,7 +41,7 @@ function check(body: string): string {
 const body = (fields: Record<string, unknown>) => JSON.stringify({ id: 1, ...fields });
 
 const CASES = Object.entries(ALPHABETS).flatMap(([alphabet, chars]) =>
-  (['name', 'tag'] as const).flatMap((field) => {
+  PLANT_FIELD_NAMES.flatMap((field) => {
     const limit = PLANT_TEXT_LIMITS[field];
     return [limit - 1, limit, limit + 1].map((count) => ({
       alphabet,

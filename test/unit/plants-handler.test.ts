@@ -50,7 +50,10 @@ const HANDLERS = [
     scope: PLANTS_WRITE,
     make: makeCreatePlantHandler,
     event: (scopes: string) =>
-      createPlantEvent({ body: plantBody('7', 'Monstera', 'aroid'), context: caller(scopes) }),
+      createPlantEvent({
+        body: plantBody('7', { name: 'Monstera', tag: 'aroid' }),
+        context: caller(scopes),
+      }),
     call: 'putNew 7',
     outcome: 'created',
     status: 200,

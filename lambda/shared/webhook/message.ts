@@ -3,6 +3,8 @@
  * sent (the NewPlant JSON text, so an int64 id keeps every digit from the stream to the wire).
  */
 import * as v from 'valibot';
+import { stringifyJson } from '../json-answer';
+import { decodePlantImage } from '../plants-table';
 
 /** The body of a message on the delivery queue. */
 export const DeliveryMessage = v.object({
@@ -24,19 +26,14 @@ export function parseDeliveryMessage(text: string): DeliveryMessage | undefined 
   }
 }
 
-/** A stored plant's attributes (DynamoDB JSON, as a stream record's NewImage) as NewPlant JSON text. */
-export function newPlantBody(image: Record<string, { S?: string; N?: string }>): {
+/**
+ * A stored plant's attributes (DynamoDB JSON, as a stream record's NewImage) as NewPlant JSON
+ * text: its id with every digit and each of the schema's members it has, nothing else.
+ */
+export function newPlantBody(image: Record<string, unknown>): {
   readonly plantId: string;
   readonly body: string;
 } {
-  const id = image.id?.N;
-  const name = image.name?.S;
-  const tag = image.tag?.S;
-  // BigInt reads the exact digits; a stored id is always an integer, so anything else is a bug.
-  if (id === undefined || !/^-?\d+$/.test(id) || name === undefined) {
-    throw new Error('the stream record is not a stored plant (no integer id or no name)');
-  }
-  const plantId = BigInt(id).toString();
-  const body = `{"id":${plantId},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`;
-  return { plantId, body };
+  const plant = decodePlantImage(image);
+  return { plantId: plant.id.toString(), body: stringifyJson(plant) };
 }
