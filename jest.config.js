@@ -21,6 +21,11 @@ module.exports = {
     '^(\\.{1,2}/.+)\\.js$': '$1',
   },
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
+  // One temp folder per run, removed after it; a file a test leaves there fails the run.
+  globalSetup: '<rootDir>/test/support/temp-folder-setup.js',
+  globalTeardown: '<rootDir>/test/support/temp-folder-teardown.js',
+  // Jest's transform cache beside the other tools' caches, not in the system's temp folder.
+  cacheDirectory: '<rootDir>/node_modules/.cache/jest',
   // e2e suites: every answer must be one that openapi.json describes.
   setupFilesAfterEnv: ['<rootDir>/test/support/check-answers.ts'],
   testTimeout: 30_000,

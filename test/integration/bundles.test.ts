@@ -23,7 +23,11 @@ import {
 } from '../../lib/definitions/functions';
 import { lambdaNode } from '../../lib/definitions/lambda-node';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine, type Engine } from '../../lib/local/engine';
-import { javaAvailable, startDynamoDbLocal } from '../support/dynamodb-local';
+import {
+  dynamoDbLocalSkipReason,
+  javaAvailable,
+  startDynamoDbLocal,
+} from '../support/dynamodb-local';
 
 const run = promisify(execFile);
 
@@ -42,7 +46,7 @@ const ENGINES = [
   { engine: 'dynalite', start: () => startEngine() },
   ...(javaAvailable ? [{ engine: 'DynamoDB Local', start: startDynamoDbLocal }] : []),
 ];
-if (!javaAvailable) it.skip('DynamoDB Local (no java on the PATH)', () => undefined);
+if (!javaAvailable) it.skip(`DynamoDB Local (${dynamoDbLocalSkipReason})`, () => undefined);
 
 let dir: string;
 let built: BuiltFunction[];

