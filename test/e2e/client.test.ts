@@ -5,7 +5,14 @@
  * plants are deleted, and a store outage retried and then reported. (Retry timing: unit/client.test.ts;
  * in a browser: docs.test.ts.)
  */
-import { PlantStore, PlantStoreError } from '@plant-store/client';
+import {
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  PlantStore,
+  PlantStoreError,
+} from '@plant-store/client';
 import { useLocalService } from '../support/local-service';
 
 const service = useLocalService('client', { concurrency: 20 });
@@ -65,13 +72,16 @@ it('an unsafe number sends nothing', async () => {
 it('answers that are not 2xx are PlantStoreErrors: the service’s and the gateway’s', async () => {
   await store.createPlant({ id: 77, name: 'Basil' });
   const conflict = await store.createPlant({ id: 77, name: 'Mint' }).catch((e: unknown) => e);
+  expect(conflict).toBeInstanceOf(ConflictError);
   expect(conflict).toBeInstanceOf(PlantStoreError);
+  expect((conflict as PlantStoreError).requestId).toEqual(expect.any(String));
   expect(conflict).toMatchObject({
     status: 409,
     error: 409,
     fromGateway: false,
     message: 'id: 77 is already taken by a plant with another name or tag',
   });
+  await expect(store.getPlant(404404)).rejects.toBeInstanceOf(NotFoundError);
   await expect(store.getPlant(404404)).rejects.toMatchObject({
     status: 404,
     message: 'no plant with id 404404',
@@ -80,12 +90,23 @@ it('answers that are not 2xx are PlantStoreErrors: the service’s and the gatew
     baseUrl: service.url,
     token: 'pst_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   });
+  await expect(stranger.listPage()).rejects.toBeInstanceOf(PermissionDeniedError);
   await expect(stranger.listPage()).rejects.toMatchObject({
     status: 403,
     error: 403,
     fromGateway: true,
     message: 'Forbidden',
   });
+});
+
+it('withResponse: the data as the call gives it, and the answer with its request id', async () => {
+  await store.createPlant({ id: 4242n, name: 'Raw' });
+  const { data, response } = await store.getPlant(4242n).withResponse();
+  expect(data).toEqual({ id: 4242n, name: 'Raw' });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('apigw-requestid')).toEqual(expect.any(String));
+  const deleted = await store.deletePlant(4242n).withResponse();
+  expect([deleted.data, deleted.response.status]).toEqual([true, 204]);
 });
 
 it('listPage answers a page and next; listPlants walks every plant once while others are deleted', async () => {
@@ -125,7 +146,7 @@ it('a store outage: its 503s are retried and then surface as a PlantStoreError; 
   try {
     const before = sent;
     const failure = await store.getPlant(5030n).catch((e: unknown) => e);
-    expect(failure).toBeInstanceOf(PlantStoreError);
+    expect(failure).toBeInstanceOf(InternalServerError);
     expect(failure).toMatchObject({ status: 503, error: 503, fromGateway: false, retryAfter: 1 });
     expect(sent - before).toBe(4); // the first attempt and the 3 retries of the default policy
     await expect(store.createPlant({ id: 5031n, name: 'During' })).rejects.toMatchObject({

@@ -250,7 +250,7 @@ inBrowser(
           const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
           // Not `import()`: the test's transpiler would turn it into a `require`.
           const load = new Function('url', 'return import(url)');
-          const { PlantStore, PlantStoreError } = await load(url);
+          const { PlantStore, PlantStoreError, NotFoundError } = await load(url);
           // From this page's origin (localhost) to the API's (127.0.0.1): CORS, as deployed.
           const store = new PlantStore({ baseUrl, token });
           const ids = [2n ** 53n + 1n, -(2n ** 63n), 2n ** 63n - 1n];
@@ -276,6 +276,14 @@ inBrowser(
             refused,
             missing:
               missing instanceof PlantStoreError ? (missing as Error).message : 'not an error',
+            missingClass: missing instanceof NotFoundError ? (missing as Error).name : 'another',
+            raw: await store
+              .getPlant(ids[1])
+              .withResponse()
+              .then(
+                ({ data, response }: { data: { name: string }; response: Response }) =>
+                  `${response.status} ${data.name}`,
+              ),
             deleted: [await store.deletePlant(ids[0]), await store.deletePlant(ids[0])],
           };
         },
@@ -296,6 +304,8 @@ inBrowser(
       expect(new Set(result.walked).size).toBe(result.walked.length);
       expect(result.refused).toBe('TypeError');
       expect(result.missing).toBe('no plant with id 404404');
+      expect(result.missingClass).toBe('NotFoundError');
+      expect(result.raw).toBe('200 browser -9223372036854775808');
       expect(result.deleted).toEqual([true, false]);
       await page.close();
     }, 120_000);
