@@ -75,3 +75,21 @@ export const API: ApiDefinition = {
  * `npm start -- --throttle` applies it locally.
  */
 export const STAGE_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
+
+/**
+ * One access-log line per request, with the caller's `tokenId`: the audit trail. The stack
+ * deploys it; docs/capacity.md counts its bytes.
+ */
+export const ACCESS_LOG_FORMAT = {
+  requestId: '$context.requestId',
+  ip: '$context.identity.sourceIp',
+  requestTime: '$context.requestTime',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  latency: '$context.responseLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integrationErrorMessage',
+  authorizerError: '$context.authorizer.error',
+  tokenId: '$context.authorizer.tokenId',
+};

@@ -1,13 +1,14 @@
 /**
- * The CDK app's content, read from its context: `-c stage=dev|prod` (lib/infra/stages.ts),
- * `-c alarmEmail=…`, `-c dynamoDbEndpoint=…` (sam local), `-c logLevel=DEBUG`, `-c tracing=true`, `-c webhookStaticIps=true`.
+ * The CDK app's content, read from its context: `-c stage=dev|prod` and `-c capacity=1k|10k|100k`
+ * (lib/infra/stages.ts), `-c alarmEmail=…`, `-c dynamoDbEndpoint=…` (sam local), `-c logLevel=DEBUG`,
+ * `-c tracing=true`, `-c webhookStaticIps=true`.
  * cdk-nag's AwsSolutions checks run on every synth.
  */
 import { Validations, type App } from 'aws-cdk-lib';
 import type { ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { PlantStoreStack } from './plant-store-stack';
-import { stageSettings } from './stages';
+import { capacityPreset, stageSettings } from './stages';
 
 /** Adds the Plant Store stack that the app's context asks for, and cdk-nag, to `app`. */
 export function addPlantStore(app: App): PlantStoreStack {
@@ -19,6 +20,7 @@ export function addPlantStore(app: App): PlantStoreStack {
   const { stackName, ...stage } = stageSettings(context('stage'));
   const stack = new PlantStoreStack(app, stackName, {
     ...stage,
+    ...capacityPreset(context('capacity')),
     alarmEmail: context('alarmEmail'),
     dynamoDbEndpoint: context('dynamoDbEndpoint'),
     applicationLogLevel: context('logLevel') as ApplicationLogLevel | undefined,

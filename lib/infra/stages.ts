@@ -55,6 +55,56 @@ export const STAGES = {
 /** A stage's name. */
 export type StageName = keyof typeof STAGES;
 
+/** What a capacity preset changes on top of a stage. */
+export type CapacityPreset = Pick<
+  PlantStoreStackProps,
+  'throttlingRateLimit' | 'throttlingBurstLimit' | 'reservedConcurrency'
+>;
+
+/**
+ * Presets for a rate of creates, chosen with `-c capacity=<name>` on top of a stage; each number
+ * is argued in docs/capacity.md and checked against its model by test/unit/capacity.test.ts.
+ * The throttle is 1.2 times the rate and its burst one second of it (a burst gets through, a
+ * runaway client is stopped at a known cost); from `10k` the account's API Gateway quota must be
+ * raised to match, or it binds first. create-plant reserves three
+ * times the concurrency the model gives it (a DynamoDB slowdown to three times its latency is
+ * still served), which also guarantees it against other functions of the account and caps what a
+ * flood costs. The authorizer reserves nothing: its load follows the number of distinct tokens,
+ * not the creates, and a cap would answer 500 to valid tokens. The account's concurrency must
+ * exceed the reservations by 100 (Lambda keeps that much unreserved): `100k` needs it raised.
+ */
+export const CAPACITY_PRESETS = {
+  '1k': {
+    throttlingRateLimit: 1_200,
+    throttlingBurstLimit: 1_200,
+    reservedConcurrency: { 'create-plant': 24 },
+  },
+  '10k': {
+    throttlingRateLimit: 12_000,
+    throttlingBurstLimit: 12_000,
+    reservedConcurrency: { 'create-plant': 240 },
+  },
+  '100k': {
+    throttlingRateLimit: 120_000,
+    throttlingBurstLimit: 120_000,
+    reservedConcurrency: { 'create-plant': 2_400 },
+  },
+} as const satisfies Record<string, CapacityPreset>;
+
+/**
+ * The preset of `-c capacity=<name>` (none when `name` is undefined); an unknown name is an
+ * error that lists the presets.
+ */
+export function capacityPreset(name: string | undefined): CapacityPreset {
+  if (name === undefined) return {};
+  if (!Object.hasOwn(CAPACITY_PRESETS, name)) {
+    throw new UsageError(
+      `unknown capacity ${JSON.stringify(name)}: use -c capacity=${Object.keys(CAPACITY_PRESETS).join('|')}, or none`,
+    );
+  }
+  return CAPACITY_PRESETS[name as keyof typeof CAPACITY_PRESETS];
+}
+
 /**
  * The settings of `-c stage=<name>` (the default stack when `name` is undefined); an unknown
  * name is an error that lists the stages.

@@ -18,7 +18,7 @@ import { API } from '../../lib/definitions/api';
 import { addPlantStore } from '../../lib/infra/app';
 import { FUNCTIONS } from '../../lib/definitions/functions';
 import { STACK_DESCRIPTION } from '../../lib/infra/plant-store-stack';
-import { DEFAULT_STACK_NAME, STAGES } from '../../lib/infra/stages';
+import { CAPACITY_PRESETS, DEFAULT_STACK_NAME, STAGES } from '../../lib/infra/stages';
 import { runBin } from '../support/run-cli';
 
 const CONTEXT = JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')).context;
@@ -296,6 +296,30 @@ describe('stages (-c stage=<name>)', () => {
       template.hasResource('AWS::KMS::Key', { DeletionPolicy: keyDeletion });
       // Whatever the stage, the tables keep their data.
       template.allResources('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
+    },
+  );
+
+  it.each(Object.entries(CAPACITY_PRESETS))(
+    '-c capacity=%s on top of prod: its throttle and the reservation of create-plant only',
+    (name, preset) => {
+      const { template } = synthApp({ stage: 'prod', capacity: name });
+      template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+        DefaultRouteSettings: {
+          ThrottlingRateLimit: preset.throttlingRateLimit,
+          ThrottlingBurstLimit: preset.throttlingBurstLimit,
+        },
+      });
+      const reserved = Object.values(template.findResources('AWS::Lambda::Function'))
+        .map((fn) => fn.Properties.ReservedConcurrentExecutions)
+        .filter((value) => value !== undefined);
+      expect(reserved).toEqual([preset.reservedConcurrency['create-plant']]);
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        ReservedConcurrentExecutions: preset.reservedConcurrency['create-plant'],
+        Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: 'create-plant' }) },
+      });
+      expect(() => synthApp({ stage: 'prod', capacity: '5k' })).toThrow(
+        'unknown capacity "5k": use -c capacity=1k|10k|100k, or none',
+      );
     },
   );
 

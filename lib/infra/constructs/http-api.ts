@@ -20,7 +20,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { STAGE_THROTTLE, type ApiDefinition } from '../../definitions/api';
+import { ACCESS_LOG_FORMAT, STAGE_THROTTLE, type ApiDefinition } from '../../definitions/api';
 import type { FunctionName } from '../../definitions/functions';
 
 /** Settings of the deployed API. */
@@ -61,21 +61,6 @@ export interface ServiceHttpApiProps {
    */
   readonly accessLogRemovalPolicy?: RemovalPolicy;
 }
-
-/** One access-log line per request, with the caller's `tokenId`: the audit trail. */
-const ACCESS_LOG_FORMAT = {
-  requestId: '$context.requestId',
-  ip: '$context.identity.sourceIp',
-  requestTime: '$context.requestTime',
-  routeKey: '$context.routeKey',
-  status: '$context.status',
-  responseLength: '$context.responseLength',
-  latency: '$context.responseLatency',
-  integrationStatus: '$context.integrationStatus',
-  integrationError: '$context.integrationErrorMessage',
-  authorizerError: '$context.authorizer.error',
-  tokenId: '$context.authorizer.tokenId',
-};
 
 /** The API (`HttpApi`), its stage (`DefaultStage`) and access log (`AccessLogs`). */
 export class ServiceHttpApi extends Construct {

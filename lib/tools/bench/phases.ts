@@ -7,6 +7,7 @@ import { localRuntime } from './local-runtime';
 import { median } from './measure';
 import { observabilityCost } from './observability-cost';
 import { parseTime } from './parse-time';
+import { perRequest } from './per-request';
 import type { BenchPhase } from './phase';
 import { benchWatchReload } from './watch-reload';
 
@@ -36,4 +37,5 @@ export const PHASES: readonly BenchPhase[] = [
   watchReload,
   bundlingVariants,
   observabilityCost,
+  perRequest,
 ];

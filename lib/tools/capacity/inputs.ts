@@ -1,0 +1,163 @@
+/**
+ * What docs/capacity.md is computed from: AWS's published quotas and prices (each with the page
+ * it is read from), the figures `npm run bench -- --phases request` measured here, and the few
+ * settings only a deployed stage can tell (named as such). Change a figure here and
+ * `npm run capacity` prints the new tables; a unit test fails until the document carries them.
+ */
+
+/** Where and when the prices were read. */
+export const PRICES_AS_OF = { region: 'us-east-1 (US East, N. Virginia)', read: 'November 2026' };
+
+/** A figure and the AWS page that publishes it. */
+export interface Sourced<T = number> {
+  readonly value: T;
+  readonly source: string;
+}
+
+/** List prices, us-east-1, in USD. */
+export const PRICES = {
+  /** HTTP API requests per million: the first 300 million a month, and beyond. */
+  httpApiPerMillion: {
+    value: { first300M: 1.0, beyond: 0.9 },
+    source: 'https://aws.amazon.com/api-gateway/pricing/',
+  },
+  lambdaRequestPerMillion: { value: 0.2, source: 'https://aws.amazon.com/lambda/pricing/' },
+  /** Arm duration per GB-second by monthly tier: first 7.5 billion GB-s, next 11.25 billion, beyond. */
+  lambdaArmGbSecond: {
+    value: [
+      { upTo: 7.5e9, price: 0.0000133334 },
+      { upTo: 18.75e9, price: 0.0000120001 },
+      { upTo: Infinity, price: 0.0000106667 },
+    ],
+    source: 'https://aws.amazon.com/lambda/pricing/',
+  },
+  dynamoWriteUnitPerMillion: {
+    value: 0.625,
+    source: 'https://aws.amazon.com/dynamodb/pricing/on-demand/',
+  },
+  dynamoReadUnitPerMillion: {
+    value: 0.125,
+    source: 'https://aws.amazon.com/dynamodb/pricing/on-demand/',
+  },
+  /** Standard queue requests per million (each 64 KB chunk of a request is one). */
+  sqsRequestPerMillion: { value: 0.4, source: 'https://aws.amazon.com/sqs/pricing/' },
+  /** Symmetric KMS requests per 10,000. */
+  kmsPer10k: { value: 0.03, source: 'https://aws.amazon.com/kms/pricing/' },
+  /** Lambda's logs to CloudWatch Logs (Standard class), per GB by monthly tier (since 1 May 2025). */
+  lambdaLogsPerGb: {
+    value: [
+      { upTo: 10 * 1024, price: 0.5 },
+      { upTo: 30 * 1024, price: 0.25 },
+      { upTo: 50 * 1024, price: 0.1 },
+      { upTo: Infinity, price: 0.05 },
+    ],
+    source:
+      'https://aws.amazon.com/cloudwatch/pricing/ and https://aws.amazon.com/blogs/compute/aws-lambda-introduces-tiered-pricing-for-amazon-cloudwatch-logs-and-additional-logging-destinations/',
+  },
+  /** Other logs (the API's access log), Standard class, per GB. */
+  customLogsPerGb: { value: 0.5, source: 'https://aws.amazon.com/cloudwatch/pricing/' },
+  /** The Infrequent Access log class, per GB ingested (first tier). */
+  infrequentAccessLogsPerGb: { value: 0.25, source: 'https://aws.amazon.com/cloudwatch/pricing/' },
+} as const satisfies Record<string, Sourced<unknown>>;
+
+/** Default quotas (per account and Region unless said), and the limits that cannot be raised. */
+export const QUOTAS = {
+  lambdaConcurrency: {
+    value: 1_000,
+    source: 'https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html',
+  },
+  /** New execution environments per function: 1,000 every 10 seconds. */
+  lambdaScalingPer10s: {
+    value: 1_000,
+    source: 'https://docs.aws.amazon.com/lambda/latest/dg/scaling-behavior.html',
+  },
+  /** Lambda keeps this much of the account's concurrency unreserved. */
+  lambdaUnreserved: {
+    value: 100,
+    source: 'https://docs.aws.amazon.com/lambda/latest/dg/configuration-concurrency.html',
+  },
+  /** Requests per second across all the account's REST, HTTP and WebSocket APIs in the Region. */
+  apiGatewayRps: {
+    value: 10_000,
+    source: 'https://docs.aws.amazon.com/apigateway/latest/developerguide/limits.html',
+  },
+  apiGatewayBurst: {
+    value: 5_000,
+    source: 'https://docs.aws.amazon.com/apigateway/latest/developerguide/limits.html',
+  },
+  /** Each partition: 1,000 write units and 3,000 read units a second (cannot be raised). */
+  dynamoPartitionWrites: {
+    value: 1_000,
+    source:
+      'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html',
+  },
+  dynamoPartitionReads: {
+    value: 3_000,
+    source:
+      'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html',
+  },
+  /** What a new on-demand table serves at once: 4,000 writes or 12,000 reads a second. */
+  dynamoNewTableWrites: {
+    value: 4_000,
+    source:
+      'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html',
+  },
+  dynamoNewTableReads: {
+    value: 12_000,
+    source:
+      'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html',
+  },
+  /** An on-demand table's default maximum, read and write units a second each. */
+  dynamoTableMax: {
+    value: 40_000,
+    source: 'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html',
+  },
+  /** Symmetric cryptographic operations a second in us-east-1 (shared by all keys). */
+  kmsSymmetricRps: {
+    value: 100_000,
+    source: 'https://docs.aws.amazon.com/kms/latest/developerguide/requests-per-second.html',
+  },
+  /** An SQS event source mapping's maximum concurrency setting. */
+  sqsMappingMaxConcurrency: {
+    value: 1_000,
+    source: 'https://docs.aws.amazon.com/lambda/latest/dg/API_ScalingConfig.html',
+  },
+} as const satisfies Record<string, Sourced>;
+
+/**
+ * Per invocation, measured here: `env -u NODE_EXTRA_CA_CERTS npm run bench -- --phases request
+ * --requests 300` (the real handlers in process, on the local engine; handler time on this
+ * machine, bytes each writes to its log, DynamoDB capacity units the engine reports).
+ */
+export const MEASURED = {
+  command: 'env -u NODE_EXTRA_CA_CERTS npm run bench -- --phases request --requests 300',
+  when: '25 Nov 2026 01:53 UTC, load average 14.8 (15.0 and 16.9 over 5 and 15 minutes)',
+  functions: {
+    authorizer: { ms: 2.26, bytesLogged: 377, units: 1 },
+    'create-plant': { ms: 2.9, bytesLogged: 407, units: 1 },
+    'get-plant': { ms: 1.79, bytesLogged: 398, units: 1 },
+    'list-plants': { ms: 4.7, bytesLogged: 373, units: 0.5 },
+    'delete-plant': { ms: 2.13, bytesLogged: 407, units: 1 },
+  },
+} as const;
+
+/**
+ * What only a deployed stage can tell; the procedure in docs/capacity.md measures each (the
+ * platform.report lines' durationMs, the webhook receivers' answer times).
+ */
+export const DEPLOYED_ASSUMPTIONS = {
+  /** Added to each measured handler time for its DynamoDB round trip in the Region. */
+  dynamoRoundTripMs: 5,
+  /** How long a receiver takes to answer a webhook, for the cost table. */
+  receiverLatencyMs: 200,
+  /** Distinct tokens sending requests, for the cost table. */
+  activeTokens: 1_000,
+  /** Subscribers to the newPlant webhook, for the cost table. */
+  subscribers: 1,
+};
+
+/** The levels the document models, in creates a second. */
+export const LEVELS = [100, 1_000, 10_000, 100_000] as const;
+
+/** Seconds in the month the monthly tiers are counted over (30 days). */
+export const SECONDS_PER_MONTH = 30 * 24 * 3600;

@@ -1,0 +1,257 @@
+/**
+ * The capacity model: from the rate of requests, the inputs (`./inputs`) and the stack's own
+ * settings (memory, the authorizer's cache, the webhook's batch and concurrency), what each
+ * function runs at once, what each quota sees, and what a million creates cost by service.
+ */
+import { ACCESS_LOG_FORMAT, API } from '../../definitions/api';
+import { FUNCTIONS } from '../../definitions/functions';
+import { DELIVERY_SOURCE, STREAM_SOURCE } from '../../definitions/webhooks';
+import {
+  DEPLOYED_ASSUMPTIONS,
+  MEASURED,
+  PRICES,
+  QUOTAS,
+  SECONDS_PER_MONTH,
+  type Sourced,
+} from './inputs';
+
+/** The request-path functions the bench measures. */
+type Measured = keyof typeof MEASURED.functions;
+
+/** Requests a second by operation. */
+export interface Mix {
+  readonly create: number;
+  readonly get: number;
+  readonly list: number;
+  readonly delete: number;
+}
+
+const FUNCTION_OF: Record<keyof Mix, Measured> = {
+  create: 'create-plant',
+  get: 'get-plant',
+  list: 'list-plants',
+  delete: 'delete-plant',
+};
+
+/** Billed milliseconds of one invocation: the handler measured here plus the round trip in region. */
+export function billedMs(name: Measured): number {
+  return Math.ceil(MEASURED.functions[name].ms + DEPLOYED_ASSUMPTIONS.dynamoRoundTripMs);
+}
+
+/**
+ * Authorizer invocations a second: each token's decision is cached for the TTL, so each active
+ * token costs one invocation per TTL at most (and never more than the requests).
+ */
+export function authorizerRate(requests: number, tokens: number): number {
+  return Math.min(requests, tokens / API.authorizer.defaultCacheTtlSeconds);
+}
+
+/** The share of requests answered from the authorizer's cache. */
+export const cacheHitRate = (requests: number, tokens: number): number =>
+  requests > 0 ? 1 - authorizerRate(requests, tokens) / requests : 1;
+
+/** Deliveries a second the deliverer can make when receivers answer in `latencyMs`. */
+export const deliveryThroughput = (
+  latencyMs: number,
+  concurrency = DELIVERY_SOURCE.maxConcurrency,
+) => (concurrency * DELIVERY_SOURCE.batchSize * 1000) / latencyMs;
+
+/** Bytes of Lambda's own lines per invocation (JSON log format: platform.start and platform.report). */
+export const PLATFORM_LINES = [
+  {
+    time: '2026-11-25T01:53:12.345Z',
+    type: 'platform.start',
+    record: { requestId: '6f7f0961-7d4d-4e2b-8f5e-3f0b2d1c9a8e', version: '$LATEST' },
+  },
+  {
+    time: '2026-11-25T01:53:12.356Z',
+    type: 'platform.report',
+    record: {
+      requestId: '6f7f0961-7d4d-4e2b-8f5e-3f0b2d1c9a8e',
+      metrics: { durationMs: 10.512, billedDurationMs: 11, memorySizeMB: 256, maxMemoryUsedMB: 92 },
+      status: 'success',
+    },
+  },
+].reduce((sum, line) => sum + Buffer.byteLength(`${JSON.stringify(line)}\n`), 0);
+
+/** Bytes of one access-log line: the stack's format with a create's values. */
+export const ACCESS_LINE = Buffer.byteLength(
+  `${JSON.stringify({
+    ...ACCESS_LOG_FORMAT,
+    requestId: 'Jq3ZAhhGoAMEbCg=',
+    ip: '203.0.113.10',
+    requestTime: '25/Nov/2026:01:53:12 +0000',
+    routeKey: 'POST /plants',
+    status: '200',
+    responseLength: '37',
+    latency: '14',
+    integrationStatus: '200',
+    integrationError: '-',
+    authorizerError: '-',
+    tokenId: 'tok_3q2hGx0uP9bW',
+  })}\n`,
+);
+
+/** A price by monthly tier for `monthly` units (the blended price of the month's usage). */
+function tiered(tiers: readonly { upTo: number; price: number }[], monthly: number): number {
+  let previous = 0;
+  let cost = 0;
+  for (const tier of tiers) {
+    const inTier = Math.max(0, Math.min(monthly, tier.upTo) - previous);
+    cost += inTier * tier.price;
+    previous = tier.upTo;
+  }
+  return monthly > 0 ? cost / monthly : tiers[0]!.price;
+}
+
+/** What the stack does at one mix of requests a second. */
+export interface LevelModel {
+  readonly mix: Mix;
+  readonly requests: number;
+  readonly authorizer: number;
+  readonly hitRate: number;
+  /** Concurrent executions by function. */
+  readonly concurrency: Record<string, number>;
+  readonly writeUnits: number;
+  readonly readUnits: number;
+  readonly deliveries: number;
+  /** Each quota's use, as a share of its default (1 = at the quota). */
+  readonly pressure: {
+    readonly what: string;
+    readonly demand: number;
+    readonly limit: number;
+    readonly source: string;
+  }[];
+  /** USD per million requests of the mix, by service. */
+  readonly costPerMillion: Record<string, number>;
+  /** Bytes logged per request of the mix. */
+  readonly bytesPerRequest: number;
+}
+
+/** The model at `mix`, with `tokens` active tokens, `subscribers` and receivers answering in `latencyMs`. */
+export function model(
+  mix: Mix,
+  options: { tokens?: number; subscribers?: number; latencyMs?: number } = {},
+): LevelModel {
+  const tokens = options.tokens ?? DEPLOYED_ASSUMPTIONS.activeTokens;
+  const subscribers = options.subscribers ?? DEPLOYED_ASSUMPTIONS.subscribers;
+  const latencyMs = options.latencyMs ?? DEPLOYED_ASSUMPTIONS.receiverLatencyMs;
+  const ops = Object.keys(FUNCTION_OF) as (keyof Mix)[];
+  const requests = ops.reduce((sum, op) => sum + mix[op], 0);
+  const authorizer = authorizerRate(requests, tokens);
+  const concurrency: Record<string, number> = {
+    authorizer: (authorizer * billedMs('authorizer')) / 1000,
+  };
+  for (const op of ops) concurrency[FUNCTION_OF[op]] = (mix[op] * billedMs(FUNCTION_OF[op])) / 1000;
+  const deliveries = mix.create * subscribers;
+  // The deliverer holds an invocation for its batch's slowest receiver; the fan-out one per stream batch.
+  const deliverInvocations = deliveries / DELIVERY_SOURCE.batchSize;
+  concurrency.deliver = Math.min(
+    DELIVERY_SOURCE.maxConcurrency,
+    (deliverInvocations * latencyMs) / 1000,
+  );
+  const units = (name: Measured) => MEASURED.functions[name].units;
+  const writeUnits = mix.create * units('create-plant') + mix.delete * units('delete-plant');
+  const plantReads = mix.get * units('get-plant') + mix.list * units('list-plants');
+  // The deliverer reads its subscriber (strongly consistent, 1 unit) for every delivery: each
+  // subscriber's item is read once per create, all on the one partition that holds it.
+  const subscriberReads = deliveries;
+  const readUnits = plantReads + authorizer * units('authorizer') + subscriberReads;
+  const totalConcurrency = Object.values(concurrency).reduce((a, b) => a + b, 0);
+  const q = QUOTAS;
+  const row = (what: string, demand: number, quota: Sourced) => ({
+    what,
+    demand,
+    limit: quota.value,
+    source: quota.source,
+  });
+  const pressure = [
+    row('API Gateway requests a second (account, all APIs)', requests, q.apiGatewayRps),
+    row('Lambda concurrent executions (account)', totalConcurrency, q.lambdaConcurrency),
+    row(
+      'plants table: writes a new on-demand table takes at once',
+      writeUnits,
+      q.dynamoNewTableWrites,
+    ),
+    row('plants table: on-demand maximum, writes', writeUnits, q.dynamoTableMax),
+    row(
+      'plants table: reads a new on-demand table takes at once',
+      plantReads,
+      q.dynamoNewTableReads,
+    ),
+    row('plants table: on-demand maximum, reads', plantReads, q.dynamoTableMax),
+    row(
+      "subscriptions table: reads of one subscriber's item (one partition)",
+      subscribers > 0 ? mix.create : 0,
+      q.dynamoPartitionReads,
+    ),
+    {
+      what: `webhook deliveries a second (${DELIVERY_SOURCE.maxConcurrency} × ${DELIVERY_SOURCE.batchSize} ÷ ${latencyMs} ms)`,
+      demand: deliveries,
+      limit: deliveryThroughput(latencyMs),
+      source: 'lib/definitions/webhooks.ts',
+    },
+  ];
+
+  const monthly = (perSecond: number) => perSecond * SECONDS_PER_MONTH;
+  const perMillion = (perSecond: number) => (requests > 0 ? (perSecond / requests) * 1e6 : 0);
+  const invocations =
+    requests + authorizer + deliverInvocations + mix.create / STREAM_SOURCE.batchSize;
+  const gbSeconds =
+    (concurrency.authorizer! + ops.reduce((s, op) => s + concurrency[FUNCTION_OF[op]]!, 0)) *
+      (FUNCTIONS['create-plant'].memorySize / 1024) +
+    (deliverInvocations * latencyMs * FUNCTIONS.deliver.memorySize) / 1024 / 1000;
+  const lambdaLogBytes =
+    ops.reduce((s, op) => s + mix[op] * MEASURED.functions[FUNCTION_OF[op]].bytesLogged, 0) +
+    authorizer * MEASURED.functions.authorizer.bytesLogged +
+    (requests + authorizer) * PLATFORM_LINES;
+  const accessBytes = requests * ACCESS_LINE;
+  const gb = (bytes: number) => bytes / 1024 ** 3;
+  const p = PRICES;
+  const costPerMillion: Record<string, number> = {
+    'API Gateway':
+      1e6 *
+      tiered(
+        [
+          { upTo: 300e6, price: p.httpApiPerMillion.value.first300M / 1e6 },
+          { upTo: Infinity, price: p.httpApiPerMillion.value.beyond / 1e6 },
+        ],
+        monthly(requests),
+      ),
+    'Lambda requests': (perMillion(invocations) / 1e6) * p.lambdaRequestPerMillion.value,
+    'Lambda duration':
+      perMillion(gbSeconds) * tiered(p.lambdaArmGbSecond.value, monthly(gbSeconds)),
+    DynamoDB:
+      (perMillion(writeUnits) / 1e6) * p.dynamoWriteUnitPerMillion.value +
+      (perMillion(readUnits) / 1e6) * p.dynamoReadUnitPerMillion.value,
+    // Per delivery: a tenth of a SendMessageBatch, of a ReceiveMessage and of a DeleteMessageBatch.
+    SQS: (perMillion(deliveries * 0.3) / 1e6) * p.sqsRequestPerMillion.value,
+    'CloudWatch Logs':
+      gb(perMillion(lambdaLogBytes)) *
+        tiered(p.lambdaLogsPerGb.value, gb(monthly(lambdaLogBytes))) +
+      gb(perMillion(accessBytes)) * p.customLogsPerGb.value,
+  };
+  return {
+    mix,
+    requests,
+    authorizer,
+    hitRate: cacheHitRate(requests, tokens),
+    concurrency,
+    writeUnits,
+    readUnits,
+    deliveries,
+    pressure,
+    costPerMillion,
+    bytesPerRequest: (lambdaLogBytes + accessBytes) / requests,
+  };
+}
+
+/** A mix of creates only. */
+export const creates = (rate: number): Mix => ({ create: rate, get: 0, list: 0, delete: 0 });
+/** The read-heavy mix: of every 100 requests, 80 gets, 10 lists, 9 creates and 1 delete. */
+export const readHeavy = (rate: number): Mix => ({
+  create: rate * 0.09,
+  get: rate * 0.8,
+  list: rate * 0.1,
+  delete: rate * 0.01,
+});
