@@ -95,7 +95,7 @@ export class PlantStore {
 
   /** Creates a plant, or confirms the same one is stored (a safe retry); answers its name and tag. */
   createPlant(plant: NewPlant, options?: CallOptions): APIPromise<Plant> {
-    return this.#call(
+    return this.#send(
       options,
       () => ({
         method: 'POST',
@@ -108,7 +108,7 @@ export class PlantStore {
 
   /** The plant stored under `id`; a `NotFoundError` when there is none. */
   getPlant(id: PlantId, options?: CallOptions): APIPromise<StoredPlant> {
-    return this.#call(
+    return this.#send(
       options,
       () => ({ method: 'GET', path: plantPath(id) }),
       (answer) => this.#object<StoredPlant>(answer, (plant) => typeof plant.id === 'bigint'),
@@ -118,7 +118,7 @@ export class PlantStore {
   /** One page of plants, and `next` while more may follow (a page may be short, even empty). */
   listPage(query: PageQuery = {}, options?: CallOptions): APIPromise<PlantPage> {
     const { limit, cursor } = query;
-    return this.#call(
+    return this.#send(
       options,
       () => ({
         method: 'GET',
@@ -152,7 +152,7 @@ export class PlantStore {
    * 503) and the retry finds nothing, that attempt probably deleted it. `false`: there was none.
    */
   deletePlant(id: PlantId, options?: CallOptions): APIPromise<boolean> {
-    return this.#call(
+    return this.#send(
       options,
       () => ({ method: 'DELETE', path: plantPath(id) }),
       (answer) => {
@@ -166,7 +166,7 @@ export class PlantStore {
   }
 
   /** One call: the route built (a bad id rejects here, before anything is sent), sent, read. */
-  #call<T>(
+  #send<T>(
     options: CallOptions | undefined,
     route: () => Route,
     read: (answer: Answer) => T,

@@ -8,7 +8,15 @@
  * rebuilds it, so the pack here skips scripts: other suites read dist/ meanwhile).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -64,6 +72,24 @@ it('the tarball carries package.json, README, LICENSE and dist only, and no depe
   expect(manifest.dependencies).toBeUndefined();
   expect(manifest.publishConfig).toEqual({ access: 'public', provenance: true });
   expect(manifest.scripts.prepack).toBe('node scripts/build.mjs');
+});
+
+it('installing the folder where the build tools are not (a clone without npm install): a built dist/ is kept, a missing one is a one-line instruction, never tsc: not found', async () => {
+  const clone = join(work, 'clone/client');
+  mkdirSync(join(clone, 'scripts'), { recursive: true });
+  cpSync(join(ROOT, 'client/scripts/build.mjs'), join(clone, 'scripts/build.mjs'));
+  cpSync(join(ROOT, 'client/package.json'), join(clone, 'package.json'));
+  const prepare = () =>
+    run(process.execPath, ['scripts/build.mjs', '--if-possible'], { cwd: clone }).then(
+      () => 'built or kept',
+      (error: { stderr: string }) => error.stderr.trim(),
+    );
+  await expect(prepare()).resolves.toBe(
+    '@plant-store/client: dist/ is not built and the build tools are not installed here. Install the packed tarball (npm pack -w @plant-store/client in the repository) or the published package, or run npm install in the repository first.',
+  );
+  cpSync(join(ROOT, 'client/dist'), join(clone, 'dist'), { recursive: true });
+  await expect(prepare()).resolves.toBe('built or kept');
+  expect(existsSync(join(clone, 'dist/cjs/index.js'))).toBe(true);
 });
 
 /** What a user's program sees, printed as JSON: the same for every runtime and module system. */
