@@ -180,6 +180,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "message": "Not Found"
+                 *     }
+                 */
                 "application/json": components["schemas"]["GatewayMessage"];
             };
         };
@@ -211,6 +216,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "plants": [
+                     *         {
+                     *           "id": "9007199254740993",
+                     *           "name": "Monstera",
+                     *           "tag": "aroid"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlantPage"];
                 };
             };
@@ -220,6 +236,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 400,
+                     *       "message": "limit: must be an integer from 1 to 100"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -229,6 +251,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GatewayMessage"];
                 };
             };
@@ -251,6 +278,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Request Entity Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GatewayMessage"];
                 };
             };
@@ -260,6 +292,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GatewayMessage"];
                 };
             };
@@ -269,6 +306,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Request Header Fields Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GatewayMessage"];
                 };
             };
@@ -322,6 +364,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Monstera",
+                     *       "tag": "aroid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Plant"];
                 };
             };
@@ -331,6 +379,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 400,
+                     *       "message": "id: required; name: must be a string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -340,6 +394,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GatewayMessage"];
                 };
             };
@@ -362,6 +421,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 409,
+                     *       "message": "id: 9007199254740993 is already taken by a plant with another name or tag"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -384,6 +449,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 415,
+                     *       "message": "content-type text/plain is not accepted; send application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -393,6 +464,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GatewayMessage"];
                 };
             };
@@ -402,6 +478,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Request Header Fields Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GatewayMessage"];
                 };
             };
@@ -453,6 +534,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "9007199254740993",
+                     *       "name": "Monstera",
+                     *       "tag": "aroid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["StoredPlant"];
                 };
             };
@@ -462,6 +550,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 400,
+                     *       "message": "id: must be an integer from -9223372036854775808 to 9223372036854775807"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -471,6 +565,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GatewayMessage"];
                 };
             };
@@ -493,6 +592,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 404,
+                     *       "message": "no plant with id 9007199254740993"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -502,6 +607,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Request Entity Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GatewayMessage"];
                 };
             };
@@ -511,6 +621,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GatewayMessage"];
                 };
             };
@@ -520,6 +635,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Request Header Fields Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GatewayMessage"];
                 };
             };
@@ -578,6 +698,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 400,
+                     *       "message": "id: must be an integer from -9223372036854775808 to 9223372036854775807"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -587,6 +713,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GatewayMessage"];
                 };
             };
@@ -609,6 +740,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 404,
+                     *       "message": "no plant with id 9007199254740993"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -618,6 +755,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Request Entity Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GatewayMessage"];
                 };
             };
@@ -627,6 +769,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GatewayMessage"];
                 };
             };
@@ -636,6 +783,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Request Header Fields Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GatewayMessage"];
                 };
             };

@@ -73,8 +73,8 @@ export class ServiceUnavailable extends HttpError {
   }
 }
 
-/** Generic messages for the 5xx answers, which never show internals. */
-const SERVER_MESSAGES: Readonly<Record<number, string>> = {
+/** Generic messages for the 5xx answers, which never show internals (also the document's examples). */
+export const SERVER_MESSAGES: Readonly<Record<number, string>> = {
   500: 'internal error; the request id identifies it in the service log',
   503: 'the store is unavailable; retry after the number of seconds in Retry-After',
 };

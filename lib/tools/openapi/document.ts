@@ -77,29 +77,54 @@ export function jsonSchemaOf(
 }
 
 const ref = (name: BodyName) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object) => ({ content: { 'application/json': { schema } } });
+const json = (schema: object, example?: { example: unknown } | { examples: object }) => ({
+  content: { 'application/json': { schema, ...example } },
+});
 
-/** One status of one operation: the function's answer, the gateway's, or either. */
+/**
+ * One status of one operation: the function's answer, the gateway's, or either. Each carries
+ * the body the runtime gives for it as its example (both, named, where either may answer), so
+ * that /docs never shows one status's body under another.
+ */
 function response(
   fn: AnswerDescription | undefined,
   gateway: { message: string; when: string } | undefined,
 ): object {
   const gatewayText = gateway && `\`{"message":"${gateway.message}"}\` when ${gateway.when}.`;
+  const gatewayExample = gateway && { message: gateway.message };
   if (fn && gateway) {
     return {
       description: `From the function (Error): ${fn.description}\n\nFrom the gateway (GatewayMessage): ${gatewayText}`,
       ...(fn.headers ? { headers: headersOf(fn) } : {}),
-      ...json({ oneOf: [ref(fn.body ?? 'Error'), ref('GatewayMessage')] }),
+      ...json(
+        { oneOf: [ref(fn.body ?? 'Error'), ref('GatewayMessage')] },
+        {
+          examples: {
+            function: { summary: 'From the function', value: exampleOf(fn) },
+            gateway: { summary: 'From the gateway', value: gatewayExample },
+          },
+        },
+      ),
     };
   }
-  if (gateway)
-    return { description: `From the gateway: ${gatewayText}`, ...json(ref('GatewayMessage')) };
+  if (gateway) {
+    return {
+      description: `From the gateway: ${gatewayText}`,
+      ...json(ref('GatewayMessage'), { example: gatewayExample }),
+    };
+  }
   const answer = fn!;
   return {
     description: answer.description,
     ...(answer.headers ? { headers: headersOf(answer) } : {}),
-    ...(answer.body ? json(ref(answer.body)) : {}),
+    ...(answer.body ? json(ref(answer.body), { example: exampleOf(answer) }) : {}),
   };
+}
+
+/** A function answer's example; every answer with a body has one. */
+function exampleOf(answer: AnswerDescription): unknown {
+  if (answer.example === undefined) throw new Error(`no example for: ${answer.description}`);
+  return answer.example;
 }
 
 function headersOf(answer: AnswerDescription): object {
@@ -219,7 +244,7 @@ export function buildDocument(
       responses: {
         GatewayNotFound: {
           description: `From the gateway: \`{"message":"${GATEWAY_NOT_FOUND.message}"}\` when ${GATEWAY_NOT_FOUND.when}.`,
-          ...json(ref('GatewayMessage')),
+          ...json(ref('GatewayMessage'), { example: { message: GATEWAY_NOT_FOUND.message } }),
         },
       },
       securitySchemes: {
@@ -227,7 +252,7 @@ export function buildDocument(
           type: 'http',
           scheme: 'bearer',
           bearerFormat: `${TOKEN_PREFIX} followed by 43 base64url characters`,
-          description: `A token made by \`npm run token -- create\` (or the dev token \`npm start\` prints). The authorizer checks it; the function checks its scopes.`,
+          description: `A token made by \`npm run token -- create\`, or \`npm start\`'s dev token: \`npm start\` prints where it keeps it (\`.plant-store/dev-token\` unless \`PLANT_STORE_DATA_DIR\` says otherwise; \`cat\` it and paste it here), never the token itself. The authorizer checks it; the function checks its scopes.`,
         },
       },
     },

@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { MAX_BODY_BYTES } from '../../../lambda/create-plant/request';
-import { RETRY_AFTER_SECONDS } from '../../../lambda/shared/http';
+import { RETRY_AFTER_SECONDS, SERVER_MESSAGES } from '../../../lambda/shared/http';
 import { PLANTS_DELETE, PLANTS_READ, PLANTS_WRITE } from '../../../lambda/shared/principal';
 import {
   ErrorBody,
@@ -17,6 +17,7 @@ import {
   Plant,
   PLANT_TEXT_LIMITS,
   PlantPage,
+  PLANT_FIELDS_IN_WORDS,
   StoredPlant,
 } from '../../../lambda/shared/schemas';
 import type { RouteDefinition } from '../../definitions/api';
@@ -43,6 +44,11 @@ export interface HeaderDescription {
 export interface AnswerDescription {
   readonly description: string;
   readonly body?: BodyName;
+  /**
+   * The body exactly as the function answers it for the example request (ids as `bigint`s);
+   * test/e2e/openapi-examples.test.ts provokes each one and compares.
+   */
+  readonly example?: unknown;
   readonly headers?: Readonly<Record<string, HeaderDescription>>;
 }
 
@@ -69,6 +75,12 @@ export interface OperationDescription {
 /** A route's key: `POST /plants`. */
 export type RouteKey = `${RouteDefinition['method']} ${string}`;
 
+/** The plant every example shows: an id beyond 2^53, which a float64 would round. */
+export const EXAMPLE_PLANT = { id: 9007199254740993n, name: 'Monstera', tag: 'aroid' } as const;
+
+/** An Error body as the function writes it. */
+const error = (status: number, message: string) => ({ error: status, message });
+
 /** `Retry-After` on the function's 503. */
 const RETRY_AFTER: HeaderDescription = {
   description: `Seconds to wait before retrying (${RETRY_AFTER_SECONDS}). Set on the function's 503 (Error body); the gateway's own 503 has none.`,
@@ -81,16 +93,19 @@ function commonAnswers(scope: string): Record<number, AnswerDescription> {
     403: {
       description: `The token is valid but lacks the scope \`${scope}\`; the message names it.`,
       body: 'Error',
+      example: error(403, `the token lacks the scope ${scope}`),
     },
     500: {
       description:
         'A bug in the function. The message says nothing of internals; the service log has them with the request id (`apigw-requestid`).',
       body: 'Error',
+      example: error(500, SERVER_MESSAGES[500]!),
     },
     503: {
       description:
         'The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.',
       body: 'Error',
+      example: error(503, SERVER_MESSAGES[503]!),
       headers: { 'Retry-After': RETRY_AFTER },
     },
   };
@@ -98,6 +113,13 @@ function commonAnswers(scope: string): Record<number, AnswerDescription> {
 
 /** The message of a 400 for a path id that is not an int64's canonical spelling. */
 const ID_MESSAGE = '`id: must be an integer from -9223372036854775808 to 9223372036854775807`';
+
+/** The 400 and the 404 of the routes with a path id, for the example id. */
+const ID_ERROR = error(
+  400,
+  'id: must be an integer from -9223372036854775808 to 9223372036854775807',
+);
+const NOT_FOUND = error(404, `no plant with id ${EXAMPLE_PLANT.id}`);
 
 /** `{id}` of `/plants/{id}`: the canonical decimal spelling of an int64. */
 const PLANT_ID: ParameterDescription = {
@@ -154,24 +176,35 @@ export const OPERATIONS: Readonly<Record<RouteKey, OperationDescription>> = {
         description:
           'plant response: the plant was created, or the same id was already stored with the same name and tag (nothing written). The body is the Plant: no id; `tag` only if the plant has one.',
         body: 'Plant',
+        example: { name: EXAMPLE_PLANT.name, tag: EXAMPLE_PLANT.tag },
       },
       400: {
         description: `unexpected error: the body is not JSON, not an object, repeats a member, or breaks a field rule. The message names every offending field and its rule, e.g. \`id: required; name: must be a string\` or \`name: must be at most ${PLANT_TEXT_LIMITS.name} characters\`. A create that repeats a plant stored before the limits existed, and longer than they allow, is a 400 too.`,
         body: 'Error',
+        example: error(400, 'id: required; name: must be a string'),
       },
       ...commonAnswers(PLANTS_WRITE),
       409: {
         description:
           'The id is already taken by a plant with another name or tag. Do not retry: choose another id.',
         body: 'Error',
+        example: error(
+          409,
+          `id: ${EXAMPLE_PLANT.id} is already taken by a plant with another ${PLANT_FIELDS_IN_WORDS}`,
+        ),
       },
       413: {
         description: `The body is larger than ${MAX_BODY_BYTES} bytes (256 KiB).`,
         body: 'Error',
+        example: error(
+          413,
+          `body: must be at most ${MAX_BODY_BYTES} bytes; got ${MAX_BODY_BYTES + 1}`,
+        ),
       },
       415: {
         description: 'The content type is not JSON (`application/json` or `application/*+json`).',
         body: 'Error',
+        example: error(415, 'content-type text/plain is not accepted; send application/json'),
       },
     },
   },
@@ -189,13 +222,19 @@ export const OPERATIONS: Readonly<Record<RouteKey, OperationDescription>> = {
         description:
           'The plant: `id` as a JSON integer with every digit (never a string, never through a float64); `tag` only if the plant has one.',
         body: 'StoredPlant',
+        example: EXAMPLE_PLANT,
       },
       400: {
         description: `The path id is not an int64's canonical spelling: ${ID_MESSAGE}.`,
         body: 'Error',
+        example: ID_ERROR,
       },
       ...commonAnswers(PLANTS_READ),
-      404: { description: 'No plant has this id: `no plant with id N`.', body: 'Error' },
+      404: {
+        description: 'No plant has this id: `no plant with id N`.',
+        body: 'Error',
+        example: NOT_FOUND,
+      },
     },
   },
   'GET /plants': {
@@ -213,10 +252,15 @@ export const OPERATIONS: Readonly<Record<RouteKey, OperationDescription>> = {
       200: {
         description: 'One page of plants, and `next` while more may follow.',
         body: 'PlantPage',
+        example: { plants: [EXAMPLE_PLANT] },
       },
       400: {
         description: `\`limit\` is not an integer from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}, or \`cursor\` cannot be a \`next\` of this service (not decodable, not a key of the table): \`limit: must be an integer from 1 to 100\`, \`cursor: must be the next value of a previous page\`, joined by \`; \` when both.`,
         body: 'Error',
+        example: error(
+          400,
+          `limit: must be an integer from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}`,
+        ),
       },
       ...commonAnswers(PLANTS_READ),
     },
@@ -235,11 +279,13 @@ export const OPERATIONS: Readonly<Record<RouteKey, OperationDescription>> = {
       400: {
         description: `The path id is not an int64's canonical spelling: ${ID_MESSAGE}.`,
         body: 'Error',
+        example: ID_ERROR,
       },
       ...commonAnswers(PLANTS_DELETE),
       404: {
         description: 'No plant had this id: `no plant with id N`. Nothing was deleted.',
         body: 'Error',
+        example: NOT_FOUND,
       },
     },
   },
