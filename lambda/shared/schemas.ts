@@ -141,11 +141,15 @@ export function differingMembers(a: PlantMembers, b: PlantMembers): PlantFieldNa
   return PLANT_FIELD_NAMES.filter((field) => a[field] !== b[field]);
 }
 
+/** Words joined as prose: `a`, `a or b`, `a, b or c`. */
+export function inWords(items: readonly string[], conjunction: 'and' | 'or'): string {
+  return items.length < 2
+    ? items.join('')
+    : `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`;
+}
+
 /** The plant's members in words, `name or tag` (`name, tag or note` with a third). */
-export const PLANT_FIELDS_IN_WORDS =
-  PLANT_FIELD_NAMES.length < 2
-    ? PLANT_FIELD_NAMES.join('')
-    : `${PLANT_FIELD_NAMES.slice(0, -1).join(', ')} or ${PLANT_FIELD_NAMES.at(-1)}`;
+export const PLANT_FIELDS_IN_WORDS = inWords(PLANT_FIELD_NAMES, 'or');
 
 /** A plant's id as the schemas describe it, with the example each document shows. */
 function plantId(example: number | bigint) {

@@ -15,12 +15,14 @@ import {
   NewPlant,
   PAGE_LIMIT,
   Plant,
+  PLANT_FIELDS_IN_WORDS,
   PLANT_TEXT_LIMITS,
   PlantPage,
   PLANT_FIELDS_IN_WORDS,
   StoredPlant,
 } from '../../../lambda/shared/schemas';
 import type { RouteDefinition } from '../../definitions/api';
+import { FIELD_RULES, OPTIONAL_ONLY_IF_SET, SAME_FIELDS } from './plant-words';
 
 /** The bodies the document names, by their name under `components/schemas`. */
 export const BODY_SCHEMAS = {
@@ -164,17 +166,16 @@ export const OPERATIONS: Readonly<Record<RouteKey, OperationDescription>> = {
     description: [
       'Creates a new plant in the store. Needs the scope `plants:write`.',
       '',
-      `Send \`Content-Type: application/json\` (or any \`application/*+json\`; parameters allowed, a charset other than utf-8 is 415) and one JSON object of at most ${MAX_BODY_BYTES} bytes. \`id\` is an integer from -9223372036854775808 to 9223372036854775807 in any JSON spelling of an integer (\`5\`, \`5.0\`, \`5e0\`), kept exactly: never through a float64. \`name\` is a string of at most ${PLANT_TEXT_LIMITS.name} characters and \`tag\`, when present, a string (\`null\` is not) of at most ${PLANT_TEXT_LIMITS.tag}; a character is a Unicode code point, as \`maxLength\` counts (an emoji is one). Other members are ignored; a member that appears twice is a 400.`,
+      `Send \`Content-Type: application/json\` (or any \`application/*+json\`; parameters allowed, a charset other than utf-8 is 415) and one JSON object of at most ${MAX_BODY_BYTES} bytes. \`id\` is an integer from -9223372036854775808 to 9223372036854775807 in any JSON spelling of an integer (\`5\`, \`5.0\`, \`5e0\`), kept exactly: never through a float64. ${FIELD_RULES}; a character is a Unicode code point, as \`maxLength\` counts (an emoji is one). Other members are ignored; a member that appears twice is a 400.`,
       '',
       'Checks run in this order: scope (403), content type (415), size (413), JSON syntax (400), fields (400), store (200/409/503). Nothing is written unless the answer is 200.',
       '',
-      'A safe retry: sending the same id with the same name and tag again answers 200 and writes nothing.',
+      `A safe retry: sending the same id with the same ${SAME_FIELDS} again answers 200 and writes nothing.`,
     ].join('\n'),
     requestBody: { description: 'The plant to create.', body: 'NewPlant' },
     answers: {
       200: {
-        description:
-          'plant response: the plant was created, or the same id was already stored with the same name and tag (nothing written). The body is the Plant: no id; `tag` only if the plant has one.',
+        description: `plant response: the plant was created, or the same id was already stored with the same ${SAME_FIELDS} (nothing written). The body is the Plant: no id; ${OPTIONAL_ONLY_IF_SET}.`,
         body: 'Plant',
         example: { name: EXAMPLE_PLANT.name, tag: EXAMPLE_PLANT.tag },
       },
@@ -185,8 +186,7 @@ export const OPERATIONS: Readonly<Record<RouteKey, OperationDescription>> = {
       },
       ...commonAnswers(PLANTS_WRITE),
       409: {
-        description:
-          'The id is already taken by a plant with another name or tag. Do not retry: choose another id.',
+        description: `The id is already taken by a plant with another ${PLANT_FIELDS_IN_WORDS}. Do not retry: choose another id.`,
         body: 'Error',
         example: error(
           409,

@@ -4,6 +4,7 @@
  */
 import { TOKEN_PREFIX } from '../../../lambda/shared/tokens';
 import type { ApiDefinition } from '../../definitions/api';
+import { SAME_FIELDS } from './plant-words';
 
 /** Where `npm start` listens unless `PORT` says otherwise. */
 export const LOCAL_DEFAULT_PORT = '3000';
@@ -73,7 +74,7 @@ export function overview(api: ApiDefinition): string {
     '',
     '**Ids are int64** (-9223372036854775808 to 9223372036854775807) and must never pass through a float64: a JavaScript `number` (and `JSON.parse`) silently rounds integers above 2^53, so 9007199254740993 would become 9007199254740992, another plant. Read and write ids with a JSON library that keeps 64-bit integers exactly (in JavaScript: `BigInt` via a parser that reads big integers, or `JSON.parse` with a reviver using `context.source`).',
     '',
-    '**Retries.** Retry a 503 after `Retry-After` seconds and a 429 or the gateway 500/503 with backoff. Creating a plant is safe to retry with the same body: the same id with the same name and tag answers 200 and writes nothing. Never retry a 409 or another 4xx unchanged.',
+    `**Retries.** Retry a 503 after \`Retry-After\` seconds and a 429 or the gateway 500/503 with backoff. Creating a plant is safe to retry with the same body: the same id with the same ${SAME_FIELDS} answers 200 and writes nothing. Never retry a 409 or another 4xx unchanged.`,
     '',
     `**CORS.** \`x-amazon-apigateway-cors\` says what the gateway allows (the origins are the default; a deployment may narrow them). A preflight (\`OPTIONS\` with \`Origin\` and \`Access-Control-Request-Method\`) is answered 204 without a token.`,
     '',

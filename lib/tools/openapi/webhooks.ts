@@ -3,6 +3,7 @@
  * sends each subscriber for each stored plant, with its three Standard Webhooks headers.
  */
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../../lambda/shared/webhook/schedule';
+import { STORED_MEMBERS } from './plant-words';
 
 const header = (name: string, description: string, pattern: string, required = true) => ({
   name,
@@ -70,8 +71,7 @@ export function webhooksSection(): Record<string, object> {
         ],
         requestBody: {
           required: true,
-          description:
-            'The plant as stored: `id` with every digit (never through a float64), `name`, and `tag` only if set; nothing else.',
+          description: `The plant as stored: \`id\` with every digit (never through a float64), ${STORED_MEMBERS}; nothing else.`,
           content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } },
         },
         // What the receiver may answer, and what each answer does (docs/webhooks.md).
