@@ -45,7 +45,8 @@ describe.each(ENGINES)('on $engine', ({ start, conflictRequests }) => {
       tableName: PLANTS_TABLE.localName,
     });
     create = (body) => handler(createPlantEvent({ body }));
-  });
+    // A JVM starting on a busy machine.
+  }, 90_000);
   afterAll(async () => {
     await store.close();
   });

@@ -122,7 +122,8 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
     beforeAll(async () => {
       store = await startTestStore(start);
       ops = service(store);
-    });
+      // A JVM starting on a busy machine.
+    }, 90_000);
     afterAll(async () => {
       await store.close();
     });
@@ -212,7 +213,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
       store = await startTestStore(start);
       ops = service(store);
       await seed(store, ids);
-    }, 60_000);
+    }, 120_000);
     afterAll(async () => {
       await store.close();
     });
