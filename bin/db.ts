@@ -3,16 +3,19 @@
  * for `sam local` and the token and webhook CLIs.
  * Port `PLANT_STORE_DB_PORT` (8000), data in `PLANT_STORE_DATA_DIR/db` or `--memory`.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseCommandLine, runCommand } from '../lib/cli-args';
 import { lockDataDir } from '../lib/local/data-lock';
+import { makePrivate, PRIVATE_UMASK } from '../lib/local/private-dir';
 import { LOOPBACK_HOST_NAMES } from '../lib/local/engine';
 import { optionsFromEnvironment } from '../lib/local/options';
+import { recordPorts } from '../lib/local/ports-file';
 import { DEFAULT_DB_PORT } from '../lib/local/settings';
 import { startEngineWithQueues } from '../lib/local/webhooks';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// The data directory is private (lib/local/private-dir.ts): so is all the process creates in it.
+process.umask(PRIVATE_UMASK);
 
 const DB_HELP = `Usage: npm run db [-- --memory]
 
@@ -41,7 +44,7 @@ runCommand('npm run db', async () => {
   const dataDir = options.memory ? undefined : join(options.dataDir, 'db');
   let unlock: () => Promise<void> = async () => undefined;
   if (dataDir) {
-    await mkdir(options.dataDir, { recursive: true });
+    await makePrivate(options.dataDir);
     unlock = await lockDataDir(options.dataDir);
   }
   const engine = await startEngineWithQueues({
@@ -56,14 +59,19 @@ runCommand('npm run db', async () => {
       `port ${options.dbPort} is in use (another npm start or npm run db?); set PLANT_STORE_DB_PORT to a free port, or 0 to pick one`,
     );
   });
+  // For the CLIs in another terminal (lib/local/ports-file.ts); with --memory there is no
+  // data directory, and the CLIs need PLANT_STORE_DB_PORT.
+  const forgetPorts = dataDir
+    ? await recordPorts(options.dataDir, { dbPort: engine.port })
+    : async () => undefined;
   // Before the banner, which scripts wait for: a signal sent on seeing it finds its handler.
   // npm forwards Ctrl-C to this process, which the terminal signalled too: stop runs once.
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    engine
-      .close()
+    forgetPorts()
+      .then(() => engine.close())
       .then(unlock)
       .then(
         () => process.exit(0),

@@ -2,10 +2,18 @@
 import { stop as stopEsbuild } from 'esbuild';
 import { parseCommandLine, runCommand } from '../lib/cli-args';
 import { devTokenBanner } from '../lib/local/dev-token';
-import { START_HELP, START_OPTIONS, optionsFromEnvironment } from '../lib/local/options';
+import { PRIVATE_UMASK } from '../lib/local/private-dir';
+import {
+  START_HELP,
+  START_OPTIONS,
+  nonDefaultSettings,
+  optionsFromEnvironment,
+} from '../lib/local/options';
 import { startLocal } from '../lib/local/runtime';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// The data directory is private (lib/local/private-dir.ts): so is all the process creates in it.
+process.umask(PRIVATE_UMASK);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 runCommand('npm start', async () => {
@@ -67,8 +75,12 @@ runCommand('npm start', async () => {
     const { rateLimit, burstLimit } = options.throttle;
     log(`  throttle:  ${rateLimit} requests/s, burst ${burstLimit} (429 past it)`);
   }
+  for (const setting of nonDefaultSettings(options)) log(`  setting:   ${setting}`);
   for (const [name, port] of service.inspectPorts ?? []) {
-    log(`  inspector: ${name} on 127.0.0.1:${port} (http://127.0.0.1:${port}/json/list)`);
+    // Node's inspector has no authentication: whoever connects runs code as this user.
+    log(
+      `  inspector: ${name} on 127.0.0.1:${port} (http://127.0.0.1:${port}/json/list; no authentication: any local process or user can attach and run code as you)`,
+    );
   }
   if (process.platform !== 'win32') {
     log(

@@ -10,7 +10,7 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
   const file = join(dataDir, 'lock');
   for (let attempt = 0; ; attempt++) {
     try {
-      const handle = await open(file, 'wx');
+      const handle = await open(file, 'wx', 0o600);
       await handle.writeFile(`${process.pid}\n`);
       await handle.close();
       break;
@@ -33,7 +33,8 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
   };
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` runs (as anyone). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -18,8 +18,9 @@ const DEV_TOKEN_ID = 'tok_dev';
 
 /**
  * Makes the dev token valid with every scope: `PLANT_STORE_DEV_TOKEN` if set, else the one kept
- * in `devTokenFile` (mode 0600), created on first start. It replaces any other `tok_dev` item,
- * so a replaced dev token stops working; an unchanged one keeps its item and `createdAt`.
+ * in `devTokenFile` (mode 0600), created on first start; the file is left holding the token
+ * made valid. It replaces any other `tok_dev` item, so a replaced dev token stops working; an
+ * unchanged one keeps its item and `createdAt`.
  */
 export async function ensureDevToken(
   options: DevTokenOptions,
@@ -30,14 +31,12 @@ export async function ensureDevToken(
     throw new Error('PLANT_STORE_DEV_TOKEN must be pst_ followed by 43 base64url characters');
   }
   const file = devTokenFile(options.dataDir);
-  if (token === undefined) {
-    token = (await readFile(file, 'utf8').catch(() => '')).trim();
-    if (!TOKEN_FORMAT.test(token)) {
-      token = generateToken().token;
-      await writeFile(file, `${token}\n`, { mode: 0o600 });
-    }
-    await chmod(file, 0o600);
-  }
+  const kept = (await readFile(file, 'utf8').catch(() => '')).trim();
+  if (token === undefined) token = TOKEN_FORMAT.test(kept) ? kept : generateToken().token;
+  // The file always holds the token the runtime accepts: a token given by the variable (the
+  // sam local events' one) stays the dev token at the next start without it.
+  if (token !== kept) await writeFile(file, `${token}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
   const wanted = tokenItem(token, DEV_TOKEN_ID, { name: 'dev', scopes: ALL_SCOPES });
   const client = makeDocumentClient(clientConfig);
   try {
@@ -71,7 +70,7 @@ function sameScopes(stored: unknown, scopes: readonly string[]): boolean {
   return list.length === scopes.length && scopes.every((scope) => list.includes(scope));
 }
 
-/** Where the dev token is kept (mode 0600) unless `PLANT_STORE_DEV_TOKEN` gives one. */
+/** Where the dev token is kept (mode 0600), the one `PLANT_STORE_DEV_TOKEN` gave included. */
 export function devTokenFile(dataDir: string): string {
   return join(dataDir, 'dev-token');
 }
@@ -88,7 +87,7 @@ export function devTokenBanner(options: DevTokenOptions, url: string): string[] 
   return [
     fromFile
       ? `  dev token: in ${file} (0600)`
-      : '  dev token: from PLANT_STORE_DEV_TOKEN (not printed)',
+      : `  dev token: from PLANT_STORE_DEV_TOKEN (not printed), kept in ${file} (0600) for the next start`,
     `  try:       curl -i -X POST ${url}/plants -H "Authorization: Bearer ${bearer}" -H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"aroid"}'`,
   ];
 }

@@ -202,8 +202,14 @@ function guardFromWebPages(
     const port = (server.address() as AddressInfo).port;
     const reason = refusal(req.method, req.headers, port, hostNames);
     if (reason === undefined) {
-      if (intercept?.(req, res)) return;
-      for (const listener of listeners) listener.call(server, req, res);
+      try {
+        if (intercept?.(req, res)) return;
+        for (const listener of listeners) listener.call(server, req, res);
+      } catch {
+        // Whatever a request holds, it fails alone: the engine (and npm start) keeps serving.
+        if (!res.headersSent) res.writeHead(500, { connection: 'close' });
+        res.end();
+      }
       return;
     }
     const body = JSON.stringify({

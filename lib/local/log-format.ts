@@ -8,6 +8,11 @@
 export interface LogFormatOptions {
   /** Show EMF metric lines (as `metrics Name=1 …`) instead of hiding them. */
   readonly metrics: boolean;
+  /**
+   * `PLANT_STORE_WEBHOOK_RETRY_SCALE`: a retry delay a function logs (`retryAfterSeconds`) is
+   * shown with the delay the local queue really waits. @default 1
+   */
+  readonly retryScale?: number;
 }
 
 /** The fields shown after the outcome, in this order, under these short names. */
@@ -85,9 +90,17 @@ export function formatLogLine(
   const shown = SHOWN_FIELDS.filter(([key]) => record[key] !== undefined).map(
     ([key, label]) => ` ${label}=${text(record[key])}`,
   );
+  const scale = options.retryScale ?? 1;
   const extra = Object.keys(record)
     .filter((key) => !HIDDEN_FIELDS.has(key))
-    .map((key) => ` ${key}=${text(record[key])}`);
+    .map((key) => {
+      const value = record[key];
+      // The queue multiplies the delay the function asks for: show both.
+      if (key === 'retryAfterSeconds' && typeof value === 'number' && scale !== 1) {
+        return ` ${key}=${value} (scaled: ${Number((value * scale).toPrecision(3))} s)`;
+      }
+      return ` ${key}=${text(value)}`;
+    });
   // Who called, apart from the outcome: `invalid token=tok_dev` read as an invalid token.
   const about = [
     ...(record.tokenId === undefined ? [] : [`caller ${text(record.tokenId)}`]),
@@ -103,8 +116,9 @@ export function functionLog(
   name: string,
   log: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
+  retryScale = 1,
 ): (line: string) => void {
-  const options = { metrics: env.PLANT_STORE_SHOW_METRICS === '1' };
+  const options = { metrics: env.PLANT_STORE_SHOW_METRICS === '1', retryScale };
   return (line) => {
     const formatted = formatLogLine(name, line, options);
     if (formatted !== undefined) log(formatted);

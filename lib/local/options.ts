@@ -94,6 +94,34 @@ Settings (environment variables):
                               5 s, 30 s, 2 min… into 50 ms, 300 ms, 1.2 s…)
 `;
 
+/**
+ * The settings that differ from their defaults, one phrase each, for the banner: what a
+ * developer set in the environment weeks ago is said at every start.
+ */
+export function nonDefaultSettings(options: LocalOptions): string[] {
+  const settings: string[] = [];
+  const ttl = options.authCacheTtlSeconds;
+  if (ttl !== API.authorizer.defaultCacheTtlSeconds) {
+    settings.push(
+      `PLANT_STORE_AUTH_CACHE_TTL=${ttl} (${ttl === 0 ? 'authorizer decisions not cached' : `decisions cached ${ttl} s`}; deployed: ${API.authorizer.defaultCacheTtlSeconds})`,
+    );
+  }
+  const scale = options.webhookRetryScale ?? 1;
+  if (scale !== 1) {
+    settings.push(
+      `PLANT_STORE_WEBHOOK_RETRY_SCALE=${scale} (webhook retry delays × ${scale}: 30 s waits ${Number((30 * scale).toPrecision(3))} s)`,
+    );
+  }
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  if (concurrency !== DEFAULT_CONCURRENCY) {
+    settings.push(`PLANT_STORE_CONCURRENCY=${concurrency} (invocations in flight per function)`);
+  }
+  if (options.idleSeconds !== undefined && options.idleSeconds !== DEFAULT_SANDBOX_IDLE_SECONDS) {
+    settings.push(`PLANT_STORE_SANDBOX_IDLE_SECONDS=${options.idleSeconds}`);
+  }
+  return settings;
+}
+
 /** Reads the documented environment variables, failing on a malformed one by name. */
 export function optionsFromEnvironment(
   env: NodeJS.ProcessEnv,

@@ -6,6 +6,9 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 
+/** The longest delay `setTimeout` keeps (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** One message. */
 export interface QueueMessage {
   readonly messageId: string;
@@ -160,7 +163,9 @@ export class LocalQueue {
       if (message.visibleAt > now) next = Math.min(next, message.visibleAt);
     }
     if (next === Infinity || this.listeners.size === 0) return;
-    this.timer = setTimeout(() => this.changed(), next - now + 1);
+    // Node runs a delay past 2^31 - 1 ms at once (and warns): a far-off message would make the
+    // timer fire every millisecond. The wait is cut at the cap and scheduled again from there.
+    this.timer = setTimeout(() => this.changed(), Math.min(next - now + 1, MAX_TIMER_MS));
     this.timer.unref();
   }
 }

@@ -3,7 +3,6 @@
  * sandboxes on Lambda's Node, behind the emulated HTTP API, on the embedded engine; in watch mode
  * a saved change is served on the next request. `npm start` runs this.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { API, type ApiDefinition } from '../definitions/api';
 import {
@@ -14,6 +13,8 @@ import {
 } from '../definitions/functions';
 import { lambdaNode } from '../definitions/lambda-node';
 import { lockDataDir } from './data-lock';
+import { recordPorts } from './ports-file';
+import { makePrivate } from './private-dir';
 import { ensureDevToken } from './dev-token';
 import { docsPages } from './docs-pages';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine, type LocalEngine } from './engine';
@@ -51,7 +52,7 @@ export interface LocalService {
 
 /** Builds the bundles, starts the engine, the function sandboxes and the gateway. */
 export async function startLocal(options: LocalOptions): Promise<LocalService> {
-  await mkdir(options.dataDir, { recursive: true });
+  await makePrivate(options.dataDir);
   const unlock = await lockDataDir(options.dataDir);
   const node = lambdaNode();
   if (node.notice) options.log(node.notice);
@@ -76,12 +77,17 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
   let bundles: Bundles | undefined;
   let engine: LocalEngine | undefined;
   let port: number | undefined;
+  /** Invokes a function once a saved change to it is built and swapped in (watch mode). */
+  const invoke = async (name: FunctionName, event: unknown, onStart?: () => void) => {
+    await bundles?.settled(name);
+    return pools.get(name)!.invoke(event, onStart);
+  };
   const makeGateway = (api: ApiDefinition) =>
     new Gateway({
       api,
       authCacheTtlSeconds: options.authCacheTtlSeconds,
       log: options.log,
-      invoke: (name, event, onStart) => pools.get(name)!.invoke(event, onStart),
+      invoke,
       localPages: withRootHint(docsPages()),
       throttle,
       debugging: inspectPorts.size > 0,
@@ -103,7 +109,9 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     await gateway.listen(port);
     options.log(`[watch] lib/definitions/api.ts changed: the gateway restarted on port ${port}`);
   };
+  let forgetPorts: (() => Promise<void>) | undefined;
   const stop = async () => {
+    await forgetPorts?.();
     await bundles?.close();
     await gateway?.close();
     await webhooks.close();
@@ -163,7 +171,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
           memorySize: FUNCTIONS[name].memorySize,
           concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
           nodePath: node.path,
-          log: functionLog(name, options.log),
+          log: functionLog(name, options.log, process.env, options.webhookRetryScale),
           idleSeconds: options.idleSeconds,
           inspectPort: inspectPorts.get(name),
           startGate,
@@ -171,7 +179,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       );
     }
     // Before listening: every plant a request stores reaches the stream and its subscribers.
-    webhooks.start((name, event) => pools.get(name)!.invoke(event));
+    webhooks.start(invoke);
     // Before listening: a request that reaches the gateway finds the dev token valid.
     const devToken = await ensureDevToken(options, engine!.clientConfig);
     gateway = makeGateway(API);
@@ -179,8 +187,11 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       throw inUse(error, 'PORT', options.port);
     });
     await Promise.all([...pools.values()].map((pool) => pool.warm()));
+    const url = `http://127.0.0.1:${port}`;
+    // For the CLIs in another terminal, whatever ports were given (lib/local/ports-file.ts).
+    forgetPorts = await recordPorts(options.dataDir, { dbPort: engine!.port, url });
     return {
-      url: `http://127.0.0.1:${port}`,
+      url,
       port,
       dbPort: engine!.port,
       devToken,

@@ -1,5 +1,7 @@
 /** The local settings' defaults and parsing, shared by `npm start`, `npm run db` and `npm run token`. */
+import { resolve } from 'node:path';
 import { UsageError } from '../cli-args';
+import { portsFile, readRecordedPorts } from './ports-file';
 
 /** The names of the loopback address the engine and the gateway listen on. */
 export const LOOPBACK_HOST_NAMES: readonly string[] = ['127.0.0.1', 'localhost'];
@@ -49,14 +51,45 @@ export function envInteger(
   return Number(raw);
 }
 
+/** Where the CLIs find the local engine, and what they say when it cannot be reached. */
+export interface LocalEngineTarget {
+  readonly endpoint: string;
+  /** "the local engine at <url>", for messages. */
+  readonly where: string;
+  /** One line naming the URL tried, where it came from and the variable that sets it. */
+  readonly unreachable: string;
+}
+
 /**
- * The local engine's URL for the CLIs that talk to it (`PLANT_STORE_DB_PORT` on 127.0.0.1); a
- * malformed port is the caller's mistake, so it is thrown as a usage error.
+ * The local engine for the CLIs that talk to it: `PLANT_STORE_DB_PORT` when set (it wins), else
+ * the port a running `npm start` or `npm run db` recorded in its data directory
+ * (`PLANT_STORE_DATA_DIR`, `.plant-store` by default), else the default port. A malformed port
+ * is the caller's mistake, so it is thrown as a usage error.
  */
-export function localEngineEndpoint(env: NodeJS.ProcessEnv): string {
+export function localEngineTarget(env: NodeJS.ProcessEnv): LocalEngineTarget {
+  let port: number;
+  let from: string;
   try {
-    return `http://127.0.0.1:${envInteger(env, 'PLANT_STORE_DB_PORT', DEFAULT_DB_PORT, 65535)}`;
+    port = envInteger(env, 'PLANT_STORE_DB_PORT', DEFAULT_DB_PORT, 65535);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  const dataDir = resolve(env.PLANT_STORE_DATA_DIR || '.plant-store');
+  const recorded = env.PLANT_STORE_DB_PORT ? undefined : readRecordedPorts(dataDir);
+  if (env.PLANT_STORE_DB_PORT) from = 'from PLANT_STORE_DB_PORT';
+  else if (recorded) {
+    port = recorded.dbPort;
+    from = `recorded by process ${recorded.pid} in ${portsFile(dataDir)}`;
+  } else from = `the default: no npm start or npm run db recorded its ports in ${dataDir}`;
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    endpoint,
+    where: `the local engine at ${endpoint}`,
+    unreachable: `cannot reach the local engine at ${endpoint} (${from}); start npm start (or npm run db), or set PLANT_STORE_DB_PORT to the engine port its banner prints`,
+  };
+}
+
+/** `localEngineTarget(env).endpoint`. */
+export function localEngineEndpoint(env: NodeJS.ProcessEnv): string {
+  return localEngineTarget(env).endpoint;
 }

@@ -4,7 +4,10 @@
  * served on the engine's port, so one endpoint is both `AWS_ENDPOINT_URL_DYNAMODB` and
  * `AWS_ENDPOINT_URL_SQS` locally.
  */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LocalQueue, QueueMessage } from './queue';
+import { checkSqsInput, isSqsAction, MAX_MESSAGE_BYTES, type SqsFault } from './sqs-input';
 
 /** An answer in SQS's JSON protocol. */
 export interface SqsAnswer {
@@ -16,39 +19,117 @@ export interface SqsAnswer {
 /** The `x-amz-target` prefix of SQS's JSON protocol. */
 export const SQS_TARGET_PREFIX = 'AmazonSQS.';
 
-type Input = Record<string, unknown>;
+/**
+ * The largest request read: a batch of 262,144 bytes of bodies, each character escaped at most
+ * six bytes in JSON, and the rest of the request. Longer: refused, the rest not read.
+ */
+export const MAX_SQS_REQUEST_BYTES = 6 * MAX_MESSAGE_BYTES + 64 * 1024;
 
-function fault(type: string, message: string, queryError: string): SqsAnswer {
-  return { status: 400, body: { __type: `com.amazonaws.sqs#${type}`, message }, queryError };
+function fault({ code, type, message }: SqsFault, status = 400): SqsAnswer {
+  const sender = status < 500 ? 'Sender' : 'Receiver';
+  return { status, body: { __type: type, message }, queryError: `${code};${sender}` };
+}
+
+/**
+ * Serves one SQS request (`x-amz-target: AmazonSQS.<Action>`) from `queues`: reads at most
+ * `MAX_SQS_REQUEST_BYTES`, and whatever the body holds (not JSON, `null`, a wrong shape, a value
+ * out of range) answers SQS's error for it; nothing it receives can throw out of here.
+ */
+export function serveSqs(
+  req: IncomingMessage,
+  res: ServerResponse,
+  queues: readonly LocalQueue[],
+): void {
+  const action = String(req.headers['x-amz-target']).slice(SQS_TARGET_PREFIX.length);
+  const chunks: Buffer[] = [];
+  let received = 0;
+  let answered = false;
+  const send = (answer: SqsAnswer, close = false) => {
+    if (answered || res.destroyed) return;
+    answered = true;
+    const body = JSON.stringify(answer.body);
+    res.writeHead(answer.status, {
+      'content-type': 'application/x-amz-json-1.0',
+      'content-length': Buffer.byteLength(body),
+      'x-amzn-requestid': randomUUID(),
+      ...(answer.queryError ? { 'x-amzn-query-error': answer.queryError } : {}),
+      ...(close ? { connection: 'close' } : {}),
+    });
+    res.end(body);
+  };
+  req.on('error', () => undefined);
+  req.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received <= MAX_SQS_REQUEST_BYTES) return void chunks.push(chunk);
+    chunks.length = 0;
+    // Answered now; the rest is not read, and the connection closes with the answer.
+    send(
+      fault({
+        code: 'InvalidParameterValue',
+        type: 'com.amazon.coral.service#InvalidParameterValueException',
+        message: `The request must be at most ${MAX_SQS_REQUEST_BYTES} bytes.`,
+      }),
+      true,
+    );
+    req.pause();
+  });
+  req.on('end', () => {
+    if (answered) return;
+    let answer: SqsAnswer;
+    try {
+      let input: unknown;
+      try {
+        input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+      } catch {
+        input = undefined;
+      }
+      answer = answerSqs(action, input, queues);
+    } catch {
+      // A bug of ours: SQS's own answer to it, and the runtime keeps serving.
+      answer = fault(
+        {
+          code: 'InternalFailure',
+          type: 'com.amazonaws.sqs#InternalFailure',
+          message: 'The request processing has failed because of an unknown error.',
+        },
+        500,
+      );
+    }
+    send(answer);
+  });
 }
 
 /** Answers one SQS action against `queues` (by name; the URL's last segment names the queue). */
-export function answerSqs(action: string, input: Input, queues: readonly LocalQueue[]): SqsAnswer {
-  const byUrl = (url: unknown) =>
-    queues.find(
-      (q) =>
-        q.name ===
-        String(url ?? '')
-          .split('/')
-          .pop(),
-    );
+export function answerSqs(action: string, raw: unknown, queues: readonly LocalQueue[]): SqsAnswer {
+  if (!isSqsAction(action)) {
+    return fault({
+      code: 'AWS.SimpleQueueService.UnsupportedOperation',
+      type: 'com.amazonaws.sqs#UnsupportedOperation',
+      message: `the local queue does not support ${action}`,
+    });
+  }
+  const checked = checkSqsInput(action, raw);
+  if ('fault' in checked) return fault(checked.fault);
+  const input = checked.input as Record<string, unknown>;
+  const byName = (name: unknown) => queues.find((q) => q.name === name);
+  const byUrl = (url: unknown) => byName(String(url).split('/').pop());
   const byArn = (arn: unknown) => queues.find((q) => q.options.arn === arn);
   const missing = () =>
-    fault(
-      'QueueDoesNotExist',
-      'The specified queue does not exist.',
-      'AWS.SimpleQueueService.NonExistentQueue;Sender',
-    );
+    fault({
+      code: 'AWS.SimpleQueueService.NonExistentQueue',
+      type: 'com.amazonaws.sqs#QueueDoesNotExist',
+      message: 'The specified queue does not exist.',
+    });
   const badHandle = () =>
-    fault(
-      'ReceiptHandleIsInvalid',
-      'The receipt handle is not valid.',
-      'ReceiptHandleIsInvalid;Sender',
-    );
+    fault({
+      code: 'ReceiptHandleIsInvalid',
+      type: 'com.amazonaws.sqs#ReceiptHandleIsInvalid',
+      message: 'The receipt handle is not valid.',
+    });
   const ok = (body: unknown = {}): SqsAnswer => ({ status: 200, body });
 
   if (action === 'GetQueueUrl') {
-    const queue = byUrl(input.QueueName);
+    const queue = byName(input.QueueName);
     return queue ? ok({ QueueUrl: queue.options.url }) : missing();
   }
   if (action === 'StartMessageMoveTask') {
@@ -64,11 +145,11 @@ export function answerSqs(action: string, input: Input, queues: readonly LocalQu
   if (!queue) return missing();
   switch (action) {
     case 'SendMessage': {
-      const sent = queue.send(String(input.MessageBody ?? ''));
+      const sent = queue.send(input.MessageBody as string);
       return ok({ MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody });
     }
     case 'SendMessageBatch': {
-      const entries = (input.Entries ?? []) as { Id: string; MessageBody: string }[];
+      const entries = input.Entries as { Id: string; MessageBody: string }[];
       return ok({
         Successful: entries.map((entry) => {
           const sent = queue.send(entry.MessageBody);
@@ -78,18 +159,20 @@ export function answerSqs(action: string, input: Input, queues: readonly LocalQu
       });
     }
     case 'ReceiveMessage': {
-      const max = Number(input.MaxNumberOfMessages ?? 1);
-      const visibility =
-        input.VisibilityTimeout === undefined ? undefined : Number(input.VisibilityTimeout);
+      const max = (input.MaxNumberOfMessages as number | undefined) ?? 1;
+      const visibility = input.VisibilityTimeout as number | undefined;
       return ok({ Messages: queue.receive(max, visibility).map(sqsMessage) });
     }
     case 'DeleteMessage':
-      return queue.delete(String(input.ReceiptHandle)) ? ok() : badHandle();
+      return queue.delete(input.ReceiptHandle as string) ? ok() : badHandle();
     case 'ChangeMessageVisibility':
-      return queue.changeVisibility(String(input.ReceiptHandle), Number(input.VisibilityTimeout))
+      return queue.changeVisibility(
+        input.ReceiptHandle as string,
+        input.VisibilityTimeout as number,
+      )
         ? ok()
         : badHandle();
-    case 'GetQueueAttributes': {
+    default: {
       const { visible, invisible } = queue.counts();
       return ok({
         Attributes: {
@@ -99,12 +182,6 @@ export function answerSqs(action: string, input: Input, queues: readonly LocalQu
         },
       });
     }
-    default:
-      return fault(
-        'UnsupportedOperation',
-        `the local queue does not support ${action}`,
-        'AWS.SimpleQueueService.UnsupportedOperation;Sender',
-      );
   }
 }
 

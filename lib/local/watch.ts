@@ -35,6 +35,12 @@ export interface BundlesOptions {
 export interface Bundles {
   /** Absolute path of each function's bundle. */
   readonly files: ReadonlyMap<FunctionName, string>;
+  /**
+   * Resolves at once, or, while a saved change to one of the function's inputs is being built
+   * and swapped in, once it is (built or failed): a request that arrives after a save gets the
+   * new code, as the banner promises.
+   */
+  settled(name: FunctionName): Promise<void>;
   /** Stops watching and disposes of the context. */
   close(): Promise<void>;
 }
@@ -77,7 +83,7 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
   const files = () => new Map([...bundles].map(([name, bundle]) => [name, bundle.file]));
   if (!options.watch) {
     await ctx.dispose();
-    return { files: files(), close: async () => undefined };
+    return { files: files(), settled: async () => undefined, close: async () => undefined };
   }
 
   const changed = new Set<string>();
@@ -86,10 +92,33 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
   let failed = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  /** The functions whose inputs changed and are not rebuilt yet, and what they wait on. */
+  let pending: { names: Set<FunctionName>; done: Promise<void>; resolve: () => void } | undefined;
+  const hold = (path: string) => {
+    const names = [...bundles]
+      .filter(([, bundle]) => failed || includes(bundle.inputs, path))
+      .map(([name]) => name);
+    if (names.length === 0) return;
+    if (!pending) {
+      let resolve!: () => void;
+      const done = new Promise<void>((r) => (resolve = r));
+      pending = { names: new Set(), done, resolve };
+    }
+    for (const name of names) pending.names.add(name);
+  };
   const schedule = () => {
     clearTimeout(timer);
     // Editors write a file in more than one step; one short pause gathers them.
-    timer = setTimeout(() => (running = running.then(flush)), 15);
+    timer = setTimeout(() => {
+      timer = undefined;
+      running = running.then(flush).finally(() => {
+        // Settled once nothing more waits to be built (a save during this build runs again).
+        if (timer === undefined && changed.size === 0 && !apiChanged) {
+          pending?.resolve();
+          pending = undefined;
+        }
+      });
+    }, 15);
   };
   const flush = async () => {
     const paths = [...changed];
@@ -128,6 +157,7 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
   // a new file over the old one, which a watcher of the old inode no longer sees.
   const lambdaWatcher = await watchTree(join(PROJECT_ROOT, 'lambda'), (path) => {
     changed.add(path);
+    hold(path);
     schedule();
   });
   const apiWatcher = watch(join(PROJECT_ROOT, 'lib', 'definitions'), (_, filename) => {
@@ -139,11 +169,13 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
     get files() {
       return files();
     },
+    settled: (name) => (pending?.names.has(name) ? pending.done : Promise.resolve()),
     async close() {
       lambdaWatcher.close();
       apiWatcher.close();
       clearTimeout(timer);
       await running;
+      pending?.resolve();
       await ctx.dispose();
     },
   };
@@ -174,9 +206,9 @@ async function rebuild(ctx: BuildContext, bundles: Map<FunctionName, Bundle>): P
     if (!contents) throw new Error(`esbuild wrote no ${bundle.file}`);
     bundle.inputs = new Set(inputs.get(bundle.file));
     if (bundle.contents && Buffer.compare(bundle.contents, contents) === 0) continue;
-    await mkdir(dirname(bundle.file), { recursive: true });
+    await mkdir(dirname(bundle.file), { recursive: true, mode: 0o700 });
     const temporary = `${bundle.file}.${process.pid}.tmp`;
-    await writeFile(temporary, contents);
+    await writeFile(temporary, contents, { mode: 0o600 });
     await rename(temporary, bundle.file);
     bundle.contents = contents;
     changed.push(name);

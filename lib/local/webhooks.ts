@@ -12,7 +12,7 @@ import { FUNCTIONS, FUNCTION_NAMES, type FunctionName } from '../definitions/fun
 import { DELIVERY_SOURCE } from '../definitions/webhooks';
 import { startEngine, type Engine, type EngineOptions } from './engine';
 import { LocalQueue, type QueueMessage } from './queue';
-import { answerSqs, SQS_TARGET_PREFIX } from './sqs-api';
+import { serveSqs, SQS_TARGET_PREFIX } from './sqs-api';
 import { LocalStream } from './stream';
 
 /** The local queues' names (their URLs are on the engine's endpoint). */
@@ -67,28 +67,7 @@ export class LocalWebhooks {
       this.stream?.observe(req, res);
       return false;
     }
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let input: Record<string, unknown> = {};
-      try {
-        input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<
-          string,
-          unknown
-        >;
-      } catch {
-        // An unparsable body names no queue: answered as a missing queue below.
-      }
-      const queues = this.queues ? [this.queues.deliveries, this.queues.deadLetters] : [];
-      const answer = answerSqs(target.slice(SQS_TARGET_PREFIX.length), input, queues);
-      const body = JSON.stringify(answer.body);
-      res.writeHead(answer.status, {
-        'content-type': 'application/x-amz-json-1.0',
-        'content-length': Buffer.byteLength(body),
-        ...(answer.queryError ? { 'x-amzn-query-error': answer.queryError } : {}),
-      });
-      res.end(body);
-    });
+    serveSqs(req, res, this.queues ? [this.queues.deliveries, this.queues.deadLetters] : []);
     return true;
   };
 

@@ -15,7 +15,7 @@ import {
 } from '../../lambda/shared/tokens';
 import { TOKENS_TABLE, TokensTable, type StoredTokenItem } from '../../lambda/shared/tokens-table';
 import { localCliClientConfig } from '../local/engine';
-import { DEFAULT_DB_PORT, localEngineEndpoint } from '../local/settings';
+import { DEFAULT_DB_PORT, localEngineTarget } from '../local/settings';
 
 /** The longest `--expires-in`: ten years. */
 const MAX_DAYS = 3650;
@@ -123,6 +123,8 @@ interface Target {
   readonly table: TokensTable;
   readonly where: string;
   readonly local: boolean;
+  /** Locally: what to say when the engine cannot be reached. */
+  readonly unreachable?: string;
 }
 
 function resolveTarget(
@@ -140,13 +142,14 @@ function resolveTarget(
     };
   }
   if (values.table || values.region) throw new UsageError('--table and --region go with --aws');
-  const endpoint = localEngineEndpoint(env);
-  const client = makeDocumentClient(localCliClientConfig(endpoint));
+  const engine = localEngineTarget(env);
+  const client = makeDocumentClient(localCliClientConfig(engine.endpoint));
   return {
     client,
     table: new TokensTable(client, TOKENS_TABLE.localName),
-    where: `the local engine at ${endpoint}`,
+    where: engine.where,
     local: true,
+    unreachable: engine.unreachable,
   };
 }
 
@@ -299,7 +302,7 @@ function describe(error: unknown, target: Target | undefined): string {
     return `the tokens table does not exist in ${target?.where ?? 'the target'}${target?.local ? ' (start the engine with npm run db or npm start; they create it)' : ''}`;
   }
   if (code === 'ECONNREFUSED' || name === 'TimeoutError') {
-    return `cannot reach ${target?.where ?? 'the engine'}${target?.local ? '; start it with npm run db (or npm start)' : ''}`;
+    return target?.unreachable ?? `cannot reach ${target?.where ?? 'the engine'}`;
   }
   if (name === 'CredentialsProviderError') return `no AWS credentials: ${message}`;
   if (message === 'Region is missing') {

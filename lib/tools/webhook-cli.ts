@@ -26,7 +26,7 @@ import {
   UsageError,
 } from '../cli-args';
 import { localCliClientConfig } from '../local/engine';
-import { DEFAULT_DB_PORT, localEngineEndpoint } from '../local/settings';
+import { DEFAULT_DB_PORT, localEngineTarget } from '../local/settings';
 import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../local/webhooks';
 import type { CliIo } from './token-cli';
 import { listDeadLetters } from './webhook-dead-letters';
@@ -89,6 +89,8 @@ interface Target {
   readonly region?: string;
   readonly table?: string;
   readonly queue?: string;
+  /** Locally: what to say when the engine cannot be reached. */
+  readonly unreachable?: string;
 }
 
 /** Runs the CLI and returns its exit code (`listen` returns once it is closed); never throws. */
@@ -96,6 +98,7 @@ export async function runWebhookCli(
   argv: readonly string[],
   io: CliIo & { readonly stop?: Promise<void> },
 ): Promise<number> {
+  let target: Target | undefined;
   try {
     const { values, positionals, help } = parseCommandLine(argv, OPTIONS, true);
     const [command, ...rest] = positionals;
@@ -120,7 +123,7 @@ export async function runWebhookCli(
       await listener.close();
       return 0;
     }
-    const target = resolveTarget(values, io.env);
+    target = resolveTarget(values, io.env);
     if (command === 'add') {
       noArguments();
       await add(target, values as Record<string, string | undefined>, io);
@@ -141,7 +144,7 @@ export async function runWebhookCli(
     }
     return 0;
   } catch (caught) {
-    return failureExitCode('webhook', caught, describe, io.err);
+    return failureExitCode('webhook', caught, (error) => describe(error, target), io.err);
   }
 }
 
@@ -161,8 +164,8 @@ function resolveTarget(
   }
   if (values.table || values.queue || region)
     throw new UsageError('--table, --queue and --region go with --aws');
-  const endpoint = localEngineEndpoint(env);
-  return { local: true, where: `the local engine at ${endpoint}`, endpoint };
+  const { endpoint, where, unreachable } = localEngineTarget(env);
+  return { local: true, where, endpoint, unreachable };
 }
 
 function subscriptions(target: Target): SubscriptionsTable {
@@ -262,7 +265,7 @@ async function deadLetters(target: Target, redrive: boolean, io: CliIo): Promise
 }
 
 /** One line that says what went wrong, without a stack. */
-function describe(error: unknown): string {
+function describe(error: unknown, target: Target | undefined): string {
   const { name, code, message } = (error ?? {}) as {
     name?: string;
     code?: string;
@@ -276,7 +279,7 @@ function describe(error: unknown): string {
     return 'the queue does not exist (locally, the queues live in npm start or npm run db: is one running?)';
   }
   if (code === 'ECONNREFUSED' || name === 'TimeoutError')
-    return 'cannot reach the engine; start it with npm start';
+    return target?.unreachable ?? 'cannot reach the engine';
   if (name === 'CredentialsProviderError') return `no AWS credentials: ${message}`;
   return message || String(error);
 }

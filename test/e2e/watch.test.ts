@@ -87,6 +87,18 @@ it('serves a saved change on the next requests, rebuilding only the bundles that
   expect(output).not.toMatch(/\[watch\] authorizer: rebuilt/);
 });
 
+it('a request sent right after a save waits for the rebuild and gets the new code', async () => {
+  for (const round of [1, 2, 3]) {
+    const current = readFileSync(source(), 'utf8');
+    writeFileSync(
+      source(),
+      current.replace(/must be (?:valid JSON|JSON \([^)]*\))/g, `must be JSON (at once ${round})`),
+    );
+    // Asked at once, no polling: the answer is the saved code's, never the previous build's.
+    expect((await ask()).text).toContain(`must be JSON (at once ${round})`);
+  }
+});
+
 it('prints a broken save as one block and keeps serving the previous build', async () => {
   appendFileSync(source(), '\nexport const broken = ;\n');
   // The line names every function whose bundle includes the file, create-plant among them.
@@ -98,9 +110,9 @@ it('prints a broken save as one block and keeps serving the previous build', asy
   expect(block).toContain('[ERROR] Unexpected ";"');
   expect(block).toMatch(/lambda\/shared\/json\.ts:\d+:\d+:\n.*export const broken = ;/);
   expect(block).not.toMatch(/\n\s+at /);
-  expect((await ask()).text).toContain('must be JSON (edited)');
+  expect((await ask()).text).toContain('must be JSON (at once 3)');
   const fixed = readFileSync(source(), 'utf8').replace('\nexport const broken = ;\n', '');
-  writeFileSync(source(), fixed.replaceAll('must be JSON (edited)', 'must be JSON (fixed)'));
+  writeFileSync(source(), fixed.replaceAll('must be JSON (at once 3)', 'must be JSON (fixed)'));
   await until(async () => (await ask()).text.includes('must be JSON (fixed)'), 'the fixed answer');
 });
 

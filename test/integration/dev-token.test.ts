@@ -81,13 +81,18 @@ it('a deleted file gives a new token, replacing the old one', async () => {
   expect(await allowed(old)).toBe(false);
 });
 
-it('PLANT_STORE_DEV_TOKEN replaces the file token without touching the file', async () => {
+it('PLANT_STORE_DEV_TOKEN replaces the file token and is kept in the file: the next start without it keeps it', async () => {
   const fromFile = await ensureDevToken({ dataDir }, engine.clientConfig);
   const { token } = generateToken();
   expect(await ensureDevToken({ dataDir, devToken: token }, engine.clientConfig)).toBe(token);
-  expect(readFileSync(devTokenFile(dataDir), 'utf8')).toBe(`${fromFile}\n`);
+  // The file holds the token the runtime accepts, never one it refuses.
+  expect(readFileSync(devTokenFile(dataDir), 'utf8')).toBe(`${token}\n`);
+  expect(statSync(devTokenFile(dataDir)).mode & 0o777).toBe(0o600);
   expect((await devItems()).length).toBe(1);
   expect(await allowed(fromFile)).toBe(false);
+  expect(await allowed(token)).toBe(true);
+  // A plain start afterwards (the sam local flow's next npm start): the same token, still valid.
+  expect(await ensureDevToken({ dataDir }, engine.clientConfig)).toBe(token);
   expect(await allowed(token)).toBe(true);
 });
 

@@ -250,7 +250,7 @@ it('an unreachable engine is one line and exit 1', async () => {
   const result = await runBin('token', ['list'], { PLANT_STORE_DB_PORT: '9' });
   expect(result).toMatchObject({ code: 1, stdout: '' });
   expect(result.stderr).toBe(
-    'token: cannot reach the local engine at http://127.0.0.1:9; start it with npm run db (or npm start)\n',
+    'token: cannot reach the local engine at http://127.0.0.1:9 (from PLANT_STORE_DB_PORT); start npm start (or npm run db), or set PLANT_STORE_DB_PORT to the engine port its banner prints\n',
   );
 });
 

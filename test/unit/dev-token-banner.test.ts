@@ -40,7 +40,9 @@ it.each([
 it('from PLANT_STORE_DEV_TOKEN: says so, never the token', () => {
   const lines = devTokenBanner({ dataDir: '/nowhere', devToken: token }, 'http://127.0.0.1:1234');
   expect(lines.join('\n')).not.toContain(token);
-  expect(lines[0]).toBe('  dev token: from PLANT_STORE_DEV_TOKEN (not printed)');
+  expect(lines[0]).toBe(
+    '  dev token: from PLANT_STORE_DEV_TOKEN (not printed), kept in /nowhere/dev-token (0600) for the next start',
+  );
   expect(curlArguments(lines, { PLANT_STORE_DEV_TOKEN: token })).toContain(
     `Authorization: Bearer ${token}`,
   );

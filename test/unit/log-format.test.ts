@@ -69,3 +69,20 @@ it('functionLog drops hidden lines and reads PLANT_STORE_SHOW_METRICS', () => {
   functionLog('create-plant', (line) => lines.push(line), { PLANT_STORE_SHOW_METRICS: '1' })(emf);
   expect(lines).toEqual(['[create-plant] metrics PlantsCreated=1']);
 });
+
+it('shows a retry delay with the delay the local queue waits under PLANT_STORE_WEBHOOK_RETRY_SCALE', () => {
+  const retry = JSON.stringify({
+    level: 'WARN',
+    message: 'failed',
+    subscriberId: 'sub_1',
+    retryAfterSeconds: 30,
+  });
+  expect(formatLogLine('deliver', retry)).toBe(
+    '[deliver] WARN failed subscriberId=sub_1 retryAfterSeconds=30',
+  );
+  const lines: string[] = [];
+  functionLog('deliver', (line) => lines.push(line), {}, 0.01)(retry);
+  expect(lines).toEqual([
+    '[deliver] WARN failed subscriberId=sub_1 retryAfterSeconds=30 (scaled: 0.3 s)',
+  ]);
+});
