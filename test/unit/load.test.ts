@@ -204,7 +204,7 @@ describe('findKnee', () => {
   it('is the first step whose p99 turns, or whose answers fail or fall short', () => {
     expect(findKnee([step(50, 10), step(100, 12), step(200, 25), step(400, 300)])).toEqual({
       rate: 200,
-      reason: "p99 25 ms, over 2× the 50/s step's 10 ms",
+      reason: "p99 25.0 ms, over 2× the 50/s step's 10.0 ms",
     });
     expect(findKnee([step(50, 10), step(100, 12, 980)])).toEqual({
       rate: 100,

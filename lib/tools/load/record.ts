@@ -105,7 +105,9 @@ class Group {
 
   percentiles(): Percentiles {
     const h = this.histogram;
-    const at = (p: number) => ms(h.getValueAtPercentile(p));
+    // HdrHistogram answers a bucket's highest equivalent value, which can pass the largest
+    // value recorded by less than its precision (0.1 %): the maximum bounds every percentile.
+    const at = (p: number) => ms(Math.min(h.getValueAtPercentile(p), h.maxValue));
     return {
       p50: at(50),
       p90: at(90),
@@ -134,7 +136,11 @@ class Group {
     const points: CurvePoint[] = [];
     for (let k = 0; count > 0 && 10 ** (k / 10) <= count; k++) {
       const percentile = 100 * (1 - 10 ** (-k / 10));
-      points.push({ percentile, ms: ms(this.histogram.getValueAtPercentile(percentile)) });
+      const value = Math.min(
+        this.histogram.getValueAtPercentile(percentile),
+        this.histogram.maxValue,
+      );
+      points.push({ percentile, ms: ms(value) });
     }
     if (count > 0) points.push({ percentile: 100, ms: ms(this.histogram.maxValue) });
     return points;

@@ -70,7 +70,7 @@ export function findKnee(steps: readonly StepReport[]): Knee | null {
     if (step.latencyMs.p99 > Math.max(KNEE_FACTOR * base, base + 1)) {
       return {
         rate: step.rate,
-        reason: `p99 ${step.latencyMs.p99} ms, over ${KNEE_FACTOR}× the ${steps[0]!.rate}/s step's ${base} ms`,
+        reason: `p99 ${step.latencyMs.p99.toFixed(1)} ms, over ${KNEE_FACTOR}× the ${steps[0]!.rate}/s step's ${base.toFixed(1)} ms`,
       };
     }
     if (notOk > KNEE_NOT_OK_SHARE * step.requests) {

@@ -135,17 +135,24 @@ export function renderSvg(report: LoadReport): string {
     const label = d === 0 ? '0%' : `${(100 * (1 - 10 ** -d)).toFixed(Math.max(0, d - 2))}%`;
     parts.push(
       `<line x1="${num(px(100 * (1 - 10 ** -d)))}" y1="${BOTTOM.y}" x2="${num(px(100 * (1 - 10 ** -d)))}" y2="${BOTTOM.y + PANEL.height}" stroke="#eee"/>`,
-      `<text x="${num(px(100 * (1 - 10 ** -d)))}" y="${BOTTOM.y + PANEL.height + 16}" text-anchor="middle">${label}</text>`,
+      `<text x="${num(px(100 * (1 - 10 ** -d)))}" y="${BOTTOM.y + PANEL.height + 16}" text-anchor="${d === decades ? 'end' : 'middle'}">${label}</text>`,
     );
   }
+  // The legend sits bottom right, where the curves (rising to the right) leave room.
+  const legendTop = BOTTOM.y + PANEL.height - 8 - 14 * curves.length;
+  parts.push(
+    `<rect x="${right - 470}" y="${legendTop - 4}" width="466" height="${14 * curves.length + 8}" fill="white" fill-opacity="0.85"/>`,
+  );
   curves.forEach((curve, index) => {
+    const s = curve.summary;
+    const ms = (v: number) => `${v.toFixed(1)} ms`;
     parts.push(
       polyline(
         curve.points.map((p) => [px(p.percentile), bottom.y(p.ms)]),
         curve.colour,
         curve.label === 'all' ? 2 : 1.5,
       ),
-      `<text x="${PANEL.left + 8}" y="${BOTTOM.y + 16 + 14 * index}" fill="${curve.colour}">${esc(`${curve.label}: ${curve.summary.requests} requests, p50 ${curve.summary.latencyMs.p50} ms, p99 ${curve.summary.latencyMs.p99} ms, max ${curve.summary.latencyMs.max} ms`)}</text>`,
+      `<text x="${right - 8}" y="${legendTop + 10 + 14 * index}" text-anchor="end" fill="${curve.colour}">${esc(`${curve.label}: ${s.requests} requests, p50 ${ms(s.latencyMs.p50)}, p99 ${ms(s.latencyMs.p99)}, max ${ms(s.latencyMs.max)}`)}</text>`,
     );
   });
   parts.push('</svg>', '');
