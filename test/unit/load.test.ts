@@ -27,6 +27,7 @@ describe('parseLoadArgs', () => {
     });
     expect(args.mix).toEqual({ create: 1, get: 0, list: 0, delete: 0 });
     expect(parseLoadArgs([], { PORT: '4000' }).url.port).toBe('4000');
+    expect(parse('http://127.0.0.1:9/').url.href).toBe('http://127.0.0.1:9/');
   });
 
   it('reads steps, the mix and the rest', () => {
@@ -71,6 +72,8 @@ describe('parseLoadArgs', () => {
     [['--url', 'nope'], '--url must be an http or https URL, not nope'],
     [['--out', ''], '--out must name a file, not ""'],
     [['--token', 'pst_x'], 'unknown option --token'],
+    [['http://127.0.0.1:1', 'http://127.0.0.1:2'], 'unexpected argument http://127.0.0.1:2'],
+    [['--url', 'http://127.0.0.1:1', 'extra'], 'unexpected argument extra'],
     [['--rate'], '--rate needs a value'],
   ])('%j is one line: %s', (argv, message) => {
     expect(() => parse(...argv)).toThrow(new UsageError(message));

@@ -16,7 +16,7 @@ import { OPERATIONS, type Operation } from './operations';
 export const NON_LOCAL_CEILING = { rate: 20, seconds: 60 } as const;
 
 /** What `npm run load -- --help` prints. */
-export const LOAD_HELP = `Usage: PLANT_STORE_TOKEN=<token> npm run load -- [--url <base url>] [options]
+export const LOAD_HELP = `Usage: PLANT_STORE_TOKEN=<token> npm run load -- [--url] <base url> [options]
 
 Open-loop load: requests are sent at the times a constant or stepped arrival rate schedules,
 whether or not earlier ones have answered, and each latency is measured from its scheduled time,
@@ -24,7 +24,7 @@ so a stall shows in every percentile it should. Prints progress each second, the
 writes a JSON report and an SVG picture (latency over time, percentile curve) beside it.
 
 Options:
-  --url <url>         the API's base URL: a stack's ApiUrl output or npm start's
+  [--url] <url>       the API's base URL: a stack's ApiUrl output or npm start's
                       (default http://127.0.0.1:$PORT, PORT defaulting to ${DEFAULT_PORT})
   --rate R[,R2,...]   arrivals per second; several values make steps, run in order (default 50)
   --duration S        seconds per step (default 10)
@@ -108,19 +108,29 @@ export function parseMix(raw: string): Record<Operation, number> {
 
 /** Parses `argv` (without node and the script) and the environment, or throws `UsageError`. */
 export function parseLoadArgs(argv: readonly string[], env: NodeJS.ProcessEnv): LoadArgs {
-  const { values, help } = parseCommandLine(argv, {
-    url: { type: 'string' },
-    rate: { type: 'string' },
-    duration: { type: 'string' },
-    warmup: { type: 'string' },
-    mix: { type: 'string' },
-    connections: { type: 'string' },
-    timeout: { type: 'string' },
-    out: { type: 'string' },
-    yes: { type: 'boolean' },
-  });
+  const { values, help, positionals } = parseCommandLine(
+    argv,
+    {
+      url: { type: 'string' },
+      rate: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      mix: { type: 'string' },
+      connections: { type: 'string' },
+      timeout: { type: 'string' },
+      out: { type: 'string' },
+      yes: { type: 'boolean' },
+    },
+    true,
+  );
+  // The base URL may also come alone, without --url (`npm run load -- http://127.0.0.1:3000`).
+  if (positionals.length > 1 || (positionals.length && values.url !== undefined)) {
+    throw new UsageError(`unexpected argument ${positionals.at(-1)}`);
+  }
   const rawUrl =
-    (values.url as string | undefined) ?? `http://127.0.0.1:${env.PORT || DEFAULT_PORT}`;
+    (values.url as string | undefined) ??
+    positionals[0] ??
+    `http://127.0.0.1:${env.PORT || DEFAULT_PORT}`;
   let url: URL;
   try {
     url = new URL(rawUrl);
