@@ -18,7 +18,6 @@ import {
   PLANT_FIELDS_IN_WORDS,
   PLANT_TEXT_LIMITS,
   PlantPage,
-  PLANT_FIELDS_IN_WORDS,
   StoredPlant,
 } from '../../../lambda/shared/schemas';
 import type { RouteDefinition } from '../../definitions/api';
