@@ -209,3 +209,25 @@ describe('npm run load counts statuses by kind', () => {
     expect(existsSync(join(dir, 'refused.svg'))).toBe(true);
   });
 });
+
+describe('npm run load refuses a mistake in one line', () => {
+  it.each([
+    [['--rate', '0'], 'npm run load: --rate takes positive numbers separated by commas, not 0'],
+    [
+      ['--url', 'https://abc.execute-api.us-east-1.amazonaws.com', '--rate', '100'],
+      'npm run load: abc.execute-api.us-east-1.amazonaws.com is not this machine: without --yes a run is at most 20 requests a second for 60 s, and this one asks 100 a second for 10 s',
+    ],
+  ])('%j', async (argv, line) => {
+    const result = await runBin('load', argv);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`${line} (see npm run load -- --help)\n`);
+    expect(result.stdout).toBe('');
+  });
+
+  it('--help says how, exit 0', async () => {
+    const result = await runBin('load', ['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('PLANT_STORE_TOKEN');
+    expect(result.stdout).toContain('--yes');
+  });
+});
