@@ -1,81 +1,123 @@
 /**
- * One delivery attempt of the newPlant webhook: look the subscriber up (gone: nothing to do),
- * sign the body for this attempt, POST it, and on failure say when to try again — the
- * schedule's next delay, or none after the last attempt (the queue then dead-letters it).
+ * One receive of a queued delivery: wait the schedule's delay if this copy was queued with one,
+ * else look the subscriber up (gone: nothing to do), sign the body for this attempt with its
+ * secrets (two while a rotation overlaps), POST it, and say what the queue should do next. A
+ * failure is the receiver's (it spends an attempt: a copy counting one more waits the next
+ * delay, or after the last the delivery is dead-lettered) or ours (retried soon, none spent).
  */
 import type { SQSRecord } from 'aws-lambda';
-import type { SubscriptionsTable } from '../shared/webhook/subscriptions-table';
-import { parseDeliveryMessage } from '../shared/webhook/message';
-import { MAX_ATTEMPTS, retryDelaySeconds } from '../shared/webhook/schedule';
-import type { SecretBox } from '../shared/webhook/secrets';
-import { sign } from '../shared/webhook/signature';
 import type { AddressPolicy } from '../shared/webhook/address-policy';
-import { post, succeeded, type Attempt } from '../shared/webhook/post';
+import { OurFailure, ours, ReceiverFailure, type DeliveryFailure } from '../shared/webhook/failure';
+import { parseDeliveryMessage, type DeliveryMessage } from '../shared/webhook/message';
+import { post, succeeded } from '../shared/webhook/post';
+import type { BatchResolver } from '../shared/webhook/resolver';
+import { MAX_ATTEMPTS, ourRetrySeconds, retryDelaySeconds } from '../shared/webhook/schedule';
+import { signingSecrets, type OpenedSecrets } from '../shared/webhook/secrets';
+import { signAll } from '../shared/webhook/signature';
+import type { SubscriptionsTable } from '../shared/webhook/subscriptions-table';
 
 /** What a delivery needs. */
 export interface DeliverDeps {
   readonly subscriptions: Pick<SubscriptionsTable, 'get'>;
-  readonly secrets: SecretBox;
+  readonly secrets: Pick<OpenedSecrets, 'open'>;
   readonly policy: AddressPolicy;
+  /** The batch's resolver (one resolution per host per batch). */
+  readonly resolver?: BatchResolver;
   readonly post?: typeof post;
   readonly now?: () => number;
 }
 
-/** What became of one attempt, with what its log line says. */
+/** What the queue does with the received message next. */
+export type NextStep =
+  /** Delete it (delivered, or its subscriber is gone). */
+  | { readonly step: 'done' }
+  /** Leave it invisible `seconds`, then receive it again (a wait, or our failure). */
+  | { readonly step: 'again-in'; readonly seconds: number }
+  /** Queue this copy (the receiver's next attempt), then delete the received one. */
+  | { readonly step: 'requeue'; readonly copy: DeliveryMessage }
+  /** Move it to the dead-letter queue (the receiver's last attempt failed). */
+  | { readonly step: 'dead-letter'; readonly message: DeliveryMessage };
+
+/** What became of one receive, with what its log line says. */
 export interface DeliveryOutcome {
-  readonly outcome: 'delivered' | 'retry' | 'dead-lettered' | 'dropped';
-  /** For `retry`: seconds until the next attempt; for `dead-lettered`: 0. */
-  readonly retryAfterSeconds?: number;
+  readonly outcome: 'delivered' | 'dropped' | 'waiting' | 'failed' | 'dead-lettered' | 'unreadable';
+  readonly next: NextStep;
+  /** Whose failure it was, for `failed` and `dead-lettered`. */
+  readonly failure?: DeliveryFailure;
   readonly webhookId?: string;
   readonly subscriberId?: string;
   readonly plantId?: string;
-  readonly attempt: number;
-  /** The receiver's status, or why there was none. */
-  readonly status?: number;
-  readonly failure?: string;
+  /** The receiver's attempt (1 to MAX_ATTEMPTS) this receive made or waits for. */
+  readonly attempt?: number;
   /** The receiver's host (never the whole URL: its path or query may be a credential). */
   readonly host?: string;
 }
 
-/** Opened secrets, by sealed value: KMS is asked once per subscriber per sandbox. */
-const opened = new Map<string, string>();
-
-/** Runs one attempt of the delivery a queue message carries. */
+/** Runs one receive of the delivery a queue message carries. */
 export async function deliver(record: SQSRecord, deps: DeliverDeps): Promise<DeliveryOutcome> {
-  const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
+  const receiveCount = Number(record.attributes.ApproximateReceiveCount) || 1;
   const message = parseDeliveryMessage(record.body);
-  if (!message) return failed({ attempt, failure: 'the message is not a delivery' });
-  const { webhookId, subscriberId, plantId, body } = message;
-  const subscriber = await deps.subscriptions.get(subscriberId);
-  if (!subscriber) return { outcome: 'dropped', attempt, webhookId, subscriberId, plantId };
-  const url = new URL(subscriber.url);
-  let secret = opened.get(subscriber.secret);
-  if (secret === undefined) {
-    secret = await deps.secrets.open(subscriber.secret, subscriberId);
-    opened.set(subscriber.secret, secret);
+  // Not a delivery (only our bug can queue one): the queue's safety net dead-letters it.
+  if (!message) return { outcome: 'unreadable', next: { step: 'again-in', seconds: 60 } };
+  const { webhookId, subscriberId, plantId, body, waitSeconds = 0 } = message;
+  const attempt = (message.attempt ?? 0) + 1;
+  const about = { webhookId, subscriberId, plantId, attempt };
+  if (waitSeconds > 0 && receiveCount === 1) {
+    return { outcome: 'waiting', next: { step: 'again-in', seconds: waitSeconds }, ...about };
   }
-  const timestamp = Math.floor((deps.now ?? Date.now)() / 1000);
-  const result: Attempt = await (deps.post ?? post)(
-    url,
-    {
-      'content-type': 'application/json',
-      'user-agent': 'plant-store-webhook/1',
-      'webhook-id': webhookId,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': sign(secret, webhookId, timestamp, body),
-      // Informational, not signed: which attempt this is (1 to MAX_ATTEMPTS).
-      'webhook-attempt': String(attempt),
-    },
-    body,
-    deps.policy,
-  );
-  const fields = { attempt, webhookId, subscriberId, plantId, host: url.host, ...result };
-  return succeeded(result) ? { outcome: 'delivered', ...fields } : failed(fields);
+  const now = (deps.now ?? Date.now)();
+  try {
+    const subscriber = await ours('reading the subscriber', () =>
+      deps.subscriptions.get(subscriberId),
+    );
+    if (!subscriber) return { outcome: 'dropped', next: { step: 'done' }, ...about };
+    const url = new URL(subscriber.url);
+    const secrets = await ours('opening the secret', () =>
+      Promise.all(signingSecrets(subscriber, now).map((s) => deps.secrets.open(s, subscriberId))),
+    );
+    const timestamp = Math.floor(now / 1000);
+    const result = await (deps.post ?? post)(
+      url,
+      {
+        'content-type': 'application/json',
+        'user-agent': 'plant-store-webhook/1',
+        'webhook-id': webhookId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signAll(secrets, webhookId, timestamp, body),
+        // Informational, not signed: which attempt this is (1 to MAX_ATTEMPTS).
+        'webhook-attempt': String(attempt),
+      },
+      body,
+      deps.policy,
+      { resolver: deps.resolver },
+    );
+    const fields = { ...about, host: url.host };
+    if (succeeded(result)) return { outcome: 'delivered', next: { step: 'done' }, ...fields };
+    const failure =
+      'status' in result
+        ? new ReceiverFailure(`status ${result.status}`, result.status)
+        : new ReceiverFailure(result.failure);
+    return { ...receiverFailed(message, attempt, failure), ...fields };
+  } catch (error) {
+    if (!(error instanceof OurFailure)) throw error;
+    const next = { step: 'again-in', seconds: ourRetrySeconds(receiveCount) } as const;
+    return { outcome: 'failed', next, failure: error, ...about };
+  }
 }
 
-function failed(fields: Omit<DeliveryOutcome, 'outcome'>): DeliveryOutcome {
-  const delay = fields.attempt >= MAX_ATTEMPTS ? undefined : retryDelaySeconds(fields.attempt);
-  return delay === undefined
-    ? { outcome: 'dead-lettered', retryAfterSeconds: 0, ...fields }
-    : { outcome: 'retry', retryAfterSeconds: delay, ...fields };
+/** The receiver's attempt `attempt` failed: the next one waits the schedule, or none is left. */
+function receiverFailed(
+  message: DeliveryMessage,
+  attempt: number,
+  failure: ReceiverFailure,
+): Pick<DeliveryOutcome, 'outcome' | 'next' | 'failure'> {
+  const delay = attempt >= MAX_ATTEMPTS ? undefined : retryDelaySeconds(attempt);
+  const { webhookId, subscriberId, plantId, body } = message;
+  const fresh = { webhookId, subscriberId, plantId, body };
+  if (delay === undefined) {
+    // A redrive gives it the whole schedule again: the dead letter keeps no count.
+    return { outcome: 'dead-lettered', next: { step: 'dead-letter', message: fresh }, failure };
+  }
+  const copy = { ...fresh, attempt, waitSeconds: delay };
+  return { outcome: 'failed', next: { step: 'requeue', copy }, failure };
 }

@@ -1,35 +1,50 @@
 /**
  * The deliver function: an adapter from an SQS batch to one `deliver` per message, all at once
- * (a receiver that hangs delays none of the others), and a partial batch answer; a failed
- * attempt's message becomes visible again after the schedule's next delay.
+ * (a receiver that hangs delays none of the others), each outcome's next step carried out on
+ * the queue, and a partial batch answer: a message to receive again is reported failed.
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { requireEnv } from '../shared/config';
 import { makeDocumentClient } from '../shared/dynamodb';
 import { WEBHOOK_METRICS } from '../shared/metrics-contract';
 import { logger, metrics, observed, redact } from '../shared/observability';
-import { sqsDeliveryQueue, type DeliveryQueue } from '../shared/webhook/delivery-queue';
-import { SubscriptionsTable } from '../shared/webhook/subscriptions-table';
 import { SUBSCRIPTIONS_TABLE } from '../shared/tables';
-import { WEBHOOK_ENVIRONMENT } from '../shared/webhook/config';
-import { kmsSecretBox, LOCAL_SECRET_BOX } from '../shared/webhook/secrets';
 import { PUBLIC_ONLY } from '../shared/webhook/address-policy';
-import { deliver, type DeliverDeps } from './deliver';
+import { WEBHOOK_ENVIRONMENT } from '../shared/webhook/config';
+import {
+  sqsDeadLetters,
+  sqsDeliveryQueue,
+  type DeadLetters,
+  type DeliveryQueue,
+} from '../shared/webhook/delivery-queue';
+import { OurFailure } from '../shared/webhook/failure';
+import { BatchResolver, type ResolverOptions } from '../shared/webhook/resolver';
+import { QUEUE_RETRY_PAUSES_MS } from '../shared/webhook/schedule';
+import { kmsSecretBox, LOCAL_SECRET_BOX, OpenedSecrets } from '../shared/webhook/secrets';
+import { SubscriptionsTable } from '../shared/webhook/subscriptions-table';
+import { deliver, type DeliverDeps, type DeliveryOutcome } from './deliver';
 
-/** What the handler needs: the delivery's dependencies and the queue to reschedule on. */
+/** What the handler needs: the delivery's dependencies and the queues it acts on. */
 export interface DeliverHandlerDeps extends DeliverDeps {
-  readonly queue: Pick<DeliveryQueue, 'retryAfter'>;
+  readonly queue: DeliveryQueue;
+  readonly deadLetters: DeadLetters;
+  /** How each batch's resolver asks DNS. @default - the system's servers */
+  readonly dns?: ResolverOptions;
+  /** Pauses between tries of a queue call. @default QUEUE_RETRY_PAUSES_MS */
+  readonly queueRetryPausesMs?: readonly number[];
 }
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export function makeDeliverHandler(deps: DeliverHandlerDeps) {
   return observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    // One lookup per subscriber per batch, not per message: a batch of 100 holds the deliveries
-    // of a few subscribers, and a removed one is still noticed by the next batch.
+    // One lookup per subscriber and one resolution per host per batch, not per message: a
+    // batch of 100 holds the deliveries of a few subscribers, and a removed one (or a changed
+    // address) is still noticed by the next batch.
     const lookups = new Map<string, ReturnType<DeliverDeps['subscriptions']['get']>>();
     const batchDeps: DeliverDeps = {
       ...deps,
+      resolver: new BatchResolver(deps.policy, deps.dns),
       subscriptions: {
         get: (subscriberId) => {
           let lookup = lookups.get(subscriberId);
@@ -38,41 +53,100 @@ export function makeDeliverHandler(deps: DeliverHandlerDeps) {
         },
       },
     };
-    const failures = await Promise.all(
+    const again = await Promise.all(
       event.Records.map(async (record) => {
         try {
-          const result = await deliver(record, batchDeps);
-          const { outcome, retryAfterSeconds, failure, ...rest } = result;
-          // A failure is Node's own message (never the body); redacted all the same.
-          const fields = failure === undefined ? rest : { ...rest, failure: redact(failure) };
-          if (outcome === 'delivered') {
-            metrics.addMetric(WEBHOOK_METRICS.delivered, MetricUnit.Count, 1);
-            logger.info(outcome, fields);
-            return undefined;
-          }
-          if (outcome === 'dropped') {
-            logger.info('dropped: the subscriber was removed', fields);
-            return undefined;
-          }
-          metrics.addMetric(WEBHOOK_METRICS.failed, MetricUnit.Count, 1);
-          if (outcome === 'dead-lettered') {
-            metrics.addMetric(WEBHOOK_METRICS.deadLettered, MetricUnit.Count, 1);
-          }
-          logger.warn(outcome, { ...fields, retryAfterSeconds });
-          await deps.queue.retryAfter(record.receiptHandle, retryAfterSeconds ?? 0);
+          const outcome = await deliver(record, batchDeps);
+          report(outcome);
+          return (await settle(record, outcome, deps)) ? undefined : record.messageId;
         } catch (error) {
-          // A store or KMS failure: the message comes back after the queue's visibility timeout.
-          metrics.addMetric(WEBHOOK_METRICS.failed, MetricUnit.Count, 1);
-          logger.error('error', {
-            messageId: record.messageId,
-            error: redact(String((error as Error)?.message ?? error)),
-          });
+          // A bug, or the queue unreachable: the message comes back after its visibility
+          // timeout, its attempts unspent (they are counted in the message).
+          logger.error('error', { messageId: record.messageId, error: describe(error) });
+          return record.messageId;
         }
-        return { itemIdentifier: record.messageId };
       }),
     );
-    return { batchItemFailures: failures.filter((f) => f !== undefined) };
+    return {
+      batchItemFailures: again.flatMap((id) => (id === undefined ? [] : [{ itemIdentifier: id }])),
+    };
   });
+}
+
+/**
+ * Carries out the next step, trying a queue call again in place for a few seconds (our queue's
+ * outage is ours, and a short one should not cost the visibility timeout); true when the received
+ * message is done with (to be deleted).
+ */
+async function settle(
+  record: SQSRecord,
+  { next }: DeliveryOutcome,
+  deps: DeliverHandlerDeps,
+): Promise<boolean> {
+  const retried = async (call: () => Promise<void>) => {
+    for (const pause of [...(deps.queueRetryPausesMs ?? QUEUE_RETRY_PAUSES_MS), undefined]) {
+      try {
+        return await call();
+      } catch (error) {
+        if (pause === undefined) throw new OurFailure('reaching the queue', error);
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  };
+  switch (next.step) {
+    case 'done':
+      return true;
+    case 'requeue':
+      await retried(() => deps.queue.send([next.copy]));
+      return true;
+    case 'dead-letter':
+      await retried(() => deps.deadLetters.deadLetter(next.message));
+      return true;
+    case 'again-in':
+      await retried(() => deps.queue.retryAfter(record.receiptHandle, next.seconds));
+      return false;
+  }
+}
+
+/** The log line and metrics of one outcome. */
+function report(result: DeliveryOutcome): void {
+  const { outcome, next, failure, ...fields } = result;
+  const why =
+    failure === undefined
+      ? {}
+      : failure instanceof OurFailure
+        ? { owner: failure.owner, failure: describe(failure) }
+        : { owner: failure.owner, failure: redact(failure.reason), status: failure.status };
+  const line = { ...fields, ...why };
+  if (outcome === 'delivered') {
+    metrics.addMetric(WEBHOOK_METRICS.delivered, MetricUnit.Count, 1);
+    logger.info(outcome, line);
+  } else if (outcome === 'dropped') {
+    logger.info('dropped: the subscriber was removed', line);
+  } else if (outcome === 'waiting') {
+    logger.debug(outcome, { ...line, seconds: next.step === 'again-in' ? next.seconds : 0 });
+  } else if (failure instanceof OurFailure) {
+    // Ours: no attempt spent; alarmed through the function's error log and this metric.
+    metrics.addMetric(WEBHOOK_METRICS.ourFailures, MetricUnit.Count, 1);
+    logger.error('our failure: retried soon, no attempt spent', {
+      ...line,
+      retryInSeconds: next.step === 'again-in' ? next.seconds : undefined,
+    });
+  } else if (outcome === 'unreadable') {
+    logger.error('a message that is not a delivery', line);
+  } else {
+    metrics.addMetric(WEBHOOK_METRICS.failed, MetricUnit.Count, 1);
+    if (outcome === 'dead-lettered') {
+      metrics.addMetric(WEBHOOK_METRICS.deadLettered, MetricUnit.Count, 1);
+    }
+    const nextIn = next.step === 'requeue' ? next.copy.waitSeconds : undefined;
+    logger.warn(outcome, { ...line, ...(nextIn === undefined ? {} : { nextInSeconds: nextIn }) });
+  }
+}
+
+/** An error as one redacted line (Node's and the SDK's messages, never a body). */
+function describe(error: unknown): string {
+  return redact(String((error as Error)?.message ?? error));
 }
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */
@@ -83,9 +157,10 @@ export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): DeliverHa
       makeDocumentClient(),
       requireEnv(SUBSCRIPTIONS_TABLE.environmentVariable, env),
     ),
-    secrets: keyId ? kmsSecretBox(keyId) : LOCAL_SECRET_BOX,
+    secrets: new OpenedSecrets(keyId ? kmsSecretBox(keyId) : LOCAL_SECRET_BOX),
     policy:
       env[WEBHOOK_ENVIRONMENT.allowLoopback] === 'true' ? { allowLoopback: true } : PUBLIC_ONLY,
     queue: sqsDeliveryQueue(requireEnv(WEBHOOK_ENVIRONMENT.queueUrl, env)),
+    deadLetters: sqsDeadLetters(requireEnv(WEBHOOK_ENVIRONMENT.deadLetterQueueUrl, env)),
   };
 }

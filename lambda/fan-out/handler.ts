@@ -1,21 +1,27 @@
 /** The fan-out function: an adapter from a DynamoDB stream batch to `fanOut` and a partial batch answer. */
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { requireEnv } from '../shared/config';
 import { makeDocumentClient } from '../shared/dynamodb';
 import { WEBHOOK_METRICS } from '../shared/metrics-contract';
 import { logger, metrics, observed, redact } from '../shared/observability';
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { sqsDeliveryQueue } from '../shared/webhook/delivery-queue';
-import { SubscriptionsTable } from '../shared/webhook/subscriptions-table';
 import { SUBSCRIPTIONS_TABLE } from '../shared/tables';
 import { WEBHOOK_ENVIRONMENT } from '../shared/webhook/config';
+import { sqsDeliveryQueue, sqsJsonQueue } from '../shared/webhook/delivery-queue';
+import { SubscriptionsTable } from '../shared/webhook/subscriptions-table';
 import { fanOut, type FanOutDeps } from './fan-out';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export function makeFanOutHandler(deps: FanOutDeps) {
   return observed(async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-    const { queued, failedAt } = await fanOut(event.Records, deps);
+    const { queued, setAside, failedAt } = await fanOut(event.Records, deps);
     metrics.addMetric(WEBHOOK_METRICS.queued, MetricUnit.Count, queued);
+    for (const { reason, record } of setAside) {
+      logger.error('a record that can never be delivered went to the stream failure queue', {
+        sequenceNumber: record.dynamodb?.SequenceNumber,
+        reason: redact(reason),
+      });
+    }
     if (!failedAt) {
       logger.info('queued', { records: event.Records.length, deliveries: queued });
       return { batchItemFailures: [] };
@@ -38,5 +44,6 @@ export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): FanOutDep
   return {
     subscribers: () => table.list(),
     queue: sqsDeliveryQueue(requireEnv(WEBHOOK_ENVIRONMENT.queueUrl, env)),
+    failures: sqsJsonQueue(requireEnv(WEBHOOK_ENVIRONMENT.streamFailureQueueUrl, env)),
   };
 }

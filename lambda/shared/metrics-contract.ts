@@ -48,4 +48,6 @@ export const WEBHOOK_METRICS = {
   delivered: 'WebhooksDelivered',
   failed: 'WebhookAttemptsFailed',
   deadLettered: 'WebhooksDeadLettered',
+  /** Receives stopped by our own store, key or queue: retried soon, no attempt spent. */
+  ourFailures: 'WebhookOurFailures',
 } as const;

@@ -3,7 +3,11 @@
  * DynamoDB numbers (read as `NumberValue`, never a float64) into `bigint` ids, and the mapping
  * of store failures to 503 (throttled or unreachable) or 500 (anything else).
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  ScanCommand as RawScanCommand,
+  type AttributeValue,
+} from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   GetCommand,
@@ -124,6 +128,39 @@ export class PlantsTable {
     );
     const plants = Items.map(decodePlant);
     return LastEvaluatedKey ? { plants, last: decodeId(LastEvaluatedKey[KEY]) } : { plants };
+  }
+
+  /**
+   * Every plant stored at or after `since` (and before `until`), a page at a time, as DynamoDB
+   * JSON (as a stream image has it: `webhook replay` makes the same bodies the fan-out made).
+   * A filtered Scan reads the whole table: the price of needing no index for a rare recovery.
+   */
+  async *storedImages(range: {
+    readonly since: string;
+    readonly until?: string;
+  }): AsyncGenerator<Record<string, AttributeValue>[]> {
+    let after: Record<string, AttributeValue> | undefined;
+    do {
+      const { Items = [], LastEvaluatedKey } = await this.call(() =>
+        this.client.send(
+          new RawScanCommand({
+            TableName: this.tableName,
+            ConsistentRead: true,
+            FilterExpression:
+              range.until === undefined
+                ? 'createdAt >= :since'
+                : 'createdAt >= :since AND createdAt < :until',
+            ExpressionAttributeValues: {
+              ':since': { S: range.since },
+              ...(range.until === undefined ? {} : { ':until': { S: range.until } }),
+            },
+            ...(after ? { ExclusiveStartKey: after } : {}),
+          }),
+        ),
+      );
+      yield Items;
+      after = LastEvaluatedKey;
+    } while (after);
   }
 
   private async call<T>(send: () => Promise<T>): Promise<T> {

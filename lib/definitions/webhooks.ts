@@ -5,7 +5,7 @@
 import {
   DELIVERY_BATCH_SIZE,
   DELIVERY_VISIBILITY_SECONDS,
-  MAX_ATTEMPTS,
+  SAFETY_RECEIVE_COUNT,
 } from '../../lambda/shared/webhook/schedule';
 
 /** Lambda's event filter on the plants stream: only inserts (new plants) invoke the fan-out. */
@@ -20,8 +20,17 @@ export function passesStreamFilter(record: { readonly eventName?: string }): boo
 export const STREAM_SOURCE = {
   /** Records per invocation. */
   batchSize: 100,
-  /** Retries of a failing record before it is given up (and its metadata sent to a queue). */
-  retryAttempts: 10,
+  /**
+   * How old a failing record may grow while Lambda retries it (no retry count: a count of
+   * quick retries gave records up during a short outage). 12 h rides out a long regional
+   * outage of SQS or DynamoDB and still gives up, with the record's position sent to the stream
+   * failure queue and the alarms raised, 12 h before the stream's 24 h retention would have
+   * dropped it silently. Meanwhile the shard's later records wait (in order), which the
+   * iterator-age alarm reports; what is given up, `webhook replay --since` delivers.
+   */
+  maxRecordAgeSeconds: 12 * 3_600,
+  /** The iterator age that raises "deliveries stalled": 15 min behind the stream. */
+  stalledAfterSeconds: 15 * 60,
 } as const;
 
 /** The delivery queue and its mapping to the deliver function. */
@@ -35,8 +44,11 @@ export const DELIVERY_SOURCE = {
    */
   maxBatchingWindowSeconds: 1,
   visibilityTimeoutSeconds: DELIVERY_VISIBILITY_SECONDS,
-  /** Receives before a message is dead-lettered: one per attempt of the schedule. */
-  maxReceiveCount: MAX_ATTEMPTS,
+  /**
+   * Receives before SQS itself dead-letters a message: a safety net only (see
+   * `SAFETY_RECEIVE_COUNT`); the deliver function dead-letters after the receiver's last attempt.
+   */
+  maxReceiveCount: SAFETY_RECEIVE_COUNT,
   /**
    * Deliver invocations at once. A hanging receiver holds its invocation for the 10 s timeout
    * (the other deliveries of its batch are made at once and are not delayed), so this bounds

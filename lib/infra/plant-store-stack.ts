@@ -227,6 +227,11 @@ export class PlantStoreStack extends Stack {
       description:
         'npm run webhook -- add --aws --table <SubscriptionsTableName> --url <https URL>',
     });
+    new CfnOutput(this, 'DeliveryQueueUrl', {
+      value: webhooks.deliveryQueue.queueUrl,
+      description:
+        'npm run webhook -- replay --since <ISO time> --aws --table <PlantsTableName> --subscriptions <SubscriptionsTableName> --queue <DeliveryQueueUrl>',
+    });
     new CfnOutput(this, 'DeadLetterQueueUrl', {
       value: webhooks.deadLetterQueue.queueUrl,
       description: 'npm run webhook -- dead-letters --aws --queue <DeadLetterQueueUrl> [--redrive]',

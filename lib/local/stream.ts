@@ -37,7 +37,14 @@ export interface LocalStreamOptions {
   readonly invoke: (event: { Records: DynamoDBRecord[] }) => Promise<unknown>;
   /** Multiplies the pause before a failed batch is retried. */
   readonly scale: number;
+  /** How old a failing record may grow before it is given up, in ms. */
+  readonly maxRecordAgeMs: number;
   readonly log: (line: string) => void;
+  /**
+   * Receives a record given up past the maximum record age (what Lambda's on-failure
+   * destination receives: where it was, not the plant). @default - logged only
+   */
+  readonly onGiveUp?: (record: DynamoDBRecord) => void;
 }
 
 /** The plants table's stream and its mapping to the fan-out. */
@@ -45,8 +52,9 @@ export class LocalStream {
   private readonly pending: DynamoDBRecord[] = [];
   private sequence = 0n;
   private running: Promise<void> | undefined;
-  private attempts = 0;
   private closed = false;
+  /** When each pending record was made, in ms (the record itself says it in whole seconds). */
+  private readonly madeAt = new WeakMap<DynamoDBRecord, number>();
 
   constructor(private readonly options: LocalStreamOptions) {}
 
@@ -106,6 +114,7 @@ export class LocalStream {
     } as DynamoDBRecord;
     // Lambda's event filter: a record that does not pass never invokes the function.
     if (!passesStreamFilter(record)) return;
+    this.madeAt.set(record, Date.now());
     this.pending.push(record);
     this.pump();
   }
@@ -118,7 +127,11 @@ export class LocalStream {
     });
   }
 
-  /** One batch; a failure is retried from the first failed record, after a pause. */
+  /**
+   * One batch; a failure is retried from the first failed record, after a pause, until that
+   * record is older than the maximum record age, as Lambda's mapping does: then it is given up
+   * (and replay is how its plant is delivered).
+   */
   private async runBatch(): Promise<void> {
     const batch = this.pending.slice(0, STREAM_SOURCE.batchSize);
     let failedAt: number;
@@ -136,16 +149,17 @@ export class LocalStream {
     }
     if (failedAt < 0) {
       this.pending.splice(0, batch.length);
-      this.attempts = 0;
       return;
     }
     this.pending.splice(0, failedAt);
-    if (++this.attempts > STREAM_SOURCE.retryAttempts) {
-      const [dropped] = this.pending.splice(0, 1);
-      this.attempts = 0;
+    const maxAgeMs = this.options.maxRecordAgeMs;
+    const failed = this.pending[0];
+    if (failed && Date.now() - (this.madeAt.get(failed) ?? 0) > maxAgeMs) {
+      this.pending.splice(0, 1);
       this.options.log(
-        `fan-out gave up on stream record ${dropped?.dynamodb?.SequenceNumber} after ${STREAM_SOURCE.retryAttempts} retries`,
+        `fan-out gave up on stream record ${failed.dynamodb?.SequenceNumber}: older than the maximum record age (${maxAgeMs / 1000} s); npm run webhook -- replay --since delivers its plant`,
       );
+      this.options.onGiveUp?.(failed);
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, Math.max(20, 1000 * this.options.scale)));

@@ -9,7 +9,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { PLANTS_TABLE } from '../../lambda/shared/tables';
 import { WEBHOOK_ENVIRONMENT } from '../../lambda/shared/webhook/config';
 import { FUNCTIONS, FUNCTION_NAMES, type FunctionName } from '../definitions/functions';
-import { DELIVERY_SOURCE } from '../definitions/webhooks';
+import { DELIVERY_SOURCE, STREAM_SOURCE } from '../definitions/webhooks';
 import { startEngine, type Engine, type EngineOptions } from './engine';
 import { LocalQueue, type QueueMessage } from './queue';
 import { serveSqs, SQS_TARGET_PREFIX } from './sqs-api';
@@ -19,6 +19,7 @@ import { LocalStream } from './stream';
 export const LOCAL_QUEUE_NAMES = {
   deliveries: 'plant-store-deliveries',
   deadLetters: 'plant-store-dead-letters',
+  streamFailures: 'plant-store-stream-failures',
 } as const;
 
 /** The account id in local queue URLs and ARNs. */
@@ -47,7 +48,8 @@ type Invoke = (name: FunctionName, event: unknown) => Promise<unknown>;
 
 /** The stream, the queues and their mappings. */
 export class LocalWebhooks {
-  private queues: { deliveries: LocalQueue; deadLetters: LocalQueue } | undefined;
+  private queues:
+    { deliveries: LocalQueue; deadLetters: LocalQueue; streamFailures: LocalQueue } | undefined;
   private stream: LocalStream | undefined;
   private invoke: Invoke | undefined;
   private inFlight = new Set<Promise<void>>();
@@ -67,7 +69,7 @@ export class LocalWebhooks {
       this.stream?.observe(req, res);
       return false;
     }
-    serveSqs(req, res, this.queues ? [this.queues.deliveries, this.queues.deadLetters] : []);
+    serveSqs(req, res, this.queues ? Object.values(this.queues) : []);
     return true;
   };
 
@@ -86,7 +88,8 @@ export class LocalWebhooks {
     const deliveries = make(LOCAL_QUEUE_NAMES.deliveries, {
       deadLetter: { queue: deadLetters, maxReceiveCount: DELIVERY_SOURCE.maxReceiveCount },
     });
-    this.queues = { deliveries, deadLetters };
+    const streamFailures = make(LOCAL_QUEUE_NAMES.streamFailures);
+    this.queues = { deliveries, deadLetters, streamFailures };
     return localWebhookEnvironment(triggered('delivery-queue'), endpoint);
   }
 
@@ -99,7 +102,22 @@ export class LocalWebhooks {
       tableName: PLANTS_TABLE.localName,
       invoke: (event) => invoke(fanOut, event),
       scale: this.options.retryScale ?? 1,
+      maxRecordAgeMs: localMaxRecordAgeMs(this.options.retryScale ?? 1),
       log: this.options.log,
+      // Lambda's on-failure destination: where the record was, not the plant.
+      onGiveUp: (record) =>
+        this.queues?.streamFailures.send(
+          JSON.stringify({
+            requestContext: { condition: 'RecordAgeExceeded' },
+            DDBStreamBatchInfo: {
+              startSequenceNumber: record.dynamodb?.SequenceNumber,
+              endSequenceNumber: record.dynamodb?.SequenceNumber,
+              approximateArrivalOfFirstRecord: record.dynamodb?.ApproximateCreationDateTime,
+              batchSize: 1,
+              streamArn: record.eventSourceARN,
+            },
+          }),
+        ),
     });
     this.queues.deliveries.onAvailable(() => this.poll());
     this.poll();
@@ -111,8 +129,7 @@ export class LocalWebhooks {
     clearTimeout(this.gathering);
     await this.stream?.close();
     await Promise.all(this.inFlight);
-    this.queues?.deliveries.close();
-    this.queues?.deadLetters.close();
+    for (const queue of Object.values(this.queues ?? {})) queue.close();
   }
 
   /**
@@ -201,7 +218,8 @@ export async function startEngineWithQueues(options: EngineOptions = {}): Promis
 
 /**
  * The variables that point a function at the local webhook queues served on `endpoint` (the
- * SQS endpoint, the delivery queue's URL, loopback receivers allowed); none for a function no
+ * SQS endpoint, the delivery, dead-letter and stream failure queues' URLs, loopback receivers
+ * allowed); none for a function no
  * webhook event source triggers.
  */
 export function localWebhookEnvironment(
@@ -212,6 +230,14 @@ export function localWebhookEnvironment(
   return {
     AWS_ENDPOINT_URL_SQS: endpoint,
     [WEBHOOK_ENVIRONMENT.queueUrl]: localQueueUrl(endpoint, LOCAL_QUEUE_NAMES.deliveries),
+    [WEBHOOK_ENVIRONMENT.deadLetterQueueUrl]: localQueueUrl(
+      endpoint,
+      LOCAL_QUEUE_NAMES.deadLetters,
+    ),
+    [WEBHOOK_ENVIRONMENT.streamFailureQueueUrl]: localQueueUrl(
+      endpoint,
+      LOCAL_QUEUE_NAMES.streamFailures,
+    ),
     [WEBHOOK_ENVIRONMENT.allowLoopback]: 'true',
   };
 }
@@ -221,6 +247,15 @@ function triggered(trigger: 'plants-stream' | 'delivery-queue'): FunctionName {
   const name = FUNCTION_NAMES.find((n) => FUNCTIONS[n].trigger === trigger);
   if (!name) throw new Error(`no function in the registry is triggered by ${trigger}`);
   return name;
+}
+
+/**
+ * The stream mapping's maximum record age, scaled like the retry delays, but never under 60 s
+ * (Lambda's own minimum): a small scale must not turn an outage of a few seconds into records
+ * given up.
+ */
+export function localMaxRecordAgeMs(scale: number): number {
+  return Math.max(60_000, STREAM_SOURCE.maxRecordAgeSeconds * 1000 * scale);
 }
 
 /** `PLANT_STORE_WEBHOOK_RETRY_SCALE`: a number above 0, at most 1 (unset or empty: 1). */

@@ -1,7 +1,8 @@
 /**
- * `npm run webhook -- add|list|remove|listen|dead-letters`: manages the newPlant webhook's
- * subscribers in the local engine or, with `--aws`, in a deployed subscriptions table; lists and
- * redrives dead letters; runs a receiver. A secret is printed once, on `add`, on stdout alone.
+ * `npm run webhook -- add|list|remove|rotate|replay|listen|dead-letters`: manages the newPlant
+ * webhook's subscribers in the local engine or, with `--aws`, in a deployed subscriptions table;
+ * rotates a secret; queues plants again; lists and redrives dead letters; runs a receiver. A
+ * secret is printed once, on `add` or `rotate`, on stdout alone.
  */
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { KMSClient } from '@aws-sdk/client-kms';
@@ -10,10 +11,14 @@ import {
   newSubscriberId,
   SubscriptionsTable,
 } from '../../lambda/shared/webhook/subscriptions-table';
-import { SUBSCRIPTIONS_TABLE } from '../../lambda/shared/tables';
+import { PlantsTable } from '../../lambda/shared/plants-table';
+import { PLANTS_TABLE, SUBSCRIPTIONS_TABLE } from '../../lambda/shared/tables';
+import { sqsDeliveryQueue, type DeliveryQueue } from '../../lambda/shared/webhook/delivery-queue';
+import { replay } from '../../lambda/shared/webhook/replay';
 import {
   kmsSecretBox,
   LOCAL_SECRET_BOX,
+  ROTATION_OVERLAP_SECONDS,
   type SecretBox,
 } from '../../lambda/shared/webhook/secrets';
 import { generateSecret, SECRET_FORMAT } from '../../lambda/shared/webhook/signature';
@@ -47,9 +52,19 @@ Commands:
                        URL must be https to a public address; locally http is fine. --id
                        (local only) picks the id, e.g. the one events/deliver.json names.
   list                 A header row, then one line per subscriber: subscriberId, name, url,
-                       created (tab-separated). Never a secret.
+                       created, rotationEnds (tab-separated; empty unless a rotation
+                       overlaps). Never a secret.
   remove <subscriberId>
                        Unsubscribe. An unknown id is exit code 1.
+  rotate <subscriberId>
+                       A new secret, printed alone on stdout (shown this once). For 24 h
+                       every attempt is signed with both (webhook-signature: v1,<new>
+                       v1,<old>), then with the new one only; list shows when.
+  replay --since <ISO time> [--until <ISO time>] [--subscriber <subscriberId>]
+                       Queue again the newPlant of every plant stored since then, to each
+                       subscriber registered when it was stored (or to one), with the
+                       webhook-id its first delivery had: receivers deduplicate. Run it
+                       after a stream-failure alarm or when a receiver lost data.
   dead-letters [--redrive]
                        List the deliveries given up after the last attempt (webhookId,
                        subscriberId, plant id, first sent); --redrive queues them again.
@@ -66,6 +81,9 @@ Target (default: npm start's engine at http://127.0.0.1:\${PLANT_STORE_DB_PORT:-
                        encrypted with the KMS key alias/<SubscriptionsTableName>.
   --aws --queue <DeadLetterQueueUrl>
                        The deployed dead-letter queue (a stack output), for dead-letters.
+  --aws --table <SubscriptionsTableName> --plants-table <PlantsTableName>
+        --queue <DeliveryQueueUrl>
+                       For replay: the deployed tables and delivery queue (stack outputs).
   --help               This text.
 `;
 
@@ -78,7 +96,11 @@ const OPTIONS = {
   redrive: { type: 'boolean' },
   aws: { type: 'boolean' },
   table: { type: 'string' },
+  'plants-table': { type: 'string' },
   queue: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  subscriber: { type: 'string' },
   region: { type: 'string' },
 } as const;
 
@@ -88,6 +110,7 @@ interface Target {
   readonly endpoint?: string;
   readonly region?: string;
   readonly table?: string;
+  readonly plantsTable?: string;
   readonly queue?: string;
   /** Locally: what to say when the engine cannot be reached. */
   readonly unreachable?: string;
@@ -136,11 +159,25 @@ export async function runWebhookCli(
         throw new Error(`no subscriber with id ${rest[0]} in ${target.where}`);
       }
       io.err(`removed ${rest[0]}; deliveries already queued for it are dropped`);
+    } else if (command === 'rotate') {
+      if (rest.length !== 1) throw new UsageError('rotate needs exactly one subscriberId');
+      await rotate(target, rest[0]!, io);
+    } else if (command === 'replay') {
+      noArguments();
+      await replayCommand(target, values as Record<string, string | undefined>, io);
     } else if (command === 'dead-letters') {
       noArguments();
       await deadLetters(target, values.redrive === true, io);
     } else {
-      throw commandError(command, ['add', 'list', 'remove', 'dead-letters', 'listen']);
+      throw commandError(command, [
+        'add',
+        'list',
+        'remove',
+        'rotate',
+        'replay',
+        'dead-letters',
+        'listen',
+      ]);
     }
     return 0;
   } catch (caught) {
@@ -159,11 +196,12 @@ function resolveTarget(
       where: 'AWS',
       region,
       table: values.table as string | undefined,
+      plantsTable: values['plants-table'] as string | undefined,
       queue: values.queue as string | undefined,
     };
   }
-  if (values.table || values.queue || region)
-    throw new UsageError('--table, --queue and --region go with --aws');
+  if (values.table || values['plants-table'] || values.queue || region)
+    throw new UsageError('--table, --plants-table, --queue and --region go with --aws');
   const { endpoint, where, unreachable } = localEngineTarget(env);
   return { local: true, where, endpoint, unreachable };
 }
@@ -247,9 +285,73 @@ async function list(target: Target, io: CliIo): Promise<void> {
     io.err(`no subscribers in ${target.where}`);
     return;
   }
-  io.out(['subscriberId', 'name', 'url', 'created'].join('\t'));
-  for (const s of all)
-    io.out([s.subscriberId, JSON.stringify(s.name), s.url, s.createdAt].join('\t'));
+  io.out(['subscriberId', 'name', 'url', 'created', 'rotationEnds'].join('\t'));
+  const now = new Date().toISOString();
+  for (const s of all) {
+    // A rotation that has ended is no longer one: only an overlap still running is shown.
+    const ends = s.rotationEndsAt && s.rotationEndsAt > now ? s.rotationEndsAt : '';
+    io.out([s.subscriberId, JSON.stringify(s.name), s.url, s.createdAt, ends].join('\t'));
+  }
+}
+
+/** `rotate <id>`: a new secret; the old one keeps signing for ROTATION_OVERLAP_SECONDS. */
+async function rotate(target: Target, subscriberId: string, io: CliIo): Promise<void> {
+  const secret = generateSecret();
+  const sealed = await secretBox(target).seal(secret, subscriberId);
+  const ends = new Date(Date.now() + ROTATION_OVERLAP_SECONDS * 1000).toISOString();
+  if (!(await subscriptions(target).rotate(subscriberId, sealed, ends))) {
+    throw new Error(`no subscriber with id ${subscriberId} in ${target.where}`);
+  }
+  io.out(secret);
+  io.err(
+    `rotated ${subscriberId}: attempts are signed with the new and the old secret until ${ends}, then with the new one only (the secret above is shown this once)`,
+  );
+}
+
+/** An ISO time option as a Date, or a usage error that names the option. */
+function timeOption(raw: string | undefined, name: string): Date | undefined {
+  if (raw === undefined) return undefined;
+  const time = new Date(raw);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(time.getTime())) {
+    throw new UsageError(`--${name} must be an ISO time such as 2026-01-31T12:00:00Z, not ${raw}`);
+  }
+  return time;
+}
+
+/** `replay --since <time>`: queues the plants stored since then again, with their first ids. */
+async function replayCommand(
+  target: Target,
+  values: Record<string, string | undefined>,
+  io: CliIo,
+): Promise<void> {
+  const since = timeOption(values.since, 'since');
+  if (!since) throw new UsageError('replay needs --since <ISO time>');
+  const until = timeOption(values.until, 'until');
+  const subscriptionsTable = subscriptions(target);
+  let plantsTable: PlantsTable;
+  let queue: DeliveryQueue;
+  if (target.local) {
+    const config = localCliClientConfig(target.endpoint!);
+    plantsTable = new PlantsTable(makeDocumentClient(config), PLANTS_TABLE.localName);
+    const url = localQueueUrl(target.endpoint!, LOCAL_QUEUE_NAMES.deliveries);
+    queue = sqsDeliveryQueue(url, new SQSClient(config));
+  } else {
+    if (!target.plantsTable || !target.queue) {
+      throw new UsageError(
+        'replay --aws needs --table <SubscriptionsTableName> --plants-table <PlantsTableName> --queue <DeliveryQueueUrl>',
+      );
+    }
+    const config = target.region ? { region: target.region } : {};
+    plantsTable = new PlantsTable(makeDocumentClient(config), target.plantsTable);
+    queue = sqsDeliveryQueue(target.queue, new SQSClient(config));
+  }
+  const { plants, queued } = await replay(
+    { since, until, subscriberId: values.subscriber },
+    { plants: plantsTable, subscribers: () => subscriptionsTable.list(), queue },
+  );
+  io.err(
+    `queued ${queued} deliveries of ${plants} plants stored since ${since.toISOString()}${until ? ` until ${until.toISOString()}` : ''} (with their first webhook-ids)`,
+  );
 }
 
 /** `dead-letters` against npm start's queue or, with `--aws --queue`, a deployed one. */

@@ -11,9 +11,14 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { Webhooks } from '../../lib/infra/constructs/webhooks';
-import { DELIVERY_SOURCE } from '../../lib/definitions/webhooks';
+import { DELIVERY_SOURCE, STREAM_SOURCE } from '../../lib/definitions/webhooks';
+import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { FUNCTIONS } from '../../lib/definitions/functions';
-import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../lambda/shared/webhook/schedule';
+import {
+  MAX_ATTEMPTS,
+  RETRY_DELAYS_SECONDS,
+  SAFETY_RECEIVE_COUNT,
+} from '../../lambda/shared/webhook/schedule';
 
 // Synthesis writes to an output folder: one temporary folder, removed after the suite.
 const outdir = mkdtempSync(join(tmpdir(), 'plant-store-webhooks-cdk-'));
@@ -64,15 +69,26 @@ it('refuses a plants table without a stream', () => {
   expect(() => build(false)).toThrow(/has no stream/);
 });
 
-it('invokes the fan-out from the stream for inserts only, bisecting, with partial batch failures', () => {
+it('invokes the fan-out from the stream for inserts only, bisecting, with partial batch failures, retrying to a maximum age', () => {
+  // Within the stream's 24 h retention, so a record is given up (and its position kept) before
+  // the stream drops it; past an hour, so that an outage of ours is ridden out.
+  expect(STREAM_SOURCE.maxRecordAgeSeconds).toBeLessThan(24 * 3_600);
+  expect(STREAM_SOURCE.maxRecordAgeSeconds).toBeGreaterThan(3_600);
+  const mappings = template.findResources('AWS::Lambda::EventSourceMapping', {
+    Properties: { FunctionName: { Ref: Match.stringLikeRegexp('^FanOut') } },
+  });
+  // No retry count: Lambda's -1, a record is retried until its age passes the maximum.
+  expect(Object.values(mappings).map((m) => m.Properties.MaximumRetryAttempts ?? 'unset')).toEqual([
+    'unset',
+  ]);
   template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+    MaximumRecordAgeInSeconds: STREAM_SOURCE.maxRecordAgeSeconds,
     EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Plants'), 'StreamArn'] },
     FunctionName: { Ref: Match.stringLikeRegexp('^FanOut') },
     StartingPosition: 'LATEST',
     FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'] }) }] },
     BisectBatchOnFunctionError: true,
     FunctionResponseTypes: ['ReportBatchItemFailures'],
-    MaximumRetryAttempts: Match.anyValue(),
     DestinationConfig: {
       OnFailure: {
         Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('StreamFailureQueue'), 'Arn'] },
@@ -99,12 +115,13 @@ it('invokes the deliverer from the delivery queue with partial batch responses, 
   });
 });
 
-it('dead-letters after one receive per attempt of the schedule; encrypted queues, TLS only', () => {
+it('dead-letters by SQS only as a safety net (the deliverer counts attempts); encrypted queues, TLS only', () => {
   expect(MAX_ATTEMPTS).toBe(RETRY_DELAYS_SECONDS.length + 1);
+  expect(SAFETY_RECEIVE_COUNT).toBeGreaterThan(MAX_ATTEMPTS * 2);
   template.hasResourceProperties('AWS::SQS::Queue', {
     RedrivePolicy: {
       deadLetterTargetArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('DeadLetterQueue'), 'Arn'] },
-      maxReceiveCount: MAX_ATTEMPTS,
+      maxReceiveCount: SAFETY_RECEIVE_COUNT,
     },
     VisibilityTimeout: DELIVERY_SOURCE.visibilityTimeoutSeconds,
     MessageRetentionPeriod: 4 * 86_400,
@@ -149,11 +166,16 @@ it('gives the fan-out only send on the delivery (and stream failure) queue and t
   expect(JSON.stringify(statements)).not.toMatch(/kms:|sqs:ReceiveMessage|sqs:DeleteMessage/);
 });
 
-it('gives the deliverer consume on the delivery queue and Decrypt on the secrets key, nothing else', () => {
+it('gives the deliverer consume and send on the delivery queue, send on the dead letters and Decrypt on the secrets key, nothing else', () => {
   const statements = statementsOf('Deliver');
   const decrypt = statements.find((s) => s.actions.includes('kms:Decrypt'));
   expect(JSON.stringify(decrypt?.resource)).toMatch(/WebhooksSecretsKey/);
-  expect(statements.flatMap((s) => s.actions).sort()).toEqual(
+  for (const s of statements.filter((s) => s.actions.includes('sqs:SendMessage'))) {
+    expect(JSON.stringify(s.resource)).toMatch(
+      /^\{"Fn::GetAtt":\["Webhooks(DeliveryQueue|DeadLetterQueue)/,
+    );
+  }
+  expect([...new Set(statements.flatMap((s) => s.actions))].sort()).toEqual(
     [
       'kms:Decrypt',
       'sqs:ChangeMessageVisibility',
@@ -161,6 +183,7 @@ it('gives the deliverer consume on the delivery queue and Decrypt on the secrets
       'sqs:GetQueueAttributes',
       'sqs:GetQueueUrl',
       'sqs:ReceiveMessage',
+      'sqs:SendMessage',
     ].sort(),
   );
   template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
@@ -173,16 +196,60 @@ it('gives the deliverer consume on the delivery queue and Decrypt on the secrets
   });
 });
 
-it('alarms on the dead letters and graphs delivered, failed and dead-lettered', () => {
+it('key policy: decrypt for the deliver role alone, with a subscriber context; the account administers and seals, never decrypts', () => {
+  const [key] = Object.values(template.findResources('AWS::KMS::Key'));
+  const statements = key!.Properties.KeyPolicy.Statement as {
+    Sid: string;
+    Action: string | string[];
+    Principal: { AWS: unknown };
+    Condition?: unknown;
+  }[];
+  const actionsOf = (s: (typeof statements)[number]) => [s.Action].flat();
+  const decrypting = statements.filter((s) =>
+    actionsOf(s).some((a) => /^kms:(\*|Decrypt|ReEncrypt|CreateGrant|Create\*)/.test(a)),
+  );
+  expect(decrypting).toHaveLength(1);
+  expect(decrypting[0]).toMatchObject({
+    Action: 'kms:Decrypt',
+    Condition: { StringLike: { 'kms:EncryptionContext:subscriberId': 'sub_*' } },
+  });
+  expect(JSON.stringify(decrypting[0]!.Principal)).toMatch(
+    /^\{"AWS":\{"Fn::GetAtt":\["DeliverServiceRole\w+","Arn"\]\}\}$/,
+  );
+  const account = statements.filter((s) => JSON.stringify(s.Principal).includes(':root'));
+  expect(account.flatMap(actionsOf)).toEqual(
+    expect.arrayContaining(['kms:PutKeyPolicy', 'kms:ScheduleKeyDeletion', 'kms:Encrypt']),
+  );
+  expect(account.flatMap(actionsOf).filter((a) => !/^kms:[A-Z]\w+$/.test(a))).toEqual([]);
+});
+
+it('alarms on the dead letters, the stream failures and deliveries stalled; graphs the iterator age', () => {
   expect(Object.keys(webhooks.alarmMetrics)).toEqual([
     'WebhookDeadLetters',
     'WebhookStreamFailures',
+    'WebhookDeliveriesStalled',
   ]);
-  const deadLetters = stack.resolve(webhooks.alarmMetrics.WebhookDeadLetters!.toMetricConfig());
+  const stalled = webhooks.alarmMetrics.WebhookDeliveriesStalled as {
+    metric: IMetric;
+    threshold: number;
+    description: string;
+  };
+  expect(stack.resolve(stalled.metric.toMetricConfig()).metricStat).toMatchObject({
+    metricName: 'IteratorAge',
+    namespace: 'AWS/Lambda',
+    statistic: 'Maximum',
+  });
+  expect(stalled.threshold).toBe(STREAM_SOURCE.stalledAfterSeconds * 1000);
+  expect(stalled.description).toMatch(/^deliveries stalled for 15 minutes/);
+  const deadLetters = stack.resolve(
+    (webhooks.alarmMetrics.WebhookDeadLetters as IMetric).toMetricConfig(),
+  );
   expect(deadLetters.metricStat).toMatchObject({
     metricName: 'ApproximateNumberOfMessagesVisible',
     namespace: 'AWS/SQS',
   });
   const titles = webhooks.widgets.map((w) => JSON.stringify(stack.resolve(w.toJson())));
-  expect(titles.join()).toMatch(/WebhooksDelivered.*WebhookAttemptsFailed.*WebhooksDeadLettered/);
+  expect(titles.join()).toMatch(
+    /WebhooksDelivered.*WebhookAttemptsFailed.*WebhooksDeadLettered.*WebhookOurFailures.*IteratorAge/,
+  );
 });

@@ -20,6 +20,7 @@ const stream = new LocalStream({
     return { batchItemFailures: [] };
   },
   scale: 1,
+  maxRecordAgeMs: 60_000,
   log: () => undefined,
 });
 let engine: LocalEngine;
@@ -99,4 +100,68 @@ it('an insert answered 200 makes one record; the same put refused, or a put with
   await until(() => recordedIds().includes('42'));
   await new Promise((resolve) => setTimeout(resolve, 200));
   expect(recordedIds().filter((id) => id === '42' || id === '43')).toEqual(['42']);
+});
+
+describe('a failing fan-out', () => {
+  /** A stream on its own engine whose fan-out fails until `healthy()` says otherwise. */
+  async function failingStream(maxRecordAgeMs: number, healthy: () => boolean) {
+    const calls: string[][] = [];
+    const givenUp: DynamoDBRecord[] = [];
+    const own = new LocalStream({
+      tableName: PLANTS_TABLE.localName,
+      invoke: async (event) => {
+        calls.push(event.Records.map((r) => r.dynamodb!.SequenceNumber!));
+        if (healthy()) return { batchItemFailures: [] };
+        return {
+          batchItemFailures: [{ itemIdentifier: event.Records[0]!.dynamodb!.SequenceNumber }],
+        };
+      },
+      scale: 1e-5,
+      maxRecordAgeMs,
+      log: () => undefined,
+      onGiveUp: (record) => givenUp.push(record),
+    });
+    const ownEngine = await startEngine({
+      intercept: (req, res) => {
+        own.observe(req, res);
+        return false;
+      },
+    });
+    const ownClient = makeDocumentClient(ownEngine.clientConfig);
+    const close = async () => {
+      ownClient.destroy();
+      await own.close();
+      await ownEngine.close();
+    };
+    return { calls, givenUp, client: ownClient, close };
+  }
+
+  it('is retried far past ten times and its record delivered once the outage ends (nothing dropped)', async () => {
+    let failures = 0;
+    const s = await failingStream(60_000, () => ++failures > 40);
+    try {
+      await s.client.send(new PutCommand({ ...insert(51), Item: { id: 51, name: 'p' } }));
+      await until(() => s.calls.length >= 41);
+      // 40 failed invocations, then the one that took it; none after (nothing left pending).
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(s.calls).toHaveLength(41);
+      expect(new Set(s.calls.flat()).size).toBe(1);
+      expect(s.givenUp).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('gives a record up only past the maximum record age, to the failure destination', async () => {
+    // 0.4 s of age: far more than ten retries 20 ms apart, then given up.
+    const s = await failingStream(400, () => false);
+    try {
+      await s.client.send(new PutCommand({ ...insert(52), Item: { id: 52, name: 'p' } }));
+      await until(() => s.givenUp.length > 0);
+      expect(s.givenUp.map((r) => r.dynamodb?.Keys?.id?.N)).toEqual(['52']);
+      expect(s.calls.length).toBeGreaterThan(10);
+    } finally {
+      await s.close();
+    }
+  });
 });

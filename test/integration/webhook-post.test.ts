@@ -39,7 +39,9 @@ afterAll(async () => {
 });
 
 const send = (path: string, policy = LOCAL, timeoutMs?: number) =>
-  post(new URL(path, base), { 'webhook-id': 'msg_x' }, '{"id":1,"name":"a"}', policy, timeoutMs);
+  post(new URL(path, base), { 'webhook-id': 'msg_x' }, '{"id":1,"name":"a"}', policy, {
+    timeoutMs,
+  });
 
 it('succeeds on a 2xx, sending the body and headers as given', async () => {
   expect(await send('/ok')).toEqual({ status: 204 });

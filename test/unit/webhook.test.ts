@@ -3,16 +3,14 @@
  * body from a stream image (int64 edges), the retry schedule, the address policy, the fan-out's
  * ordering and the OpenAPI description.
  */
-import type { Context, DynamoDBRecord, SQSEvent } from 'aws-lambda';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import {
   addressRefusal,
   PUBLIC_ONLY,
   urlRefusal,
 } from '../../lambda/shared/webhook/address-policy';
-import { makeDeliverHandler } from '../../lambda/deliver/handler';
 import { fanOut } from '../../lambda/fan-out/fan-out';
-import { LOCAL_SECRET_BOX } from '../../lambda/shared/webhook/secrets';
 import { newPlantBody } from '../../lambda/shared/webhook/message';
 import {
   MAX_ATTEMPTS,
@@ -44,13 +42,18 @@ describe('signature', () => {
     expect(redact(`failed with ${secret} in it`)).toBe('failed with [redacted] in it');
   });
 
-  it('gives one id per stream record and subscriber', () => {
-    const a = webhookIdOf('event-1', 'sub_a');
-    expect(a).toBe(webhookIdOf('event-1', 'sub_a'));
+  it('gives one id per subscriber and stored plant (id and createdAt), derivable from the tables', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const a = webhookIdOf('sub_a', '1', at);
+    expect(a).toBe(webhookIdOf('sub_a', '1', at));
     expect(a).toMatch(/^msg_[\w-]{27}$/);
-    expect(
-      new Set([a, webhookIdOf('event-1', 'sub_b'), webhookIdOf('event-2', 'sub_a')]).size,
-    ).toBe(3);
+    const others = [
+      webhookIdOf('sub_b', '1', at),
+      webhookIdOf('sub_a', '2', at),
+      // The same id deleted and created again is another plant.
+      webhookIdOf('sub_a', '1', '2026-01-01T00:00:00.001Z'),
+    ];
+    expect(new Set([a, ...others]).size).toBe(4);
   });
 });
 
@@ -107,6 +110,13 @@ describe('address policy', () => {
     '::ffff:7f00:1',
     '0:0:0:0:0:ffff:a9fe:a9fe',
     '224.0.0.1',
+    // IPv4-compatible (::a.b.c.d) and IPv4-translated (::ffff:0:a.b.c.d): never public.
+    '::127.0.0.1',
+    '::8.8.8.8',
+    '::a00:1',
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:8.8.8.8',
+    '0:0:0:0:ffff:0:a00:1',
   ])('refuses %s when deployed', (address) => {
     expect(addressRefusal(address, PUBLIC_ONLY)).toMatch(/not a public address/);
   });
@@ -129,28 +139,45 @@ describe('address policy', () => {
 });
 
 describe('fan-out', () => {
+  const AT = '2026-01-01T00:00:00.000Z';
   const record = (sequence: string, eventName: 'INSERT' | 'MODIFY' = 'INSERT') =>
     ({
       eventID: `e${sequence}`,
       eventName,
-      dynamodb: { SequenceNumber: sequence, NewImage: { id: { N: sequence }, name: { S: 'p' } } },
+      dynamodb: {
+        SequenceNumber: sequence,
+        NewImage: { id: { N: sequence }, name: { S: 'p' }, createdAt: { S: AT } },
+      },
     }) as DynamoDBRecord;
   const subscribers = async () => [
     { subscriberId: 'sub_a', url: 'https://a.example/', name: 'a', createdAt: '' },
-    { subscriberId: 'sub_b', url: 'https://b.example/', name: 'b', createdAt: '' },
+    { subscriberId: 'sub_b', url: 'https://b.example/', name: 'b', createdAt: AT },
+    // Added after the plant was stored: not owed it.
+    {
+      subscriberId: 'sub_late',
+      url: 'https://c.example/',
+      name: 'c',
+      createdAt: '2026-01-01T00:00:00.001Z',
+    },
   ];
+  const noFailures = { put: async () => undefined };
 
-  it('queues one delivery per subscriber and insert, in order', async () => {
+  it('queues one delivery per subscriber of that moment and insert, in order, ids from the tables', async () => {
     const sent: string[] = [];
+    const ids: string[] = [];
     const result = await fanOut([record('1'), record('2', 'MODIFY'), record('3')], {
       subscribers,
       queue: {
-        send: async (m) => void sent.push(...m.map((d) => `${d.plantId}:${d.subscriberId}`)),
-        retryAfter: async () => undefined,
+        send: async (m) => {
+          sent.push(...m.map((d) => `${d.plantId}:${d.subscriberId}`));
+          ids.push(...m.map((d) => d.webhookId));
+        },
       },
+      failures: noFailures,
     });
-    expect(result).toEqual({ queued: 4 });
+    expect(result).toEqual({ queued: 4, setAside: [] });
     expect(sent).toEqual(['1:sub_a', '1:sub_b', '3:sub_a', '3:sub_b']);
+    expect(ids[0]).toBe(webhookIdOf('sub_a', '1', AT));
   });
 
   it('stops at the first record that fails and reports it (the stream resumes there)', async () => {
@@ -162,62 +189,48 @@ describe('fan-out', () => {
         send: async () => {
           if (++calls === 2) throw failure;
         },
-        retryAfter: async () => undefined,
       },
+      failures: noFailures,
     });
-    expect(result).toEqual({ queued: 2, failedAt: { sequenceNumber: '2', error: failure } });
+    expect(result).toEqual({
+      queued: 2,
+      setAside: [],
+      failedAt: { sequenceNumber: '2', error: failure },
+    });
   });
-});
 
-describe('deliver', () => {
-  it('looks each subscriber up once per batch, and drops what a removed one was owed', async () => {
-    const secret = await LOCAL_SECRET_BOX.seal(generateSecret(), 'sub_a');
-    const lookups: string[] = [];
-    const posted: string[] = [];
-    const handle = makeDeliverHandler({
-      subscriptions: {
-        get: async (subscriberId) => {
-          lookups.push(subscriberId);
-          return subscriberId === 'sub_gone'
-            ? undefined
-            : {
-                subscriberId,
-                url: `https://${subscriberId}.example/`,
-                name: '',
-                createdAt: '',
-                secret,
-              };
+  it('sends a record that can never succeed, whole, to the failure queue and goes on', async () => {
+    const poison = {
+      eventID: 'e2',
+      eventName: 'INSERT',
+      dynamodb: { SequenceNumber: '2', NewImage: { id: { N: '1.5' }, name: { S: 'p' } } },
+    } as DynamoDBRecord;
+    const failed: unknown[] = [];
+    const sent: string[] = [];
+    const result = await fanOut([record('1'), poison, record('3')], {
+      subscribers,
+      queue: { send: async (m) => void sent.push(...m.map((d) => d.plantId)) },
+      failures: { put: async (document) => void failed.push(document) },
+    });
+    expect(sent).toEqual(['1', '1', '3', '3']);
+    expect(failed).toEqual([
+      { reason: expect.stringMatching(/not a stored plant/), record: poison },
+    ]);
+    expect(result.failedAt).toBeUndefined();
+  });
+
+  it('retries a poison record when the failure queue is out of reach (nothing is dropped)', async () => {
+    const poison = { ...record('2'), dynamodb: { SequenceNumber: '2', NewImage: {} } };
+    const result = await fanOut([record('1'), poison as DynamoDBRecord], {
+      subscribers,
+      queue: { send: async () => undefined },
+      failures: {
+        put: async () => {
+          throw new Error('queue unreachable');
         },
       },
-      secrets: LOCAL_SECRET_BOX,
-      policy: PUBLIC_ONLY,
-      post: async (url) => {
-        posted.push(url.host);
-        return { status: 204 };
-      },
-      queue: { retryAfter: async () => undefined },
     });
-    const message = (subscriberId: string, plantId: number) => ({
-      messageId: `${subscriberId}-${plantId}`,
-      receiptHandle: 'r',
-      body: JSON.stringify({
-        webhookId: `msg_${subscriberId}${plantId}`,
-        subscriberId,
-        plantId: String(plantId),
-        body: `{"id":${plantId},"name":"p"}`,
-      }),
-      attributes: { ApproximateReceiveCount: '1' },
-    });
-    const records = [1, 2, 3].flatMap((id) =>
-      ['sub_a', 'sub_b', 'sub_gone'].map((s) => message(s, id)),
-    );
-    const answer = await handle({ Records: records } as unknown as SQSEvent, {} as Context);
-    expect(answer).toEqual({ batchItemFailures: [] });
-    expect(lookups.sort()).toEqual(['sub_a', 'sub_b', 'sub_gone']);
-    expect(posted.sort()).toEqual([
-      ...Array(3).fill('sub_a.example'),
-      ...Array(3).fill('sub_b.example'),
-    ]);
+    expect(result.failedAt?.sequenceNumber).toBe('2');
   });
 });
 

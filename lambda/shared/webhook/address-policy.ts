@@ -26,8 +26,8 @@ for (const [network, prefix] of [
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
+  ['::', 96], // unspecified, loopback and IPv4-compatible (::a.b.c.d, deprecated: never public)
+  ['::ffff:0:0:0', 96], // IPv4-translated (::ffff:0:a.b.c.d, SIIT: never a public destination)
   ['64:ff9b::', 96], // NAT64, may reach a private IPv4
   ['64:ff9b:1::', 48], // local NAT64
   ['100::', 64], // discard

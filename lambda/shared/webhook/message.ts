@@ -1,6 +1,9 @@
 /**
  * One queued delivery: which subscriber, the `webhook-id`, and the body exactly as it will be
- * sent (the NewPlant JSON text, so an int64 id keeps every digit from the stream to the wire).
+ * sent (the NewPlant JSON text, so an int64 id keeps every digit from the stream to the wire);
+ * and how many of the receiver's attempts it has spent. The count lives in the message, not in
+ * SQS's receive count, so that a receive ended by our own failure spends none: a failed attempt
+ * queues a copy that counts one more and waits the schedule's delay.
  */
 import * as v from 'valibot';
 import { stringifyJson } from '../json-answer';
@@ -13,6 +16,10 @@ export const DeliveryMessage = v.object({
   /** The plant's id in decimal, for logs (the body already holds it). */
   plantId: v.pipe(v.string(), v.regex(/^-?\d{1,19}$/)),
   body: v.string(),
+  /** The receiver's attempts already spent (failed) on this delivery. @default 0 */
+  attempt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Seconds to wait, on the first receive, before this attempt (the schedule's delay). @default 0 */
+  waitSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 export type DeliveryMessage = v.InferOutput<typeof DeliveryMessage>;
 
@@ -24,6 +31,12 @@ export function parseDeliveryMessage(text: string): DeliveryMessage | undefined 
   } catch {
     return undefined;
   }
+}
+
+/** When the plant of a stream image or table item was stored (`createdAt`), if it says. */
+export function createdAtOf(image: Record<string, unknown>): string | undefined {
+  const createdAt = (image.createdAt as { S?: unknown } | undefined)?.S;
+  return typeof createdAt === 'string' ? createdAt : undefined;
 }
 
 /**

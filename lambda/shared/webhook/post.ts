@@ -1,16 +1,16 @@
 /**
- * One delivery attempt over the network: a POST that connects only to an address the policy
- * allows, checked on the address the name resolves to now (DNS can change after a subscriber
- * is added) and connected to as checked (TLS still verifies the name and `Host` is the URL's).
+ * One delivery attempt over the network: a POST that connects only to the addresses the
+ * resolver checked (`resolver.ts`), as checked (TLS still verifies the name and `Host` is the URL's).
  * No redirect is followed (Node's client follows none), the whole attempt has 10 s, and at most
  * 4 KB of the answer is read, then dropped: it is never logged.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import type { AddressPolicy } from './address-policy';
+import { BatchResolver } from './resolver';
 import { DELIVERY_TIMEOUT_SECONDS } from './schedule';
-import { addressRefusal, urlRefusal, type AddressPolicy } from './address-policy';
 
 /** At most this much of a receiver's answer is read. */
 const MAX_ANSWER_BYTES = 4_096;
@@ -23,46 +23,38 @@ export function succeeded(attempt: Attempt): boolean {
   return 'status' in attempt && attempt.status >= 200 && attempt.status < 300;
 }
 
-/** A `lookup` for the HTTP client that refuses a name when any of its addresses is refused. */
-function checkedLookup(policy: AddressPolicy): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(
-      hostname,
-      { all: true, family: options.family },
-      (error, addresses: LookupAddress[]) => {
-        if (error) return callback(error, '', 0);
-        const refused = addresses.map((a) => addressRefusal(a.address, policy)).find(Boolean);
-        if (refused || addresses.length === 0) {
-          const why = refused ?? 'no address';
-          return callback(
-            Object.assign(new Error(`${hostname}: ${why}`), { code: 'EREFUSED_ADDRESS' }),
-            '',
-            0,
-          );
-        }
-        if (options.all)
-          return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-        callback(null, addresses[0]!.address, addresses[0]!.family);
-      },
-    );
+/** A `lookup` for the HTTP client that answers the addresses already resolved and checked. */
+function fixedLookup(addresses: readonly string[]): LookupFunction {
+  const all: LookupAddress[] = addresses.map((address) => ({ address, family: isIP(address) }));
+  return (_hostname, options, callback) => {
+    const wanted = options.family ? all.filter((a) => a.family === options.family) : all;
+    const answer = wanted.length > 0 ? wanted : all;
+    if (options.all)
+      return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, answer);
+    callback(null, answer[0]!.address, answer[0]!.family);
   };
 }
 
+/** How one attempt reaches its receiver. */
+export interface PostOptions {
+  /** Resolves and checks the host (shared by a batch's deliveries). @default - one of its own */
+  readonly resolver?: BatchResolver;
+  /** @default DELIVERY_TIMEOUT_SECONDS × 1000 */
+  readonly timeoutMs?: number;
+}
+
 /** POSTs `body` to `url` with `headers`; never throws. */
-export function post(
+export async function post(
   url: URL,
   headers: Record<string, string>,
   body: string,
   policy: AddressPolicy,
-  timeoutMs = DELIVERY_TIMEOUT_SECONDS * 1000,
+  options: PostOptions = {},
 ): Promise<Attempt> {
-  const refusedUrl = urlRefusal(url, policy);
-  if (refusedUrl) return Promise.resolve({ failure: refusedUrl });
-  const literal = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(literal)) {
-    const refused = addressRefusal(literal, policy);
-    if (refused) return Promise.resolve({ failure: refused });
-  }
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_SECONDS * 1000;
+  const destination = await (options.resolver ?? new BatchResolver(policy)).destination(url);
+  if ('refused' in destination) return { failure: destination.refused };
+  if ('unresolved' in destination) return { failure: destination.unresolved };
   return new Promise<Attempt>((resolve) => {
     let settled = false;
     const settle = (attempt: Attempt) => {
@@ -75,7 +67,7 @@ export function post(
       {
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        lookup: checkedLookup(policy),
+        lookup: fixedLookup(destination.addresses),
         agent: false,
       },
       (response: IncomingMessage) => {

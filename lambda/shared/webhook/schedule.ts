@@ -1,15 +1,47 @@
 /**
  * The newPlant webhook's delivery schedule, defined once: the deliver function waits these
- * delays between attempts (through the message's visibility timeout), the stack sizes the
- * queue's `maxReceiveCount` from them, and the local queue runs the same numbers (scaled by
- * `PLANT_STORE_WEBHOOK_RETRY_SCALE`).
+ * delays between the receiver's attempts (each failed attempt queues a copy that waits, through
+ * its visibility timeout, the next delay), retries our own failures on a short clock of its
+ * own, and the local queue runs the same numbers (scaled by `PLANT_STORE_WEBHOOK_RETRY_SCALE`).
  */
+
+/** Spread of the jitter: each delay is drawn from ±20 % of its nominal value. */
+const JITTER = 0.2;
 
 /** Seconds to wait after each failed attempt: about 5 s, 30 s, 2 min, 10 min, 1 h and 6 h. */
 export const RETRY_DELAYS_SECONDS: readonly number[] = [5, 30, 120, 600, 3_600, 21_600];
 
 /** Attempts per delivery: the first and one after each delay; then it is dead-lettered. */
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+
+/**
+ * How soon a delivery stopped by our own failure (the subscriptions table, the secrets key)
+ * is tried again: 5 s after the first such receive, doubling to at most 5 min, with the same
+ * jitter. It spends none of the receiver's attempts.
+ */
+export function ourRetrySeconds(receiveCount: number, random: () => number = Math.random): number {
+  const nominal = Math.min(OUR_RETRY_MAX_SECONDS, 5 * 2 ** Math.max(0, receiveCount - 1));
+  return Math.max(1, Math.round(nominal * (1 - JITTER + 2 * JITTER * random())));
+}
+
+/** The longest pause of `ourRetrySeconds`. */
+export const OUR_RETRY_MAX_SECONDS = 300;
+
+/**
+ * Pauses between the deliver function's tries of one queue call (the next attempt's copy, a
+ * dead letter, a visibility change), 7.75 s in all: a queue out of reach for less than that
+ * costs the message nothing; longer, it comes back after its visibility timeout, still unspent.
+ */
+export const QUEUE_RETRY_PAUSES_MS: readonly number[] = [250, 500, 1_000, 2_000, 4_000];
+
+/**
+ * Receives of one queued message before SQS itself moves it to the dead-letter queue: a safety
+ * net for a message no invocation can settle (a crash on it, or our own outage), never the
+ * receiver's count (each attempt's copy starts again at 0, and the deliver function
+ * dead-letters after the last attempt itself). 100 receives at `ourRetrySeconds` span about
+ * 8 h of our own outage.
+ */
+export const SAFETY_RECEIVE_COUNT = 100;
 
 /** How long a receiver has to answer (connect, send, status line), in seconds. */
 export const DELIVERY_TIMEOUT_SECONDS = 10;
@@ -26,9 +58,6 @@ export const DELIVERY_BATCH_SIZE = 100;
  * timeout, as Lambda asks of an SQS event source (a hanging receiver costs 10 s).
  */
 export const DELIVERY_VISIBILITY_SECONDS = 180;
-
-/** Spread of the jitter: each delay is drawn from ±20 % of its nominal value. */
-const JITTER = 0.2;
 
 /**
  * The whole seconds to wait after failed attempt `attempt` (1-based), with jitter so that the

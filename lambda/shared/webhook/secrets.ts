@@ -3,7 +3,8 @@
  * (encryption context: the subscriber's id, so a ciphertext copied to another item does not
  * open) and only the deliver function may decrypt; locally, where there is no KMS, it is kept
  * as it is in the local engine's data directory. The stored value says which (`kms:` or
- * `local:`), and a deployed function refuses a `local:` one.
+ * `local:`), and a deployed function refuses a `local:` one. A rotation keeps the previous
+ * secret beside the new one for `ROTATION_OVERLAP_SECONDS`, and attempts are signed with both.
  */
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
 
@@ -55,3 +56,49 @@ export const LOCAL_SECRET_BOX: SecretBox = {
     return sealed.slice(LOCAL_PREFIX.length);
   },
 };
+
+/** How long a rotated-out secret still signs (beside the new one): 24 h. */
+export const ROTATION_OVERLAP_SECONDS = 86_400;
+
+/** What a stored subscriber holds of its secrets. */
+export interface SealedSecrets {
+  readonly subscriberId: string;
+  readonly secret: string;
+  /** The secret before the last rotation, while `rotationEndsAt` is ahead. */
+  readonly previousSecret?: string;
+  /** ISO time when the previous secret stops signing. */
+  readonly rotationEndsAt?: string;
+}
+
+/** The sealed secrets that sign an attempt at `now`: the current one, then the previous one. */
+export function signingSecrets(subscriber: SealedSecrets, now: number): string[] {
+  const { secret, previousSecret, rotationEndsAt } = subscriber;
+  const overlapping =
+    previousSecret !== undefined &&
+    rotationEndsAt !== undefined &&
+    Date.parse(rotationEndsAt) > now;
+  return overlapping ? [secret, previousSecret] : [secret];
+}
+
+/**
+ * Opened secrets for one sandbox, by subscriber id and sealed value (a sealed value copied to
+ * another subscriber's item opens, or fails, under that subscriber's own id). It holds the
+ * promise, so the deliveries of a cold batch share one decrypt per secret; a failed decrypt is
+ * forgotten and tried again by the next delivery.
+ */
+export class OpenedSecrets {
+  private readonly opened = new Map<string, Promise<string>>();
+
+  constructor(private readonly box: SecretBox) {}
+
+  open(sealed: string, subscriberId: string): Promise<string> {
+    const key = `${subscriberId}\n${sealed}`;
+    let opening = this.opened.get(key);
+    if (!opening) {
+      opening = this.box.open(sealed, subscriberId);
+      this.opened.set(key, opening);
+      opening.catch(() => this.opened.delete(key));
+    }
+    return opening;
+  }
+}

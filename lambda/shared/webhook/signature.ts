@@ -33,13 +33,27 @@ export function sign(secret: string, webhookId: string, timestamp: number, body:
 }
 
 /**
- * The `webhook-id` of one plant to one subscriber: derived from the stream record's id (one per
- * stored plant, a new one if the id is deleted and created again) and the subscriber, so that a
- * fan-out that runs twice queues the same id and the receiver's deduplication catches it.
+ * The `webhook-signature` header of one attempt: one `v1,` signature per secret, space-separated
+ * (Standard Webhooks: a receiver accepts the message if any one verifies), newest first.
  */
-export function webhookIdOf(streamEventId: string, subscriberId: string): string {
+export function signAll(
+  secrets: readonly string[],
+  webhookId: string,
+  timestamp: number,
+  body: string,
+): string {
+  return secrets.map((secret) => sign(secret, webhookId, timestamp, body)).join(' ');
+}
+
+/**
+ * The `webhook-id` of one plant to one subscriber, derived from what the tables hold: the
+ * subscriber, the plant's id and when it was stored (a plant deleted and created again is
+ * stored at another time, so it gets a new id). A fan-out that runs twice and a `webhook
+ * replay` queue the same id, and the receiver's deduplication catches it.
+ */
+export function webhookIdOf(subscriberId: string, plantId: string, createdAt: string): string {
   const digest = createHash('sha256')
-    .update(`${streamEventId}\n${subscriberId}`)
+    .update(`${subscriberId}\n${plantId}\n${createdAt}`)
     .digest('base64url');
   return `msg_${digest.slice(0, 27)}`;
 }

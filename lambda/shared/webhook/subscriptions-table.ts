@@ -1,13 +1,14 @@
 /**
  * The subscriptions table, and the only module that talks to it: who receives the newPlant
  * webhook. `list` never reads a secret (the projection leaves it out); `get` returns the
- * sealed secret for the deliver function alone.
+ * sealed secrets for the deliver function alone; `rotate` replaces a secret.
  */
 import {
   DeleteCommand,
   GetCommand,
   paginateScan,
   PutCommand,
+  UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
@@ -21,11 +22,15 @@ export interface Subscriber {
   readonly url: string;
   readonly name: string;
   readonly createdAt: string;
+  /** While a rotation overlaps: when the previous secret stops signing (ISO time). */
+  readonly rotationEndsAt?: string;
 }
 
-/** A subscriber with its sealed secret (see `secrets.ts`). */
+/** A subscriber with its sealed secrets (see `secrets.ts`). */
 export interface SealedSubscriber extends Subscriber {
   readonly secret: string;
+  /** The secret before the last rotation (it signs until `rotationEndsAt`). */
+  readonly previousSecret?: string;
 }
 
 /** A new subscriber id: `sub_` and 16 random bytes in base64url (public, like a token id). */
@@ -60,7 +65,7 @@ export class SubscriptionsTable {
       {
         TableName: this.tableName,
         ConsistentRead: true,
-        ProjectionExpression: '#key, #url, #name, createdAt',
+        ProjectionExpression: '#key, #url, #name, createdAt, rotationEndsAt',
         ExpressionAttributeNames: { '#key': KEY, '#url': 'url', '#name': 'name' },
       },
     );
@@ -80,7 +85,36 @@ export class SubscriptionsTable {
     if (!Item) return undefined;
     if (typeof Item.secret !== 'string')
       throw new Error(`subscriber ${subscriberId} has no secret`);
-    return { ...decode(Item), secret: Item.secret };
+    const previous = typeof Item.previousSecret === 'string' ? Item.previousSecret : undefined;
+    return {
+      ...decode(Item),
+      secret: Item.secret,
+      ...(previous === undefined ? {} : { previousSecret: previous }),
+    };
+  }
+
+  /**
+   * Replaces a subscriber's secret with `sealed`; the current one becomes the previous one,
+   * which keeps signing until `rotationEndsAt` (a rotation within that time drops the oldest).
+   * False when there is no such subscriber.
+   */
+  async rotate(subscriberId: string, sealed: string, rotationEndsAt: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { [KEY]: subscriberId },
+          UpdateExpression: 'SET previousSecret = secret, secret = :secret, rotationEndsAt = :ends',
+          ConditionExpression: 'attribute_exists(#key)',
+          ExpressionAttributeNames: { '#key': KEY },
+          ExpressionAttributeValues: { ':secret': sealed, ':ends': rotationEndsAt },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error)?.name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
   }
 
   /** Removes a subscriber; false when there was none. */
@@ -97,7 +131,7 @@ export class SubscriptionsTable {
 }
 
 function decode(item: Record<string, unknown>): Subscriber {
-  const { subscriberId, url, name, createdAt } = item;
+  const { subscriberId, url, name, createdAt, rotationEndsAt } = item;
   if (typeof subscriberId !== 'string' || typeof url !== 'string') {
     throw new Error(`a subscription item has no string ${KEY} or url`);
   }
@@ -106,5 +140,6 @@ function decode(item: Record<string, unknown>): Subscriber {
     url,
     name: typeof name === 'string' ? name : '',
     createdAt: typeof createdAt === 'string' ? createdAt : '',
+    ...(typeof rotationEndsAt === 'string' ? { rotationEndsAt } : {}),
   };
 }

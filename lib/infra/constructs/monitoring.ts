@@ -69,10 +69,18 @@ export interface MonitoringProps {
    */
   readonly extraWidgets?: IWidget[];
   /**
-   * More metrics to alarm on at any non-zero value, by alarm id (the webhook's dead letters).
+   * More alarms, by alarm id: a metric alarms at any non-zero value (the webhook's dead
+   * letters), a `ThresholdAlarm` at its threshold (the stream's iterator age).
    * @default - none
    */
-  readonly extraAlarms?: Readonly<Record<string, IMetric>>;
+  readonly extraAlarms?: Readonly<Record<string, IMetric | ThresholdAlarm>>;
+}
+
+/** An alarm at `threshold` or more, with a description that says what it means. */
+export interface ThresholdAlarm {
+  readonly metric: IMetric;
+  readonly threshold: number;
+  readonly description: string;
 }
 
 /** The outcomes of plant requests, one line each on the dashboard. */
@@ -135,10 +143,15 @@ export class Monitoring extends Construct {
         }).topic
       : undefined;
     const period = this.period;
-    const alarm = (scope: Construct, id: string, metric: IMetric) => {
+    const alarm = (scope: Construct, id: string, watched: IMetric | ThresholdAlarm) => {
+      const { metric, threshold, description } =
+        'threshold' in watched
+          ? watched
+          : { metric: watched, threshold: 1, description: undefined };
       const created = new Alarm(scope, id, {
         metric,
-        threshold: 1,
+        threshold,
+        alarmDescription: description,
         evaluationPeriods: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,

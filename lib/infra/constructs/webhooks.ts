@@ -8,11 +8,18 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import {
   GraphWidget,
+  Stats,
   type GraphWidgetProps,
   type IMetric,
   type IWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AccountRootPrincipal,
+  ArnPrincipal,
+  PolicyDocument,
+  PolicyStatement,
+} from 'aws-cdk-lib/aws-iam';
 import { Alias, Key } from 'aws-cdk-lib/aws-kms';
 import {
   FilterCriteria,
@@ -25,7 +32,39 @@ import { Construct } from 'constructs';
 import { WEBHOOK_METRICS } from '../../../lambda/shared/metrics-contract';
 import { WEBHOOK_ENVIRONMENT } from '../../../lambda/shared/webhook/config';
 import { DELIVERY_SOURCE, STREAM_FILTER_PATTERN, STREAM_SOURCE } from '../../definitions/webhooks';
-import { businessMetric } from './monitoring';
+import { businessMetric, type ThresholdAlarm } from './monitoring';
+
+/**
+ * What the account may do with the secrets key: administer it, and seal a subscriber's secret
+ * (the CLI's `add` and `rotate`), but never decrypt, nor grant (a grant could give decrypt).
+ */
+const KEY_ADMINISTRATION = [
+  'kms:CancelKeyDeletion',
+  'kms:CreateAlias',
+  'kms:DeleteAlias',
+  'kms:DescribeKey',
+  'kms:DisableKey',
+  'kms:DisableKeyRotation',
+  'kms:EnableKey',
+  'kms:EnableKeyRotation',
+  'kms:GetKeyPolicy',
+  'kms:GetKeyRotationStatus',
+  'kms:ListAliases',
+  'kms:ListGrants',
+  'kms:ListKeyPolicies',
+  'kms:ListResourceTags',
+  'kms:PutKeyPolicy',
+  'kms:RevokeGrant',
+  'kms:RotateKeyOnDemand',
+  'kms:ScheduleKeyDeletion',
+  'kms:TagResource',
+  'kms:UntagResource',
+  'kms:UpdateAlias',
+  'kms:UpdateKeyDescription',
+];
+
+/** Only a subscriber's secret: the encryption context names a subscriber id. */
+const SUBSCRIBER_CONTEXT = { StringLike: { 'kms:EncryptionContext:subscriberId': 'sub_*' } };
 
 /** What the webhook is built from. */
 export interface WebhooksProps {
@@ -60,14 +99,18 @@ export interface WebhooksProps {
 export class Webhooks extends Construct {
   readonly deliveryQueue: Queue;
   readonly deadLetterQueue: Queue;
-  /** Where the stream mapping sends a record it gave up on (its position, not the plant). */
+  /**
+   * Where a stream record goes that is never delivered: the mapping's record past the maximum
+   * age (its position only: replay delivers its plant), and the fan-out's record that can never
+   * become deliveries (whole).
+   */
   readonly streamFailureQueue: Queue;
   /** Seals subscriber secrets; alias `alias/<subscriptions table name>` for the CLI. */
   readonly secretsKey: Key;
   /** Graphs for the dashboard. */
   readonly widgets: IWidget[];
-  /** Metrics to alarm on at any non-zero value, by alarm id. */
-  readonly alarmMetrics: Record<string, IMetric>;
+  /** Metrics to alarm on, by alarm id: at any non-zero value, or past a threshold. */
+  readonly alarmMetrics: Record<string, IMetric | ThresholdAlarm>;
 
   constructor(scope: Construct, id: string, props: WebhooksProps) {
     super(scope, id);
@@ -103,9 +146,37 @@ export class Webhooks extends Construct {
       reason: 'it is the on-failure destination of the stream mapping: a dead-letter queue itself',
     });
 
+    // The key policy is the whole of who may do what (no root kms:*, so no IAM policy can add
+    // decrypt): the deliver role opens secrets, the account administers and seals.
+    const deliverRole = deliver.role;
+    if (!deliverRole) throw new Error(`the deliver function ${deliver.node.path} has no role`);
     this.secretsKey = new Key(this, 'SecretsKey', {
       description: 'Plant Store webhook subscriber secrets',
       enableKeyRotation: true,
+      policy: new PolicyDocument({
+        statements: [
+          new PolicyStatement({
+            sid: 'AccountAdministersWithoutDecrypt',
+            principals: [new AccountRootPrincipal()],
+            actions: KEY_ADMINISTRATION,
+            resources: ['*'],
+          }),
+          new PolicyStatement({
+            sid: 'AccountSealsSubscriberSecrets',
+            principals: [new AccountRootPrincipal()],
+            actions: ['kms:Encrypt'],
+            resources: ['*'],
+            conditions: SUBSCRIBER_CONTEXT,
+          }),
+          new PolicyStatement({
+            sid: 'DeliverOpensSubscriberSecrets',
+            principals: [new ArnPrincipal(deliverRole.roleArn)],
+            actions: ['kms:Decrypt'],
+            resources: ['*'],
+            conditions: SUBSCRIBER_CONTEXT,
+          }),
+        ],
+      }),
     });
     new Alias(this, 'SecretsKeyAlias', {
       aliasName: `alias/${props.subscriptionsTable.tableName}`,
@@ -113,12 +184,18 @@ export class Webhooks extends Construct {
     });
 
     fanOut.addEnvironment(WEBHOOK_ENVIRONMENT.queueUrl, this.deliveryQueue.queueUrl);
+    fanOut.addEnvironment(
+      WEBHOOK_ENVIRONMENT.streamFailureQueueUrl,
+      this.streamFailureQueue.queueUrl,
+    );
     this.deliveryQueue.grantSendMessages(fanOut);
+    this.streamFailureQueue.grantSendMessages(fanOut);
     fanOut.addEventSource(
       new DynamoEventSource(plantsTable, {
         startingPosition: StartingPosition.LATEST,
         batchSize: STREAM_SOURCE.batchSize,
-        retryAttempts: STREAM_SOURCE.retryAttempts,
+        // No retry count (Lambda's default, -1): a failing record is retried until this age.
+        maxRecordAge: Duration.seconds(STREAM_SOURCE.maxRecordAgeSeconds),
         bisectBatchOnError: true,
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(this.streamFailureQueue),
@@ -133,8 +210,12 @@ export class Webhooks extends Construct {
     });
 
     deliver.addEnvironment(WEBHOOK_ENVIRONMENT.queueUrl, this.deliveryQueue.queueUrl);
+    deliver.addEnvironment(WEBHOOK_ENVIRONMENT.deadLetterQueueUrl, this.deadLetterQueue.queueUrl);
     deliver.addEnvironment(WEBHOOK_ENVIRONMENT.secretsKey, this.secretsKey.keyArn);
     this.secretsKey.grantDecrypt(deliver);
+    // A failed attempt queues its next attempt's copy; the last one goes to the dead letters.
+    this.deliveryQueue.grantSendMessages(deliver);
+    this.deadLetterQueue.grantSendMessages(deliver);
     deliver.addEventSource(
       new SqsEventSource(this.deliveryQueue, {
         batchSize: DELIVERY_SOURCE.batchSize,
@@ -146,17 +227,21 @@ export class Webhooks extends Construct {
 
     const metric = (name: string, service: 'fan-out' | 'deliver') =>
       businessMetric(name, service, period);
+    // How far behind the stream the fan-out is: the age of the last record it was given.
+    const iteratorAge = fanOut.metric('IteratorAge', { period, statistic: Stats.MAXIMUM });
     // Three widgets side by side: a row of the dashboard.
     const graph = (props: GraphWidgetProps) => new GraphWidget({ width: 8, height: 6, ...props });
     this.widgets = [
       graph({
-        title: 'Webhook: queued, delivered, failed attempts, dead-lettered',
+        title: 'Webhook: queued, delivered, failed, dead-lettered, ours; stream iterator age (ms)',
         left: [
           metric(WEBHOOK_METRICS.queued, 'fan-out'),
           metric(WEBHOOK_METRICS.delivered, 'deliver'),
           metric(WEBHOOK_METRICS.failed, 'deliver'),
           metric(WEBHOOK_METRICS.deadLettered, 'deliver'),
+          metric(WEBHOOK_METRICS.ourFailures, 'deliver'),
         ],
+        right: [iteratorAge],
       }),
       graph({
         title: 'Webhook queues: waiting, oldest (s)',
@@ -183,6 +268,14 @@ export class Webhooks extends Construct {
         period,
         statistic: 'Maximum',
       }),
+      WebhookDeliveriesStalled: {
+        metric: fanOut.metric('IteratorAge', {
+          period: Duration.minutes(1),
+          statistic: Stats.MAXIMUM,
+        }),
+        threshold: STREAM_SOURCE.stalledAfterSeconds * 1000,
+        description: `deliveries stalled for ${STREAM_SOURCE.stalledAfterSeconds / 60} minutes: the fan-out is that far behind the plants stream (a failing record blocks its shard until it succeeds or passes the maximum record age); see docs/webhooks.md`,
+      },
     };
   }
 }
