@@ -8,6 +8,7 @@
 import { runBin } from '../support/run-cli';
 import { useLocalService } from '../support/local-service';
 import { startReceiver, until, type Receiver } from '../support/webhook-receiver';
+import { Webhook } from 'standardwebhooks';
 import { MAX_ATTEMPTS } from '../../lambda/shared/webhook/schedule';
 
 jest.setTimeout(180_000);
@@ -160,4 +161,50 @@ it('delivers nothing for a delete, and nothing to a removed subscriber', async (
   expect([...marker.delivered().values()].map((d) => d.body)).toEqual([
     '{"id":424242,"name":"marker"}',
   ]);
+});
+
+it('replays the plants stored since a time with their first webhook-ids; rotates a secret, signing with both for a while', async () => {
+  const receiver = await startReceiver();
+  receivers.push(receiver);
+  const id = await subscribe(receiver, 'replayed');
+  const since = new Date();
+  const bodies = ['{"id":515151,"name":"one"}', '{"id":525252,"name":"two","tag":"t"}'];
+  for (const body of bodies) expect((await post(body)).status).toBe(200);
+  await until(() => receiver.delivered().size === bodies.length, 'the first deliveries arrive');
+  const first = new Map([...receiver.delivered().values()].map((r) => [r.body, r.id]));
+
+  // As after a receiver's data loss: the same plants, the same webhook-ids.
+  const replayed = await cli('replay', '--since', since.toISOString(), '--subscriber', id);
+  expect(replayed).toMatchObject({ code: 0, stdout: '' });
+  expect(replayed.stderr).toMatch(/^queued 2 deliveries of 2 plants stored since /);
+  await until(() => receiver.received.length === 2 * bodies.length, 'the replayed deliveries');
+  const again = receiver.received.slice(bodies.length);
+  expect(again.every((r) => r.verified && first.get(r.body) === r.id)).toBe(true);
+  expect(new Set(again.map((r) => r.body))).toEqual(new Set(bodies));
+  // Plants stored before `since` are not replayed; a later `since` replays nothing.
+  const none = await cli('replay', '--since', new Date().toISOString(), '--subscriber', id);
+  expect(none.stderr).toMatch(/^queued 0 deliveries of 0 plants/);
+  expect(await cli('replay', '--since', 'yesterday')).toMatchObject({ code: 2 });
+  expect(
+    await cli('replay', '--since', since.toISOString(), '--subscriber', 'sub_nobody'),
+  ).toMatchObject({ code: 1 });
+
+  // Rotation: a new secret, and for 24 h both sign every attempt.
+  const oldSecret = receiver.secret!;
+  const rotated = await cli('rotate', id);
+  expect(rotated.code).toBe(0);
+  expect(rotated.stdout).toMatch(/^whsec_[A-Za-z0-9+/]{43}=\n$/);
+  const newSecret = rotated.stdout.trim();
+  receiver.secret = newSecret;
+  const listed = (await cli('list')).stdout.split('\n').find((line) => line.startsWith(id));
+  const ends = Date.parse(listed!.split('\t')[4]!);
+  expect(ends - Date.now()).toBeGreaterThan(23 * 3_600_000);
+  expect((await post('{"id":535353,"name":"three"}')).status).toBe(200);
+  await until(() => receiver.delivered().size === 3, 'the delivery after the rotation');
+  const after = receiver.received.at(-1)!;
+  expect(after.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
+  for (const secret of [newSecret, oldSecret]) {
+    expect(() => new Webhook(secret).verify(after.body, after.headers)).not.toThrow();
+  }
+  expect(await cli('rotate', 'sub_nobody')).toMatchObject({ code: 1, stdout: '' });
 });

@@ -331,10 +331,10 @@ describe('the newPlant webhook in the stack', () => {
 describe('alarms and outputs', () => {
   it('alarms on API 5xx, function errors and throttles, and DynamoDB throttling', () => {
     // API 5xx, errors and throttles per function, throttling per table, the store unavailable,
-    // the webhook's dead letters and stream failures.
+    // the webhook's dead letters, stream failures and deliveries stalled.
     template.resourceCountIs(
       'AWS::CloudWatch::Alarm',
-      1 + 2 * FUNCTION_NAMES.length + Object.keys(TABLES_BY_KEY).length + 1 + 2,
+      1 + 2 * FUNCTION_NAMES.length + Object.keys(TABLES_BY_KEY).length + 1 + 3,
     );
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: '5xx',
@@ -369,6 +369,7 @@ describe('alarms and outputs', () => {
     expect(Object.keys(template.findOutputs('*')).sort()).toEqual([
       'ApiUrl',
       'DeadLetterQueueUrl',
+      'DeliveryQueueUrl',
       'PlantsTableName',
       'SubscriptionsTableName',
       'TokensTableName',

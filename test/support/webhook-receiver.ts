@@ -16,6 +16,8 @@ export interface Received {
   readonly verified: boolean;
   /** What the receiver answered. */
   readonly answered: number | 'hang';
+  /** The request's headers (the signature, for a check with another secret). */
+  readonly headers: Record<string, string>;
 }
 
 /** What to answer: the n-th delivery (1-based) of this webhook-id. */
@@ -71,7 +73,14 @@ export async function startReceiver(answer: Answer = () => 204): Promise<Receive
       const id = headers['webhook-id'] ?? '';
       const nth = received.filter((r) => r.id === id).length + 1;
       const answered = verified ? receiver.answer(nth, id) : 401;
-      received.push({ id, attempt: headers['webhook-attempt'] ?? '', body, verified, answered });
+      received.push({
+        id,
+        attempt: headers['webhook-attempt'] ?? '',
+        body,
+        verified,
+        answered,
+        headers,
+      });
       if (answered === 'hang') {
         hanging.add(res);
         res.on('close', () => hanging.delete(res));

@@ -18,7 +18,7 @@ it('prints its help', async () => {
 });
 
 it.each([
-  [[], 'a command is required: add, list, remove, dead-letters or listen'],
+  [[], 'a command is required: add, list, remove, rotate, replay, dead-letters or listen'],
   [['frobnicate'], 'unknown command frobnicate'],
   [['add'], 'add needs --url <url>'],
   [['add', '--url', 'not a url'], '--url must be an absolute URL, not not a url'],
@@ -44,7 +44,7 @@ it.each([
     '--id must be sub_ and 1 to 64 letters, digits, _ or -, not sub x',
   ],
   [['remove'], 'remove needs exactly one subscriberId'],
-  [['list', '--table', 'T'], '--table, --queue and --region go with --aws'],
+  [['list', '--table', 'T'], '--table, --plants-table, --queue and --region go with --aws'],
   [['dead-letters', '--aws'], 'dead-letters --aws needs --queue <DeadLetterQueueUrl>'],
   [['listen'], 'listen needs the secret in $PLANT_STORE_WEBHOOK_SECRET (or --secret)'],
   [
