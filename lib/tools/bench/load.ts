@@ -1,6 +1,6 @@
 /**
  * `npm start` under load, as an outside load test sees it: the real command in its own process
- * tree, 16 keep-alive connections of distinct valid creates (a unique id per request) for
+ * tree; its first 60 requests at once (the cold burst), then 16 keep-alive connections of distinct valid creates (a unique id per request) for
  * `--load-seconds`, then throughput, p99 and errors; and the RSS of the tree by role, idle and
  * at its peak under the load.
  */
@@ -9,6 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { coldBurst, describeColdBurst, untilRecorded } from './cold-burst';
 import { spawnNpmStart } from './npm-start';
 import { PeakMemory } from './memory';
 import type { BenchContext, BenchPhase } from './phase';
@@ -49,13 +50,22 @@ export const load: BenchPhase = {
     const dataDir = join(dir, 'load-data');
     const { child, url, stop } = await spawnNpmStart(dataDir);
     try {
+      // First the cold burst: the first requests this npm start serves, distinct creates.
+      const coldToken = await untilRecorded(dataDir, () => child.exitCode !== null);
+      let id = Date.now() * 1000;
+      const body = () => `{"id":${id++},"name":"Load","tag":"bench"}`;
+      const cold = await coldBurst(() =>
+        fetch(`${url}/plants`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${coldToken}`, 'content-type': 'application/json' },
+          body: body(),
+        }),
+      );
       const token = await untilReady(url, child, dataDir);
       const headers = {
         authorization: `Bearer ${token}`,
         'content-type': 'application/json',
       };
-      let id = Date.now() * 1000;
-      const body = () => `{"id":${id++},"name":"Load","tag":"bench"}`;
       for (let i = 0; i < 20; i++) {
         const response = await fetch(`${url}/plants`, { method: 'POST', headers, body: body() });
         if (response.status !== 200)
@@ -92,6 +102,7 @@ export const load: BenchPhase = {
       print(
         `  ${(result['2xx'] / result.duration).toFixed(0)} req/s answered 200 (${result.requests.total} requests), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; errors ${errors} (goal ≥ 1000 req/s, p99 ≤ 40 ms, 0 errors)`,
       );
+      print(describeColdBurst('distinct creates', cold));
       print('  RSS of the npm start process tree, idle (after 20 creates):');
       idle.report().forEach((line) => print(line));
       print('  RSS, peak per process under the load:');

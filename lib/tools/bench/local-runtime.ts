@@ -1,6 +1,7 @@
 /**
- * Figures for the local runtime: `npm start` to the first answered request, and what the local
- * gateway adds to a request over calling the two handlers in-process.
+ * Figures for the local runtime: `npm start` to the first answered request, its first 60
+ * requests at once (the cold burst), and what the local gateway adds to a request over calling
+ * the two handlers in-process.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { makeDocumentClient } from '../../../lambda/shared/dynamodb';
 import { PLANTS_TABLE, TOKENS_TABLE } from '../../../lambda/shared/tables';
 import { PROJECT_ROOT } from '../../definitions/bundling';
 import { startLocal } from '../../local/runtime';
+import { coldBurst, describeColdBurst, untilRecorded } from './cold-burst';
 import { median } from './measure';
 import { spawnNpmStart } from './npm-start';
 import type { BenchContext, BenchPhase } from './phase';
@@ -34,6 +36,19 @@ async function startToFirstAnswer(dataDir: string): Promise<number> {
   }
 }
 
+/** A fresh `npm start -- --memory` whose first requests are 60 authorized GETs at once. */
+async function getBurst(dataDir: string) {
+  const npmStart = await spawnNpmStart(dataDir, ['--memory']);
+  try {
+    const token = await untilRecorded(dataDir, () => npmStart.child.exitCode !== null);
+    return await coldBurst(() =>
+      fetch(`${npmStart.url}/plants/1`, { headers: { authorization: `Bearer ${token}` } }),
+    );
+  } finally {
+    await npmStart.stop();
+  }
+}
+
 /** The local runtime's start time and per-request overhead. */
 export const localRuntime: BenchPhase = {
   name: 'local',
@@ -49,6 +64,7 @@ async function benchLocalRuntime({ dir, requests, print }: BenchContext): Promis
   print(
     `  npm start to first answer: ${cold.toFixed(0)} ms with no bundles built, ${warm.toFixed(0)} ms with bundles built`,
   );
+  print(describeColdBurst('authorized GET /plants/1, no such plant', await getBurst(dataDir)));
 
   const service = await startLocal({
     port: 0,
