@@ -35,15 +35,23 @@ export interface RequestCost {
   readonly capacityUnits: number;
 }
 
-/** Asks every DynamoDB call for its consumed capacity and adds it to `counter.units`. */
+/**
+ * Asks every DynamoDB call for its consumed capacity and adds it to `counter.units`. The engine
+ * (dynalite) counts a strongly consistent `Scan` as if it were eventually consistent (half a unit
+ * per 4 KB); DynamoDB bills it a whole unit per 4 KB, as it does a strongly consistent `GetItem`
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html),
+ * so that one figure is doubled here.
+ */
 function countCapacity(client: DynamoDBDocumentClient, counter: { units: number }): void {
   client.middlewareStack.add(
-    (next) => async (args) => {
-      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
+    (next, context) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      input.ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
       const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+      const factor = context.commandName === 'ScanCommand' && input.ConsistentRead === true ? 2 : 1;
       for (const each of [consumed].flat() as { CapacityUnits?: number }[]) {
-        counter.units += each?.CapacityUnits ?? 0;
+        counter.units += (each?.CapacityUnits ?? 0) * factor;
       }
       return result;
     },
