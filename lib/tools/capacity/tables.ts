@@ -112,7 +112,7 @@ function shapeTable(models: readonly LevelModel[]): string {
     ),
     row('DynamoDB write units/s (plants)', (m) => n(m.writeUnits)),
     row('DynamoDB read units/s (tokens, subscriptions)', (m) => n(m.readUnits, 1)),
-    row('seconds for create-plant to scale out from cold (1,000 environments per 10 s)', (m) =>
+    row('create-plant scales out from cold within (1,000 environments per 10 s), s', (m) =>
       n(Math.ceil(m.concurrency['create-plant']! / QUOTAS.lambdaScalingPer10s.value) * 10),
     ),
     row('partitions the writes need at least (1,000 WCU each)', (m) =>
