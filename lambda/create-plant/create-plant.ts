@@ -20,7 +20,10 @@ export async function createPlant(
   const stored = await plants.putNew(plant, { createdAt: now.toISOString(), createdBy });
   if (!stored) return 'created';
   if (differingMembers(stored, plant).length === 0) return 'unchanged';
-  throw new Conflict(
-    `id: ${plant.id} is already taken by a plant with another ${PLANT_FIELDS_IN_WORDS}`,
-  );
+  throw new Conflict(takenMessage(plant.id));
+}
+
+/** The 409's message: the id, and the members that may differ (the schema's, in words). */
+export function takenMessage(id: bigint): string {
+  return `id: ${id} is already taken by a plant with another ${PLANT_FIELDS_IN_WORDS}`;
 }

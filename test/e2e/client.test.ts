@@ -14,6 +14,7 @@ import {
   PlantStoreError,
 } from '@plant-store/client';
 import { useLocalService } from '../support/local-service';
+import { takenMessage } from '../../lambda/create-plant/create-plant';
 
 const service = useLocalService('client', { concurrency: 20 });
 let sent = 0;
@@ -79,7 +80,7 @@ it('answers that are not 2xx are PlantStoreErrors: the service’s and the gatew
     status: 409,
     error: 409,
     fromGateway: false,
-    message: 'id: 77 is already taken by a plant with another name or tag',
+    message: takenMessage(77n),
   });
   await expect(store.getPlant(404404)).rejects.toBeInstanceOf(NotFoundError);
   await expect(store.getPlant(404404)).rejects.toMatchObject({

@@ -11,6 +11,7 @@ import { startLocal, type LocalOptions, type LocalService } from '../../lib/loca
 import { runTokenCli } from '../../lib/tools/token-cli';
 import { runBin } from '../support/run-cli';
 import { uncheckedFetch } from '../support/http';
+import { takenMessage } from '../../lambda/create-plant/create-plant';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-e2e-'));
 const options: LocalOptions = {
@@ -126,7 +127,7 @@ describe('POST /plants end to end', () => {
     const conflict = await post('{"id":9007199254740993,"name":"Ficus"}');
     expect(conflict).toMatchObject({
       status: 409,
-      text: '{"error":409,"message":"id: 9007199254740993 is already taken by a plant with another name or tag"}',
+      text: JSON.stringify({ error: 409, message: takenMessage(9007199254740993n) }),
     });
   });
 

@@ -8,21 +8,12 @@ import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { parseJson } from '../../lambda/shared/json';
 import { PLANTS_TABLE } from '../../lambda/shared/tables';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../lib/local/engine';
-import { useLocalService } from '../support/local-service';
+import { sendAsDev, useLocalService } from '../support/local-service';
 
 const service = useLocalService('e2e-limits');
 
-async function send(method: string, path: string, body?: string) {
-  const response = await fetch(`${service.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${service.devToken}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body,
-  });
-  return { status: response.status, text: await response.text() };
-}
+const send = (method: string, path: string, body?: string) =>
+  sendAsDev(service, method, path, body);
 const create = (id: string, fields: { name: unknown; tag?: unknown }) =>
   send('POST', '/plants', JSON.stringify(fields).replace('{', `{"id":${id},`));
 

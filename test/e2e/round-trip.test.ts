@@ -11,10 +11,11 @@ import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { PlantStore } from '@plant-store/client';
 import { parseJson } from '../../lambda/shared/json';
-import { PLANT_FIELDS_IN_WORDS, type Plant } from '../../lambda/shared/schemas';
+import { takenMessage } from '../../lambda/create-plant/create-plant';
+import type { Plant } from '../../lambda/shared/schemas';
 import { PLANTS_TABLE } from '../../lambda/shared/tables';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../lib/local/engine';
-import { useLocalService } from '../support/local-service';
+import { sendAsDev, useLocalService } from '../support/local-service';
 import {
   expectStrictly,
   oneFieldDiffers,
@@ -36,17 +37,10 @@ const BY_HTTP: [bigint, Plant][] = [
 const BY_CLIENT: [bigint, Plant] = [2n ** 53n + 1n, plantAtLimits(2)];
 const ALL = [...BY_HTTP, BY_CLIENT];
 
+/** An answer of the API, its body parsed with every digit of its integers. */
 async function send(method: string, path: string, body?: string) {
-  const response = await fetch(`${service.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${service.devToken}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body,
-  });
-  const text = await response.text();
-  return { status: response.status, json: text ? parseJson(text) : undefined };
+  const { status, text } = await sendAsDev(service, method, path, body);
+  return { status, json: text ? parseJson(text) : undefined };
 }
 
 /** The create body: the id with every digit, then the plant's members. */
@@ -93,7 +87,7 @@ describe.each(BY_HTTP)('the plant %p, created over HTTP', (id, plant) => {
       status: 409,
       json: {
         error: 409n,
-        message: `id: ${id} is already taken by a plant with another ${PLANT_FIELDS_IN_WORDS}`,
+        message: takenMessage(id),
       },
     });
   });

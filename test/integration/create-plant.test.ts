@@ -4,6 +4,7 @@
  * the number of DynamoDB requests per create.
  */
 import { makeCreatePlantHandler } from '../../lambda/create-plant/handler';
+import { takenMessage } from '../../lambda/create-plant/create-plant';
 import { PLANTS_TABLE } from '../../lambda/shared/tables';
 import { createPlantEvent, plantBody } from '../support/events';
 import { startEngine } from '../../lib/local/engine';
@@ -126,7 +127,7 @@ describe.each(ENGINES)('on $engine', ({ start, conflictRequests }) => {
       expect(answer.statusCode).toBe(409);
       expect(JSON.parse(answer.body ?? '')).toEqual({
         error: 409,
-        message: 'id: 200 is already taken by a plant with another name or tag',
+        message: takenMessage(200n),
       });
       expect(store.requests).toEqual(conflictRequests);
       expect(await store.readStored('200')).toEqual(before);

@@ -17,7 +17,8 @@ import { makeCreatePlantHandler } from '../../lambda/create-plant/handler';
 import { makeGetPlantHandler } from '../../lambda/get-plant/handler';
 import { makeListPlantsHandler } from '../../lambda/list-plants/handler';
 import { parseJson } from '../../lambda/shared/json';
-import { PLANT_FIELDS_IN_WORDS, type Plant } from '../../lambda/shared/schemas';
+import { takenMessage } from '../../lambda/create-plant/create-plant';
+import type { Plant } from '../../lambda/shared/schemas';
 import { newPlantBody } from '../../lambda/shared/webhook/message';
 import { createPlantEvent, plantBody, plantsEvent } from '../support/events';
 import {
@@ -121,7 +122,7 @@ describe.each([
         status: 409,
         json: {
           error: 409n,
-          message: `id: ${ID} is already taken by a plant with another ${PLANT_FIELDS_IN_WORDS}`,
+          message: takenMessage(ID),
         },
       });
       expect(table.writes).toHaveLength(1);
