@@ -17,8 +17,9 @@ export interface BuiltFunction {
 export interface LocalBuildOptions {
   /**
    * For a debugger (`npm start -- --inspect`): an inline source map with the sources, and no
-   * minifying, so that breakpoints in the `.ts` sources under `lambda/` bind and stack traces name `.ts` lines.
-   * The stack never asks for it: deployed bundles carry no source map. @default false
+   * minifying, so that breakpoints in the `.ts` sources under `lambda/` bind. The stack never
+   * asks for it: deployed bundles carry a linked map without sources (stack traces only).
+   * @default false
    */
   readonly sourceMaps?: boolean;
 }
@@ -85,6 +86,13 @@ export async function buildFunctions(
 
 /** What a build's metafile says about the one bundle it wrote. */
 export function builtFunction(name: FunctionName, metafile: Metafile): BuiltFunction {
-  const [file, output] = Object.entries(metafile.outputs)[0]!;
+  const [file, output] = bundleOutput(metafile);
   return { name, file: join(PROJECT_ROOT, file), bytes: output.bytes, metafile };
+}
+
+/** The bundle among a one-entry build's outputs (its source map is the other one). */
+export function bundleOutput(metafile: Metafile): [string, Metafile['outputs'][string]] {
+  const bundle = Object.entries(metafile.outputs).find(([file]) => !file.endsWith('.map'));
+  if (!bundle) throw new Error('the build wrote no bundle');
+  return bundle;
 }

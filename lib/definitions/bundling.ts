@@ -66,6 +66,14 @@ export const BANNED_MODULES: readonly RegExp[] = [
 export const ESM_REQUIRE_BANNER =
   "import{createRequire as __cr}from'module';const require=__cr(import.meta.url);";
 
+/**
+ * Node's options for every function: the stack sets them as `NODE_OPTIONS`, `npm start` starts
+ * its sandboxes with them. `--enable-source-maps` makes a stack trace name the `lambda/…/*.ts`
+ * line through the bundle's map (Lambda's Node reads no map without it); its cost is measured by
+ * `npm run bench -- --phases readable` (docs/performance.md).
+ */
+export const FUNCTION_NODE_OPTIONS: readonly string[] = ['--enable-source-maps'];
+
 /** The esbuild options every function is built with, in esbuild's own terms. */
 export const ESBUILD_OPTIONS = {
   bundle: true,
@@ -73,7 +81,12 @@ export const ESBUILD_OPTIONS = {
   format: 'esm',
   target: `node${NODE_MAJOR}`,
   minify: true,
-  sourcemap: false,
+  // Readable errors: minifying keeps class and function names (an error's `name` is
+  // `StoreUnavailable`, not `Mr`), and a linked `index.mjs.map` beside the bundle maps its lines
+  // back to the TypeScript. The map carries no sources' text: a stack trace needs only lines.
+  keepNames: true,
+  sourcemap: 'linked',
+  sourcesContent: false,
   // Prefer the packages' ES module builds: smaller, and tree-shaken.
   mainFields: ['module', 'main'],
   external: [...UNUSED_CREDENTIAL_PROVIDERS],

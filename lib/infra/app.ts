@@ -1,11 +1,11 @@
 /**
  * The CDK app's content, read from its context: `-c stage=dev|prod` and `-c capacity=1k|10k|100k`
- * (lib/infra/stages.ts), `-c alarmEmail=…`, `-c dynamoDbEndpoint=…` (sam local), `-c logLevel=DEBUG`,
- * `-c tracing=true`, `-c webhookStaticIps=true`.
- * cdk-nag's AwsSolutions checks run on every synth.
+ * (lib/infra/stages.ts), `-c alarmEmail=…`, `-c dynamoDbEndpoint=…` and `-c lambdaArch=host`
+ * (sam local), `-c logLevel=DEBUG`, `-c tracing=true`, `-c webhookStaticIps=true`. cdk-nag's
+ * AwsSolutions checks run on every synth.
  */
 import { Validations, type App } from 'aws-cdk-lib';
-import type { ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, type ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { PlantStoreStack } from './plant-store-stack';
 import { capacityPreset, stageSettings } from './stages';
@@ -23,6 +23,7 @@ export function addPlantStore(app: App): PlantStoreStack {
     ...capacityPreset(context('capacity')),
     alarmEmail: context('alarmEmail'),
     dynamoDbEndpoint: context('dynamoDbEndpoint'),
+    architecture: samLocalArchitecture(context('lambdaArch'), context('dynamoDbEndpoint')),
     applicationLogLevel: context('logLevel') as ApplicationLogLevel | undefined,
     tracing: context('tracing') === 'true',
     webhookStaticIps: context('webhookStaticIps') === 'true',
@@ -30,4 +31,39 @@ export function addPlantStore(app: App): PlantStoreStack {
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   return stack;
+}
+
+/** Lambda's name for each processor Node reports (`process.arch`) that Lambda runs. */
+const ARCHITECTURES: Readonly<Record<string, Architecture>> = {
+  x64: Architecture.X86_64,
+  arm64: Architecture.ARM_64,
+};
+
+/**
+ * `-c lambdaArch=host|x86_64|arm64`: the functions' architecture in a template for `sam local`,
+ * whose Docker Engine on an x86-64 Linux runs arm64 images only with QEMU installed. The bundles
+ * are plain JavaScript, the same on both. Only with `-c dynamoDbEndpoint` (a sam-local synth):
+ * a deployed stack stays on arm64.
+ */
+export function samLocalArchitecture(
+  value: string | undefined,
+  dynamoDbEndpoint: string | undefined,
+  arch: string = process.arch,
+): Architecture | undefined {
+  if (value === undefined) return undefined;
+  if (dynamoDbEndpoint === undefined) {
+    throw new Error(
+      `-c lambdaArch=${value} is for sam local only: give it with -c dynamoDbEndpoint=…; a deployed stack runs on arm64`,
+    );
+  }
+  const name = value === 'host' ? ARCHITECTURES[arch]?.name : value;
+  const architecture = Object.values(ARCHITECTURES).find((a) => a.name === name);
+  if (!architecture) {
+    throw new Error(
+      value === 'host'
+        ? `-c lambdaArch=host: Lambda has no architecture for this machine's ${arch}`
+        : `unknown -c lambdaArch=${JSON.stringify(value)}: use host, x86_64 or arm64`,
+    );
+  }
+  return architecture;
 }

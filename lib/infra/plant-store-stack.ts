@@ -4,7 +4,7 @@
  */
 import { CfnOutput, Duration, Fn, Stack, type RemovalPolicy, type StackProps } from 'aws-cdk-lib';
 import type { Operation } from 'aws-cdk-lib/aws-dynamodb';
-import type { ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
+import type { ApplicationLogLevel, Architecture } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { WEBHOOK_ENVIRONMENT } from '../../lambda/shared/webhook/config';
@@ -96,6 +96,12 @@ export interface PlantStoreStackProps extends StackProps {
    */
   readonly dynamoDbEndpoint?: string;
   /**
+   * The functions' processor architecture. Only `sam local` on an x86-64 machine asks for
+   * another (`-c lambdaArch=host`): Docker Engine runs arm64 images there only with QEMU.
+   * @default Architecture.ARM_64
+   */
+  readonly architecture?: Architecture;
+  /**
    * The functions' application log level (Lambda's JSON log format filters by it). TRACE, DEBUG
    * or INFO: Lambda files the EMF metric lines, which have no level, as INFO, so a higher level
    * would drop the metrics.
@@ -164,6 +170,7 @@ export class PlantStoreStack extends Stack {
             egress && FUNCTIONS[name].reachesOutside
               ? { vpc: egress.vpc, subnets: egress.subnets }
               : undefined,
+          architecture: props.architecture,
         }),
       ]),
     ) as Record<FunctionName, ServiceFunction>;

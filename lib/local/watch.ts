@@ -22,7 +22,7 @@ export interface BundlesOptions {
   readonly names: readonly FunctionName[];
   /** Keep watching after the first build. */
   readonly watch: boolean;
-  /** Inline source maps, unminified (for a debugger). @default false */
+  /** Inline source maps with the sources, unminified (for a debugger). @default false */
   readonly sourceMaps?: boolean;
   readonly log: (line: string) => void;
   /** A bundle was rebuilt with a different output. */
@@ -202,18 +202,29 @@ async function rebuild(ctx: BuildContext, bundles: Map<FunctionName, Bundle>): P
   );
   const changed: FunctionName[] = [];
   for (const [name, bundle] of bundles) {
-    const contents = outputs.get(bundle.file);
-    if (!contents) throw new Error(`esbuild wrote no ${bundle.file}`);
+    const code = outputs.get(bundle.file);
+    if (!code) throw new Error(`esbuild wrote no ${bundle.file}`);
+    // The linked source map goes with its bundle: a comment moved lines without changing the
+    // minified code, so a changed map alone is a new build too.
+    const map = outputs.get(`${bundle.file}.map`);
+    const contents = map ? Buffer.concat([code, map]) : code;
     bundle.inputs = new Set(inputs.get(bundle.file));
     if (bundle.contents && Buffer.compare(bundle.contents, contents) === 0) continue;
     await mkdir(dirname(bundle.file), { recursive: true, mode: 0o700 });
-    const temporary = `${bundle.file}.${process.pid}.tmp`;
-    await writeFile(temporary, contents, { mode: 0o600 });
-    await rename(temporary, bundle.file);
+    // The map first, then the bundle that names it, each by rename.
+    if (map) await replaceFile(`${bundle.file}.map`, map);
+    await replaceFile(bundle.file, code);
     bundle.contents = contents;
     changed.push(name);
   }
   return { changed };
+}
+
+/** Writes `file` whole by renaming a new one over it: a reader sees the old file or the new one. */
+async function replaceFile(file: string, contents: Uint8Array): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, contents, { mode: 0o600 });
+  await rename(temporary, file);
 }
 
 /** Whether `path` is one of `inputs` or a directory holding one (a folder renamed or removed). */

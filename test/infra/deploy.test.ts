@@ -7,6 +7,7 @@
  */
 import { App, CfnResource, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Architecture } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { Validations } from 'aws-cdk-lib';
@@ -15,7 +16,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API } from '../../lib/definitions/api';
-import { addPlantStore } from '../../lib/infra/app';
+import { addPlantStore, samLocalArchitecture } from '../../lib/infra/app';
 import { FUNCTIONS } from '../../lib/definitions/functions';
 import { STACK_DESCRIPTION } from '../../lib/infra/plant-store-stack';
 import { CAPACITY_PRESETS, DEFAULT_STACK_NAME, STAGES } from '../../lib/infra/stages';
@@ -413,5 +414,47 @@ describe('CloudFormation validation and cdk-nag', () => {
   it('fails synth on a cdk-nag finding', () => {
     const app = brokenApp((stack) => new Topic(stack, 'Unencrypted'));
     expect(() => app.synth()).toThrow(/AwsSolutions-SNS/);
+  });
+});
+
+describe('sam local on either processor (-c lambdaArch)', () => {
+  const architectures = (template: Template) =>
+    Object.values(template.findResources('AWS::Lambda::Function')).map(
+      (fn) => fn.Properties.Architectures,
+    );
+  const endpoint = { dynamoDbEndpoint: 'http://127.0.0.1:8000' };
+
+  it('deploys arm64 functions, stage or not', () => {
+    for (const context of [{}, { stage: 'prod' }, endpoint] as Record<string, string>[]) {
+      const all = architectures(synthApp(context).template);
+      expect(all).toHaveLength(Object.keys(FUNCTIONS).length);
+      expect(new Set(all.map((a) => JSON.stringify(a)))).toEqual(new Set(['["arm64"]']));
+    }
+  });
+
+  it.each([
+    ['x86_64', 'x86_64'],
+    ['arm64', 'arm64'],
+    ['host', samLocalArchitecture('host', endpoint.dynamoDbEndpoint)!.name],
+  ])('-c lambdaArch=%s builds every function for %s in a sam-local synth', (value, expected) => {
+    const all = architectures(synthApp({ ...endpoint, lambdaArch: value }).template);
+    expect(all).toEqual(Object.keys(FUNCTIONS).map(() => [expected]));
+  });
+
+  it("host is this machine's processor in Lambda's terms", () => {
+    expect(samLocalArchitecture('host', 'http://x', 'x64')).toBe(Architecture.X86_64);
+    expect(samLocalArchitecture('host', 'http://x', 'arm64')).toBe(Architecture.ARM_64);
+    expect(() => samLocalArchitecture('host', 'http://x', 'ia32')).toThrow(
+      "-c lambdaArch=host: Lambda has no architecture for this machine's ia32",
+    );
+  });
+
+  it('refuses it outside a sam-local synth, and an unknown value', () => {
+    expect(() => synthApp({ lambdaArch: 'host' })).toThrow(
+      '-c lambdaArch=host is for sam local only: give it with -c dynamoDbEndpoint=…; a deployed stack runs on arm64',
+    );
+    expect(() => synthApp({ ...endpoint, lambdaArch: 'amd64' })).toThrow(
+      'unknown -c lambdaArch="amd64": use host, x86_64 or arm64',
+    );
   });
 });

@@ -84,6 +84,8 @@ beforeAll(async () => {
     context: {
       ...CONTEXT,
       dynamoDbEndpoint: SAM_ENDPOINT,
+      // As docs/local.md: functions for this machine's processor (x86_64 here, arm64 deployed).
+      lambdaArch: 'host',
       // What `cdk synth` turns on, and SAM reads: construct paths and asset folders.
       'aws:cdk:enable-path-metadata': true,
       'aws:cdk:enable-asset-metadata': true,

@@ -7,13 +7,13 @@ import { build, type Metafile } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildFunctions, type BuiltFunction } from '../../lib/definitions/build';
+import { buildFunctions, bundleOutput, type BuiltFunction } from '../../lib/definitions/build';
 import { BANNED_MODULES, ESBUILD_OPTIONS, PROJECT_ROOT } from '../../lib/definitions/bundling';
 import { FUNCTIONS, FUNCTION_NAMES } from '../../lib/definitions/functions';
 
 /** The bundle's inputs that contribute bytes, matched against the banned list. */
 function bannedInputs(metafile: Metafile): string[] {
-  const output = Object.values(metafile.outputs)[0]!;
+  const [, output] = bundleOutput(metafile);
   return Object.entries(output.inputs)
     .filter(
       ([path, { bytesInOutput }]) =>

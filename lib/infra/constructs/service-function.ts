@@ -19,12 +19,13 @@ import {
   LogLevel,
   NodejsFunction,
   OutputFormat,
+  SourceMapMode,
   type BundlingOptions,
 } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
-import { ESBUILD_OPTIONS, PROJECT_ROOT } from '../../definitions/bundling';
+import { ESBUILD_OPTIONS, FUNCTION_NODE_OPTIONS, PROJECT_ROOT } from '../../definitions/bundling';
 import { TABLES_BY_KEY, type FunctionDefinition, type TableKey } from '../../definitions/functions';
 
 /** Settings of one deployed function. */
@@ -73,6 +74,11 @@ export interface ServiceFunctionProps {
    * @default - no VPC: Lambda's own network, whose source addresses change
    */
   readonly network?: { readonly vpc: IVpc; readonly subnets: SubnetSelection };
+  /**
+   * The processor architecture (the bundle is the same JavaScript on either).
+   * @default Architecture.ARM_64
+   */
+  readonly architecture?: Architecture;
 }
 
 /** Log levels at which Lambda keeps the EMF metric lines (it files them as INFO). */
@@ -91,7 +97,11 @@ export function nodejsBundling(): BundlingOptions {
     format: OutputFormat.ESM,
     target: ESBUILD_OPTIONS.target,
     minify: ESBUILD_OPTIONS.minify,
-    sourceMap: ESBUILD_OPTIONS.sourcemap,
+    keepNames: ESBUILD_OPTIONS.keepNames,
+    // esbuild's `linked` (a `.map` file and the comment naming it) is CDK's DEFAULT mode.
+    sourceMap: true,
+    sourceMapMode: { linked: SourceMapMode.DEFAULT }[ESBUILD_OPTIONS.sourcemap],
+    sourcesContent: ESBUILD_OPTIONS.sourcesContent,
     mainFields: [...ESBUILD_OPTIONS.mainFields],
     externalModules: [...ESBUILD_OPTIONS.external],
     bundleAwsSDK: true,
@@ -149,7 +159,7 @@ export class ServiceFunction extends Construct {
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       handler: 'handler',
       runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
+      architecture: props.architecture ?? Architecture.ARM_64,
       memorySize: definition.memorySize,
       timeout: Duration.seconds(definition.timeoutSeconds),
       reservedConcurrentExecutions: reservedConcurrency,
@@ -167,6 +177,8 @@ export class ServiceFunction extends Construct {
         ),
         // The service dimension of the metrics: the registry name the dashboard reads.
         POWERTOOLS_SERVICE_NAME: name,
+        // Stack traces through the bundle's source map (lib/definitions/bundling.ts).
+        NODE_OPTIONS: FUNCTION_NODE_OPTIONS.join(' '),
         ...props.environment,
       },
       bundling: nodejsBundling(),

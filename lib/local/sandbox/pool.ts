@@ -8,6 +8,7 @@
  * invocation. With `inspectPort` the pool runs one sandbox under the inspector, for a debugger.
  */
 import { randomUUID } from 'node:crypto';
+import { FUNCTION_NODE_OPTIONS } from '../../definitions/bundling';
 import { lambdaHeapFlags } from '../../definitions/lambda-node';
 import { InvocationError, Sandbox } from './sandbox';
 import { StartGate } from './start-gate';
@@ -296,9 +297,9 @@ export class SandboxPool {
       // and garbage is collected as often (a young generation of a tenth, not V8's default).
       execArgv: [
         ...lambdaHeapFlags(this.options.memorySize),
-        ...(this.inspecting
-          ? [`--inspect=127.0.0.1:${this.options.inspectPort}`, '--enable-source-maps']
-          : []),
+        // As the stack's NODE_OPTIONS: stack traces name the `.ts` lines.
+        ...FUNCTION_NODE_OPTIONS,
+        ...(this.inspecting ? [`--inspect=127.0.0.1:${this.options.inspectPort}`] : []),
       ],
       log: this.options.log,
       onExit: (gone, reason) => {

@@ -14,7 +14,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../../lambda/shared/dynamodb';
 import { ALL_SCOPES, generateToken, tokenItem } from '../../../lambda/shared/tokens';
 import { TOKENS_TABLE, TokensTable } from '../../../lambda/shared/tokens-table';
-import { buildFunctions } from '../../definitions/build';
+import { buildFunctions, bundleOutput } from '../../definitions/build';
 import { tableEnvironment } from '../../definitions/functions';
 import { localWebhookEnvironment } from '../../local/webhooks';
 import { firstEvent } from './events';
@@ -44,7 +44,7 @@ const BARE = 'export const handler = async () => ({ statusCode: 200 });\n';
 
 /** The packages contributing most bytes to a bundle. */
 function largestInputs(metafile: Metafile, count = 4): string {
-  const output = Object.values(metafile.outputs)[0]!;
+  const [, output] = bundleOutput(metafile);
   const byPackage = new Map<string, number>();
   for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
     const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? 'project';

@@ -7,6 +7,7 @@
 import { build, type BuildOptions } from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { bundleOutput } from '../../definitions/build';
 import { ESBUILD_OPTIONS, PROJECT_ROOT } from '../../definitions/bundling';
 import {
   FUNCTIONS,
@@ -99,7 +100,7 @@ async function buildVariants(name: FunctionName, outdir: string) {
   for (const variant of VARIANTS) {
     const file = join(outdir, name, `${variant}.mjs`);
     const result = await build({ ...options[variant], outfile: file, outExtension: undefined });
-    built[variant] = { file, kib: Object.values(result.metafile!.outputs)[0]!.bytes / 1024 };
+    built[variant] = { file, kib: bundleOutput(result.metafile!)[1].bytes / 1024 };
   }
   return built;
 }

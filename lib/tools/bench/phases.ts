@@ -9,6 +9,7 @@ import { observabilityCost } from './observability-cost';
 import { parseTime } from './parse-time';
 import { perRequest } from './per-request';
 import type { BenchPhase } from './phase';
+import { readableErrors } from './readable-errors';
 import { benchWatchReload } from './watch-reload';
 
 /** Watch mode's save-to-new-answer time (`lib/tools/bench/watch-reload.ts`). */
@@ -38,4 +39,5 @@ export const PHASES: readonly BenchPhase[] = [
   bundlingVariants,
   observabilityCost,
   perRequest,
+  readableErrors,
 ];
