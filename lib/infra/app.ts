@@ -1,12 +1,16 @@
 /**
  * The CDK app's content, read from its context: `-c stage=dev|prod` and `-c capacity=1k|10k|100k`
  * (lib/infra/stages.ts), `-c alarmEmail=…`, `-c dynamoDbEndpoint=…` and `-c lambdaArch=host`
- * (sam local), `-c logLevel=DEBUG`, `-c tracing=true`, `-c webhookStaticIps=true`. cdk-nag's
- * AwsSolutions checks run on every synth.
+ * (sam local), `-c logLevel=DEBUG`, `-c tracing=true`, `-c webhookStaticIps=true`;
+ * `-c githubRepository=<owner>/<name>` (and `-c githubOidcProviderArn=…` when the account has
+ * GitHub's provider) adds the GitHub deploy roles' stack. cdk-nag's AwsSolutions checks run on
+ * every synth.
  */
 import { Validations, type App } from 'aws-cdk-lib';
 import { Architecture, type ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { UsageError } from '../cli-args';
+import { DEPLOY_ACCESS_STACK_NAME, DeployAccessStack } from './deploy-access-stack';
 import { PlantStoreStack } from './plant-store-stack';
 import { capacityPreset, stageSettings } from './stages';
 
@@ -29,6 +33,14 @@ export function addPlantStore(app: App): PlantStoreStack {
     webhookStaticIps: context('webhookStaticIps') === 'true',
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   });
+  const repository = context('githubRepository');
+  if (repository !== undefined) {
+    new DeployAccessStack(app, DEPLOY_ACCESS_STACK_NAME, {
+      repository,
+      oidcProviderArn: context('githubOidcProviderArn'),
+      qualifier: context('bootstrapQualifier'),
+    });
+  }
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   return stack;
 }
@@ -52,14 +64,14 @@ export function samLocalArchitecture(
 ): Architecture | undefined {
   if (value === undefined) return undefined;
   if (dynamoDbEndpoint === undefined) {
-    throw new Error(
+    throw new UsageError(
       `-c lambdaArch=${value} is for sam local only: give it with -c dynamoDbEndpoint=…; a deployed stack runs on arm64`,
     );
   }
   const name = value === 'host' ? ARCHITECTURES[arch]?.name : value;
   const architecture = Object.values(ARCHITECTURES).find((a) => a.name === name);
   if (!architecture) {
-    throw new Error(
+    throw new UsageError(
       value === 'host'
         ? `-c lambdaArch=host: Lambda has no architecture for this machine's ${arch}`
         : `unknown -c lambdaArch=${JSON.stringify(value)}: use host, x86_64 or arm64`,

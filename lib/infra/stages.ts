@@ -106,6 +106,17 @@ export function capacityPreset(name: string | undefined): CapacityPreset {
 }
 
 /**
+ * The refs each stage deploys from through GitHub, as IAM `StringLike` patterns: its deploy role
+ * trusts only these (lib/infra/deploy-access-stack.ts) and the Deploy workflow refuses others
+ * before it starts. prod: only reviewed code, main or a release tag (`v*` tags protected by the
+ * repository's rules); dev: any branch, which is what a pull request's stack is for.
+ */
+export const DEPLOY_REFS: Readonly<Record<StageName, readonly string[]>> = {
+  dev: ['*'],
+  prod: ['refs/heads/main', 'refs/tags/v*'],
+};
+
+/**
  * The settings of `-c stage=<name>` (the default stack when `name` is undefined); an unknown
  * name is an error that lists the stages.
  */

@@ -62,9 +62,15 @@ describe('served beside the API, without a token', () => {
 });
 
 const hasBrowser = existsSync(CHROMIUM);
+// In CI (.ci/run installs chromium) a missing browser is a failure, never a silent skip.
+if (!hasBrowser && process.env.CI) {
+  throw new Error(
+    `docs.test.ts: no Chromium at ${CHROMIUM} in CI (CI=${process.env.CI}): .ci/run installs it, or set CHROMIUM_PATH`,
+  );
+}
 if (!hasBrowser) {
   process.stderr.write(
-    `docs.test.ts: browser test skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH, or run .ci/run as root to install Debian's chromium)\n`,
+    `docs.test.ts: browser test skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH, or run .ci/run, which installs chromium)\n`,
   );
 }
 const inBrowser = hasBrowser ? describe : describe.skip;
