@@ -9,6 +9,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { WEBHOOK_ENVIRONMENT } from '../../lambda/shared/webhook/config';
 import { API } from '../definitions/api';
+import { VERSION } from '../definitions/version';
 import { ServiceHttpApi } from './constructs/http-api';
 import { Monitoring } from './constructs/monitoring';
 import { ServiceFunction } from './constructs/service-function';
@@ -217,6 +218,11 @@ export class PlantStoreStack extends Stack {
       extraAlarms: webhooks.alarmMetrics,
     });
 
+    new CfnOutput(this, 'Version', {
+      value: VERSION,
+      description:
+        'The Plant Store release deployed (package.json; CHANGELOG.md says what it changed)',
+    });
     new CfnOutput(this, 'ApiUrl', {
       value: this.apiUrl,
       description: `Base URL of the API: ${API.routes.map((route) => `${route.method} <ApiUrl>${route.path.slice(1)}`).join(', ')}`,

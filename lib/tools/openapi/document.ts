@@ -14,6 +14,7 @@ import type * as v from 'valibot';
 import { TOKEN_PREFIX } from '../../../lambda/shared/tokens';
 import { API, type ApiDefinition } from '../../definitions/api';
 import { PROJECT_ROOT } from '../../definitions/bundling';
+import { VERSION } from '../../definitions/version';
 import {
   BODY_SCHEMAS,
   OPERATIONS,
@@ -213,7 +214,7 @@ export function buildDocument(
     openapi: '3.1.0',
     info: {
       title: 'Plant Store',
-      version: '1.0.0',
+      version: VERSION,
       description: overview(api),
       license: { name: 'MIT', identifier: 'MIT' },
     },

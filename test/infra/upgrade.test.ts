@@ -1,0 +1,164 @@
+/**
+ * Upgrades lose nothing (CONTRACT): both stacks as `cdk synth` builds them today (the default and
+ * prod, as releases/ keeps them) compared with the last release's templates — no table, key or
+ * queue gone, of another type or logical id, or changed in a property that replaces it; prod
+ * retains every table and key. The comparison is shown to catch each of those on a mutated
+ * template, the plants table's key type first.
+ */
+import { App } from 'aws-cdk-lib';
+import { Template as Assertions } from 'aws-cdk-lib/assertions';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addPlantStore } from '../../lib/infra/app';
+import { RELEASE_STACKS, readRelease, releaseVersions } from '../../lib/tools/release/releases';
+import {
+  compareStateful,
+  unretained,
+  type Finding,
+  type Template,
+} from '../../lib/tools/release/stateful';
+
+// JSON documents changed freely in place, as openapi.test.ts does.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Doc = any;
+const CONTEXT = JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')).context;
+const temporary: string[] = [];
+afterAll(() => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+
+/** One kept stack as the app synthesizes it now (bundling skipped: code is not compared). */
+function synthesize(context: Record<string, string>): Template {
+  temporary.push(mkdtempSync(join(tmpdir(), 'plant-store-upgrade-')));
+  const app = new App({
+    outdir: temporary.at(-1)!,
+    context: { ...CONTEXT, 'aws:cdk:bundling-stacks': [], ...context },
+  });
+  const stack = addPlantStore(app);
+  app.synth();
+  return Assertions.fromStack(stack).toJSON() as Template;
+}
+
+const release = readRelease();
+const current = Object.fromEntries(
+  RELEASE_STACKS.map(({ stackName, context }) => [stackName, synthesize(context)]),
+) as Record<(typeof RELEASE_STACKS)[number]['stackName'], Template>;
+const messages = (findings: Finding[]) => findings.map((finding) => finding.message);
+
+it('keeps the first release, 1.0.0 (main at bc48fb5), and compares with the last', () => {
+  expect(releaseVersions()[0]).toBe('1.0.0');
+  expect(release.version).toBe(releaseVersions().at(-1));
+});
+
+it.each(RELEASE_STACKS.map(({ stackName }) => stackName))(
+  '%s keeps every table, key and queue of the last release, as it was',
+  (stackName) => {
+    const released = release.templates[stackName];
+    const stateful = Object.values(released.Resources).filter((r) =>
+      ['AWS::DynamoDB::Table', 'AWS::KMS::Key', 'AWS::SQS::Queue'].includes(r.Type),
+    );
+    expect(stateful.length).toBeGreaterThanOrEqual(7);
+    expect(messages(compareStateful(released, current[stackName]))).toEqual([]);
+  },
+);
+
+it('prod retains every table and key, on delete and on replacement', () => {
+  expect(messages(unretained(current['PlantStore-prod']))).toEqual([]);
+});
+
+describe('the comparison catches what would lose data (mutated templates)', () => {
+  const released = release.templates.PlantStore;
+  /** A deep copy of today's default template, changed by `change`. */
+  const mutated = (change: (resources: Record<string, Doc>) => void) => {
+    const copy = JSON.parse(JSON.stringify(current.PlantStore)) as Template;
+    change(copy.Resources as Record<string, Doc>);
+    return compareStateful(released, copy);
+  };
+
+  it("the plants table's key becomes a string: named, with the property", () => {
+    const findings = mutated((resources) => {
+      resources.PlantsTable0ED39346!.Properties.AttributeDefinitions = [
+        { AttributeName: 'id', AttributeType: 'S' },
+      ];
+    });
+    expect(findings).toEqual([
+      {
+        logicalId: 'PlantsTable0ED39346',
+        type: 'AWS::DynamoDB::Table',
+        property: 'AttributeDefinitions.id.AttributeType',
+        message:
+          'AWS::DynamoDB::Table PlantsTable0ED39346: the key attribute id changed type from "N" to "S", which replaces the table with a new, empty one',
+      },
+    ]);
+  });
+
+  it('a new key schema, a table name or a queue name', () => {
+    const findings = mutated((resources) => {
+      resources.TokensTable6C9B5BC6!.Properties.KeySchema = [
+        { AttributeName: 'tokenId', KeyType: 'HASH' },
+      ];
+      resources.TokensTable6C9B5BC6!.Properties.AttributeDefinitions = [
+        { AttributeName: 'tokenId', AttributeType: 'S' },
+      ];
+      resources.PlantsTable0ED39346!.Properties.TableName = 'plants';
+      resources.WebhooksDeliveryQueue42B30D41!.Properties.QueueName = 'deliveries';
+    });
+    expect(findings.map((f) => [f.logicalId, f.property])).toEqual([
+      ['PlantsTable0ED39346', 'TableName'],
+      ['TokensTable6C9B5BC6', 'KeySchema'],
+      ['WebhooksDeliveryQueue42B30D41', 'QueueName'],
+    ]);
+  });
+
+  it("a key's spec, which CloudFormation cannot change", () => {
+    const findings = mutated((resources) => {
+      resources.WebhooksSecretsKeyD20F1394!.Properties.KeySpec = 'RSA_2048';
+    });
+    expect(messages(findings)).toEqual([
+      'AWS::KMS::Key WebhooksSecretsKeyD20F1394: KeySpec changed from "SYMMETRIC_DEFAULT" to "RSA_2048", which CloudFormation cannot update (the key is immutable)',
+    ]);
+  });
+
+  it('a queue gone, a table under a new logical id, a key of another type', () => {
+    const findings = mutated((resources) => {
+      delete resources.WebhooksDeadLetterQueue1C65998B;
+      resources.PlantsTableMoved = resources.PlantsTable0ED39346!;
+      delete resources.PlantsTable0ED39346;
+      resources.WebhooksSecretsKeyD20F1394!.Type = 'AWS::KMS::ReplicaKey';
+    });
+    expect(messages(findings)).toEqual([
+      'AWS::DynamoDB::Table PlantsTable0ED39346 is gone (its logical id became PlantsTableMoved: CloudFormation would create a new, empty one)',
+      'AWS::SQS::Queue WebhooksDeadLetterQueue1C65998B is gone: CloudFormation would delete it',
+      'WebhooksSecretsKeyD20F1394 changed type from AWS::KMS::Key to AWS::KMS::ReplicaKey: CloudFormation would replace it',
+    ]);
+  });
+
+  it('a table no longer retained', () => {
+    const findings = mutated((resources) => {
+      resources.TokensTable6C9B5BC6!.DeletionPolicy = 'Delete';
+    });
+    expect(findings.map((f) => [f.logicalId, f.property])).toEqual([
+      ['TokensTable6C9B5BC6', 'DeletionPolicy'],
+    ]);
+    const prod = JSON.parse(JSON.stringify(current['PlantStore-prod'])) as Template;
+    (
+      prod.Resources.MonitoringAlarmsKey8162515D as { UpdateReplacePolicy?: string }
+    ).UpdateReplacePolicy = 'Delete';
+    expect(unretained(prod).map((f) => [f.logicalId, f.property])).toEqual([
+      ['MonitoringAlarmsKey8162515D', 'UpdateReplacePolicy'],
+    ]);
+  });
+
+  it('what does not lose data passes: a new property, a new table, a changed policy', () => {
+    const findings = mutated((resources) => {
+      resources.PlantsTable0ED39346!.Properties.StreamSpecification = {
+        StreamViewType: 'NEW_AND_OLD_IMAGES',
+      };
+      resources.WebhooksDeliveryQueue42B30D41!.Properties.VisibilityTimeout = 900;
+      resources.WebhooksSecretsKeyD20F1394!.Properties.KeyPolicy = { Statement: [] };
+      resources.NewTable = { Type: 'AWS::DynamoDB::Table', Properties: {} };
+    });
+    expect(findings).toEqual([]);
+  });
+});
