@@ -21,6 +21,7 @@ import {
   type FunctionName,
 } from '../../lib/definitions/functions';
 import { PlantStoreStack, type PlantStoreStackProps } from '../../lib/infra/plant-store-stack';
+import { VERSION } from '../../lib/definitions/version';
 
 /** The feature flags `cdk synth` reads from cdk.json, so that the template tested is the one deployed. */
 const CONTEXT = JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')).context;
@@ -365,7 +366,7 @@ describe('alarms and outputs', () => {
     });
   });
 
-  it('outputs the URL and the table names', () => {
+  it('outputs the URL, the table names and the version', () => {
     expect(Object.keys(template.findOutputs('*')).sort()).toEqual([
       'ApiUrl',
       'DeadLetterQueueUrl',
@@ -373,7 +374,9 @@ describe('alarms and outputs', () => {
       'PlantsTableName',
       'SubscriptionsTableName',
       'TokensTableName',
+      'Version',
     ]);
+    template.hasOutput('Version', { Value: VERSION });
   });
 });
 
