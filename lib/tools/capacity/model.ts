@@ -153,9 +153,12 @@ export function model(
   const units = (name: Measured) => MEASURED.functions[name].units;
   const writeUnits = mix.create * units('create-plant') + mix.delete * units('delete-plant');
   const plantReads = mix.get * units('get-plant') + mix.list * units('list-plants');
-  // The deliverer reads its subscriber (strongly consistent, 1 unit) for every delivery: each
-  // subscriber's item is read once per create, all on the one partition that holds it.
-  const subscriberReads = deliveries;
+  // The deliverer reads each subscriber of a batch once (strongly consistent, 1 unit): a batch
+  // of 100 deliveries holds up to 100 subscribers, and each subscriber's item, on one partition,
+  // is read once per batch that holds it.
+  const perBatch = Math.min(subscribers, DELIVERY_SOURCE.batchSize);
+  const subscriberReads = deliverInvocations * perBatch;
+  const readsOfOneSubscriber = (mix.create * perBatch) / DELIVERY_SOURCE.batchSize;
   const readUnits = plantReads + authorizer * units('authorizer') + subscriberReads;
   const totalConcurrency = Object.values(concurrency).reduce((a, b) => a + b, 0);
   const q = QUOTAS;
@@ -182,7 +185,7 @@ export function model(
     row('plants table: on-demand maximum, reads', plantReads, q.dynamoTableMax),
     row(
       "subscriptions table: reads of one subscriber's item (one partition)",
-      subscribers > 0 ? mix.create : 0,
+      readsOfOneSubscriber,
       q.dynamoPartitionReads,
     ),
     {
