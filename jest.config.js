@@ -14,8 +14,8 @@ module.exports = {
       { diagnostics: false, tsconfig: { module: 'commonjs', moduleResolution: 'node10' } },
     ],
   },
-  // The client package is ESM (client/dist): suites load its TypeScript source instead, whose
-  // relative imports name the .js files the build emits.
+  // Suites load the client's TypeScript source, not the built client/dist (client-package and
+  // docs test that); its relative imports name .js files, as ESM resolution needs.
   moduleNameMapper: {
     '^@plant-store/client$': '<rootDir>/client/src/index.ts',
     '^(\\.{1,2}/.+)\\.js$': '$1',
