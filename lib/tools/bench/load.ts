@@ -14,13 +14,17 @@ import { spawnNpmStart } from './npm-start';
 import { PeakMemory } from './memory';
 import type { BenchContext, BenchPhase } from './phase';
 
-const CONNECTIONS = 16;
+export const CONNECTIONS = 16;
 
 /**
  * Waits until `npm start` answers a request with its dev token: the gateway listens before the
  * token is written and stored, so an answer without one (a 401) is too early.
  */
-async function untilReady(url: string, child: ChildProcess, dataDir: string): Promise<string> {
+export async function untilReady(
+  url: string,
+  child: ChildProcess,
+  dataDir: string,
+): Promise<string> {
   const started = performance.now();
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
@@ -40,6 +44,28 @@ async function untilReady(url: string, child: ChildProcess, dataDir: string): Pr
     if (performance.now() - started > 60_000) throw new Error('npm start did not answer in 60 s');
     await sleep(50);
   }
+}
+
+/** Autocannon's 16 keep-alive connections of distinct creates (`body()` gives each its id). */
+export function distinctCreates(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  body: () => string,
+) {
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: '/plants',
+        headers,
+        setupRequest: (request) => ({ ...request, body: body() }),
+      },
+    ],
+  });
 }
 
 /** The load and memory phase. */
@@ -79,19 +105,7 @@ export const load: BenchPhase = {
       const sampler = setInterval(() => busy.sample(child.pid!), 1_000);
       let result;
       try {
-        result = await autocannon({
-          url,
-          connections: CONNECTIONS,
-          duration: loadSeconds,
-          requests: [
-            {
-              method: 'POST',
-              path: '/plants',
-              headers,
-              setupRequest: (request) => ({ ...request, body: body() }),
-            },
-          ],
-        });
+        result = await distinctCreates(url, headers, loadSeconds, body);
       } finally {
         clearInterval(sampler);
       }

@@ -5,6 +5,7 @@ import { handlerOverhead } from './handler-overhead';
 import { load } from './load';
 import { localRuntime } from './local-runtime';
 import { median } from './measure';
+import { offline } from './offline';
 import { observabilityCost } from './observability-cost';
 import { parseTime } from './parse-time';
 import { perRequest } from './per-request';
@@ -40,4 +41,5 @@ export const PHASES: readonly BenchPhase[] = [
   observabilityCost,
   perRequest,
   readableErrors,
+  offline,
 ];
