@@ -1,8 +1,11 @@
-/** `npm run bench` arguments and the memory report's roles: pure functions, no processes. */
+/** `npm run bench` arguments, the memory report's roles and the offline phase's config: no processes. */
 import { parseBenchArgs } from '../../lib/tools/bench/args';
 import { UsageError } from '../../lib/cli-args';
 import { roleOf } from '../../lib/tools/bench/memory';
 import { PHASES } from '../../lib/tools/bench/phases';
+import { offline, serverlessConfig } from '../../lib/tools/bench/offline';
+import type { BenchContext } from '../../lib/tools/bench/phase';
+import { API } from '../../lib/definitions/api';
 
 describe('parseBenchArgs', () => {
   it('has defaults and every phase', () => {
@@ -67,5 +70,61 @@ describe('roleOf', () => {
     ],
   ])('%j is the %s', (cmdline, environ, role) => {
     expect(roleOf(cmdline, environ)).toBe(role);
+  });
+});
+
+describe('the offline phase', () => {
+  it('routes every API route to its bundle, behind the request authorizer', () => {
+    const config = serverlessConfig('http://127.0.0.1:1', 2, 3) as {
+      provider: { httpApi: { authorizers: { token: Record<string, unknown> } } };
+      custom: { 'serverless-offline': Record<string, unknown> };
+      functions: Record<
+        string,
+        {
+          handler: string;
+          environment: Record<string, string>;
+          events: { httpApi: Record<string, unknown> }[];
+        }
+      >;
+    };
+    const routes = Object.entries(config.functions).flatMap(([name, fn]) =>
+      fn.events.map(({ httpApi }) => ({ name, ...httpApi })),
+    );
+    expect(routes).toHaveLength(API.routes.length);
+    for (const route of API.routes) {
+      expect(routes).toContainEqual({
+        name: route.function,
+        method: route.method,
+        path: route.path,
+        authorizer: { name: 'token' },
+      });
+    }
+    expect(config.functions[API.authorizer.function]!.events).toEqual([]);
+    expect(config.provider.httpApi.authorizers.token).toMatchObject({
+      type: 'request',
+      functionName: API.authorizer.function,
+      identitySource: API.authorizer.identitySource,
+      enableSimpleResponses: true,
+    });
+    expect(config.functions['create-plant']).toMatchObject({
+      handler: 'functions/create-plant/index.handler',
+      environment: { AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:1', PLANTS_TABLE_NAME: 'plants' },
+    });
+    expect(config.custom['serverless-offline']).toMatchObject({ httpPort: 2, lambdaPort: 3 });
+  });
+
+  it('says how to make the scratch install when PLANT_STORE_SLS_DIR names none', async () => {
+    const saved = process.env.PLANT_STORE_SLS_DIR;
+    process.env.PLANT_STORE_SLS_DIR = '/nonexistent';
+    const lines: string[] = [];
+    try {
+      await offline.run({ print: (line = '') => lines.push(line) } as BenchContext);
+    } finally {
+      if (saved === undefined) delete process.env.PLANT_STORE_SLS_DIR;
+      else process.env.PLANT_STORE_SLS_DIR = saved;
+    }
+    expect(lines.join('\n')).toMatch(
+      /skipped.*\n.*npm install serverless@3\.40\.0 serverless-offline@13\.9\.0/,
+    );
   });
 });

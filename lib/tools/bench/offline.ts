@@ -27,7 +27,7 @@ export const SLS_DIR_VARIABLE = 'PLANT_STORE_SLS_DIR';
 const HOW_TO_INSTALL = `mkdir -p /tmp/sls && cd /tmp/sls && npm init -y && npm install serverless@3.40.0 serverless-offline@13.9.0, then ${SLS_DIR_VARIABLE}=/tmp/sls npm run bench -- --phases offline`;
 
 /** The serverless.yml (as JSON, which is YAML) for the API's routes on the built bundles. */
-function serverlessConfig(endpoint: string, port: number, lambdaPort: number): object {
+export function serverlessConfig(endpoint: string, port: number, lambdaPort: number): object {
   const routed = new Set<FunctionName>(API.routes.map((route) => route.function));
   const functions = [API.authorizer.function, ...routed].map((name) => [
     name,
@@ -189,7 +189,7 @@ export const offline: BenchPhase = {
           figure.p99.push(result.latency.p99);
           figures.set(side.name, figure);
           print(
-            `  ${side.name.padEnd(18)} run ${round}: ${rps.toFixed(0)} req/s answered 200 (${result.requests.total} requests), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; errors ${errors}`,
+            `  ${side.name.padEnd(18)} run ${round}: ${rps.toFixed(0)} req/s answered 200 (${result.requests.total} requests), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; errors ${errors} (${result.non2xx} non-2xx, ${result.timeouts} timeouts, ${result.errors} connection errors)`,
           );
         }
       }
