@@ -118,7 +118,7 @@ describe('the offline phase', () => {
     process.env.PLANT_STORE_SLS_DIR = '/nonexistent';
     const lines: string[] = [];
     try {
-      await offline.run({ print: (line = '') => lines.push(line) } as BenchContext);
+      await offline.run({ print: (line = '') => void lines.push(line) } as BenchContext);
     } finally {
       if (saved === undefined) delete process.env.PLANT_STORE_SLS_DIR;
       else process.env.PLANT_STORE_SLS_DIR = saved;
