@@ -1,6 +1,6 @@
 /**
  * The fan-out: each plant a create stored (an INSERT record of the plants table's stream) becomes
- * one queued delivery per subscriber registered then. Records are taken in stream order. A record
+ * one queued delivery per subscriber registered now. Records are taken in stream order. A record
  * that can never succeed (not a stored plant: our bug, a malformed image) is sent whole to the
  * stream failure queue and passed, so it never blocks its shard; the first that fails otherwise
  * (the subscriptions table or the queue unreachable) is reported, and Lambda retries from it
@@ -42,7 +42,7 @@ export function recordDeliveries(
   const image = record.dynamodb?.NewImage;
   if (!image) return { poison: 'an INSERT record without NewImage' };
   try {
-    return deliveriesOf(image, subscribers, record.eventID);
+    return deliveriesOf(image, subscribers, { fallbackKey: record.eventID });
   } catch (error) {
     return { poison: String((error as Error)?.message ?? error) };
   }

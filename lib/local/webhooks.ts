@@ -218,26 +218,25 @@ export async function startEngineWithQueues(options: EngineOptions = {}): Promis
 
 /**
  * The variables that point a function at the local webhook queues served on `endpoint` (the
- * SQS endpoint, the delivery, dead-letter and stream failure queues' URLs, loopback receivers
- * allowed); none for a function no
+ * SQS endpoint, the delivery queue's URL and the fan-out's failure queue's or the deliverer's
+ * dead-letter queue's, loopback receivers allowed); none for a function no
  * webhook event source triggers.
  */
 export function localWebhookEnvironment(
   name: FunctionName,
   endpoint: string,
 ): Record<string, string> {
-  if (!FUNCTIONS[name].trigger) return {};
+  const trigger = FUNCTIONS[name].trigger;
+  if (!trigger) return {};
+  // As the stack gives them: the fan-out its failure queue, the deliverer its dead letters.
+  const [variable, queue] =
+    trigger === 'plants-stream'
+      ? [WEBHOOK_ENVIRONMENT.streamFailureQueueUrl, LOCAL_QUEUE_NAMES.streamFailures]
+      : [WEBHOOK_ENVIRONMENT.deadLetterQueueUrl, LOCAL_QUEUE_NAMES.deadLetters];
   return {
     AWS_ENDPOINT_URL_SQS: endpoint,
     [WEBHOOK_ENVIRONMENT.queueUrl]: localQueueUrl(endpoint, LOCAL_QUEUE_NAMES.deliveries),
-    [WEBHOOK_ENVIRONMENT.deadLetterQueueUrl]: localQueueUrl(
-      endpoint,
-      LOCAL_QUEUE_NAMES.deadLetters,
-    ),
-    [WEBHOOK_ENVIRONMENT.streamFailureQueueUrl]: localQueueUrl(
-      endpoint,
-      LOCAL_QUEUE_NAMES.streamFailures,
-    ),
+    [variable]: localQueueUrl(endpoint, queue),
     [WEBHOOK_ENVIRONMENT.allowLoopback]: 'true',
   };
 }

@@ -29,8 +29,8 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION, type Engine } from '../../lib/local/en
 import { freePort } from '../../lib/local/free-port';
 import {
   LOCAL_QUEUE_NAMES,
-  LocalWebhooks,
   localQueueUrl,
+  localWebhookEnvironment,
   startEngineWithQueues,
 } from '../../lib/local/webhooks';
 import { runWebhookCli } from '../../lib/tools/webhook-cli';
@@ -72,8 +72,6 @@ interface FunctionResource {
 let dir: string;
 let engine: Engine;
 let resources: Record<FunctionName, FunctionResource>;
-/** What `npm start` gives the webhook functions, were its engine where sam-env.json says. */
-let webhookEnvironment: Record<string, string>;
 let receiver: Listener;
 /** The lines the receiver printed: one per delivery whose signature verified. */
 const received: string[] = [];
@@ -114,10 +112,6 @@ beforeAll(async () => {
   resources = Object.fromEntries(
     FUNCTION_NAMES.map((name) => [name, bySamId.get(FUNCTIONS[name].id)]),
   ) as Record<FunctionName, FunctionResource>;
-
-  const npmStart = new LocalWebhooks({ concurrency: 1, log: () => undefined });
-  webhookEnvironment = npmStart.attach(SAM_ENDPOINT);
-  await npmStart.close();
 
   // docs/local.md, in its order: `npm run db`, the dev token, a receiver, the subscriber.
   engine = await startEngineWithQueues();
@@ -217,7 +211,7 @@ describe('the template as SAM reads it', () => {
     const needed = {
       AWS_ENDPOINT_URL_DYNAMODB: SAM_ENDPOINT,
       ...tableEnvironment(name, (_, table) => table.localName),
-      ...(FUNCTIONS[name].trigger ? webhookEnvironment : {}),
+      ...localWebhookEnvironment(name, SAM_ENDPOINT),
     };
     for (const [key, value] of Object.entries(needed)) {
       expect(declared).toHaveProperty(key);

@@ -11,6 +11,7 @@ import {
   urlRefusal,
 } from '../../lambda/shared/webhook/address-policy';
 import { fanOut } from '../../lambda/fan-out/fan-out';
+import { deliveriesOf } from '../../lambda/shared/webhook/deliveries';
 import { newPlantBody } from '../../lambda/shared/webhook/message';
 import {
   MAX_ATTEMPTS,
@@ -175,8 +176,11 @@ describe('fan-out', () => {
       },
       failures: noFailures,
     });
-    expect(result).toEqual({ queued: 4, setAside: [] });
-    expect(sent).toEqual(['1:sub_a', '1:sub_b', '3:sub_a', '3:sub_b']);
+    expect(result).toEqual({ queued: 6, setAside: [] });
+    expect(sent).toEqual(['1:sub_a', '1:sub_b', '1:sub_late', '3:sub_a', '3:sub_b', '3:sub_late']);
+    const image = record('1').dynamodb!.NewImage!;
+    const owed = deliveriesOf(image, await subscribers(), { onlyRegisteredBy: true });
+    expect(owed.map((d) => d.subscriberId)).toEqual(['sub_a', 'sub_b']);
     expect(ids[0]).toBe(webhookIdOf('sub_a', '1', AT));
   });
 
@@ -193,7 +197,7 @@ describe('fan-out', () => {
       failures: noFailures,
     });
     expect(result).toEqual({
-      queued: 2,
+      queued: 3,
       setAside: [],
       failedAt: { sequenceNumber: '2', error: failure },
     });
@@ -212,7 +216,7 @@ describe('fan-out', () => {
       queue: { send: async (m) => void sent.push(...m.map((d) => d.plantId)) },
       failures: { put: async (document) => void failed.push(document) },
     });
-    expect(sent).toEqual(['1', '1', '3', '3']);
+    expect(sent).toEqual(['1', '1', '1', '3', '3', '3']);
     expect(failed).toEqual([
       { reason: expect.stringMatching(/not a stored plant/), record: poison },
     ]);

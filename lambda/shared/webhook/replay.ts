@@ -55,7 +55,9 @@ export async function replay(range: ReplayRange, deps: ReplayDeps): Promise<Repl
   let plants = 0;
   let queued = 0;
   for await (const page of deps.plants.storedImages({ since, until })) {
-    const deliveries = page.flatMap((item) => deliveriesOf(item as PlantImage, subscribers));
+    const deliveries = page.flatMap((item) =>
+      deliveriesOf(item as PlantImage, subscribers, { onlyRegisteredBy: true }),
+    );
     await deps.queue.send(deliveries);
     plants += page.length;
     queued += deliveries.length;
