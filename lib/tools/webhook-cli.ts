@@ -1,11 +1,12 @@
 /**
- * `npm run webhook -- add|list|remove|rotate|replay|listen|dead-letters`: manages the newPlant
- * webhook's subscribers in the local engine or, with `--aws`, in a deployed subscriptions table;
- * rotates a secret; queues plants again; lists and redrives dead letters; runs a receiver. A
- * secret is printed once, on `add` or `rotate`, on stdout alone.
+ * `npm run webhook -- add|list|remove|rotate|replay|test|dead-letters|listen`: manages the
+ * newPlant webhook's subscribers in the local engine or, with `--aws`, in a deployed
+ * subscriptions table; rotates a secret; queues plants again; sends one subscriber a test
+ * delivery; lists and redrives dead letters; runs a receiver that can forward. A secret is
+ * printed once, on `add` or `rotate`, on stdout alone.
  */
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { KMSClient } from '@aws-sdk/client-kms';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { makeDocumentClient } from '../../lambda/shared/dynamodb';
 import {
   newSubscriberId,
@@ -36,6 +37,7 @@ import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../local/webhooks';
 import type { CliIo } from './token-cli';
 import { listDeadLetters } from './webhook-dead-letters';
 import { listen } from './webhook-listen';
+import { queueTestDelivery, TEST_WEBHOOK_ID_PREFIX, webhookQueues } from './webhook-queues';
 
 /** `listen`'s default port. */
 export const DEFAULT_LISTEN_PORT = 4000;
@@ -65,13 +67,22 @@ Commands:
                        subscriber registered when it was stored (or to one), with the
                        webhook-id its first delivery had: receivers deduplicate. Run it
                        after a stream-failure alarm or when a receiver lost data.
-  dead-letters [--redrive]
-                       List the deliveries given up after the last attempt (webhookId,
-                       subscriberId, plant id, first sent); --redrive queues them again.
-  listen [--port <p>]  A local receiver on 127.0.0.1 (default port ${DEFAULT_LISTEN_PORT}) that verifies each
+  test <subscriberId>  Queue one signed example delivery for that subscriber: the example
+                       NewPlant (${'{'}"id":9007199254740993,...}, a plant that was not stored)
+                       under a webhook-id starting ${TEST_WEBHOOK_ID_PREFIX}, which is signed like any
+                       other, so a receiver can tell a test. Delivered, retried and
+                       dead-lettered like any delivery.
+  dead-letters [--redrive [<webhookId>]]
+                       A header row, then the deliveries given up after the last attempt
+                       (webhookId, subscriberId, plantId, deadSince); --redrive queues them
+                       all again, --redrive <webhookId> only that one.
+  listen [--port <p>] [--forward-to <url>]
+                       A local receiver on 127.0.0.1 (default port ${DEFAULT_LISTEN_PORT}) that verifies each
                        signature and prints each delivery: webhook-id, attempt, body. The
                        secret comes from $${SECRET_VARIABLE} (or --secret <whsec_…>, which
-                       your shell history keeps).
+                       your shell history keeps). --forward-to sends each verified delivery
+                       on, the same bytes and headers, prints the receiver's answer and
+                       answers with its status (a delivery that fails to verify is not sent).
 
 Exit codes: 0 done, 1 failed or not found, 2 a usage mistake.
 
@@ -80,7 +91,8 @@ Target (default: npm start's engine at http://127.0.0.1:\${PLANT_STORE_DB_PORT:-
                        The deployed subscriptions table (a stack output); secrets are
                        encrypted with the KMS key alias/<SubscriptionsTableName>.
   --aws --queue <DeadLetterQueueUrl>
-                       The deployed dead-letter queue (a stack output), for dead-letters.
+                       The deployed dead-letter queue (a stack output), for dead-letters
+                       and test (which queues on the delivery queue behind it).
   --aws --table <SubscriptionsTableName> --plants-table <PlantsTableName>
         --queue <DeliveryQueueUrl>
                        For replay: the deployed tables and delivery queue (stack outputs).
@@ -93,6 +105,7 @@ const OPTIONS = {
   id: { type: 'string' },
   port: { type: 'string' },
   secret: { type: 'string' },
+  'forward-to': { type: 'string' },
   redrive: { type: 'boolean' },
   aws: { type: 'boolean' },
   table: { type: 'string' },
@@ -140,8 +153,11 @@ export async function runWebhookCli(
       if (!SECRET_FORMAT.test(secret))
         throw new UsageError('the secret must be whsec_ and 32 bytes of base64, as add printed it');
       const port = integerOption(values.port, 'port', DEFAULT_LISTEN_PORT, 0, 65535);
-      const listener = await listen({ port, secret, out: io.out, err: io.err });
-      io.err(`listening on http://127.0.0.1:${listener.port}/ (Ctrl-C stops)`);
+      const forwardTo = forwardUrl(values['forward-to'] as string | undefined);
+      const listener = await listen({ port, secret, forwardTo, out: io.out, err: io.err });
+      io.err(
+        `listening on http://127.0.0.1:${listener.port}/${forwardTo ? `, forwarding to ${forwardTo.href}` : ''} (Ctrl-C stops)`,
+      );
       await (io.stop ?? new Promise<void>(() => undefined));
       await listener.close();
       return 0;
@@ -165,9 +181,19 @@ export async function runWebhookCli(
     } else if (command === 'replay') {
       noArguments();
       await replayCommand(target, values as Record<string, string | undefined>, io);
+    } else if (command === 'test') {
+      if (rest.length !== 1) throw new UsageError('test needs exactly one subscriberId');
+      await sendTest(target, rest[0]!, io);
     } else if (command === 'dead-letters') {
-      noArguments();
-      await deadLetters(target, values.redrive === true, io);
+      if (rest.length > (values.redrive ? 1 : 0)) {
+        throw new UsageError(`unexpected argument ${rest.at(-1)}`);
+      }
+      const redrive = values.redrive
+        ? rest[0] === undefined
+          ? 'all'
+          : { webhookId: rest[0] }
+        : undefined;
+      await deadLetters(target, redrive, io);
     } else {
       throw commandError(command, [
         'add',
@@ -175,6 +201,7 @@ export async function runWebhookCli(
         'remove',
         'rotate',
         'replay',
+        'test',
         'dead-letters',
         'listen',
       ]);
@@ -243,11 +270,36 @@ function subscriberUrl(raw: string | undefined, local: boolean): URL {
   }
   if (url.username || url.password)
     throw new UsageError('--url must not carry a user name or password');
-  const literal = url.hostname.replace(/^\[|\]$/g, '');
-  const refused = local
-    ? undefined
-    : /^[\d.]+$|:/.test(literal) && addressRefusal(literal, PUBLIC_ONLY);
-  if (refused) throw new UsageError(`--url: ${refused}`);
+  const refused = deployedRefusal(url);
+  if (refused && !local) throw new UsageError(`--url: ${refused}`);
+  return url;
+}
+
+/**
+ * Why the deployed deliverer would refuse `url` as far as can be told without resolving it: not
+ * https, or an address literal (or `localhost`) that is not public. Locally such a URL is
+ * accepted, and `add` says that deployed it would not be.
+ */
+function deployedRefusal(url: URL): string | undefined {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const literal = host.toLowerCase() === 'localhost' ? '127.0.0.1' : host;
+  const address = /^[\d.]+$|:/.test(literal) ? addressRefusal(literal, PUBLIC_ONLY) : undefined;
+  if (address) return host === literal ? address : `${host} is not a public address`;
+  return url.protocol === 'https:' ? undefined : `${url.protocol.slice(0, -1)} is not https`;
+}
+
+/** `listen --forward-to`: where verified deliveries go on to (any http(s) URL, loopback too). */
+function forwardUrl(raw: string | undefined): URL | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--forward-to must be an absolute http(s) URL, not ${raw}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--forward-to must be http or https, not ${url.protocol.slice(0, -1)}`);
+  }
   return url;
 }
 
@@ -276,6 +328,29 @@ async function add(
   });
   io.out(secret);
   io.err(`subscriberId ${subscriberId}  url ${url.href}  (the secret above is shown this once)`);
+  const refused = target.local ? deployedRefusal(url) : undefined;
+  if (refused) {
+    io.err(
+      `note: npm start delivers to it, but a deployed stack would refuse this URL (${refused}): deployed, a subscriber must be https to a public address`,
+    );
+  }
+}
+
+/** `test <subscriberId>`: one example delivery queued for an existing subscriber. */
+async function sendTest(target: Target, subscriberId: string, io: CliIo): Promise<void> {
+  if (!target.local && !target.queue) {
+    throw new UsageError(
+      'test --aws needs --table <SubscriptionsTableName> and --queue <DeadLetterQueueUrl>',
+    );
+  }
+  if (!(await subscriptions(target).get(subscriberId))) {
+    throw new Error(`no subscriber with id ${subscriberId} in ${target.where}`);
+  }
+  const message = await queueTestDelivery(target, subscriberId);
+  io.out(message.webhookId);
+  io.err(
+    `queued a test delivery for ${subscriberId}: webhook-id ${message.webhookId}, body ${message.body} (an example, not a stored plant)`,
+  );
 }
 
 async function list(target: Target, io: CliIo): Promise<void> {
@@ -355,15 +430,23 @@ async function replayCommand(
 }
 
 /** `dead-letters` against npm start's queue or, with `--aws --queue`, a deployed one. */
-async function deadLetters(target: Target, redrive: boolean, io: CliIo): Promise<void> {
-  if (target.local) {
-    const client = new SQSClient(localCliClientConfig(target.endpoint!));
-    const queueUrl = localQueueUrl(target.endpoint!, LOCAL_QUEUE_NAMES.deadLetters);
-    return listDeadLetters({ client, queueUrl, where: 'the local dead-letter queue', redrive, io });
+async function deadLetters(
+  target: Target,
+  redrive: 'all' | { readonly webhookId: string } | undefined,
+  io: CliIo,
+): Promise<void> {
+  if (!target.local && !target.queue) {
+    throw new UsageError('dead-letters --aws needs --queue <DeadLetterQueueUrl>');
   }
-  if (!target.queue) throw new UsageError('dead-letters --aws needs --queue <DeadLetterQueueUrl>');
-  const client = new SQSClient(target.region ? { region: target.region } : {});
-  return listDeadLetters({ client, queueUrl: target.queue, where: target.queue, redrive, io });
+  const queues = webhookQueues(target);
+  return listDeadLetters({
+    client: queues.client,
+    queueUrl: queues.deadLetters,
+    where: target.local ? 'the local dead-letter queue' : target.queue!,
+    redrive,
+    deliveryQueueUrl: queues.deliveries,
+    io,
+  });
 }
 
 /** One line that says what went wrong, without a stack. */

@@ -1,17 +1,24 @@
 /**
- * `npm run webhook -- dead-letters [--redrive]`: lists the deliveries on a dead-letter queue
- * (each received, then made visible again, so listing changes nothing) and redrives them to the
- * queue they came from with SQS's StartMessageMoveTask.
+ * `npm run webhook -- dead-letters [--redrive [<webhook-id>]]`: lists the deliveries on a
+ * dead-letter queue (each received, then made visible again, so listing changes nothing) and
+ * redrives them to the queue they came from: all with SQS's StartMessageMoveTask, or one by its
+ * webhook-id, sent again as it was and then deleted from the dead letters.
  */
 import {
   ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
+  SendMessageCommand,
   StartMessageMoveTaskCommand,
+  type Message,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { parseDeliveryMessage } from '../../lambda/shared/webhook/message';
 import type { CliIo } from './token-cli';
+
+/** The header row of the listing. */
+export const DEAD_LETTERS_HEADER = ['webhookId', 'subscriberId', 'plantId', 'deadSince'].join('\t');
 
 /** Where the dead letters are and what to do with them. */
 export interface DeadLettersOptions {
@@ -19,15 +26,21 @@ export interface DeadLettersOptions {
   readonly queueUrl: string;
   /** How the queue is named in messages. */
   readonly where: string;
-  readonly redrive: boolean;
+  /** Nothing: list only; `all`: redrive every one; a webhook-id: redrive that one. */
+  readonly redrive?: 'all' | { readonly webhookId: string };
+  /** The queue a single redrive sends to (the delivery queue). */
+  readonly deliveryQueueUrl?: () => Promise<string>;
   readonly io: Pick<CliIo, 'out' | 'err'>;
 }
 
-/** One line per dead letter on stdout (webhookId, subscriberId, plant id, first sent); then the redrive. */
+/**
+ * A header row and one line per dead letter on stdout (webhookId, subscriberId, plant id, when it
+ * was dead-lettered); then the redrive asked for.
+ */
 export async function listDeadLetters(options: DeadLettersOptions): Promise<void> {
-  const { client, queueUrl, io } = options;
+  const { client, queueUrl, io, redrive } = options;
   try {
-    const seen = new Map<string, string>();
+    const seen = new Map<string, Message>();
     for (;;) {
       const { Messages = [] } = await client.send(
         new ReceiveMessageCommand({
@@ -37,11 +50,13 @@ export async function listDeadLetters(options: DeadLettersOptions): Promise<void
           // Long polling asks every SQS server, so an empty answer means the queue is empty.
           WaitTimeSeconds: 1,
           MessageSystemAttributeNames: ['SentTimestamp'],
+          MessageAttributeNames: ['All'],
         }),
       );
       const fresh = Messages.filter((m) => !seen.has(m.MessageId!));
-      for (const m of Messages) seen.set(m.MessageId!, m.ReceiptHandle!);
       for (const m of fresh) {
+        if (seen.size === 0) io.out(DEAD_LETTERS_HEADER);
+        seen.set(m.MessageId!, m);
         const delivery = parseDeliveryMessage(m.Body ?? '');
         const sent = new Date(Number(m.Attributes?.SentTimestamp ?? 0)).toISOString();
         io.out(
@@ -50,27 +65,54 @@ export async function listDeadLetters(options: DeadLettersOptions): Promise<void
             : [m.MessageId, '(not a delivery)', '', sent].join('\t'),
         );
       }
+      for (const m of Messages.filter((m) => !fresh.includes(m))) seen.set(m.MessageId!, m);
       if (fresh.length === 0) break;
     }
-    for (const handle of seen.values()) {
+    const one =
+      typeof redrive === 'object'
+        ? [...seen.values()].find(
+            (m) => parseDeliveryMessage(m.Body ?? '')?.webhookId === redrive.webhookId,
+          )
+        : undefined;
+    for (const m of seen.values()) {
+      if (m === one) continue;
       await client.send(
         new ChangeMessageVisibilityCommand({
           QueueUrl: queueUrl,
-          ReceiptHandle: handle,
+          ReceiptHandle: m.ReceiptHandle!,
           VisibilityTimeout: 0,
         }),
       );
     }
-    if (!options.redrive) {
+    if (redrive === undefined) {
       io.err(`${seen.size} dead letter(s) in ${options.where}`);
       return;
     }
-    const { Attributes } = await client.send(
-      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
+    if (redrive === 'all') {
+      const { Attributes } = await client.send(
+        new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
+      );
+      await client.send(new StartMessageMoveTaskCommand({ SourceArn: Attributes!.QueueArn! }));
+      io.err(
+        `redriving ${seen.size} dead letter(s) to the delivery queue; each gets the whole schedule again`,
+      );
+      return;
+    }
+    if (!one)
+      throw new Error(`no dead letter with webhook-id ${redrive.webhookId} in ${options.where}`);
+    // Sent again before it is deleted: a failure in between leaves a duplicate, never a loss.
+    await client.send(
+      new SendMessageCommand({
+        QueueUrl: await options.deliveryQueueUrl!(),
+        MessageBody: one.Body!,
+        ...(one.MessageAttributes ? { MessageAttributes: one.MessageAttributes } : {}),
+      }),
     );
-    await client.send(new StartMessageMoveTaskCommand({ SourceArn: Attributes!.QueueArn! }));
+    await client.send(
+      new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: one.ReceiptHandle! }),
+    );
     io.err(
-      `redriving ${seen.size} dead letter(s) to the delivery queue; each gets the whole schedule again`,
+      `redriving ${redrive.webhookId} to the delivery queue; it gets the whole schedule again (${seen.size - 1} other dead letter(s) stay)`,
     );
   } finally {
     client.destroy();

@@ -1,7 +1,9 @@
 /**
  * `npm run webhook -- listen`: a receiver for trying the webhook by hand. It verifies each
  * delivery's signature with the `standardwebhooks` package (as a subscriber would), answers 204
- * (401 when the signature does not verify) and prints one line per delivery.
+ * (401 when the signature does not verify) and prints one line per delivery. With `forwardTo`,
+ * each verified delivery is sent on — the same bytes and headers — and answered with the status
+ * that receiver gave, so that the deliverer retries what it refused.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +13,8 @@ import { Webhook } from 'standardwebhooks';
 export interface ListenOptions {
   readonly port: number;
   readonly secret: string;
+  /** Where verified deliveries go on to. @default - nowhere: answered 204 */
+  readonly forwardTo?: URL;
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
 }
@@ -24,6 +28,22 @@ export interface Listener {
 /** The longest body the receiver reads (a NewPlant is far smaller). */
 const MAX_BODY = 1_048_576;
 
+/** Headers that belong to one connection, not to the delivery (RFC 9110 §7.6.1), and `host`. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'host',
+  'content-length',
+]);
+
+/** How long the receiver forwarded to may take, as the deliverer allows a receiver. */
+const FORWARD_TIMEOUT_MS = 10_000;
+
 /** Starts the receiver on 127.0.0.1. */
 export async function listen(options: ListenOptions): Promise<Listener> {
   const webhook = new Webhook(options.secret);
@@ -35,7 +55,8 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       if (size <= MAX_BODY) chunks.push(chunk);
     });
     req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
+      const bytes = Buffer.concat(chunks);
+      const body = bytes.toString('utf8');
       const headers = Object.fromEntries(
         Object.entries(req.headers).map(([name, value]) => [name, String(value ?? '')]),
       );
@@ -49,7 +70,21 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       }
       // The body as sent: JSON.parse would round an id beyond 2^53.
       options.out(`${id}\tattempt ${headers['webhook-attempt'] ?? '?'}\t${body}`);
-      res.writeHead(204).end();
+      if (!options.forwardTo) {
+        res.writeHead(204).end();
+        return;
+      }
+      void forward(options.forwardTo, req.rawHeaders, bytes).then(
+        ({ status, text }) => {
+          options.out(`${id}\t→ ${options.forwardTo!.href}\t${status}\t${text}`);
+          res.writeHead(status).end();
+        },
+        (error: unknown) => {
+          const why = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
+          options.err(`${id}: ${options.forwardTo!.href} did not answer (${why}); answered 502`);
+          res.writeHead(502).end();
+        },
+      );
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -65,4 +100,29 @@ export async function listen(options: ListenOptions): Promise<Listener> {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Sends `body` on to `url` with the headers received (as sent, in order, but those of the
+ * connection); resolves with the status and the first 300 characters of the answer.
+ */
+async function forward(
+  url: URL,
+  rawHeaders: readonly string[],
+  body: Buffer,
+): Promise<{ status: number; text: string }> {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (!HOP_BY_HOP.has(name.toLowerCase())) headers.append(name, rawHeaders[i + 1]!);
+  }
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+  });
+  const text = (await response.text()).slice(0, 300).replace(/\s+/g, ' ');
+  return { status: response.status, text };
 }

@@ -118,6 +118,7 @@ it('delivers each stored plant once per subscriber (after dedup), signed, retrie
   const listLetters = async () =>
     (await cli('dead-letters')).stdout
       .split('\n')
+      .slice(1) // the header row
       .filter(Boolean)
       .map((line) => line.split('\t')[0]);
   let lettered = await listLetters();

@@ -18,7 +18,7 @@ it('prints its help', async () => {
 });
 
 it.each([
-  [[], 'a command is required: add, list, remove, rotate, replay, dead-letters or listen'],
+  [[], 'a command is required: add, list, remove, rotate, replay, test, dead-letters or listen'],
   [['frobnicate'], 'unknown command frobnicate'],
   [['add'], 'add needs --url <url>'],
   [['add', '--url', 'not a url'], '--url must be an absolute URL, not not a url'],
