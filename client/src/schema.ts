@@ -80,7 +80,7 @@ export interface webhooks {
          * A plant was stored
          * @description Sent to every subscriber (`npm run webhook -- add`) for each plant a create stored: a 200 that wrote an item. A retried create answered 200 without writing, a 409, any other error and a delete send nothing.
          *
-         *     Signed as Standard Webhooks 1.0 says: verify with any Standard Webhooks library and the subscriber's `whsec_` secret. Success is a 2xx within 10 s; anything else is retried after about 5 s, 30 s, 2 min, 10 min, 1 h, 6 h (with jitter), 7 attempts in all, then dead-lettered. Delivery is at least once and in no particular order: deduplicate by `webhook-id`.
+         *     Signed as Standard Webhooks 1.0 says: verify with any Standard Webhooks library and the subscriber's `whsec_` secret. Success is a 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 10 h, 10 h, 10 h, 10 h, 10 h (each up to 20 % longer, never shorter), 13 attempts over at least 77 h 35 min, then dead-lettered (never sooner). Delivery is at least once and in no particular order: deduplicate by `webhook-id`.
          */
         post: operations["newPlant"];
         delete?: never;
@@ -831,7 +831,7 @@ export interface operations {
                 "webhook-timestamp": string;
                 /** @description `v1,` and the base64 of HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>"), the key being the bytes after `whsec_` in the secret. */
                 "webhook-signature": string;
-                /** @description Which attempt this is, from 1 to 7. Informational: not signed, so never trusted for anything but logs. */
+                /** @description Which attempt this is, from 1 (to 13 on the schedule; more when short `Retry-After`s leave time before the horizon). Informational: not signed, so never trusted for anything but logs. */
                 "webhook-attempt"?: string;
             };
             path?: never;

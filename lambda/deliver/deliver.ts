@@ -4,6 +4,9 @@
  * secrets (two while a rotation overlaps), POST it, and say what the queue should do next. A
  * failure is the receiver's (it spends an attempt: a copy counting one more waits the next
  * delay, or after the last the delivery is dead-lettered) or ours (retried soon, none spent).
+ * The batch's gate to the subscriber decides before the POST whether and when it may go (a
+ * disabled subscriber gets nothing; over its pace, the delivery waits, spending no attempt) and
+ * hears after it what the receiver said (410 disables; `Retry-After` sets the next attempt).
  */
 import type { SQSRecord } from 'aws-lambda';
 import type { AddressPolicy } from '../shared/webhook/address-policy';
@@ -11,7 +14,14 @@ import { OurFailure, ours, ReceiverFailure, type DeliveryFailure } from '../shar
 import { parseDeliveryMessage, type DeliveryMessage } from '../shared/webhook/message';
 import { post, succeeded } from '../shared/webhook/post';
 import type { BatchResolver } from '../shared/webhook/resolver';
-import { MAX_ATTEMPTS, ourRetrySeconds, retryDelaySeconds } from '../shared/webhook/schedule';
+import type { ReceiverGate } from '../shared/webhook/receiver-gate';
+import { MAX_RETRY_AFTER_SECONDS } from '../shared/webhook/retry-after';
+import {
+  HORIZON_SECONDS,
+  MAX_ATTEMPTS,
+  ourRetrySeconds,
+  retryDelaySeconds,
+} from '../shared/webhook/schedule';
 import { signingSecrets, type OpenedSecrets } from '../shared/webhook/secrets';
 import { signAll } from '../shared/webhook/signature';
 import type { SubscriptionsTable } from '../shared/webhook/subscriptions-table';
@@ -25,6 +35,13 @@ export interface DeliverDeps {
   readonly resolver?: BatchResolver;
   readonly post?: typeof post;
   readonly now?: () => number;
+  /**
+   * The batch's gate to each subscriber (its pace and health).
+   * @default - none: every delivery is attempted at once and nothing is recorded
+   */
+  readonly gate?: ReceiverGate;
+  /** `PLANT_STORE_WEBHOOK_RETRY_SCALE` locally (the horizon scales with it). @default 1 */
+  readonly scale?: number;
 }
 
 /** What the queue does with the received message next. */
@@ -40,7 +57,17 @@ export type NextStep =
 
 /** What became of one receive, with what its log line says. */
 export interface DeliveryOutcome {
-  readonly outcome: 'delivered' | 'dropped' | 'waiting' | 'failed' | 'dead-lettered' | 'unreadable';
+  readonly outcome:
+    | 'delivered'
+    | 'dropped'
+    | 'waiting'
+    | 'failed'
+    | 'dead-lettered'
+    | 'unreadable'
+    /** The subscriber is disabled: dropped, kept for `enable`'s replay. */
+    | 'disabled'
+    /** The receiver answered 410: its subscriber is disabled, this delivery kept for `enable`. */
+    | 'gone';
   readonly next: NextStep;
   /** Whose failure it was, for `failed` and `dead-lettered`. */
   readonly failure?: DeliveryFailure;
@@ -65,12 +92,41 @@ export async function deliver(record: SQSRecord, deps: DeliverDeps): Promise<Del
   if (waitSeconds > 0 && receiveCount === 1) {
     return { outcome: 'waiting', next: { step: 'again-in', seconds: waitSeconds }, ...about };
   }
-  const now = (deps.now ?? Date.now)();
+  const clock = deps.now ?? Date.now;
+  // When the plant was stored: where `enable` replays from if this delivery is kept for it.
+  const storedAt =
+    message.storedAt ?? new Date(Number(record.attributes.SentTimestamp) || clock()).toISOString();
   try {
     const subscriber = await ours('reading the subscriber', () =>
       deps.subscriptions.get(subscriberId),
     );
     if (!subscriber) return { outcome: 'dropped', next: { step: 'done' }, ...about };
+    const admission = deps.gate
+      ? await ours('pacing the subscriber', () => deps.gate!.admit(subscriberId))
+      : undefined;
+    if (admission?.verdict === 'removed') {
+      return { outcome: 'dropped', next: { step: 'done' }, ...about };
+    }
+    if (admission?.verdict === 'disabled') {
+      deps.gate!.dropped(subscriberId, storedAt);
+      return { outcome: 'disabled', next: { step: 'done' }, ...about };
+    }
+    if (admission?.verdict === 'wait') {
+      return {
+        outcome: 'waiting',
+        next: { step: 'again-in', seconds: admission.seconds },
+        ...about,
+      };
+    }
+    if (admission) {
+      const wait = admission.startAt - clock();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const late = deps.gate!.late(admission.startAt);
+      if (late?.verdict === 'wait') {
+        return { outcome: 'waiting', next: { step: 'again-in', seconds: late.seconds }, ...about };
+      }
+    }
+    const now = clock();
     const url = new URL(subscriber.url);
     const secrets = await ours('opening the secret', () =>
       Promise.all(signingSecrets(subscriber, now).map((s) => deps.secrets.open(s, subscriberId))),
@@ -91,13 +147,28 @@ export async function deliver(record: SQSRecord, deps: DeliverDeps): Promise<Del
       deps.policy,
       { resolver: deps.resolver },
     );
+    const verdict = deps.gate
+      ? await ours('disabling the subscriber', () =>
+          deps.gate!.report(subscriberId, { webhookId, attempt, storedAt, startedAt: now, result }),
+        )
+      : undefined;
     const fields = { ...about, host: url.host };
     if (succeeded(result)) return { outcome: 'delivered', next: { step: 'done' }, ...fields };
     const failure =
       'status' in result
         ? new ReceiverFailure(`status ${result.status}`, result.status)
         : new ReceiverFailure(result.failure);
-    return { ...receiverFailed(message, attempt, failure), ...fields };
+    if (verdict?.gone) return { outcome: 'gone', next: { step: 'done' }, failure, ...fields };
+    const firstAttemptAt = message.firstAttemptAt ?? now;
+    const horizonLeft = (firstAttemptAt + HORIZON_SECONDS * 1000 * (deps.scale ?? 1) - now) / 1000;
+    const delay = verdict?.retryAfterSeconds;
+    return {
+      ...receiverFailed({ ...message, storedAt, firstAttemptAt }, attempt, failure, {
+        delay,
+        horizonLeft: horizonLeft / (deps.scale ?? 1),
+      }),
+      ...fields,
+    };
   } catch (error) {
     if (!(error instanceof OurFailure)) throw error;
     const next = { step: 'again-in', seconds: ourRetrySeconds(receiveCount) } as const;
@@ -105,19 +176,31 @@ export async function deliver(record: SQSRecord, deps: DeliverDeps): Promise<Del
   }
 }
 
-/** The receiver's attempt `attempt` failed: the next one waits the schedule, or none is left. */
+/**
+ * The receiver's attempt `attempt` failed: the next one waits the receiver's `Retry-After` if it
+ * sent one, else the schedule's delay. After the last attempt the delivery is dead-lettered, but
+ * never sooner than the horizon after its first attempt: `Retry-After`s shorter than the
+ * schedule's steps earn it more attempts, each waiting what is left (at most 12 h).
+ */
 function receiverFailed(
   message: DeliveryMessage,
   attempt: number,
   failure: ReceiverFailure,
+  when: { readonly delay?: number; readonly horizonLeft: number },
 ): Pick<DeliveryOutcome, 'outcome' | 'next' | 'failure'> {
-  const delay = attempt >= MAX_ATTEMPTS ? undefined : retryDelaySeconds(attempt);
-  const { webhookId, subscriberId, plantId, body } = message;
-  const fresh = { webhookId, subscriberId, plantId, body };
+  const { webhookId, subscriberId, plantId, body, storedAt, firstAttemptAt } = message;
+  const fresh = { webhookId, subscriberId, plantId, body, ...(storedAt ? { storedAt } : {}) };
+  const beforeHorizon = Math.ceil(Math.min(MAX_RETRY_AFTER_SECONDS, when.horizonLeft));
+  const delay =
+    attempt < MAX_ATTEMPTS
+      ? (when.delay ?? retryDelaySeconds(attempt))
+      : beforeHorizon > 0
+        ? (when.delay ?? beforeHorizon)
+        : undefined;
   if (delay === undefined) {
     // A redrive gives it the whole schedule again: the dead letter keeps no count.
     return { outcome: 'dead-lettered', next: { step: 'dead-letter', message: fresh }, failure };
   }
-  const copy = { ...fresh, attempt, waitSeconds: delay };
+  const copy = { ...fresh, attempt, waitSeconds: delay, firstAttemptAt };
   return { outcome: 'failed', next: { step: 'requeue', copy }, failure };
 }

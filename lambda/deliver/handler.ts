@@ -11,7 +11,7 @@ import { WEBHOOK_METRICS } from '../shared/metrics-contract';
 import { logger, metrics, observed, redact } from '../shared/observability';
 import { SUBSCRIPTIONS_TABLE } from '../shared/tables';
 import { PUBLIC_ONLY } from '../shared/webhook/address-policy';
-import { WEBHOOK_ENVIRONMENT } from '../shared/webhook/config';
+import { retryScaleOf, WEBHOOK_ENVIRONMENT } from '../shared/webhook/config';
 import {
   sqsDeadLetters,
   sqsDeliveryQueue,
@@ -19,6 +19,8 @@ import {
   type DeliveryQueue,
 } from '../shared/webhook/delivery-queue';
 import { OurFailure } from '../shared/webhook/failure';
+import { ReceiverGate, type GateDeps } from '../shared/webhook/receiver-gate';
+import { ReceiverStates } from '../shared/webhook/receiver-state';
 import { BatchResolver, type ResolverOptions } from '../shared/webhook/resolver';
 import { QUEUE_RETRY_PAUSES_MS } from '../shared/webhook/schedule';
 import { kmsSecretBox, LOCAL_SECRET_BOX, OpenedSecrets } from '../shared/webhook/secrets';
@@ -26,14 +28,35 @@ import { SubscriptionsTable } from '../shared/webhook/subscriptions-table';
 import { deliver, type DeliverDeps, type DeliveryOutcome } from './deliver';
 
 /** What the handler needs: the delivery's dependencies and the queues it acts on. */
-export interface DeliverHandlerDeps extends DeliverDeps {
+export interface DeliverHandlerDeps extends Omit<DeliverDeps, 'gate'> {
   readonly queue: DeliveryQueue;
+  /** What each batch's gate reads and writes about the subscribers. @default - no gate */
+  readonly receivers?: Omit<GateDeps, 'events'>;
   readonly deadLetters: DeadLetters;
   /** How each batch's resolver asks DNS. @default - the system's servers */
   readonly dns?: ResolverOptions;
   /** Pauses between tries of a queue call. @default QUEUE_RETRY_PAUSES_MS */
   readonly queueRetryPausesMs?: readonly number[];
 }
+
+/** How the operator hears of a subscriber: a log line and a metric (each alarmed by the stack). */
+const OPERATOR: GateDeps['events'] = {
+  disabled(subscriberId, reason) {
+    metrics.addMetric(WEBHOOK_METRICS.subscribersDisabled, MetricUnit.Count, 1);
+    logger.error('subscriber disabled: it receives nothing until webhook enable', {
+      subscriberId,
+      reason: redact(reason),
+    });
+  },
+  failing(subscriberId, consecutiveFailures, since) {
+    metrics.addMetric(WEBHOOK_METRICS.subscribersFailing, MetricUnit.Count, 1);
+    logger.warn('subscriber failing: every attempt failed', {
+      subscriberId,
+      consecutiveFailures,
+      since,
+    });
+  },
+};
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export function makeDeliverHandler(deps: DeliverHandlerDeps) {
@@ -42,8 +65,11 @@ export function makeDeliverHandler(deps: DeliverHandlerDeps) {
     // batch of 100 holds the deliveries of a few subscribers, and a removed one (or a changed
     // address) is still noticed by the next batch.
     const lookups = new Map<string, ReturnType<DeliverDeps['subscriptions']['get']>>();
+    const gate = deps.receivers && new ReceiverGate({ ...deps.receivers, events: OPERATOR });
     const batchDeps: DeliverDeps = {
       ...deps,
+      gate,
+      scale: deps.receivers?.scale,
       resolver: new BatchResolver(deps.policy, deps.dns),
       subscriptions: {
         get: (subscriberId) => {
@@ -67,6 +93,12 @@ export function makeDeliverHandler(deps: DeliverHandlerDeps) {
         }
       }),
     );
+    try {
+      await gate?.close();
+    } catch (error) {
+      // What the batch taught is lost (the run of failures goes on); its deliveries are settled.
+      logger.error('recording the attempts failed', { error: describe(error) });
+    }
     return {
       batchItemFailures: again.flatMap((id) => (id === undefined ? [] : [{ itemIdentifier: id }])),
     };
@@ -123,6 +155,11 @@ function report(result: DeliveryOutcome): void {
     logger.info(outcome, line);
   } else if (outcome === 'dropped') {
     logger.info('dropped: the subscriber was removed', line);
+  } else if (outcome === 'disabled') {
+    logger.info('dropped: the subscriber is disabled (kept for webhook enable)', line);
+  } else if (outcome === 'gone') {
+    metrics.addMetric(WEBHOOK_METRICS.failed, MetricUnit.Count, 1);
+    logger.warn('gone: 410 disabled the subscriber (kept for webhook enable)', line);
   } else if (outcome === 'waiting') {
     logger.debug(outcome, { ...line, seconds: next.step === 'again-in' ? next.seconds : 0 });
   } else if (failure instanceof OurFailure) {
@@ -162,5 +199,12 @@ export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): DeliverHa
       env[WEBHOOK_ENVIRONMENT.allowLoopback] === 'true' ? { allowLoopback: true } : PUBLIC_ONLY,
     queue: sqsDeliveryQueue(requireEnv(WEBHOOK_ENVIRONMENT.queueUrl, env)),
     deadLetters: sqsDeadLetters(requireEnv(WEBHOOK_ENVIRONMENT.deadLetterQueueUrl, env)),
+    receivers: {
+      states: new ReceiverStates(
+        makeDocumentClient(),
+        requireEnv(SUBSCRIPTIONS_TABLE.environmentVariable, env),
+      ),
+      scale: retryScaleOf(env),
+    },
   };
 }

@@ -50,4 +50,8 @@ export const WEBHOOK_METRICS = {
   deadLettered: 'WebhooksDeadLettered',
   /** Receives stopped by our own store, key or queue: retried soon, no attempt spent. */
   ourFailures: 'WebhookOurFailures',
+  /** Subscribers disabled (a 410, or nothing but failures for 5 days): the operator is told. */
+  subscribersDisabled: 'WebhookSubscribersDisabled',
+  /** Subscribers whose run of failures reached its 4th attempt: the operator is warned. */
+  subscribersFailing: 'WebhookSubscribersFailing',
 } as const;

@@ -165,7 +165,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
             AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
             // Only the tables the function declares, as the stack passes them.
             ...tableEnvironment(name, (_, table) => table.localName),
-            ...localWebhookEnvironment(name, endpoint),
+            ...localWebhookEnvironment(name, endpoint, options.webhookRetryScale),
           },
           timeoutSeconds: FUNCTIONS[name].timeoutSeconds,
           memorySize: FUNCTIONS[name].memorySize,

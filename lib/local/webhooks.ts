@@ -90,7 +90,7 @@ export class LocalWebhooks {
     });
     const streamFailures = make(LOCAL_QUEUE_NAMES.streamFailures);
     this.queues = { deliveries, deadLetters, streamFailures };
-    return localWebhookEnvironment(triggered('delivery-queue'), endpoint);
+    return localWebhookEnvironment(triggered('delivery-queue'), endpoint, this.options.retryScale);
   }
 
   /** Starts the mappings: the stream to the fan-out, the delivery queue to the deliverer. */
@@ -225,6 +225,7 @@ export async function startEngineWithQueues(options: EngineOptions = {}): Promis
 export function localWebhookEnvironment(
   name: FunctionName,
   endpoint: string,
+  retryScale = 1,
 ): Record<string, string> {
   const trigger = FUNCTIONS[name].trigger;
   if (!trigger) return {};
@@ -238,6 +239,7 @@ export function localWebhookEnvironment(
     [WEBHOOK_ENVIRONMENT.queueUrl]: localQueueUrl(endpoint, LOCAL_QUEUE_NAMES.deliveries),
     [variable]: localQueueUrl(endpoint, queue),
     [WEBHOOK_ENVIRONMENT.allowLoopback]: 'true',
+    [WEBHOOK_ENVIRONMENT.retryScale]: String(retryScale),
   };
 }
 

@@ -15,7 +15,9 @@ import {
 import { PlantsTable } from '../../lambda/shared/plants-table';
 import { PLANTS_TABLE, SUBSCRIPTIONS_TABLE } from '../../lambda/shared/tables';
 import { sqsDeliveryQueue, type DeliveryQueue } from '../../lambda/shared/webhook/delivery-queue';
-import { replay } from '../../lambda/shared/webhook/replay';
+import { replay, type ReplayDeps } from '../../lambda/shared/webhook/replay';
+import { ReceiverStates } from '../../lambda/shared/webhook/receiver-state';
+import { DEFAULT_RATE_PER_SECOND } from '../../lambda/shared/webhook/rate-limit';
 import {
   kmsSecretBox,
   LOCAL_SECRET_BOX,
@@ -38,6 +40,7 @@ import type { CliIo } from './token-cli';
 import { listDeadLetters } from './webhook-dead-letters';
 import { listen } from './webhook-listen';
 import { queueTestDelivery, TEST_WEBHOOK_ID_PREFIX, webhookQueues } from './webhook-queues';
+import { enable, listRows, printAttempts, rateOption } from './webhook-receivers';
 
 /** `listen`'s default port. */
 export const DEFAULT_LISTEN_PORT = 4000;
@@ -48,14 +51,26 @@ export const SECRET_VARIABLE = 'PLANT_STORE_WEBHOOK_SECRET';
 export const WEBHOOK_HELP = `Usage: npm run webhook -- <command> [options]
 
 Commands:
-  add --url <url> [--name <label>] [--id sub_<id>]
+  add --url <url> [--name <label>] [--id sub_<id>] [--rate <per second>]
                        Subscribe a receiver to newPlant. Prints its whsec_ secret alone on
                        stdout (shown this once), its subscriber id on stderr. Deployed, the
                        URL must be https to a public address; locally http is fine. --id
                        (local only) picks the id, e.g. the one events/deliver.json names.
+                       --rate: requests a second it receives at most (default ${DEFAULT_RATE_PER_SECOND}).
+  update <subscriberId> --rate <per second>
+                       Change a subscriber's rate; deliveries over it wait, spending no attempt.
   list                 A header row, then one line per subscriber: subscriberId, name, url,
-                       created, rotationEnds (tab-separated; empty unless a rotation
-                       overlaps). Never a secret.
+                       created, rotationEnds (empty unless a rotation overlaps), rate, state
+                       (active, or disabled since <time>: <reason>) and its failed attempts
+                       in a row (tab-separated). Never a secret.
+  attempts <subscriberId>
+                       Its latest attempts, newest first: time, webhookId, attempt, ms, status
+                       or failure (the last 20 are kept on the subscriber).
+  enable <subscriberId>
+                       Turn a disabled subscriber (410 Gone, or 5 days of failures) back on
+                       and deliver it every plant stored meanwhile, with the webhook-ids
+                       they would have had. Deployed, it needs --plants-table and --queue
+                       as replay does.
   remove <subscriberId>
                        Unsubscribe. An unknown id is exit code 1.
   rotate <subscriberId>
@@ -107,6 +122,7 @@ const OPTIONS = {
   secret: { type: 'string' },
   'forward-to': { type: 'string' },
   redrive: { type: 'boolean' },
+  rate: { type: 'string' },
   aws: { type: 'boolean' },
   table: { type: 'string' },
   'plants-table': { type: 'string' },
@@ -166,9 +182,31 @@ export async function runWebhookCli(
     if (command === 'add') {
       noArguments();
       await add(target, values as Record<string, string | undefined>, io);
+    } else if (command === 'update') {
+      if (rest.length !== 1) throw new UsageError('update needs exactly one subscriberId');
+      const rate = rateOption(values.rate as string | undefined);
+      if (rate === undefined) throw new UsageError('update needs --rate <per second>');
+      if (!(await receiverStates(target).setRate(rest[0]!, rate))) {
+        throw new Error(`no subscriber with id ${rest[0]} in ${target.where}`);
+      }
+      io.err(`${rest[0]} now receives at most ${rate} requests a second`);
     } else if (command === 'list') {
       noArguments();
       await list(target, io);
+    } else if (command === 'attempts') {
+      if (rest.length !== 1) throw new UsageError('attempts needs exactly one subscriberId');
+      await printAttempts(receiverStates(target), rest[0]!, target.where, io);
+    } else if (command === 'enable') {
+      if (rest.length !== 1) throw new UsageError('enable needs exactly one subscriberId');
+      const deps = replayDependencies(target, 'enable');
+      await enable(
+        receiverStates(target),
+        async (since, subscriberId) =>
+          (await replay({ since: new Date(since), subscriberId }, deps)).queued,
+        rest[0]!,
+        target.where,
+        io,
+      );
     } else if (command === 'remove') {
       if (rest.length !== 1) throw new UsageError('remove needs exactly one subscriberId');
       if (!(await subscriptions(target).remove(rest[0]!))) {
@@ -197,8 +235,11 @@ export async function runWebhookCli(
     } else {
       throw commandError(command, [
         'add',
+        'update',
         'list',
         'remove',
+        'attempts',
+        'enable',
         'rotate',
         'replay',
         'test',
@@ -240,6 +281,18 @@ function subscriptions(target: Target): SubscriptionsTable {
   }
   if (!target.table) throw new UsageError('--aws needs --table <SubscriptionsTableName>');
   return new SubscriptionsTable(
+    makeDocumentClient(target.region ? { region: target.region } : {}),
+    target.table,
+  );
+}
+
+function receiverStates(target: Target): ReceiverStates {
+  if (target.local) {
+    const client = makeDocumentClient(localCliClientConfig(target.endpoint!));
+    return new ReceiverStates(client, SUBSCRIPTIONS_TABLE.localName);
+  }
+  if (!target.table) throw new UsageError('--aws needs --table <SubscriptionsTableName>');
+  return new ReceiverStates(
     makeDocumentClient(target.region ? { region: target.region } : {}),
     target.table,
   );
@@ -308,10 +361,11 @@ const CHOSEN_ID = /^sub_[\w-]{1,64}$/;
 
 async function add(
   target: Target,
-  { url: rawUrl, name, id }: Record<string, string | undefined>,
+  { url: rawUrl, name, id, rate: rawRate }: Record<string, string | undefined>,
   io: CliIo,
 ): Promise<void> {
   const url = subscriberUrl(rawUrl, target.local);
+  const rate = rateOption(rawRate);
   if (id !== undefined && !target.local) throw new UsageError('--id goes without --aws');
   if (id !== undefined && !CHOSEN_ID.test(id)) {
     throw new UsageError(`--id must be sub_ and 1 to 64 letters, digits, _ or -, not ${id}`);
@@ -326,6 +380,7 @@ async function add(
     createdAt: new Date().toISOString(),
     secret: await secretBox(target).seal(secret, subscriberId),
   });
+  if (rate !== undefined) await receiverStates(target).setRate(subscriberId, rate);
   io.out(secret);
   io.err(`subscriberId ${subscriberId}  url ${url.href}  (the secret above is shown this once)`);
   const refused = target.local ? deployedRefusal(url) : undefined;
@@ -354,19 +409,25 @@ async function sendTest(target: Target, subscriberId: string, io: CliIo): Promis
 }
 
 async function list(target: Target, io: CliIo): Promise<void> {
-  const all = await subscriptions(target).list();
+  const [all, states] = await Promise.all([
+    subscriptions(target).list(),
+    receiverStates(target).all(),
+  ]);
   all.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   if (all.length === 0) {
     io.err(`no subscribers in ${target.where}`);
     return;
   }
-  io.out(['subscriberId', 'name', 'url', 'created', 'rotationEnds'].join('\t'));
   const now = new Date().toISOString();
-  for (const s of all) {
+  const [header, ...rows] = listRows(all, states);
+  io.out(
+    ['subscriberId', 'name', 'url', 'created', 'rotationEnds', ...header!.slice(4)].join('\t'),
+  );
+  all.forEach((s, i) => {
     // A rotation that has ended is no longer one: only an overlap still running is shown.
     const ends = s.rotationEndsAt && s.rotationEndsAt > now ? s.rotationEndsAt : '';
-    io.out([s.subscriberId, JSON.stringify(s.name), s.url, s.createdAt, ends].join('\t'));
-  }
+    io.out([...rows[i]!.slice(0, 4), ends, ...rows[i]!.slice(4)].join('\t'));
+  });
 }
 
 /** `rotate <id>`: a new secret; the old one keeps signing for ROTATION_OVERLAP_SECONDS. */
@@ -402,6 +463,17 @@ async function replayCommand(
   const since = timeOption(values.since, 'since');
   if (!since) throw new UsageError('replay needs --since <ISO time>');
   const until = timeOption(values.until, 'until');
+  const { plants, queued } = await replay(
+    { since, until, subscriberId: values.subscriber },
+    replayDependencies(target, 'replay'),
+  );
+  io.err(
+    `queued ${queued} deliveries of ${plants} plants stored since ${since.toISOString()}${until ? ` until ${until.toISOString()}` : ''} (with their first webhook-ids)`,
+  );
+}
+
+/** What a replay reads and where it queues: npm start's, or the deployed tables and queue. */
+function replayDependencies(target: Target, command: string): ReplayDeps {
   const subscriptionsTable = subscriptions(target);
   let plantsTable: PlantsTable;
   let queue: DeliveryQueue;
@@ -413,20 +485,14 @@ async function replayCommand(
   } else {
     if (!target.plantsTable || !target.queue) {
       throw new UsageError(
-        'replay --aws needs --table <SubscriptionsTableName> --plants-table <PlantsTableName> --queue <DeliveryQueueUrl>',
+        `${command} --aws needs --table <SubscriptionsTableName> --plants-table <PlantsTableName> --queue <DeliveryQueueUrl>`,
       );
     }
     const config = target.region ? { region: target.region } : {};
     plantsTable = new PlantsTable(makeDocumentClient(config), target.plantsTable);
     queue = sqsDeliveryQueue(target.queue, new SQSClient(config));
   }
-  const { plants, queued } = await replay(
-    { since, until, subscriberId: values.subscriber },
-    { plants: plantsTable, subscribers: () => subscriptionsTable.list(), queue },
-  );
-  io.err(
-    `queued ${queued} deliveries of ${plants} plants stored since ${since.toISOString()}${until ? ` until ${until.toISOString()}` : ''} (with their first webhook-ids)`,
-  );
+  return { plants: plantsTable, subscribers: () => subscriptionsTable.list(), queue };
 }
 
 /** `dead-letters` against npm start's queue or, with `--aws --queue`, a deployed one. */

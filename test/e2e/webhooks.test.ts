@@ -11,7 +11,7 @@ import { startReceiver, until, type Receiver } from '../support/webhook-receiver
 import { Webhook } from 'standardwebhooks';
 import { MAX_ATTEMPTS } from '../../lambda/shared/webhook/schedule';
 
-jest.setTimeout(180_000);
+jest.setTimeout(600_000);
 
 const service = useLocalService('webhooks', { webhookRetryScale: 0.0001 });
 const cli = (...args: string[]) =>
@@ -110,9 +110,11 @@ it('delivers each stored plant once per subscriber (after dedup), signed, retrie
   expect(new Set(ids).size).toBe(ids.length);
 
   // The down receiver: every attempt of the schedule fails, then each delivery is a dead letter.
+  // 13 attempts over the 77 h horizon, scaled; each also waits the local queue's batching window.
   await until(
     () => down.received.length === PLANTS.length * MAX_ATTEMPTS,
     'every attempt reaches the down receiver',
+    300_000,
   );
   // The last failure moves to the dead-letter queue at the queue's next receive: list until then.
   const listLetters = async () =>

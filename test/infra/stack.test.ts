@@ -332,10 +332,11 @@ describe('the newPlant webhook in the stack', () => {
 describe('alarms and outputs', () => {
   it('alarms on API 5xx, function errors and throttles, and DynamoDB throttling', () => {
     // API 5xx, errors and throttles per function, throttling per table, the store unavailable,
-    // the webhook's dead letters, stream failures and deliveries stalled.
+    // the webhook's dead letters, stream failures and deliveries stalled, subscribers failing
+    // (the warning) and disabled.
     template.resourceCountIs(
       'AWS::CloudWatch::Alarm',
-      1 + 2 * FUNCTION_NAMES.length + Object.keys(TABLES_BY_KEY).length + 1 + 3,
+      1 + 2 * FUNCTION_NAMES.length + Object.keys(TABLES_BY_KEY).length + 1 + 3 + 2,
     );
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: '5xx',

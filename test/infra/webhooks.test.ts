@@ -124,10 +124,11 @@ it('dead-letters by SQS only as a safety net (the deliverer counts attempts); en
       maxReceiveCount: SAFETY_RECEIVE_COUNT,
     },
     VisibilityTimeout: DELIVERY_SOURCE.visibilityTimeoutSeconds,
-    MessageRetentionPeriod: 4 * 86_400,
+    MessageRetentionPeriod: 14 * 86_400,
   });
-  // The whole schedule fits in the retention period with room for a redrive.
-  expect(RETRY_DELAYS_SECONDS.reduce((a, b) => a + b) * 1.2).toBeLessThan(4 * 86_400);
+  // The whole schedule, jitter included, fits in the retention period with days to spare for
+  // the waits a receiver asks for (Retry-After, its rate).
+  expect(RETRY_DELAYS_SECONDS.reduce((a, b) => a + b) * 1.2).toBeLessThan(5 * 86_400);
   template.allResourcesProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
   template.resourcePropertiesCountIs(
     'AWS::SQS::QueuePolicy',
@@ -223,12 +224,22 @@ it('key policy: decrypt for the deliver role alone, with a subscriber context; t
   expect(account.flatMap(actionsOf).filter((a) => !/^kms:[A-Z]\w+$/.test(a))).toEqual([]);
 });
 
-it('alarms on the dead letters, the stream failures and deliveries stalled; graphs the iterator age', () => {
+it('alarms on the dead letters, the stream failures, deliveries stalled and subscribers failing or disabled; graphs the iterator age', () => {
   expect(Object.keys(webhooks.alarmMetrics)).toEqual([
     'WebhookDeadLetters',
     'WebhookStreamFailures',
     'WebhookDeliveriesStalled',
+    'WebhookSubscriberDisabled',
+    'WebhookSubscriberFailing',
   ]);
+  for (const [id, name] of [
+    ['WebhookSubscriberDisabled', 'WebhookSubscribersDisabled'],
+    ['WebhookSubscriberFailing', 'WebhookSubscribersFailing'],
+  ] as const) {
+    expect(
+      stack.resolve((webhooks.alarmMetrics[id] as IMetric).toMetricConfig()).metricStat,
+    ).toMatchObject({ metricName: name, namespace: 'PlantStore' });
+  }
   const stalled = webhooks.alarmMetrics.WebhookDeliveriesStalled as {
     metric: IMetric;
     threshold: number;
@@ -252,4 +263,7 @@ it('alarms on the dead letters, the stream failures and deliveries stalled; grap
   expect(titles.join()).toMatch(
     /WebhooksDelivered.*WebhookAttemptsFailed.*WebhooksDeadLettered.*WebhookOurFailures.*IteratorAge/,
   );
+  // The oldest message's age is drawn against the longest wait and the horizon.
+  expect(titles.join()).toMatch(/longest wait, 12 h.*horizon, 78 h/);
+  expect(titles.join()).toMatch(/WebhookSubscribersFailing.*WebhookSubscribersDisabled/);
 });

@@ -18,10 +18,18 @@ export interface Received {
   readonly answered: number | 'hang';
   /** The request's headers (the signature, for a check with another secret). */
   readonly headers: Record<string, string>;
+  /** When it arrived (epoch ms). */
+  readonly at: number;
+}
+
+/** An answer with headers (`Retry-After`). */
+export interface AnswerWithHeaders {
+  readonly status: number;
+  readonly headers: Record<string, string>;
 }
 
 /** What to answer: the n-th delivery (1-based) of this webhook-id. */
-export type Answer = (nth: number, id: string) => number | 'hang';
+export type Answer = (nth: number, id: string) => number | 'hang' | AnswerWithHeaders;
 
 /** A running receiver. */
 export interface Receiver {
@@ -72,7 +80,8 @@ export async function startReceiver(answer: Answer = () => 204): Promise<Receive
       }
       const id = headers['webhook-id'] ?? '';
       const nth = received.filter((r) => r.id === id).length + 1;
-      const answered = verified ? receiver.answer(nth, id) : 401;
+      const answer = verified ? receiver.answer(nth, id) : 401;
+      const answered = typeof answer === 'object' ? answer.status : answer;
       received.push({
         id,
         attempt: headers['webhook-attempt'] ?? '',
@@ -80,13 +89,14 @@ export async function startReceiver(answer: Answer = () => 204): Promise<Receive
         verified,
         answered,
         headers,
+        at: Date.now(),
       });
       if (answered === 'hang') {
         hanging.add(res);
         res.on('close', () => hanging.delete(res));
         return;
       }
-      res.writeHead(answered).end();
+      res.writeHead(answered, typeof answer === 'object' ? answer.headers : undefined).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

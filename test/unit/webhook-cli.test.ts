@@ -18,7 +18,10 @@ it('prints its help', async () => {
 });
 
 it.each([
-  [[], 'a command is required: add, list, remove, rotate, replay, test, dead-letters or listen'],
+  [
+    [],
+    'a command is required: add, update, list, remove, attempts, enable, rotate, replay, test, dead-letters or listen',
+  ],
   [['frobnicate'], 'unknown command frobnicate'],
   [['add'], 'add needs --url <url>'],
   [['add', '--url', 'not a url'], '--url must be an absolute URL, not not a url'],
@@ -52,6 +55,17 @@ it.each([
     'the secret must be whsec_ and 32 bytes of base64, as add printed it',
   ],
   [['list', '--bogus'], 'unknown option --bogus'],
+  [['update', 'sub_x'], 'update needs --rate <per second>'],
+  [['update'], 'update needs exactly one subscriberId'],
+  [
+    ['update', 'sub_x', '--rate', '0'],
+    '--rate must be a number of requests per second from 0.01 to 1000, not 0',
+  ],
+  [
+    ['add', '--url', 'http://127.0.0.1:4000/', '--rate', 'fast'],
+    '--rate must be a number of requests per second from 0.01 to 1000, not fast',
+  ],
+  [['attempts'], 'attempts needs exactly one subscriberId'],
 ])('%j is one line and exit code 2', async (argv, message) => {
   expect(await run(...argv)).toEqual({
     code: 2,

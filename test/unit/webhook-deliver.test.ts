@@ -11,7 +11,11 @@ import { makeDeliverHandler, type DeliverHandlerDeps } from '../../lambda/delive
 import { PUBLIC_ONLY } from '../../lambda/shared/webhook/address-policy';
 import type { DeliveryMessage } from '../../lambda/shared/webhook/message';
 import type { post } from '../../lambda/shared/webhook/post';
-import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../lambda/shared/webhook/schedule';
+import {
+  HORIZON_SECONDS,
+  MAX_ATTEMPTS,
+  RETRY_DELAYS_SECONDS,
+} from '../../lambda/shared/webhook/schedule';
 import {
   LOCAL_SECRET_BOX,
   OpenedSecrets,
@@ -113,9 +117,13 @@ it('the copy waits on its first receive, then makes its attempt', async () => {
   expect(h.posted.map((p) => p['webhook-attempt'])).toEqual(['3']);
 });
 
-it('after the last attempt the delivery is dead-lettered with a fresh count (a redrive gets the whole schedule)', async () => {
+it('after the last attempt, once past the horizon, the delivery is dead-lettered with a fresh count (a redrive gets the whole schedule)', async () => {
   const h = await harness({ answer: { failure: 'connect ECONNREFUSED' } });
-  const last = { subscriberId: 'sub_a', attempt: MAX_ATTEMPTS - 1 };
+  const last = {
+    subscriberId: 'sub_a',
+    attempt: MAX_ATTEMPTS - 1,
+    firstAttemptAt: NOW - HORIZON_SECONDS * 1000,
+  };
   expect(await h.run(record(last, 2))).toEqual({ batchItemFailures: [] });
   expect(h.copies).toEqual([]);
   expect(h.deadLetters).toEqual([
@@ -124,7 +132,28 @@ it('after the last attempt the delivery is dead-lettered with a fresh count (a r
       subscriberId: 'sub_a',
       plantId: '1',
       body: '{"id":1,"name":"p"}',
+      // Where `enable` would replay from: the message's time, as it carries no createdAt.
+      storedAt: new Date(NOW).toISOString(),
     },
+  ]);
+});
+
+it('never dead-letters before the horizon: the last attempt, early (short Retry-Afters), earns another after what is left', async () => {
+  const h = await harness({ answer: { failure: 'connect ECONNREFUSED' } });
+  const left = 3_600;
+  const early = {
+    subscriberId: 'sub_a',
+    attempt: MAX_ATTEMPTS - 1,
+    firstAttemptAt: NOW - (HORIZON_SECONDS - left) * 1000,
+  };
+  expect(await h.run(record(early, 2))).toEqual({ batchItemFailures: [] });
+  expect(h.deadLetters).toEqual([]);
+  expect(h.copies).toEqual([
+    expect.objectContaining({
+      attempt: MAX_ATTEMPTS,
+      waitSeconds: left,
+      firstAttemptAt: early.firstAttemptAt,
+    }),
   ]);
 });
 

@@ -14,6 +14,7 @@ import { fanOut } from '../../lambda/fan-out/fan-out';
 import { deliveriesOf } from '../../lambda/shared/webhook/deliveries';
 import { newPlantBody } from '../../lambda/shared/webhook/message';
 import {
+  HORIZON_SECONDS,
   MAX_ATTEMPTS,
   RETRY_DELAYS_SECONDS,
   retryDelaySeconds,
@@ -83,12 +84,16 @@ describe('NewPlant body from a stream image', () => {
 });
 
 describe('retry schedule', () => {
-  it('waits about 5 s, 30 s, 2 min, 10 min, 1 h, 6 h, within ±20 %, then gives up', () => {
-    expect(RETRY_DELAYS_SECONDS).toEqual([5, 30, 120, 600, 3600, 21600]);
-    expect(MAX_ATTEMPTS).toBe(7);
+  it('waits 5 s, 5 min, 30 min, 2 h, 5 h, then 10 h until past 72 h, up to 20 % longer, then gives up', () => {
+    expect(RETRY_DELAYS_SECONDS).toEqual([5, 300, 1800, 7200, 18000, ...Array(7).fill(36000)]);
+    expect(MAX_ATTEMPTS).toBe(13);
+    expect(HORIZON_SECONDS).toBe(279_305);
+    expect(HORIZON_SECONDS).toBeGreaterThanOrEqual(72 * 3600);
     RETRY_DELAYS_SECONDS.forEach((nominal, n) => {
-      expect(retryDelaySeconds(n + 1, () => 0)).toBe(Math.round(nominal * 0.8));
+      expect(retryDelaySeconds(n + 1, () => 0)).toBe(nominal);
       expect(retryDelaySeconds(n + 1, () => 1)).toBe(Math.round(nominal * 1.2));
+      // SQS's longest visibility timeout, 12 h, holds every step with its jitter.
+      expect(retryDelaySeconds(n + 1, () => 1)).toBeLessThanOrEqual(43_200);
     });
     expect(retryDelaySeconds(MAX_ATTEMPTS)).toBeUndefined();
   });

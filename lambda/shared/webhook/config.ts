@@ -10,4 +10,21 @@ export const WEBHOOK_ENVIRONMENT = {
   secretsKey: 'WEBHOOK_SECRETS_KEY',
   /** `true` only locally: deliveries may use http and reach loopback addresses. */
   allowLoopback: 'WEBHOOK_ALLOW_LOOPBACK',
+  /**
+   * Only locally: `PLANT_STORE_WEBHOOK_RETRY_SCALE`, by which the local queue multiplies every
+   * wait; the deliverer divides its rate waits by it (they are real seconds) and scales the
+   * waits it keeps itself (a `Retry-After` hold, the disable window).
+   */
+  retryScale: 'PLANT_STORE_WEBHOOK_RETRY_SCALE',
 } as const;
+
+/** `retryScale` from `env`: a number above 0, at most 1; unset (deployed) is 1. */
+export function retryScaleOf(env: NodeJS.ProcessEnv): number {
+  const raw = env[WEBHOOK_ENVIRONMENT.retryScale];
+  if (raw === undefined || raw === '') return 1;
+  const scale = Number(raw);
+  if (!(scale > 0 && scale <= 1)) {
+    throw new Error(`${WEBHOOK_ENVIRONMENT.retryScale} must be above 0 and at most 1, not ${raw}`);
+  }
+  return scale;
+}

@@ -46,5 +46,6 @@ export function deliveriesOf(
     subscriberId: subscriber.subscriberId,
     plantId,
     body,
+    ...(createdAt === undefined ? {} : { storedAt: createdAt }),
   }));
 }

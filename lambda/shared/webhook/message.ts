@@ -20,6 +20,13 @@ export const DeliveryMessage = v.object({
   attempt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** Seconds to wait, on the first receive, before this attempt (the schedule's delay). @default 0 */
   waitSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** When the plant was stored (its `createdAt`): where `enable` replays from if it is kept. */
+  storedAt: v.optional(v.string()),
+  /**
+   * When the receiver's first attempt was made (epoch ms): no delivery is dead-lettered sooner
+   * than the horizon after it, however short the waits a receiver asked for. @default - now
+   */
+  firstAttemptAt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 export type DeliveryMessage = v.InferOutput<typeof DeliveryMessage>;
 

@@ -15,8 +15,12 @@ import { DELIVERY_TIMEOUT_SECONDS } from './schedule';
 /** At most this much of a receiver's answer is read. */
 const MAX_ANSWER_BYTES = 4_096;
 
-/** What an attempt came to: a status, or why there was none (never the receiver's body). */
-export type Attempt = { readonly status: number } | { readonly failure: string };
+/**
+ * What an attempt came to: a status (with the receiver's `Retry-After`, if it sent one), or why
+ * there was none (never the receiver's body).
+ */
+export type Attempt =
+  { readonly status: number; readonly retryAfter?: string } | { readonly failure: string };
 
 /** A 2xx answer. */
 export function succeeded(attempt: Attempt): boolean {
@@ -71,7 +75,8 @@ export async function post(
         agent: false,
       },
       (response: IncomingMessage) => {
-        settle({ status: response.statusCode ?? 0 });
+        const retryAfter = response.headers['retry-after'];
+        settle({ status: response.statusCode ?? 0, ...(retryAfter ? { retryAfter } : {}) });
         let read = 0;
         response.on('data', (chunk: Buffer) => {
           read += chunk.length;

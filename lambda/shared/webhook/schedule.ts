@@ -5,11 +5,22 @@
  * own, and the local queue runs the same numbers (scaled by `PLANT_STORE_WEBHOOK_RETRY_SCALE`).
  */
 
-/** Spread of the jitter: each delay is drawn from ±20 % of its nominal value. */
+/**
+ * Spread of the jitter: each delay of the schedule is drawn from its nominal value to 20 % more,
+ * never less (so no delivery is given up before the horizon); our own retries spread ±20 %.
+ */
 const JITTER = 0.2;
 
-/** Seconds to wait after each failed attempt: about 5 s, 30 s, 2 min, 10 min, 1 h and 6 h. */
-export const RETRY_DELAYS_SECONDS: readonly number[] = [5, 30, 120, 600, 3_600, 21_600];
+/**
+ * Seconds to wait after each failed attempt, the spec's and Svix's first steps then every 10 h
+ * until past three days: 5 s (a blip: a restart, a deploy), 5 min (a crash and its restart),
+ * 30 min (someone paged), 2 h and 5 h (an outage being fixed), then 10 h seven times, so that a
+ * receiver down from Friday evening to Monday morning still gets every plant. 10 h is the
+ * longest step whose jitter (+20 %) stays within SQS's 12 h visibility timeout.
+ */
+export const RETRY_DELAYS_SECONDS: readonly number[] = [
+  5, 300, 1_800, 7_200, 18_000, 36_000, 36_000, 36_000, 36_000, 36_000, 36_000, 36_000,
+];
 
 /** Attempts per delivery: the first and one after each delay; then it is dead-lettered. */
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
@@ -43,6 +54,12 @@ export const QUEUE_RETRY_PAUSES_MS: readonly number[] = [250, 500, 1_000, 2_000,
  */
 export const SAFETY_RECEIVE_COUNT = 100;
 
+/**
+ * The horizon: no delivery is given up sooner than this after its first attempt (the delays'
+ * sum, as jitter only ever lengthens a delay): 279,305 s, about 77 h 35 min.
+ */
+export const HORIZON_SECONDS = RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum + delay, 0);
+
 /** How long a receiver has to answer (connect, send, status line), in seconds. */
 export const DELIVERY_TIMEOUT_SECONDS = 10;
 
@@ -69,6 +86,6 @@ export function retryDelaySeconds(
 ): number | undefined {
   const nominal = RETRY_DELAYS_SECONDS[attempt - 1];
   if (nominal === undefined) return undefined;
-  const factor = 1 - JITTER + 2 * JITTER * random();
+  const factor = 1 + JITTER * random();
   return Math.max(1, Math.round(nominal * factor));
 }

@@ -31,6 +31,8 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { WEBHOOK_METRICS } from '../../../lambda/shared/metrics-contract';
 import { WEBHOOK_ENVIRONMENT } from '../../../lambda/shared/webhook/config';
+import { MAX_RETRY_AFTER_SECONDS } from '../../../lambda/shared/webhook/retry-after';
+import { HORIZON_SECONDS } from '../../../lambda/shared/webhook/schedule';
 import { DELIVERY_SOURCE, STREAM_FILTER_PATTERN, STREAM_SOURCE } from '../../definitions/webhooks';
 import { businessMetric, type ThresholdAlarm } from './monitoring';
 
@@ -78,8 +80,8 @@ export interface WebhooksProps {
   readonly deliver: LambdaFunction;
   /**
    * How long an undelivered message is kept on the delivery queue; longer than the whole retry
-   * schedule (about 7 h 15 min).
-   * @default Duration.days(4)
+   * schedule (at most 3.9 days with its jitter) and the waits receivers ask for.
+   * @default Duration.days(14) - SQS's maximum
    */
   readonly retentionPeriod?: Duration;
   /**
@@ -118,7 +120,7 @@ export class Webhooks extends Construct {
     if (!plantsTable.tableStreamArn) {
       throw new Error(`the plants table ${plantsTable.node.path} has no stream`);
     }
-    const retentionPeriod = props.retentionPeriod ?? Duration.days(4);
+    const retentionPeriod = props.retentionPeriod ?? Duration.days(14);
     const period = props.period ?? Duration.minutes(5);
 
     this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
@@ -250,12 +252,22 @@ export class Webhooks extends Construct {
           this.deliveryQueue.metricApproximateNumberOfMessagesNotVisible({ period }),
         ],
         right: [this.deliveryQueue.metricApproximateAgeOfOldestMessage({ period })],
+        // What the oldest message's age is measured against: the schedule's longest wait and
+        // its whole horizon (older than that, receivers' waits or our outage hold deliveries).
+        rightAnnotations: [
+          { value: MAX_RETRY_AFTER_SECONDS, label: 'longest wait, 12 h' },
+          { value: HORIZON_SECONDS, label: `horizon, ${Math.round(HORIZON_SECONDS / 3600)} h` },
+        ],
       }),
       graph({
-        title: 'Webhook dead letters and stream failures',
+        title: 'Webhook dead letters and stream failures; subscribers failing, disabled',
         left: [
           this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period }),
           this.streamFailureQueue.metricApproximateNumberOfMessagesVisible({ period }),
+        ],
+        right: [
+          metric(WEBHOOK_METRICS.subscribersFailing, 'deliver'),
+          metric(WEBHOOK_METRICS.subscribersDisabled, 'deliver'),
         ],
       }),
     ];
@@ -276,6 +288,10 @@ export class Webhooks extends Construct {
         threshold: STREAM_SOURCE.stalledAfterSeconds * 1000,
         description: `deliveries stalled for ${STREAM_SOURCE.stalledAfterSeconds / 60} minutes: the fan-out is that far behind the plants stream (a failing record blocks its shard until it succeeds or passes the maximum record age); see docs/webhooks.md`,
       },
+      // The operator is told when a subscriber is disabled, and warned when one starts failing
+      // (its 4th failed attempt in a row); the deliver log says which and why.
+      WebhookSubscriberDisabled: metric(WEBHOOK_METRICS.subscribersDisabled, 'deliver'),
+      WebhookSubscriberFailing: metric(WEBHOOK_METRICS.subscribersFailing, 'deliver'),
     };
   }
 }

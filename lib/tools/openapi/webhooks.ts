@@ -2,7 +2,11 @@
  * The `webhooks` section of the OpenAPI document (3.1): `newPlant`, the request the service
  * sends each subscriber for each stored plant, with its three Standard Webhooks headers.
  */
-import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../../lambda/shared/webhook/schedule';
+import {
+  HORIZON_SECONDS,
+  MAX_ATTEMPTS,
+  RETRY_DELAYS_SECONDS,
+} from '../../../lambda/shared/webhook/schedule';
 import { STORED_MEMBERS } from './plant-words';
 
 const header = (name: string, description: string, pattern: string, required = true) => ({
@@ -42,7 +46,7 @@ export function webhooksSection(): Record<string, object> {
         summary: 'A plant was stored',
         description: [
           'Sent to every subscriber (`npm run webhook -- add`) for each plant a create stored: a 200 that wrote an item. A retried create answered 200 without writing, a 409, any other error and a delete send nothing.',
-          `Signed as Standard Webhooks 1.0 says: verify with any Standard Webhooks library and the subscriber's \`whsec_\` secret. Success is a 2xx within 10 s; anything else is retried after about ${delays.join(', ')} (with jitter), ${MAX_ATTEMPTS} attempts in all, then dead-lettered. Delivery is at least once and in no particular order: deduplicate by \`webhook-id\`.`,
+          `Signed as Standard Webhooks 1.0 says: verify with any Standard Webhooks library and the subscriber's \`whsec_\` secret. Success is a 2xx within 10 s; anything else is retried after ${delays.join(', ')} (each up to 20 % longer, never shorter), ${MAX_ATTEMPTS} attempts over at least ${Math.floor(HORIZON_SECONDS / 3600)} h ${Math.floor((HORIZON_SECONDS % 3600) / 60)} min, then dead-lettered (never sooner). Delivery is at least once and in no particular order: deduplicate by \`webhook-id\`.`,
         ].join('\n\n'),
         tags: ['webhooks'],
         security: [],
@@ -64,7 +68,7 @@ export function webhooksSection(): Record<string, object> {
           ),
           header(
             'webhook-attempt',
-            `Which attempt this is, from 1 to ${MAX_ATTEMPTS}. Informational: not signed, so never trusted for anything but logs.`,
+            `Which attempt this is, from 1 (to ${MAX_ATTEMPTS} on the schedule; more when short \`Retry-After\`s leave time before the horizon). Informational: not signed, so never trusted for anything but logs.`,
             '^[1-9][0-9]*$',
             false,
           ),
