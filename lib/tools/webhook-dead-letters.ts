@@ -28,7 +28,7 @@ export interface DeadLettersOptions {
   readonly where: string;
   /** Nothing: list only; `all`: redrive every one; a webhook-id: redrive that one. */
   readonly redrive?: 'all' | { readonly webhookId: string };
-  /** The queue a single redrive sends to (the delivery queue). */
+  /** The queue a redrive sends to (the delivery queue). */
   readonly deliveryQueueUrl?: () => Promise<string>;
   readonly io: Pick<CliIo, 'out' | 'err'>;
 }
@@ -89,10 +89,20 @@ export async function listDeadLetters(options: DeadLettersOptions): Promise<void
       return;
     }
     if (redrive === 'all') {
-      const { Attributes } = await client.send(
-        new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
+      // The deliverer dead-letters a delivery itself (SendMessage after the last attempt), so a
+      // letter has no source queue SQS knows of: the move names the delivery queue.
+      const arnOf = async (url: string) =>
+        (
+          await client.send(
+            new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }),
+          )
+        ).Attributes!.QueueArn!;
+      await client.send(
+        new StartMessageMoveTaskCommand({
+          SourceArn: await arnOf(queueUrl),
+          DestinationArn: await arnOf(await options.deliveryQueueUrl!()),
+        }),
       );
-      await client.send(new StartMessageMoveTaskCommand({ SourceArn: Attributes!.QueueArn! }));
       io.err(
         `redriving ${seen.size} dead letter(s) to the delivery queue; each gets the whole schedule again`,
       );

@@ -13,6 +13,9 @@ import { runBin } from '../support/run-cli';
 let engine: Engine;
 let env: Record<string, string>;
 const token = (...args: string[]) => runBin('token', args, env);
+// Every step is a fresh CLI process (tsx compiles it at start): a test of ten steps needs minutes,
+// not seconds, on a busy two-core machine (CI saw 30 s run out at a load average of 23).
+jest.setTimeout(180_000);
 
 beforeAll(async () => {
   engine = await startEngine();
