@@ -32,10 +32,12 @@ const SPACING_MARGIN = 1.25;
 export const RESERVE_AHEAD_MS = 2_000;
 
 /**
- * How late a reserved request may start: later, it is not sent (it waits its turn again). The
- * spacing's 25 % margin covers one start this late in any second, and what the network adds.
+ * How late a reserved request may start: later, it is not sent (it waits its turn again). Any
+ * `rate + 1` starts in a row are planned `1.25 s` apart end to end, and only the first one's
+ * lateness brings them closer: 150 ms late still leaves them over a second apart, with 100 ms
+ * for what the network adds.
  */
-export const START_TOLERANCE_MS = 50;
+export const START_TOLERANCE_MS = 150;
 
 /** What the subscriber's item says about its pace. */
 export interface Pace {
