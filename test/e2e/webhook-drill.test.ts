@@ -7,7 +7,7 @@
  * was not stored is delivered, the deliveries cut by the kill arrive again, and the stream gave
  * nothing up. At the default retry scale and at a small one.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -15,12 +15,12 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { generateToken } from '../../lambda/shared/tokens';
 import { freePort } from '../../lib/local/free-port';
+import { npmStart } from '../support/npm-start';
 import { runBin } from '../support/run-cli';
 import { until } from '../support/webhook-receiver';
 
 jest.setTimeout(420_000);
 
-const ROOT = join(__dirname, '../..');
 const temporary: string[] = [];
 afterAll(() => {
   for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
@@ -85,21 +85,6 @@ function killableReceiver(port: number) {
   };
 }
 
-/** `npm start` with `env`, resolved once it says it is listening. */
-async function npmStart(env: Record<string, string>) {
-  const child = spawn('npm', ['start', '--silent', '--', '--memory', '--no-watch'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  await until(() => output.includes('try:') || child.exitCode !== null, 'npm start', 180_000);
-  if (child.exitCode !== null) throw new Error(`npm start exited: ${output}`);
-  return { child, output: () => output };
-}
-
 /** Stops the runtime itself (npm does not pass SIGTERM on) and waits for npm to exit. */
 function stop(child: ChildProcess, pid: number): Promise<number | null> {
   return new Promise((resolve) => {
@@ -127,13 +112,16 @@ it.each([
     const [port, dbPort, receiverPort] = [await freePort(), await freePort(), await freePort()];
     const { token } = generateToken();
     temporary.push(mkdtempSync(join(tmpdir(), 'plant-store-drill-')));
-    const { child, output } = await npmStart({
-      PORT: String(port),
-      PLANT_STORE_DB_PORT: String(dbPort),
-      PLANT_STORE_DATA_DIR: temporary.at(-1)!,
-      PLANT_STORE_DEV_TOKEN: token,
-      ...(scale ? { PLANT_STORE_WEBHOOK_RETRY_SCALE: scale } : {}),
-    });
+    const { child, output } = await npmStart(
+      {
+        PORT: String(port),
+        PLANT_STORE_DB_PORT: String(dbPort),
+        PLANT_STORE_DATA_DIR: temporary.at(-1)!,
+        PLANT_STORE_DEV_TOKEN: token,
+        ...(scale ? { PLANT_STORE_WEBHOOK_RETRY_SCALE: scale } : {}),
+      },
+      ['--memory', '--no-watch'],
+    );
     const steady = killableReceiver(await freePort());
     const fragile = killableReceiver(receiverPort);
     // The runtime's own pid (npm is its parent): signalled for outages, stopped at the end.
