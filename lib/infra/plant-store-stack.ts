@@ -262,7 +262,7 @@ export class PlantStoreStack extends Stack {
 /**
  * What a sam-local synth adds to a function's environment: the SDK reads the endpoints itself;
  * `npm run db` serves the webhook queues on the engine's port, and there the receivers are on
- * loopback. A normal synth adds nothing.
+ * loopback; the retry scale is 1 unless sam-env.json says otherwise. A normal synth adds nothing.
  */
 function samLocalEnvironment(
   name: FunctionName,
@@ -274,6 +274,8 @@ function samLocalEnvironment(
     ...(FUNCTIONS[name].trigger && {
       AWS_ENDPOINT_URL_SQS: endpoint,
       [WEBHOOK_ENVIRONMENT.allowLoopback]: 'true',
+      // Declared so that sam-env.json can set it (SAM overrides only declared variables).
+      [WEBHOOK_ENVIRONMENT.retryScale]: '1',
     }),
   };
 }
