@@ -88,8 +88,9 @@ it('kill -USR2, as the banner prints it, takes the engine down (503) and brings 
     },
     ['--memory', '--no-watch'],
   );
+  // The runtime's own pid (npm is its parent and does not pass a SIGKILL on).
+  const pid = Number(/outage: +kill -USR2 (\d+) /.exec(output())![1]);
   try {
-    const pid = Number(/outage: +kill -USR2 (\d+) /.exec(output())![1]);
     const store = new PlantStore({ baseUrl: `http://127.0.0.1:${port}`, token });
     await store.createPlant({ id: 3, name: 'kept' }); // also caches the token's decision
     const read = () =>
@@ -104,7 +105,14 @@ it('kill -USR2, as the banner prints it, takes the engine down (503) and brings 
     expect(await (await read()).text()).toBe('{"id":3,"name":"kept"}');
     expect(await stop(child)).toBe(0);
   } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    if (child.exitCode === null) {
+      child.kill('SIGKILL');
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
   }
 });
 
