@@ -169,31 +169,23 @@ describe('Deploy', () => {
       const git = (...args: string[]) =>
         execFileSync('git', args, { cwd: repo, encoding: 'utf8' }).trim();
       git('init', '-q', '-b', 'main');
-      git(
-        '-c',
-        'user.name=t',
-        '-c',
-        'user.email=t@example.com',
-        'commit',
-        '-q',
-        '--allow-empty',
-        '-m',
-        'a',
-      );
+      const commit = (message: string) =>
+        git(
+          '-c',
+          'user.name=t',
+          '-c',
+          'user.email=t@example.com',
+          'commit',
+          '-q',
+          '--allow-empty',
+          '-m',
+          message,
+        );
+      commit('a');
       onMain = git('rev-parse', 'HEAD');
       git('update-ref', 'refs/remotes/origin/main', onMain);
       git('checkout', '-q', '-b', 'feature');
-      git(
-        '-c',
-        'user.name=t',
-        '-c',
-        'user.email=t@example.com',
-        'commit',
-        '-q',
-        '--allow-empty',
-        '-m',
-        'b',
-      );
+      commit('b');
       offMain = git('rev-parse', 'HEAD');
     });
     afterAll(() => rmSync(repo, { recursive: true, force: true }));
