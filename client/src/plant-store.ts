@@ -75,6 +75,10 @@ export class PlantStore {
   constructor(options: PlantStoreOptions) {
     // Checked here, so that a typo fails at construction rather than on the first call.
     const baseUrl = new URL(options.baseUrl).href.replace(/\/$/, '');
+    if (options.token === undefined || options.token === null || options.token === '') {
+      // The usual cause is an unset environment variable: say that, not that the token is malformed.
+      throw new TypeError('no token given: token must be a bearer token (pst_…)');
+    }
     if (typeof options.token !== 'string' || !BEARER_TOKEN.test(options.token)) {
       // Never the token itself: it may be a real one with a stray newline.
       throw new TypeError(

@@ -286,7 +286,6 @@ describe('the token', () => {
     ['a line break', `${TOKEN}\r\nx-injected: 1`],
     ['a space', `${TOKEN} `],
     ['a non-ASCII letter', `${TOKEN}é`],
-    ['nothing', ''],
   ])('with %s is refused when the client is built, without showing it', (_, token) => {
     let error: unknown;
     try {
@@ -297,6 +296,15 @@ describe('the token', () => {
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toMatch(/^token must be a bearer token/);
     expect((error as Error).message).not.toContain(TOKEN);
+  });
+
+  it.each([
+    ['unset (an environment variable that is not)', undefined],
+    ['empty', ''],
+  ])('%s is refused in one line that says no token was given', (_, token) => {
+    expect(
+      () => new PlantStore({ baseUrl: 'https://api.example', token: token as string }),
+    ).toThrow(new TypeError('no token given: token must be a bearer token (pst_…)'));
   });
 });
 
