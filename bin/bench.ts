@@ -1,10 +1,10 @@
-/** `npm run bench`: parses the arguments and runs the phases of `lib/tools/bench/`. */
+/** `npm run bench`: parses the arguments and runs the phases of `lib/lab/bench/`. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_HELP, parseBenchArgs } from '../lib/tools/bench/args';
-import { PHASES } from '../lib/tools/bench/phases';
-import { runCommand } from '../lib/cli-args';
+import { BENCH_HELP, parseBenchArgs } from '../lib/lab/bench/args';
+import { PHASES } from '../lib/lab/bench/phases';
+import { runCommand } from '../lib/cli/args';
 import { lambdaNode } from '../lib/definitions/lambda-node';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

@@ -4,17 +4,17 @@
  * Port `PLANT_STORE_DB_PORT` (8000), data in `PLANT_STORE_DATA_DIR/db` or `--memory`.
  */
 import { join } from 'node:path';
-import { parseCommandLine, runCommand } from '../lib/cli-args';
-import { lockDataDir } from '../lib/local/data-lock';
-import { makePrivate, PRIVATE_UMASK } from '../lib/local/private-dir';
-import { LOOPBACK_HOST_NAMES } from '../lib/local/engine';
-import { optionsFromEnvironment } from '../lib/local/options';
-import { recordPorts } from '../lib/local/ports-file';
-import { DEFAULT_DB_PORT } from '../lib/local/settings';
+import { parseCommandLine, runCommand } from '../lib/cli/args';
+import { lockDataDir } from '../lib/local/process/data-lock';
+import { makePrivate, PRIVATE_UMASK } from '../lib/local/process/private-dir';
+import { LOOPBACK_HOST_NAMES } from '../lib/local/dynamodb/engine';
+import { optionsFromEnvironment } from '../lib/local/process/options';
+import { recordPorts } from '../lib/local/process/ports-file';
+import { DEFAULT_DB_PORT } from '../lib/local/process/settings';
 import { startEngineWithQueues } from '../lib/local/webhooks';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-// The data directory is private (lib/local/private-dir.ts): so is all the process creates in it.
+// The data directory is private (lib/local/process/private-dir.ts): so is all the process creates in it.
 process.umask(PRIVATE_UMASK);
 
 const DB_HELP = `Usage: npm run db [-- --memory]
@@ -59,7 +59,7 @@ runCommand('npm run db', async () => {
       `port ${options.dbPort} is in use (another npm start or npm run db?); set PLANT_STORE_DB_PORT to a free port, or 0 to pick one`,
     );
   });
-  // For the CLIs in another terminal (lib/local/ports-file.ts); with --memory there is no
+  // For the CLIs in another terminal (lib/local/process/ports-file.ts); with --memory there is no
   // data directory, and the CLIs need PLANT_STORE_DB_PORT.
   const forgetPorts = dataDir
     ? await recordPorts(options.dataDir, { dbPort: engine.port })

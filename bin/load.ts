@@ -1,6 +1,6 @@
-/** `npm run load`: open-loop load against a base URL; see `lib/tools/load/`. */
-import { runCommand } from '../lib/cli-args';
-import { loadCommand } from '../lib/tools/load';
+/** `npm run load`: open-loop load against a base URL; see `lib/lab/load/`. */
+import { runCommand } from '../lib/cli/args';
+import { loadCommand } from '../lib/lab/load';
 
 const stop = new AbortController();
 // Ctrl-C stops scheduling; the requests in flight finish and the report is written.

@@ -1,18 +1,18 @@
 /** `npm start`: the service on this machine. See README "Run it" and `npm start -- --help`. */
 import { stop as stopEsbuild } from 'esbuild';
-import { parseCommandLine, runCommand } from '../lib/cli-args';
-import { devTokenBanner } from '../lib/local/dev-token';
-import { PRIVATE_UMASK } from '../lib/local/private-dir';
+import { parseCommandLine, runCommand } from '../lib/cli/args';
+import { devTokenBanner } from '../lib/local/dev/dev-token';
+import { PRIVATE_UMASK } from '../lib/local/process/private-dir';
 import {
   START_HELP,
   START_OPTIONS,
   nonDefaultSettings,
   optionsFromEnvironment,
-} from '../lib/local/options';
+} from '../lib/local/process/options';
 import { startLocal } from '../lib/local/runtime';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-// The data directory is private (lib/local/private-dir.ts): so is all the process creates in it.
+// The data directory is private (lib/local/process/private-dir.ts): so is all the process creates in it.
 process.umask(PRIVATE_UMASK);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 

@@ -1,8 +1,8 @@
 /** `npm run openapi`: writes `openapi.json` from the schemas, `lib/definitions/api.ts` and the operations. */
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { parseCommandLine, runCommand } from '../lib/cli-args';
-import { OPENAPI_FILE, buildDocument, documentText } from '../lib/tools/openapi/document';
+import { parseCommandLine, runCommand } from '../lib/cli/args';
+import { OPENAPI_FILE, buildDocument, documentText } from '../lib/generators/openapi/document';
 
 const OPENAPI_HELP = `Usage: npm run openapi
 

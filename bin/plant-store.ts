@@ -3,7 +3,7 @@
  * picks a stage and `-c alarmEmail=…` emails the alarms (lib/infra/app.ts reads the context).
  */
 import { App } from 'aws-cdk-lib';
-import { UsageError } from '../lib/cli-args';
+import { UsageError } from '../lib/cli/args';
 import { addPlantStore } from '../lib/infra/app';
 
 try {

@@ -1,5 +1,5 @@
-/** `npm run release -- <command>`: see `lib/tools/release/release-cli.ts`. */
-import { runReleaseCli } from '../lib/tools/release/release-cli';
+/** `npm run release -- <command>`: see `lib/release/release-cli.ts`. */
+import { runReleaseCli } from '../lib/release/release-cli';
 
 void runReleaseCli(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),

@@ -1,10 +1,10 @@
-/** `npm run smoke -- --url <ApiUrl>`, token in PLANT_STORE_TOKEN: see `lib/tools/smoke.ts`. */
+/** `npm run smoke -- --url <ApiUrl>`, token in PLANT_STORE_TOKEN: see `lib/operator/smoke.ts`. */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseCommandLine } from '../lib/cli-args';
-import { devTokenFile } from '../lib/local/dev-token';
-import { DEFAULT_PORT } from '../lib/local/settings';
-import { formatSmoke, runSmoke, smokePassed, SMOKE_ID_RANGE } from '../lib/tools/smoke';
+import { parseCommandLine } from '../lib/cli/args';
+import { devTokenFile } from '../lib/local/dev/dev-token';
+import { DEFAULT_PORT } from '../lib/local/process/settings';
+import { formatSmoke, runSmoke, smokePassed, SMOKE_ID_RANGE } from '../lib/operator/smoke';
 
 const USAGE = `Usage: PLANT_STORE_TOKEN=<token> npm run smoke -- --url <ApiUrl>
 

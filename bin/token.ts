@@ -1,5 +1,5 @@
-/** `npm run token -- <command>`: see `lib/tools/token-cli.ts`. */
-import { runTokenCli } from '../lib/tools/token-cli';
+/** `npm run token -- <command>`: see `lib/operator/token-cli.ts`. */
+import { runTokenCli } from '../lib/operator/token-cli';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 void runTokenCli(process.argv.slice(2), {

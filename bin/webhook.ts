@@ -1,5 +1,5 @@
-/** `npm run webhook -- <command>`: see `lib/tools/webhook-cli.ts`. */
-import { runWebhookCli } from '../lib/tools/webhook-cli';
+/** `npm run webhook -- <command>`: see `lib/operator/webhook/cli.ts`. */
+import { runWebhookCli } from '../lib/operator/webhook/cli';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 void runWebhookCli(process.argv.slice(2), {

@@ -1,13 +1,9 @@
 /** The HTTP API Lambda authorizer (payload 2.0, simple responses): shapes `verifyToken`'s verdict. */
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
-import { isStoreUnavailable } from '../shared/dynamodb';
-import { withObservability } from '../shared/observability';
-import type { Principal } from '../shared/principal';
-import {
-  TokensTable,
-  tokensTableFromEnvironment,
-  type TokensTableDeps,
-} from '../shared/tokens-table';
+import { isStoreUnavailable } from '../aws/dynamodb';
+import { withObservability } from '../observability/powertools';
+import type { Principal } from '../tokens/principal';
+import { TokensTable, tokensTableFromEnvironment, type TokensTableDeps } from '../tokens/table';
 import { verifyToken } from './verify-token';
 
 /** What the authorizer needs: the tokens table itself, or a document client and its name. */

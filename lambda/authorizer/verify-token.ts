@@ -4,8 +4,8 @@
  * malformed item is denied, and a failing read throws, so no error can ever allow.
  */
 import * as v from 'valibot';
-import type { Principal } from '../shared/principal';
-import { TOKEN_FORMAT, hashToken } from '../shared/tokens';
+import type { Principal } from '../tokens/principal';
+import { TOKEN_FORMAT, hashToken } from '../tokens/token';
 import { StoredToken } from './stored-token';
 
 /** Reads the item stored under a hash (strongly consistent), as stored, or `undefined`. */

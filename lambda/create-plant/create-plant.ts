@@ -1,7 +1,7 @@
 /** Creating a plant: one conditional put, and a comparison on conflict. */
-import { Conflict } from '../shared/http';
-import type { PlantsStore } from '../shared/plants-table';
-import { differingMembers, PLANT_FIELDS_IN_WORDS, type NewPlant } from '../shared/schemas';
+import { Conflict } from '../http/answers';
+import type { PlantsStore } from '../plants/table';
+import { differingMembers, PLANT_FIELDS_IN_WORDS, type NewPlant } from '../plants/schemas';
 
 /** `created`: written now. `unchanged`: the same plant was already stored (a safe retry). */
 export type CreateOutcome = 'created' | 'unchanged';

@@ -1,9 +1,9 @@
 /** POST /plants: an adapter from the HTTP API event to `createPlant` and back. */
-import { jsonResponse } from '../shared/http';
-import { plantsHandler, type PlantsHandlerDeps } from '../shared/plants-handler';
-import { PLANTS_WRITE } from '../shared/principal';
-import type { PlantsEvent } from '../shared/request';
-import { plantMembers, type Plant } from '../shared/schemas';
+import { jsonResponse } from '../http/answers';
+import { plantsHandler, type PlantsHandlerDeps } from '../plants/handler';
+import { PLANTS_WRITE } from '../tokens/principal';
+import type { PlantsEvent } from '../plants/request';
+import { plantMembers, type Plant } from '../plants/schemas';
 import { createPlant } from './create-plant';
 import { readNewPlant } from './request';
 

@@ -4,9 +4,9 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as v from 'valibot';
-import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from '../shared/http';
-import { JsonSyntaxError, parseJson } from '../shared/json';
-import { NewPlant, describeIssues } from '../shared/schemas';
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from '../http/answers';
+import { JsonSyntaxError, parseJson } from '../http/json';
+import { NewPlant, describeIssues } from '../plants/schemas';
 
 /** The largest body accepted, in bytes: 256 KiB. */
 export const MAX_BODY_BYTES = 262_144;

@@ -1,8 +1,8 @@
 /** DELETE /plants/{id}: an adapter from the HTTP API event to `deletePlant` and back. */
-import { emptyResponse } from '../shared/http';
-import { plantsHandler } from '../shared/plants-handler';
-import { PLANTS_DELETE } from '../shared/principal';
-import { readPlantId } from '../shared/request';
+import { emptyResponse } from '../http/answers';
+import { plantsHandler } from '../plants/handler';
+import { PLANTS_DELETE } from '../tokens/principal';
+import { readPlantId } from '../plants/request';
 import { deletePlant } from './delete-plant';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */

@@ -9,22 +9,22 @@
  * hears after it what the receiver said (410 disables; `Retry-After` sets the next attempt).
  */
 import type { SQSRecord } from 'aws-lambda';
-import type { AddressPolicy } from '../shared/webhook/address-policy';
-import { OurFailure, ours, ReceiverFailure, type DeliveryFailure } from '../shared/webhook/failure';
-import { parseDeliveryMessage, type DeliveryMessage } from '../shared/webhook/message';
-import { post, succeeded } from '../shared/webhook/post';
-import type { BatchResolver } from '../shared/webhook/resolver';
-import type { ReceiverGate } from '../shared/webhook/receiver-gate';
-import { MAX_RETRY_AFTER_SECONDS } from '../shared/webhook/retry-after';
+import type { AddressPolicy } from '../webhook/address-policy';
+import { OurFailure, ours, ReceiverFailure, type DeliveryFailure } from './failure';
+import { parseDeliveryMessage, type DeliveryMessage } from '../webhook/message';
+import { post, succeeded } from './post';
+import type { BatchResolver } from './resolver';
+import type { ReceiverGate } from './receiver-gate';
+import { MAX_RETRY_AFTER_SECONDS } from '../webhook/retry-after';
 import {
   HORIZON_SECONDS,
   MAX_ATTEMPTS,
   ourRetrySeconds,
   retryDelaySeconds,
-} from '../shared/webhook/schedule';
-import { signingSecrets, type OpenedSecrets } from '../shared/webhook/secrets';
-import { signAll } from '../shared/webhook/signature';
-import type { SubscriptionsTable } from '../shared/webhook/subscriptions-table';
+} from '../webhook/schedule';
+import { signingSecrets, type OpenedSecrets } from '../webhook/secrets';
+import { signAll } from '../webhook/signature';
+import type { SubscriptionsTable } from '../webhook/subscriptions-table';
 
 /** What a delivery needs. */
 export interface DeliverDeps {

@@ -5,26 +5,26 @@
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { requireEnv } from '../shared/config';
-import { makeDocumentClient } from '../shared/dynamodb';
-import { WEBHOOK_METRICS } from '../shared/metrics-contract';
-import { logger, metrics, observed, redact } from '../shared/observability';
-import { SUBSCRIPTIONS_TABLE } from '../shared/tables';
-import { PUBLIC_ONLY } from '../shared/webhook/address-policy';
-import { retryScaleOf, WEBHOOK_ENVIRONMENT } from '../shared/webhook/config';
+import { requireEnv } from '../aws/config';
+import { makeDocumentClient } from '../aws/dynamodb';
+import { WEBHOOK_METRICS } from '../observability/metrics-contract';
+import { logger, metrics, observed, redact } from '../observability/powertools';
+import { SUBSCRIPTIONS_TABLE } from '../aws/tables';
+import { PUBLIC_ONLY } from '../webhook/address-policy';
+import { retryScaleOf, WEBHOOK_ENVIRONMENT } from '../webhook/config';
 import {
   sqsDeadLetters,
   sqsDeliveryQueue,
   type DeadLetters,
   type DeliveryQueue,
-} from '../shared/webhook/delivery-queue';
-import { OurFailure } from '../shared/webhook/failure';
-import { ReceiverGate, type GateDeps } from '../shared/webhook/receiver-gate';
-import { ReceiverStates } from '../shared/webhook/receiver-state';
-import { BatchResolver, type ResolverOptions } from '../shared/webhook/resolver';
-import { QUEUE_RETRY_PAUSES_MS } from '../shared/webhook/schedule';
-import { kmsSecretBox, LOCAL_SECRET_BOX, OpenedSecrets } from '../shared/webhook/secrets';
-import { SubscriptionsTable } from '../shared/webhook/subscriptions-table';
+} from '../webhook/delivery-queue';
+import { OurFailure } from './failure';
+import { ReceiverGate, type GateDeps } from './receiver-gate';
+import { ReceiverStates } from '../webhook/receiver-state';
+import { BatchResolver, type ResolverOptions } from './resolver';
+import { QUEUE_RETRY_PAUSES_MS } from '../webhook/schedule';
+import { kmsSecretBox, LOCAL_SECRET_BOX, OpenedSecrets } from '../webhook/secrets';
+import { SubscriptionsTable } from '../webhook/subscriptions-table';
 import { deliver, type DeliverDeps, type DeliveryOutcome } from './deliver';
 
 /** What the handler needs: the delivery's dependencies and the queues it acts on. */

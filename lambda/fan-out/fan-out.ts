@@ -7,10 +7,10 @@
  * until the mapping's maximum record age (the ones before it are done).
  */
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { DeliveryQueue } from '../shared/webhook/delivery-queue';
-import { deliveriesOf } from '../shared/webhook/deliveries';
-import type { DeliveryMessage } from '../shared/webhook/message';
-import type { Subscriber } from '../shared/webhook/subscriptions-table';
+import type { DeliveryQueue } from '../webhook/delivery-queue';
+import { deliveriesOf } from '../webhook/deliveries';
+import type { DeliveryMessage } from '../webhook/message';
+import type { Subscriber } from '../webhook/subscriptions-table';
 
 /** What the fan-out needs. */
 export interface FanOutDeps {

@@ -1,14 +1,14 @@
 /** The fan-out function: an adapter from a DynamoDB stream batch to `fanOut` and a partial batch answer. */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { requireEnv } from '../shared/config';
-import { makeDocumentClient } from '../shared/dynamodb';
-import { WEBHOOK_METRICS } from '../shared/metrics-contract';
-import { logger, metrics, observed, redact } from '../shared/observability';
-import { SUBSCRIPTIONS_TABLE } from '../shared/tables';
-import { WEBHOOK_ENVIRONMENT } from '../shared/webhook/config';
-import { sqsDeliveryQueue, sqsJsonQueue } from '../shared/webhook/delivery-queue';
-import { SubscriptionsTable } from '../shared/webhook/subscriptions-table';
+import { requireEnv } from '../aws/config';
+import { makeDocumentClient } from '../aws/dynamodb';
+import { WEBHOOK_METRICS } from '../observability/metrics-contract';
+import { logger, metrics, observed, redact } from '../observability/powertools';
+import { SUBSCRIPTIONS_TABLE } from '../aws/tables';
+import { WEBHOOK_ENVIRONMENT } from '../webhook/config';
+import { sqsDeliveryQueue, sqsJsonQueue } from '../webhook/delivery-queue';
+import { SubscriptionsTable } from '../webhook/subscriptions-table';
 import { fanOut, type FanOutDeps } from './fan-out';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */

@@ -1,7 +1,7 @@
 /** Reading one plant: one GetItem. */
-import { NotFound } from '../shared/http';
-import type { PlantsStore } from '../shared/plants-table';
-import type { StoredPlant } from '../shared/schemas';
+import { NotFound } from '../http/answers';
+import type { PlantsStore } from '../plants/table';
+import type { StoredPlant } from '../plants/schemas';
 
 /** The plant stored under `id`, or `NotFound`. */
 export async function getPlant(plants: PlantsStore, id: bigint): Promise<StoredPlant> {

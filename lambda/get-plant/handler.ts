@@ -1,8 +1,8 @@
 /** GET /plants/{id}: an adapter from the HTTP API event to `getPlant` and back. */
-import { jsonResponse } from '../shared/http';
-import { plantsHandler } from '../shared/plants-handler';
-import { PLANTS_READ } from '../shared/principal';
-import { readPlantId } from '../shared/request';
+import { jsonResponse } from '../http/answers';
+import { plantsHandler } from '../plants/handler';
+import { PLANTS_READ } from '../tokens/principal';
+import { readPlantId } from '../plants/request';
 import { getPlant } from './get-plant';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */

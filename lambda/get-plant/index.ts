@@ -1,5 +1,5 @@
 /** The get-plant function's entry point: configuration and client are built once, at cold start. */
-import { plantsTableFromEnvironment } from '../shared/plants-table';
+import { plantsTableFromEnvironment } from '../plants/table';
 import { makeGetPlantHandler } from './handler';
 
 export const handler = makeGetPlantHandler(plantsTableFromEnvironment());

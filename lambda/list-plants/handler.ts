@@ -1,8 +1,8 @@
 /** GET /plants: an adapter from the HTTP API event to `listPlants` and back. */
-import { jsonResponse } from '../shared/http';
-import { plantsHandler } from '../shared/plants-handler';
-import { PLANTS_READ } from '../shared/principal';
-import { readPageQuery } from '../shared/request';
+import { jsonResponse } from '../http/answers';
+import { plantsHandler } from '../plants/handler';
+import { PLANTS_READ } from '../tokens/principal';
+import { readPageQuery } from '../plants/request';
 import { listPlants } from './list-plants';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */

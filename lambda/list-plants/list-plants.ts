@@ -1,7 +1,7 @@
 /** Listing plants a page at a time: one Scan per page, resumed from the cursor. */
-import { encodeCursor } from '../shared/cursor';
-import type { PlantsStore } from '../shared/plants-table';
-import type { PageQuery, PlantPage } from '../shared/schemas';
+import { encodeCursor } from '../plants/cursor';
+import type { PlantsStore } from '../plants/table';
+import type { PageQuery, PlantPage } from '../plants/schemas';
 
 /**
  * At most `limit` plants after the cursor's key, and the cursor of the next page while more

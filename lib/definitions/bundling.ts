@@ -36,11 +36,11 @@ export const UNUSED_CREDENTIAL_PROVIDERS: readonly string[] = [
  */
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   // Reached only by a dynamic import() that DynamoDB never takes; see the stub. ~20 KB and ~10 %.
-  '@smithy/core/event-streams': './lambda/shared/stubs/no-event-streams.ts',
+  '@smithy/core/event-streams': './lambda/aws/stubs/no-event-streams.ts',
   // The global object itself, without the ESM wrapper of a built-in.
-  'node:process': './lambda/shared/stubs/global-process.ts',
+  'node:process': './lambda/aws/stubs/global-process.ts',
   // The same class on a Map, without mnemonist (~7 KB); see the file.
-  '@aws-sdk/endpoint-cache': './lambda/shared/stubs/endpoint-cache.ts',
+  '@aws-sdk/endpoint-cache': './lambda/aws/stubs/endpoint-cache.ts',
 };
 
 /**

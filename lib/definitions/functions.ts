@@ -10,7 +10,7 @@ import {
   SUBSCRIPTIONS_TABLE,
   TOKENS_TABLE,
   type TableDefinition,
-} from '../../lambda/shared/tables';
+} from '../../lambda/aws/tables';
 
 /** The functions, by the name the API definition and the logs use. */
 export type FunctionName =

@@ -1,7 +1,7 @@
 /**
  * The release version, kept in one place: the root package.json's `version`. The stack outputs
  * it, `openapi.json` states it as `info.version`, and the client package carries the same number
- * (a test holds them equal; lib/tools/release/versions.ts says how it must move).
+ * (a test holds them equal; lib/release/versions.ts says how it must move).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -6,7 +6,7 @@ import {
   DELIVERY_BATCH_SIZE,
   DELIVERY_VISIBILITY_SECONDS,
   SAFETY_RECEIVE_COUNT,
-} from '../../lambda/shared/webhook/schedule';
+} from '../../lambda/webhook/schedule';
 
 /** Lambda's event filter on the plants stream: only inserts (new plants) invoke the fan-out. */
 export const STREAM_FILTER_PATTERN = { eventName: ['INSERT'] } as const;

@@ -9,7 +9,7 @@
 import { Validations, type App } from 'aws-cdk-lib';
 import { Architecture, type ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { UsageError } from '../cli-args';
+import { UsageError } from '../cli/args';
 import { DEPLOY_ACCESS_STACK_NAME, DeployAccessStack } from './deploy-access-stack';
 import { PlantStoreStack } from './plant-store-stack';
 import { capacityPreset, stageSettings } from './stages';

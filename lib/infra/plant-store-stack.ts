@@ -7,7 +7,7 @@ import type { Operation } from 'aws-cdk-lib/aws-dynamodb';
 import type { ApplicationLogLevel, Architecture } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { WEBHOOK_ENVIRONMENT } from '../../lambda/shared/webhook/config';
+import { WEBHOOK_ENVIRONMENT } from '../../lambda/webhook/config';
 import { API } from '../definitions/api';
 import { VERSION } from '../definitions/version';
 import { ServiceHttpApi } from './constructs/http-api';

@@ -5,7 +5,7 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { UsageError } from '../cli-args';
+import { UsageError } from '../cli/args';
 import type { PlantStoreStackProps } from './plant-store-stack';
 
 /** What a stage decides; anything else comes from the stack's defaults or the context. */
@@ -63,7 +63,7 @@ export type CapacityPreset = Pick<
 
 /**
  * Presets for a rate of creates, chosen with `-c capacity=<name>` on top of a stage; each number
- * is argued in docs/capacity.md and checked against its model by test/unit/capacity.test.ts.
+ * is argued in docs/capacity.md and checked against its model by test/generators/unit/capacity.test.ts.
  * The throttle is 1.2 times the rate and its burst one second of it (a burst gets through, a
  * runaway client is stopped at a known cost); from `10k` the account's API Gateway quota must be
  * raised to match, or it binds first. create-plant reserves three

@@ -12,25 +12,25 @@ import {
   type FunctionName,
 } from '../definitions/functions';
 import { lambdaNode } from '../definitions/lambda-node';
-import { lockDataDir } from './data-lock';
-import { recordPorts } from './ports-file';
-import { makePrivate } from './private-dir';
-import { ensureDevToken } from './dev-token';
-import { docsPages } from './docs-pages';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine, type LocalEngine } from './engine';
-import { checkPortFree } from './free-port';
+import { lockDataDir } from './process/data-lock';
+import { recordPorts } from './process/ports-file';
+import { makePrivate } from './process/private-dir';
+import { ensureDevToken } from './dev/dev-token';
+import { docsPages } from './dev/docs-pages';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine, type LocalEngine } from './dynamodb/engine';
+import { checkPortFree } from './process/free-port';
 import { Gateway } from './gateway';
 import { TokenBucket } from './gateway/throttle';
-import { functionLog } from './log-format';
-import type { LocalOptions } from './options';
-import { withRootHint } from './root-page';
-import { SandboxPool } from './sandbox/pool';
-import { StartGate } from './sandbox/start-gate';
-import { DEFAULT_CONCURRENCY } from './settings';
-import { buildBundles, loadApi, type Bundles } from './watch';
+import { functionLog } from './dev/log-format';
+import type { LocalOptions } from './process/options';
+import { withRootHint } from './dev/root-page';
+import { SandboxPool } from './lambda/pool';
+import { StartGate } from './lambda/start-gate';
+import { DEFAULT_CONCURRENCY } from './process/settings';
+import { buildBundles, loadApi, type Bundles } from './dev/watch';
 import { LocalWebhooks, localWebhookEnvironment } from './webhooks';
 
-export type { LocalOptions } from './options';
+export type { LocalOptions } from './process/options';
 
 /** A running local service. */
 export interface LocalService {
@@ -188,7 +188,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     });
     await Promise.all([...pools.values()].map((pool) => pool.warm()));
     const url = `http://127.0.0.1:${port}`;
-    // For the CLIs in another terminal, whatever ports were given (lib/local/ports-file.ts).
+    // For the CLIs in another terminal, whatever ports were given (lib/local/process/ports-file.ts).
     forgetPorts = await recordPorts(options.dataDir, { dbPort: engine!.port, url });
     return {
       url,

@@ -6,14 +6,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SQSEvent } from 'aws-lambda';
-import { PLANTS_TABLE } from '../../lambda/shared/tables';
-import { WEBHOOK_ENVIRONMENT } from '../../lambda/shared/webhook/config';
+import { PLANTS_TABLE } from '../../lambda/aws/tables';
+import { WEBHOOK_ENVIRONMENT } from '../../lambda/webhook/config';
 import { FUNCTIONS, FUNCTION_NAMES, type FunctionName } from '../definitions/functions';
 import { DELIVERY_SOURCE, STREAM_SOURCE } from '../definitions/webhooks';
-import { startEngine, type Engine, type EngineOptions } from './engine';
-import { LocalQueue, type QueueMessage } from './queue';
-import { serveSqs, SQS_TARGET_PREFIX } from './sqs-api';
-import { LocalStream } from './stream';
+import { startEngine, type Engine, type EngineOptions } from './dynamodb/engine';
+import { LocalQueue, type QueueMessage } from './sqs/queue';
+import { serveSqs, SQS_TARGET_PREFIX } from './sqs/api';
+import { LocalStream } from './dynamodb/stream';
 
 /** The local queues' names (their URLs are on the engine's endpoint). */
 export const LOCAL_QUEUE_NAMES = {

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { API } from '../../lib/definitions/api';
 import { buildFunctions } from '../../lib/definitions/build';
 import { ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
-import { DENIAL_REASONS, OUTCOME_METRICS } from '../../lambda/shared/metrics-contract';
-import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/shared/tables';
+import { DENIAL_REASONS, OUTCOME_METRICS } from '../../lambda/observability/metrics-contract';
+import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/aws/tables';
 import {
   FUNCTIONS,
   FUNCTION_NAMES,

@@ -11,13 +11,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addPlantStore } from '../../lib/infra/app';
-import { RELEASE_STACKS, readRelease, releaseVersions } from '../../lib/tools/release/releases';
+import { RELEASE_STACKS, readRelease, releaseVersions } from '../../lib/release/releases';
 import {
   compareStateful,
   unretained,
   type Finding,
   type Template,
-} from '../../lib/tools/release/stateful';
+} from '../../lib/release/stateful';
 
 // JSON documents changed freely in place, as openapi.test.ts does.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -18,7 +18,7 @@ import {
   MAX_ATTEMPTS,
   RETRY_DELAYS_SECONDS,
   SAFETY_RECEIVE_COUNT,
-} from '../../lambda/shared/webhook/schedule';
+} from '../../lambda/webhook/schedule';
 
 // Synthesis writes to an output folder: one temporary folder, removed after the suite.
 const outdir = mkdtempSync(join(tmpdir(), 'plant-store-webhooks-cdk-'));

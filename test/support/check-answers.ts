@@ -5,6 +5,6 @@
 import { sep } from 'node:path';
 import { checkedFetch } from './http';
 
-if (expect.getState().testPath?.includes(`${sep}test${sep}e2e${sep}`)) {
+if (expect.getState().testPath?.includes(`${sep}e2e${sep}`)) {
   globalThis.fetch = checkedFetch as typeof fetch;
 }

@@ -12,9 +12,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createTables, LOCAL_CREDENTIALS, LOCAL_REGION, type Engine } from '../../lib/local/engine';
-import { TABLES } from '../../lambda/shared/tables';
-import { freePort } from '../../lib/local/free-port';
+import {
+  createTables,
+  LOCAL_CREDENTIALS,
+  LOCAL_REGION,
+  type Engine,
+} from '../../lib/local/dynamodb/engine';
+import { TABLES } from '../../lambda/aws/tables';
+import { freePort } from '../../lib/local/process/free-port';
 
 /** The folder holding DynamoDBLocal.jar and DynamoDBLocal_lib, or `undefined` when not installed. */
 function jarFolder(): string | undefined {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import type { CreatePlantEvent } from '../../lambda/create-plant/handler';
-import { plantMembers, type Plant } from '../../lambda/shared/schemas';
+import { plantMembers, type Plant } from '../../lambda/plants/schemas';
 
 const TEMPLATE = readFileSync(join(__dirname, '../../events/create-plant.json'), 'utf8');
 const AUTHORIZER_TEMPLATE = readFileSync(join(__dirname, '../../events/authorizer.json'), 'utf8');

@@ -1,11 +1,11 @@
 /**
  * The one way e2e suites send requests: `fetch`, checked. `check-answers.ts` installs
- * `checkedFetch` as the global `fetch` of every suite under `test/e2e/`, so each answer a suite
+ * `checkedFetch` as the global `fetch` of every suite under an `e2e/` folder (`test/<subject>/e2e/`), so each answer a suite
  * receives must be one `openapi.json` describes; an undescribed status or shape fails the test.
  * The local docs pages are not part of the API and pass unchecked; so does `uncheckedFetch`,
  * for a request that is deliberately not an API call.
  */
-import { isDocsPage } from '../../lib/local/docs-pages';
+import { isDocsPage } from '../../lib/local/dev/docs-pages';
 import { AnswerChecker } from './openapi-answers';
 
 /** The platform's fetch, unchecked. */

@@ -9,7 +9,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseJson, type JsonValue } from '../../lambda/shared/json';
+import { parseJson, type JsonValue } from '../../lambda/http/json';
 
 /** The request an answer belongs to. */
 export interface CheckedRequest {

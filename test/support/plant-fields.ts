@@ -5,13 +5,13 @@
  * mapping that drops a member or adds one fails.
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import { stringifyJson } from '../../lambda/shared/json-answer';
+import { stringifyJson } from '../../lambda/http/json-answer';
 import {
   PLANT_FIELD_NAMES,
   PLANT_FIELDS,
   type PlantFieldName,
   type Plant,
-} from '../../lambda/shared/schemas';
+} from '../../lambda/plants/schemas';
 import { loadDocument } from './openapi-answers';
 
 /**

@@ -1,9 +1,9 @@
 /** A real engine with the project's tables, and a client that counts what it sends. */
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { startEngine, type Engine } from '../../lib/local/engine';
-import { makeDocumentClient } from '../../lambda/shared/dynamodb';
-import { PLANTS_TABLE } from '../../lambda/shared/tables';
+import { startEngine, type Engine } from '../../lib/local/dynamodb/engine';
+import { makeDocumentClient } from '../../lambda/aws/dynamodb';
+import { PLANTS_TABLE } from '../../lambda/aws/tables';
 
 /** Records every HTTP request a client sends (retries included), by command name. */
 export function countRequests(client: DynamoDBDocumentClient): string[] {

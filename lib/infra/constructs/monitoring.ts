@@ -29,7 +29,7 @@ import {
   REASON_DIMENSION,
   SERVICE_DIMENSION,
   type Outcome,
-} from '../../../lambda/shared/metrics-contract';
+} from '../../../lambda/observability/metrics-contract';
 import { AlarmTopic } from './alarm-topic';
 
 /** A watched table and the DynamoDB operations called on it (its throttling metric names them). */

@@ -8,7 +8,7 @@ import {
   type CfnTable,
 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import type { TableDefinition } from '../../../lambda/shared/tables';
+import type { TableDefinition } from '../../../lambda/aws/tables';
 
 /** The tables to create. */
 export interface TablesProps<K extends string> {

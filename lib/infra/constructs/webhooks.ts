@@ -29,10 +29,10 @@ import {
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { WEBHOOK_METRICS } from '../../../lambda/shared/metrics-contract';
-import { WEBHOOK_ENVIRONMENT } from '../../../lambda/shared/webhook/config';
-import { MAX_RETRY_AFTER_SECONDS } from '../../../lambda/shared/webhook/retry-after';
-import { HORIZON_SECONDS } from '../../../lambda/shared/webhook/schedule';
+import { WEBHOOK_METRICS } from '../../../lambda/observability/metrics-contract';
+import { WEBHOOK_ENVIRONMENT } from '../../../lambda/webhook/config';
+import { MAX_RETRY_AFTER_SECONDS } from '../../../lambda/webhook/retry-after';
+import { HORIZON_SECONDS } from '../../../lambda/webhook/schedule';
 import { DELIVERY_SOURCE, STREAM_FILTER_PATTERN, STREAM_SOURCE } from '../../definitions/webhooks';
 import { businessMetric, type ThresholdAlarm } from './monitoring';
 

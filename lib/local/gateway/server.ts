@@ -27,7 +27,11 @@ import {
 } from './header-limit';
 import { Router, type RouteMatch } from './router';
 import { TokenBucket, type ThrottleSettings } from './throttle';
-import { LOOPBACK_HOST_NAMES, MAX_INVOKE_PAYLOAD_BYTES, MAX_REQUESTS_IN_FLIGHT } from '../settings';
+import {
+  LOOPBACK_HOST_NAMES,
+  MAX_INVOKE_PAYLOAD_BYTES,
+  MAX_REQUESTS_IN_FLIGHT,
+} from '../process/settings';
 
 /**
  * Pages the local runtime serves beside the emulated API (the API reference): asked first for

@@ -1,0 +1,30 @@
+/**
+ * The DynamoDB tables, defined once: the stack creates them, the local runtime and the tests
+ * create them on the embedded engine, and the modules that own them read their key names here.
+ * The tokens table is defined in `lambda/tokens/table.ts`, beside the only code that talks to it.
+ */
+import type { TableDefinition } from './table-definition';
+import { TOKENS_TABLE } from '../tokens/table';
+
+export type { TableDefinition };
+
+/** Plants, keyed by their int64 id (a DynamoDB number keeps all 19 digits). */
+export const PLANTS_TABLE = {
+  localName: 'plants',
+  environmentVariable: 'PLANTS_TABLE_NAME',
+  partitionKey: { name: 'id', type: 'N' },
+  streamViewType: 'NEW_IMAGE',
+} as const satisfies TableDefinition;
+
+/** Bearer tokens: defined beside the only module that talks to them. */
+export { TOKENS_TABLE };
+
+/** Webhook subscribers, keyed by their public id; each item holds the URL and the sealed secret. */
+export const SUBSCRIPTIONS_TABLE = {
+  localName: 'subscriptions',
+  environmentVariable: 'SUBSCRIPTIONS_TABLE_NAME',
+  partitionKey: { name: 'subscriberId', type: 'S' },
+} as const satisfies TableDefinition;
+
+/** Every table, for code that creates them all. */
+export const TABLES: readonly TableDefinition[] = [PLANTS_TABLE, TOKENS_TABLE, SUBSCRIPTIONS_TABLE];

@@ -1,0 +1,302 @@
+/**
+ * One batch's gate to each subscriber: whether a delivery may be attempted now (the subscriber
+ * is enabled and the delivery fits its pace), and what the attempts taught us (a run of
+ * failures, a slowdown, a `Retry-After` hold, a disable). The deliveries of one subscriber in a
+ * batch ask at once; the gate answers them together with one reservation, so a batch costs one
+ * read, one reservation and one record per subscriber, never one per delivery.
+ */
+import {
+  asksToSlowDown,
+  attemptText,
+  DISABLE_AFTER_FAILING_SECONDS,
+  isGone,
+  WARN_AT_CONSECUTIVE_FAILURES,
+} from '../webhook/health';
+import type { Attempt } from './post';
+import { maxSlowdown, reserve, START_TOLERANCE_MS } from '../webhook/rate-limit';
+import type { AttemptRecord, ReceiverState, ReceiverStates } from '../webhook/receiver-state';
+import { RETRY_AFTER_STATUSES, retryAfterSeconds } from '../webhook/retry-after';
+
+/** What a delivery may do now. */
+export type Admission =
+  /** Attempt it at `startAt` (epoch ms; wait until then). */
+  | { readonly verdict: 'go'; readonly startAt: number }
+  /** Not yet: receive it again in `seconds` (queue seconds, scaled locally); no attempt spent. */
+  | { readonly verdict: 'wait'; readonly seconds: number }
+  /** The subscriber is disabled: drop it (kept for `enable`'s replay). */
+  | { readonly verdict: 'disabled' }
+  /** The subscriber was removed. */
+  | { readonly verdict: 'removed' };
+
+/** What the gate tells the operator (a log line and a metric each). */
+export interface GateEvents {
+  /** A subscriber was disabled, and why (`410 Gone`, or its run of failures). */
+  disabled(subscriberId: string, reason: string): void;
+  /** A subscriber's run of failures reached `WARN_AT_CONSECUTIVE_FAILURES`. */
+  failing(subscriberId: string, consecutiveFailures: number, since: string): void;
+}
+
+/** What the gate needs. */
+export interface GateDeps {
+  readonly states: Pick<
+    ReceiverStates,
+    'read' | 'reserve' | 'holdUntil' | 'record' | 'disable' | 'keepForReplay'
+  >;
+  readonly events: GateEvents;
+  /**
+   * `PLANT_STORE_WEBHOOK_RETRY_SCALE` (1 deployed): the local queue multiplies every visibility
+   * timeout by it, so a wait for the rate (real seconds) is asked as `seconds / scale`, and a
+   * `Retry-After` hold (schedule time) is scaled here. The disable window is not: it is no wait
+   * of the schedule, and locally each attempt also costs the queue's batching window, so a
+   * scaled window would pass before a scaled schedule ends.
+   */
+  readonly scale?: number;
+  readonly now?: () => number;
+}
+
+/** What one attempt came to, as the deliverer saw it. */
+export interface AttemptReport {
+  readonly webhookId: string;
+  readonly attempt: number;
+  /** When the plant was stored (ISO): where `enable`'s replay starts if this one is kept. */
+  readonly storedAt: string;
+  readonly startedAt: number;
+  readonly result: Attempt;
+}
+
+/** After an attempt: when to try again, if the receiver said. */
+export interface AttemptVerdict {
+  /** The receiver's `Retry-After` in seconds (schedule time: unscaled), on a 429 or 503. */
+  readonly retryAfterSeconds?: number;
+  /** 410: the subscriber is disabled and this delivery is kept for `enable`, not retried. */
+  readonly gone: boolean;
+}
+
+interface Pending {
+  readonly resolve: (admission: Admission) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+interface Subscriber {
+  state: Promise<ReceiverState | undefined>;
+  waiting: Pending[];
+  flushing: Promise<void> | undefined;
+  /** How many of this batch's deliveries were sent back to wait (they queue behind). */
+  deferred: number;
+  attempts: (AttemptRecord & { ok: boolean })[];
+  slowDown: boolean;
+  droppedStoredAt: string | undefined;
+}
+
+/** Reservations that lose a race to other invocations are tried again this many times. */
+const RESERVE_TRIES = 8;
+
+/** One batch's gate: make one per batch, `admit` before each attempt, `report` after, `close`. */
+export class ReceiverGate {
+  private readonly subscribers = new Map<string, Subscriber>();
+  private readonly scale: number;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: GateDeps) {
+    this.scale = deps.scale ?? 1;
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Whether the delivery may be attempted, and when; asks of one subscriber are answered together. */
+  admit(subscriberId: string): Promise<Admission> {
+    const subscriber = this.subscriber(subscriberId);
+    return new Promise<Admission>((resolve, reject) => {
+      subscriber.waiting.push({ resolve, reject });
+      // Answer every ask made before the event loop turns: one reservation for all of them.
+      subscriber.flushing ??= new Promise<void>((done) => setImmediate(done)).then(() =>
+        this.answer(subscriberId, subscriber),
+      );
+    });
+  }
+
+  /** A delivery to a disabled subscriber was dropped: `enable` replays from its plant. */
+  dropped(subscriberId: string, storedAt: string): void {
+    const subscriber = this.subscriber(subscriberId);
+    if (!subscriber.droppedStoredAt || storedAt < subscriber.droppedStoredAt) {
+      subscriber.droppedStoredAt = storedAt;
+    }
+  }
+
+  /** Learns from one attempt; a 410 disables at once, a `Retry-After` holds the subscriber. */
+  async report(subscriberId: string, report: AttemptReport): Promise<AttemptVerdict> {
+    const subscriber = this.subscriber(subscriberId);
+    const { result, startedAt } = report;
+    const ok = 'status' in result && result.status >= 200 && result.status < 300;
+    subscriber.attempts.push({
+      at: new Date(startedAt).toISOString(),
+      webhookId: report.webhookId,
+      attempt: report.attempt,
+      ms: Math.max(0, this.now() - startedAt),
+      ...('status' in result ? { status: result.status } : { failure: result.failure }),
+      ok,
+    });
+    if (asksToSlowDown(result)) subscriber.slowDown = true;
+    if (isGone(result)) {
+      await this.disable(subscriberId, attemptText(result), report.storedAt);
+      return { gone: true };
+    }
+    const seconds =
+      'status' in result && RETRY_AFTER_STATUSES.has(result.status)
+        ? retryAfterSeconds(result.retryAfter, this.now())
+        : undefined;
+    if (seconds !== undefined) {
+      // Best effort: this delivery waits its Retry-After whatever; the hold spares the others.
+      await this.deps.states
+        .holdUntil(subscriberId, this.now() + seconds * 1000 * this.scale)
+        .catch(() => undefined);
+    }
+    return { gone: false, ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }) };
+  }
+
+  /**
+   * Writes what the batch taught about each subscriber: its run of failures and slowdown, its
+   * recent attempts; warns at the run's 4th failure, disables after 5 days of nothing else.
+   */
+  async close(): Promise<void> {
+    await Promise.all(
+      [...this.subscribers].map(async ([subscriberId, subscriber]) => {
+        const state = await subscriber.state.catch(() => undefined);
+        if (!state) return;
+        if (subscriber.droppedStoredAt) {
+          await this.deps.states.keepForReplay(subscriberId, subscriber.droppedStoredAt);
+        }
+        if (subscriber.attempts.length === 0) return;
+        const anyOk = subscriber.attempts.some((a) => a.ok);
+        const slowdown = subscriber.slowDown
+          ? Math.min(maxSlowdown(state.rate), (state.slowdown ?? 0) + 1)
+          : anyOk
+            ? Math.max(0, (state.slowdown ?? 0) - 1)
+            : (state.slowdown ?? 0);
+        const after = await this.deps.states.record(subscriberId, state, {
+          attempts: subscriber.attempts,
+          slowdown,
+        });
+        if (!after || after.disabledAt || after.consecutiveFailures === 0) return;
+        const since = new Date(after.failingSince ?? this.now()).toISOString();
+        const before = after.consecutiveFailures - subscriber.attempts.length;
+        if (
+          before < WARN_AT_CONSECUTIVE_FAILURES &&
+          after.consecutiveFailures >= WARN_AT_CONSECUTIVE_FAILURES
+        ) {
+          this.deps.events.failing(subscriberId, after.consecutiveFailures, since);
+        }
+        const window = DISABLE_AFTER_FAILING_SECONDS * 1000;
+        if (after.failingSince !== undefined && this.now() - after.failingSince >= window) {
+          const last = subscriber.attempts.at(-1)!;
+          const reason = `every attempt failed since ${since} (${after.consecutiveFailures}, the last: ${last.status === undefined ? last.failure : attemptText({ status: last.status })})`;
+          // The deliveries still queued are dropped as they come and replayed by `enable`.
+          await this.disable(subscriberId, reason, since);
+        }
+      }),
+    );
+  }
+
+  private subscriber(subscriberId: string): Subscriber {
+    let subscriber = this.subscribers.get(subscriberId);
+    if (!subscriber) {
+      subscriber = {
+        state: this.deps.states.read(subscriberId),
+        waiting: [],
+        flushing: undefined,
+        deferred: 0,
+        attempts: [],
+        slowDown: false,
+        droppedStoredAt: undefined,
+      };
+      // A failed read is answered to each ask (our failure); never an unhandled rejection.
+      subscriber.state.catch(() => undefined);
+      this.subscribers.set(subscriberId, subscriber);
+    }
+    return subscriber;
+  }
+
+  private async disable(subscriberId: string, reason: string, storedAt: string): Promise<void> {
+    const at = new Date(this.now()).toISOString();
+    if (await this.deps.states.disable(subscriberId, at, reason, storedAt)) {
+      this.deps.events.disabled(subscriberId, reason);
+    }
+  }
+
+  /** Answers every ask waiting for `subscriber` with one reservation. */
+  private async answer(subscriberId: string, subscriber: Subscriber): Promise<void> {
+    const waiting = subscriber.waiting.splice(0);
+    subscriber.flushing = undefined;
+    try {
+      let state = await subscriber.state;
+      const answers: Admission[] = [];
+      if (!state) answers.push(...waiting.map(() => ({ verdict: 'removed' }) as const));
+      else if (state.disabledAt) {
+        answers.push(...waiting.map(() => ({ verdict: 'disabled' }) as const));
+      } else {
+        for (let tries = 1; ; tries++) {
+          const now = this.now();
+          const reservation = reserve(state, waiting.length, now);
+          const reserved =
+            reservation.starts.length === 0 ||
+            (await this.deps.states.reserve(
+              subscriberId,
+              state.nextSendAt,
+              reservation.nextSendAt,
+            ));
+          if (reserved) {
+            for (const startAt of reservation.starts) answers.push({ verdict: 'go', startAt });
+            for (let i = 0; answers.length < waiting.length; i++) {
+              const at = reservation.laterAt(subscriber.deferred++);
+              answers.push({ verdict: 'wait', seconds: this.queueSeconds(at - now) });
+            }
+            state = { ...state, nextSendAt: reservation.nextSendAt };
+            break;
+          }
+          if (tries >= RESERVE_TRIES) {
+            // Others keep winning: come back in a second, no attempt spent.
+            answers.push(
+              ...waiting.map(
+                () => ({ verdict: 'wait', seconds: this.queueSeconds(1000) }) as const,
+              ),
+            );
+            break;
+          }
+          const fresh = await this.deps.states.read(subscriberId);
+          if (!fresh || fresh.disabledAt) {
+            subscriber.state = Promise.resolve(fresh);
+            return this.answerAgain(subscriberId, subscriber, waiting);
+          }
+          state = fresh;
+        }
+        subscriber.state = Promise.resolve(state);
+      }
+      waiting.forEach((pending, i) => pending.resolve(answers[i]!));
+    } catch (error) {
+      for (const pending of waiting) pending.reject(error);
+    }
+  }
+
+  private async answerAgain(
+    subscriberId: string,
+    subscriber: Subscriber,
+    waiting: Pending[],
+  ): Promise<void> {
+    subscriber.waiting.unshift(...waiting);
+    return this.answer(subscriberId, subscriber);
+  }
+
+  /**
+   * A delivery that woke too late for its start (a busy sandbox) goes back to wait: sent now, it
+   * could start closer than the pace to the next one, already reserved on time.
+   */
+  late(startAt: number): Admission | undefined {
+    return this.now() - startAt > START_TOLERANCE_MS
+      ? { verdict: 'wait', seconds: this.queueSeconds(1000) }
+      : undefined;
+  }
+
+  /** Real milliseconds as the visibility seconds to ask the queue for (it scales them locally). */
+  private queueSeconds(ms: number): number {
+    return Math.min(43_200, Math.max(1, Math.ceil(ms / 1000 / this.scale)));
+  }
+}

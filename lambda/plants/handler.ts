@@ -1,0 +1,57 @@
+/**
+ * The frame every plants handler shares, so that a handler says only its scope, its operation
+ * and its outcome: the table (built once, or injected by a test), one log line and the metrics
+ * per request (`withObservability`), the caller's token id on that line, the scope check, and
+ * every thrown error mapped to its answer.
+ */
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { errorResponse } from '../http/answers';
+import type { Outcome } from '../observability/metrics-contract';
+import { withObservability, type RequestLog } from '../observability/powertools';
+import { PlantsTable, type PlantsStore, type PlantsTableDeps } from './table';
+import { principalOf, requireScope, type Principal } from '../tokens/principal';
+import type { PlantsEvent } from './request';
+
+/** What a plants handler is built around: the table itself, or a document client and its name. */
+export type PlantsHandlerDeps = PlantsTableDeps | { readonly table: PlantsStore };
+
+/** What an operation is given: the event, the table, the caller (holding the scope), the log line. */
+export interface PlantsRequest {
+  readonly event: PlantsEvent;
+  readonly plants: PlantsStore;
+  readonly principal: Principal;
+  readonly log: RequestLog;
+}
+
+/** What an operation answers: the outcome its log line and metric record, and the response. */
+export interface PlantsAnswer {
+  readonly outcome: Outcome;
+  readonly response: APIGatewayProxyStructuredResultV2;
+}
+
+/** A plants operation: runs once the caller is known to hold its scope; throws `HttpError`s. */
+export type PlantsOperation = (request: PlantsRequest) => Promise<PlantsAnswer>;
+
+/**
+ * The factory of a handler that requires `scope` and then runs `operation`. The token id goes on
+ * the log line before the scope check, so that a 403 says whose token lacked the scope.
+ */
+export function plantsHandler(scope: string, operation: PlantsOperation) {
+  return (deps: PlantsHandlerDeps) => {
+    const plants = 'table' in deps ? deps.table : new PlantsTable(deps.plants, deps.tableName);
+    return withObservability(
+      async (event: PlantsEvent, log): Promise<APIGatewayProxyStructuredResultV2> => {
+        try {
+          const caller = principalOf(event.requestContext?.authorizer?.lambda);
+          if (caller) log.set({ tokenId: caller.tokenId });
+          const principal = requireScope(caller, scope);
+          const { outcome, response } = await operation({ event, plants, principal, log });
+          log.outcome(outcome);
+          return response;
+        } catch (error) {
+          return errorResponse(error, log);
+        }
+      },
+    );
+  };
+}

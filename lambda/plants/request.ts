@@ -1,0 +1,27 @@
+/** The parts of a request the read and delete operations take: the path id and the page query. */
+import type { APIGatewayProxyEventV2WithLambdaAuthorizer } from 'aws-lambda';
+import * as v from 'valibot';
+import { BadRequest } from '../http/answers';
+import { PageQuery, PlantPath, describeIssues } from './schemas';
+
+/** A payload 2.0 event with the authorizer's context, which may be missing when invoked directly. */
+export type PlantsEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<unknown>;
+
+/** The id of `/plants/{id}`, or `BadRequest` unless it is an int64's canonical spelling. */
+export function readPlantId(event: PlantsEvent): bigint {
+  return parse(PlantPath, event.pathParameters ?? {}).id;
+}
+
+/** `limit` and `cursor` of GET /plants, or `BadRequest` naming each one that is wrong. */
+export function readPageQuery(event: PlantsEvent): PageQuery {
+  return parse(PageQuery, event.queryStringParameters ?? {});
+}
+
+function parse<TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  input: unknown,
+): v.InferOutput<TSchema> {
+  const result = v.safeParse(schema, input);
+  if (!result.success) throw new BadRequest(describeIssues(result.issues));
+  return result.output;
+}

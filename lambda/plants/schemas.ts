@@ -1,0 +1,308 @@
+/**
+ * The interface's schemas — NewPlant, Plant, StoredPlant, PlantPage, Error and the read
+ * operations' parameters — in one place: the handlers validate with them and the OpenAPI
+ * document is generated from them.
+ */
+import * as v from 'valibot';
+import { CANONICAL_INTEGER, decodeCursor } from './cursor';
+
+/** The smallest int64, -2^63. */
+export const INT64_MIN = -(2n ** 63n);
+/** The largest int64, 2^63 - 1. */
+export const INT64_MAX = 2n ** 63n - 1n;
+
+const INT64_RULE = `must be an integer from ${INT64_MIN} to ${INT64_MAX}`;
+const STRING_RULE = 'must be a string';
+
+/**
+ * A JSON object with the given members. valibot's `object` also accepts arrays, so the root
+ * is checked first; the object's own message is then only ever about a missing member.
+ */
+function jsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries) {
+  return v.pipe(
+    v.custom<Record<string, unknown>>(
+      (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
+      'must be a JSON object',
+    ),
+    v.object(entries, 'required'),
+  );
+}
+
+/**
+ * An int64 as the strict JSON parser returns it: a `bigint`, never a float64. Any other value
+ * (a fraction, a string, a number out of range) breaks the one rule.
+ */
+export const Int64 = v.pipe(
+  v.bigint(INT64_RULE),
+  v.minValue(INT64_MIN, INT64_RULE),
+  v.maxValue(INT64_MAX, INT64_RULE),
+  v.metadata({ type: 'integer', format: 'int64' }),
+);
+
+/**
+ * A plant's members besides its id, each once: whether a create must send it, the most
+ * characters it may have on create (a character is a Unicode code point, as JSON Schema's
+ * `maxLength` counts: valibot's `maxLength` counts UTF-16 units, so `maxCodePoints` is used and
+ * the OpenAPI document writes it as `maxLength`), and its words in the document.
+ *
+ * **Adding a field is one entry here.** Every mapping of a plant takes its members from these
+ * entries (the create answer, a retry's comparison and its 409, the table item and its
+ * decoding, the webhook body, the client's request through the regenerated types), the
+ * schemas below are built from them, and so are the size and cost figures
+ * (`lib/generators/plant-figures.ts`). A field must be optional: the seed's own are guarded by
+ * `test/generators/unit/openapi.test.ts`.
+ */
+export const PLANT_FIELDS = {
+  name: {
+    required: true,
+    maxLength: 1000,
+    description: 'The name of the plant',
+    example: 'Monstera',
+  },
+  tag: {
+    required: false,
+    maxLength: 100,
+    description: 'Tag that specifies the type of the plant',
+    example: 'aroid',
+  },
+} as const satisfies Record<string, PlantField>;
+
+/** What a plant's member is: a string, at most `maxLength` code points on create. */
+export interface PlantField {
+  readonly required: boolean;
+  readonly maxLength: number;
+  readonly description: string;
+  readonly example: string;
+}
+
+type Fields = typeof PLANT_FIELDS;
+/** The name of one of a plant's members besides its id. */
+export type PlantFieldName = keyof Fields;
+/** The plant's members besides its id, in schema order: what every mapping loops over. */
+export const PLANT_FIELD_NAMES = Object.keys(PLANT_FIELDS) as PlantFieldName[];
+
+/** The most characters each member may have on create, by name. */
+export const PLANT_TEXT_LIMITS = Object.fromEntries(
+  PLANT_FIELD_NAMES.map((field) => [field, PLANT_FIELDS[field].maxLength]),
+) as { readonly [F in PlantFieldName]: Fields[F]['maxLength'] };
+
+const atMost = (characters: number) =>
+  v.maxCodePoints(characters, `must be at most ${characters} characters`);
+
+type Text = v.GenericSchema<string>;
+type Entries = {
+  readonly [F in PlantFieldName]: Fields[F]['required'] extends true
+    ? Text
+    : v.OptionalSchema<Text, undefined>;
+};
+
+/**
+ * A plant's members as valibot entries: bounded as a create takes and answers them, or with no
+ * bound as the reads answer them (a plant stored before the limits existed is read, listed and
+ * deleted as it is).
+ */
+function plantEntries(bounded: boolean): Entries {
+  return Object.fromEntries(
+    PLANT_FIELD_NAMES.map((name) => {
+      const field: PlantField = PLANT_FIELDS[name];
+      const text: Text = v.pipe(
+        v.string(STRING_RULE),
+        ...(bounded ? [atMost(field.maxLength)] : []),
+        v.description<string, string>(field.description),
+        v.examples<string, string[]>([field.example]),
+      );
+      return [name, field.required ? text : v.optional(text)];
+    }),
+  ) as Entries;
+}
+
+/** A plant's members as a create takes and answers them: bounded. */
+const PlantEntries = plantEntries(true);
+/** A plant's members as the reads answer them: no bound. */
+const StoredPlantEntries = plantEntries(false);
+
+/** A plant's members besides its id as some object holds them: absent or `undefined` alike. */
+export type PlantMembers = { readonly [F in PlantFieldName]?: unknown };
+
+/**
+ * The members of a plant that `source` has, besides its id, in schema order; one that is absent
+ * or `undefined` is left out, anything else `source` holds (its id, audit attributes) too.
+ */
+export function plantMembers<T extends PlantMembers>(source: T): Pick<T, PlantFieldName> {
+  const members: PlantMembers = {};
+  for (const field of PLANT_FIELD_NAMES) {
+    if (source[field] !== undefined) (members as Record<string, unknown>)[field] = source[field];
+  }
+  return members as Pick<T, PlantFieldName>;
+}
+
+/** The members, besides the id, in which two plants differ (none for a safe retry). */
+export function differingMembers(a: PlantMembers, b: PlantMembers): PlantFieldName[] {
+  return PLANT_FIELD_NAMES.filter((field) => a[field] !== b[field]);
+}
+
+/** Words joined as prose: `a`, `a or b`, `a, b or c`. */
+export function inWords(items: readonly string[], conjunction: 'and' | 'or'): string {
+  return items.length < 2
+    ? items.join('')
+    : `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`;
+}
+
+/** The plant's members in words, `name or tag` (`name, tag or note` with a third). */
+export const PLANT_FIELDS_IN_WORDS = inWords(PLANT_FIELD_NAMES, 'or');
+
+/** A plant's id as the schemas describe it, with the example each document shows. */
+function plantId(example: number | bigint) {
+  return v.pipe(
+    Int64,
+    v.description('Identification number of the plant'),
+    v.metadata({ examples: [example] }),
+  );
+}
+
+/** A plant as the service answers it. */
+export const Plant = v.pipe(
+  jsonObject(PlantEntries),
+  v.description('A plant as POST /plants answers it: its name and tag, never its id.'),
+);
+export type Plant = v.InferOutput<typeof Plant>;
+
+/** The body of POST /plants: a Plant and its id. Unknown members are dropped. */
+export const NewPlant = v.pipe(
+  jsonObject({ id: plantId(1), ...PlantEntries }),
+  v.description(
+    'The body of POST /plants. `id` is an int64 and must never pass through a float64: a JavaScript number loses digits above 2^53 (9007199254740993 would become 9007199254740992). `name` and `tag` count their characters as Unicode code points, as `maxLength` does: an emoji outside the Basic Multilingual Plane is one character, though a JavaScript string holds it in two units. Other members are accepted and ignored.',
+  ),
+);
+export type NewPlant = v.InferOutput<typeof NewPlant>;
+
+/** A stored plant as GET /plants/{id} and GET /plants answer it: its id with every digit. */
+export const StoredPlant = v.pipe(
+  v.object({ id: plantId(9007199254740993n), ...StoredPlantEntries }),
+  v.description(
+    'A plant as GET /plants/{id} and GET /plants answer it: its id as a JSON integer with every digit (never a string, never through a float64), its name, and its tag only if it has one. A plant stored before the length limits of NewPlant existed is answered as it is, so its name or tag may be longer.',
+  ),
+);
+export type StoredPlant = v.InferOutput<typeof StoredPlant>;
+
+/** One page of GET /plants; `next` is present when more plants may follow. */
+export const PlantPage = v.pipe(
+  v.object({
+    plants: v.pipe(
+      v.array(StoredPlant),
+      v.description('At most `limit` plants; possibly fewer, even none, while `next` is present'),
+    ),
+    next: v.optional(
+      v.pipe(
+        v.string(),
+        v.description(
+          'Opaque cursor: pass it as `cursor` to get the next page; absent on the last page',
+        ),
+      ),
+    ),
+  }),
+  v.description(
+    'One page of GET /plants. The walk ends only when `next` is absent; it returns every plant that existed for the whole walk exactly once, in no particular order.',
+  ),
+);
+export type PlantPage = v.InferOutput<typeof PlantPage>;
+
+/**
+ * The `{id}` of `/plants/{id}`, after the gateway's percent-decoding: the canonical decimal
+ * spelling of an int64, as a `bigint`. Anything else breaks the one int64 rule.
+ */
+export const PathId = v.pipe(
+  v.string(INT64_RULE),
+  v.regex(CANONICAL_INTEGER, INT64_RULE),
+  v.transform((text) => BigInt(text)),
+  v.minValue(INT64_MIN, INT64_RULE),
+  v.maxValue(INT64_MAX, INT64_RULE),
+  v.metadata({ type: 'integer', format: 'int64' }),
+  v.description('Identification number of the plant'),
+);
+
+/** The path parameters of `/plants/{id}`; a missing id breaks the same rule. */
+export const PlantPath = v.object({ id: PathId }, INT64_RULE);
+export type PlantPath = v.InferOutput<typeof PlantPath>;
+
+/** The smallest, default and largest page size of GET /plants. */
+export const PAGE_LIMIT = { min: 1, default: 20, max: 100 } as const;
+const LIMIT_RULE = `must be an integer from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}`;
+const CURSOR_RULE = 'must be the next value of a previous page';
+
+/** The query of GET /plants: `limit` (canonical decimal) and `cursor`; other parameters are ignored. */
+export const PageQuery = v.object({
+  limit: v.optional(
+    v.pipe(
+      v.string(LIMIT_RULE),
+      v.regex(/^[1-9]\d{0,2}$/, LIMIT_RULE),
+      v.transform(Number),
+      v.maxValue(PAGE_LIMIT.max, LIMIT_RULE),
+      v.description('Plants per page at most'),
+    ),
+    String(PAGE_LIMIT.default),
+  ),
+  cursor: v.optional(
+    v.pipe(
+      v.string(CURSOR_RULE),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        const id = decodeCursor(dataset.value);
+        if (id === undefined) {
+          addIssue({ message: CURSOR_RULE });
+          return NEVER;
+        }
+        return id;
+      }),
+      v.description('The next value of the previous page'),
+    ),
+  ),
+});
+export type PageQuery = v.InferOutput<typeof PageQuery>;
+
+/** Every error answer of the function: `error` repeats the HTTP status. */
+export const ErrorBody = v.pipe(
+  v.object({
+    error: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(-(2 ** 31)),
+      v.maxValue(2 ** 31 - 1),
+      v.metadata({ format: 'int32' }),
+      v.description('Numeric error value'),
+      v.examples([400]),
+    ),
+    message: v.pipe(
+      v.string(),
+      v.description('Error message'),
+      v.examples(['id: required; name: must be a string']),
+    ),
+  }),
+  v.description(
+    'An error answered by the function. `error` equals the HTTP status; a 4xx `message` says what to fix, a 5xx one is generic.',
+  ),
+);
+export type ErrorBody = v.InferOutput<typeof ErrorBody>;
+
+/**
+ * The body of an answer that the API gateway gives itself, before or instead of the function
+ * (no route, no or a refused token, throttling, a failed or timed-out function). Only the
+ * OpenAPI document and the tests use it; the local gateway writes the same shape.
+ */
+export const GatewayMessage = v.pipe(
+  v.strictObject({
+    message: v.pipe(
+      v.string(),
+      v.description('The status in words, e.g. "Unauthorized" or "Service Unavailable"'),
+      v.examples(['Unauthorized']),
+    ),
+  }),
+  v.description('An answer of the API gateway itself: the function was not called or failed.'),
+);
+export type GatewayMessage = v.InferOutput<typeof GatewayMessage>;
+
+/**
+ * Formats every issue as `field: rule`, joined by `; ` in schema order; the root is `body`.
+ */
+export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  return issues.map((issue) => `${v.getDotPath(issue) ?? 'body'}: ${issue.message}`).join('; ');
+}

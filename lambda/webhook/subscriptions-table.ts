@@ -1,0 +1,145 @@
+/**
+ * The subscriptions table, and the only module that talks to it: who receives the newPlant
+ * webhook. `list` never reads a secret (the projection leaves it out); `get` returns the
+ * sealed secrets for the deliver function alone; `rotate` replaces a secret.
+ */
+import {
+  DeleteCommand,
+  GetCommand,
+  paginateScan,
+  PutCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
+import { SUBSCRIPTIONS_TABLE } from '../aws/tables';
+
+const KEY = SUBSCRIPTIONS_TABLE.partitionKey.name;
+
+/** A subscriber as listed: never its secret. */
+export interface Subscriber {
+  readonly subscriberId: string;
+  readonly url: string;
+  readonly name: string;
+  readonly createdAt: string;
+  /** While a rotation overlaps: when the previous secret stops signing (ISO time). */
+  readonly rotationEndsAt?: string;
+}
+
+/** A subscriber with its sealed secrets (see `secrets.ts`). */
+export interface SealedSubscriber extends Subscriber {
+  readonly secret: string;
+  /** The secret before the last rotation (it signs until `rotationEndsAt`). */
+  readonly previousSecret?: string;
+}
+
+/** A new subscriber id: `sub_` and 16 random bytes in base64url (public, like a token id). */
+export function newSubscriberId(): string {
+  return `sub_${randomBytes(16).toString('base64url')}`;
+}
+
+/** The subscriptions table through one document client. */
+export class SubscriptionsTable {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /** Stores a new subscriber (the id is fresh: a put that finds it taken fails). */
+  async add(subscriber: SealedSubscriber): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...subscriber },
+        ConditionExpression: 'attribute_not_exists(#key)',
+        ExpressionAttributeNames: { '#key': KEY },
+      }),
+    );
+  }
+
+  /** Every subscriber, without secrets (strongly consistent: one just added is seen). */
+  async list(): Promise<Subscriber[]> {
+    const subscribers: Subscriber[] = [];
+    const pages = paginateScan(
+      { client: this.client },
+      {
+        TableName: this.tableName,
+        ConsistentRead: true,
+        ProjectionExpression: '#key, #url, #name, createdAt, rotationEndsAt',
+        ExpressionAttributeNames: { '#key': KEY, '#url': 'url', '#name': 'name' },
+      },
+    );
+    for await (const page of pages) subscribers.push(...(page.Items ?? []).map(decode));
+    return subscribers;
+  }
+
+  /** One subscriber with its sealed secret, or `undefined` once removed. */
+  async get(subscriberId: string): Promise<SealedSubscriber | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { [KEY]: subscriberId },
+        ConsistentRead: true,
+      }),
+    );
+    if (!Item) return undefined;
+    if (typeof Item.secret !== 'string')
+      throw new Error(`subscriber ${subscriberId} has no secret`);
+    const previous = typeof Item.previousSecret === 'string' ? Item.previousSecret : undefined;
+    return {
+      ...decode(Item),
+      secret: Item.secret,
+      ...(previous === undefined ? {} : { previousSecret: previous }),
+    };
+  }
+
+  /**
+   * Replaces a subscriber's secret with `sealed`; the current one becomes the previous one,
+   * which keeps signing until `rotationEndsAt` (a rotation within that time drops the oldest).
+   * False when there is no such subscriber.
+   */
+  async rotate(subscriberId: string, sealed: string, rotationEndsAt: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { [KEY]: subscriberId },
+          UpdateExpression: 'SET previousSecret = secret, secret = :secret, rotationEndsAt = :ends',
+          ConditionExpression: 'attribute_exists(#key)',
+          ExpressionAttributeNames: { '#key': KEY },
+          ExpressionAttributeValues: { ':secret': sealed, ':ends': rotationEndsAt },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error)?.name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+
+  /** Removes a subscriber; false when there was none. */
+  async remove(subscriberId: string): Promise<boolean> {
+    const { Attributes } = await this.client.send(
+      new DeleteCommand({
+        TableName: this.tableName,
+        Key: { [KEY]: subscriberId },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    return Attributes !== undefined;
+  }
+}
+
+function decode(item: Record<string, unknown>): Subscriber {
+  const { subscriberId, url, name, createdAt, rotationEndsAt } = item;
+  if (typeof subscriberId !== 'string' || typeof url !== 'string') {
+    throw new Error(`a subscription item has no string ${KEY} or url`);
+  }
+  return {
+    subscriberId,
+    url,
+    name: typeof name === 'string' ? name : '',
+    createdAt: typeof createdAt === 'string' ? createdAt : '',
+    ...(typeof rotationEndsAt === 'string' ? { rotationEndsAt } : {}),
+  };
+}

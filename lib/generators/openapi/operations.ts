@@ -1,0 +1,291 @@
+/**
+ * What the OpenAPI document says about each route of `lib/definitions/api.ts`: its summary, parameters,
+ * request body and the answers its function gives. The gateway's own answers are added to every
+ * route by `document.ts`. Describing a new route is one entry in `OPERATIONS` (and its body
+ * schemas in `BODY_SCHEMAS`); generation fails for a route without one.
+ */
+import * as v from 'valibot';
+import { MAX_BODY_BYTES } from '../../../lambda/create-plant/request';
+import { RETRY_AFTER_SECONDS, SERVER_MESSAGES } from '../../../lambda/http/answers';
+import { PLANTS_DELETE, PLANTS_READ, PLANTS_WRITE } from '../../../lambda/tokens/principal';
+import {
+  ErrorBody,
+  GatewayMessage,
+  Int64,
+  NewPlant,
+  PAGE_LIMIT,
+  Plant,
+  PLANT_FIELDS_IN_WORDS,
+  PLANT_TEXT_LIMITS,
+  PlantPage,
+  StoredPlant,
+} from '../../../lambda/plants/schemas';
+import type { RouteDefinition } from '../../definitions/api';
+import { FIELD_RULES, OPTIONAL_ONLY_IF_SET, SAME_FIELDS } from './plant-words';
+
+/** The bodies the document names, by their name under `components/schemas`. */
+export const BODY_SCHEMAS = {
+  NewPlant,
+  Plant,
+  StoredPlant,
+  PlantPage,
+  Error: ErrorBody,
+  GatewayMessage,
+} as const;
+/** A body's name in `BODY_SCHEMAS`. */
+export type BodyName = keyof typeof BODY_SCHEMAS;
+
+/** A response header. */
+export interface HeaderDescription {
+  readonly description: string;
+  readonly schema: v.GenericSchema;
+}
+
+/** One answer of a function: when it is given and its body (none for a 204). */
+export interface AnswerDescription {
+  readonly description: string;
+  readonly body?: BodyName;
+  /**
+   * The body exactly as the function answers it for the example request (ids as `bigint`s);
+   * test/generators/e2e/openapi-examples.test.ts provokes each one and compares.
+   */
+  readonly example?: unknown;
+  readonly headers?: Readonly<Record<string, HeaderDescription>>;
+}
+
+/** A path or query parameter. */
+export interface ParameterDescription {
+  readonly name: string;
+  readonly in: 'path' | 'query';
+  readonly description: string;
+  readonly required: boolean;
+  readonly schema: v.GenericSchema;
+}
+
+/** Everything the document says about one route beyond `lib/definitions/api.ts`. */
+export interface OperationDescription {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly parameters?: readonly ParameterDescription[];
+  readonly requestBody?: { readonly description: string; readonly body: BodyName };
+  /** The function's answers by status. */
+  readonly answers: Readonly<Record<number, AnswerDescription>>;
+}
+
+/** A route's key: `POST /plants`. */
+export type RouteKey = `${RouteDefinition['method']} ${string}`;
+
+/** The plant every example shows: an id beyond 2^53, which a float64 would round. */
+export const EXAMPLE_PLANT = { id: 9007199254740993n, name: 'Monstera', tag: 'aroid' } as const;
+
+/** An Error body as the function writes it. */
+const error = (status: number, message: string) => ({ error: status, message });
+
+/** `Retry-After` on the function's 503. */
+const RETRY_AFTER: HeaderDescription = {
+  description: `Seconds to wait before retrying (${RETRY_AFTER_SECONDS}). Set on the function's 503 (Error body); the gateway's own 503 has none.`,
+  schema: v.pipe(v.number(), v.integer(), v.minValue(0)),
+};
+
+/** The answers every function gives when a scope is missing, on a bug, and when the store is down. */
+function commonAnswers(scope: string): Record<number, AnswerDescription> {
+  return {
+    403: {
+      description: `The token is valid but lacks the scope \`${scope}\`; the message names it.`,
+      body: 'Error',
+      example: error(403, `the token lacks the scope ${scope}`),
+    },
+    500: {
+      description:
+        'A bug in the function. The message says nothing of internals; the service log has them with the request id (`apigw-requestid`).',
+      body: 'Error',
+      example: error(500, SERVER_MESSAGES[500]!),
+    },
+    503: {
+      description:
+        'The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.',
+      body: 'Error',
+      example: error(503, SERVER_MESSAGES[503]!),
+      headers: { 'Retry-After': RETRY_AFTER },
+    },
+  };
+}
+
+/** The message of a 400 for a path id that is not an int64's canonical spelling. */
+const ID_MESSAGE = '`id: must be an integer from -9223372036854775808 to 9223372036854775807`';
+
+/** The 400 and the 404 of the routes with a path id, for the example id. */
+const ID_ERROR = error(
+  400,
+  'id: must be an integer from -9223372036854775808 to 9223372036854775807',
+);
+const NOT_FOUND = error(404, `no plant with id ${EXAMPLE_PLANT.id}`);
+
+/** `{id}` of `/plants/{id}`: the canonical decimal spelling of an int64. */
+const PLANT_ID: ParameterDescription = {
+  name: 'id',
+  in: 'path',
+  description:
+    'Identification number of the plant: the canonical decimal spelling of an int64 (`0`, `42`, `-7`; no `+`, no leading zeros, no exponent, no fraction), after percent-decoding.',
+  required: true,
+  schema: v.pipe(Int64, v.metadata({ examples: [9007199254740993n] })),
+};
+
+/** `limit` of GET /plants. */
+const LIMIT: ParameterDescription = {
+  name: 'limit',
+  in: 'query',
+  description: `Plants per page at most: an integer from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max} in plain decimal; ${PAGE_LIMIT.default} when left out.`,
+  required: false,
+  schema: v.pipe(
+    v.number(),
+    v.integer(),
+    v.minValue(PAGE_LIMIT.min),
+    v.maxValue(PAGE_LIMIT.max),
+    v.metadata({ default: PAGE_LIMIT.default }),
+  ),
+};
+
+/** `cursor` of GET /plants. */
+const CURSOR: ParameterDescription = {
+  name: 'cursor',
+  in: 'query',
+  description:
+    'The `next` of the previous page, unchanged; left out for the first page. Opaque: it only says where the walk resumes and grants nothing.',
+  required: false,
+  schema: v.pipe(v.string(), v.regex(/^[\w-]+$/)),
+};
+
+/** Every route's description, by `METHOD /path` as in `lib/definitions/api.ts`. */
+export const OPERATIONS: Readonly<Record<RouteKey, OperationDescription>> = {
+  'POST /plants': {
+    operationId: 'createPlant',
+    summary: 'Create a plant',
+    description: [
+      'Creates a new plant in the store. Needs the scope `plants:write`.',
+      '',
+      `Send \`Content-Type: application/json\` (or any \`application/*+json\`; parameters allowed, a charset other than utf-8 is 415) and one JSON object of at most ${MAX_BODY_BYTES} bytes. \`id\` is an integer from -9223372036854775808 to 9223372036854775807 in any JSON spelling of an integer (\`5\`, \`5.0\`, \`5e0\`), kept exactly: never through a float64. ${FIELD_RULES}; a character is a Unicode code point, as \`maxLength\` counts (an emoji is one). Other members are ignored; a member that appears twice is a 400.`,
+      '',
+      'Checks run in this order: scope (403), content type (415), size (413), JSON syntax (400), fields (400), store (200/409/503). Nothing is written unless the answer is 200.',
+      '',
+      `A safe retry: sending the same id with the same ${SAME_FIELDS} again answers 200 and writes nothing.`,
+    ].join('\n'),
+    requestBody: { description: 'The plant to create.', body: 'NewPlant' },
+    answers: {
+      200: {
+        description: `plant response: the plant was created, or the same id was already stored with the same ${SAME_FIELDS} (nothing written). The body is the Plant: no id; ${OPTIONAL_ONLY_IF_SET}.`,
+        body: 'Plant',
+        example: { name: EXAMPLE_PLANT.name, tag: EXAMPLE_PLANT.tag },
+      },
+      400: {
+        description: `unexpected error: the body is not JSON, not an object, repeats a member, or breaks a field rule. The message names every offending field and its rule, e.g. \`id: required; name: must be a string\` or \`name: must be at most ${PLANT_TEXT_LIMITS.name} characters\`. A create that repeats a plant stored before the limits existed, and longer than they allow, is a 400 too.`,
+        body: 'Error',
+        example: error(400, 'id: required; name: must be a string'),
+      },
+      ...commonAnswers(PLANTS_WRITE),
+      409: {
+        description: `The id is already taken by a plant with another ${PLANT_FIELDS_IN_WORDS}. Do not retry: choose another id.`,
+        body: 'Error',
+        example: error(
+          409,
+          `id: ${EXAMPLE_PLANT.id} is already taken by a plant with another ${PLANT_FIELDS_IN_WORDS}`,
+        ),
+      },
+      413: {
+        description: `The body is larger than ${MAX_BODY_BYTES} bytes (256 KiB).`,
+        body: 'Error',
+        example: error(
+          413,
+          `body: must be at most ${MAX_BODY_BYTES} bytes; got ${MAX_BODY_BYTES + 1}`,
+        ),
+      },
+      415: {
+        description: 'The content type is not JSON (`application/json` or `application/*+json`).',
+        body: 'Error',
+        example: error(415, 'content-type text/plain is not accepted; send application/json'),
+      },
+    },
+  },
+  'GET /plants/{id}': {
+    operationId: 'getPlant',
+    summary: 'Read a plant',
+    description: [
+      'Answers the plant stored under `id`, with its id. Needs the scope `plants:read`. One strongly consistent read: a plant is readable as soon as its POST has answered.',
+      '',
+      'Checks run in this order: scope (403), `id` (400), store (200/404/503).',
+    ].join('\n'),
+    parameters: [PLANT_ID],
+    answers: {
+      200: {
+        description:
+          'The plant: `id` as a JSON integer with every digit (never a string, never through a float64); `tag` only if the plant has one.',
+        body: 'StoredPlant',
+        example: EXAMPLE_PLANT,
+      },
+      400: {
+        description: `The path id is not an int64's canonical spelling: ${ID_MESSAGE}.`,
+        body: 'Error',
+        example: ID_ERROR,
+      },
+      ...commonAnswers(PLANTS_READ),
+      404: {
+        description: 'No plant has this id: `no plant with id N`.',
+        body: 'Error',
+        example: NOT_FOUND,
+      },
+    },
+  },
+  'GET /plants': {
+    operationId: 'listPlants',
+    summary: 'List plants, a page at a time',
+    description: [
+      'Answers at most `limit` plants and, while more may follow, `next`: pass it back as `cursor` for the next page. Needs the scope `plants:read`. One Scan per page.',
+      '',
+      'A page may be short or even empty while `next` is present; the walk ends only when `next` is absent. Order is unspecified, but a walk from the first page to the last returns every plant that existed for the whole walk exactly once. The cursor is opaque and grants nothing. Unknown query parameters are ignored.',
+      '',
+      'Checks run in this order: scope (403), `limit` and `cursor` (400, naming each), store (200/503).',
+    ].join('\n'),
+    parameters: [LIMIT, CURSOR],
+    answers: {
+      200: {
+        description: 'One page of plants, and `next` while more may follow.',
+        body: 'PlantPage',
+        example: { plants: [EXAMPLE_PLANT] },
+      },
+      400: {
+        description: `\`limit\` is not an integer from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}, or \`cursor\` cannot be a \`next\` of this service (not decodable, not a key of the table): \`limit: must be an integer from 1 to 100\`, \`cursor: must be the next value of a previous page\`, joined by \`; \` when both.`,
+        body: 'Error',
+        example: error(
+          400,
+          `limit: must be an integer from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}`,
+        ),
+      },
+      ...commonAnswers(PLANTS_READ),
+    },
+  },
+  'DELETE /plants/{id}': {
+    operationId: 'deletePlant',
+    summary: 'Delete a plant',
+    description: [
+      'Deletes the plant stored under `id`. Needs the scope `plants:delete`, which tokens get only when asked for. One DeleteItem that returns the old item, so 204 and 404 need no second call. After a delete the id is free: POST may create it again.',
+      '',
+      'Checks run in this order: scope (403), `id` (400), store (204/404/503).',
+    ].join('\n'),
+    parameters: [PLANT_ID],
+    answers: {
+      204: { description: 'The plant was deleted. No body.' },
+      400: {
+        description: `The path id is not an int64's canonical spelling: ${ID_MESSAGE}.`,
+        body: 'Error',
+        example: ID_ERROR,
+      },
+      ...commonAnswers(PLANTS_DELETE),
+      404: {
+        description: 'No plant had this id: `no plant with id N`. Nothing was deleted.',
+        body: 'Error',
+        example: NOT_FOUND,
+      },
+    },
+  },
+};

@@ -1,0 +1,109 @@
+/**
+ * The `webhooks` section of the OpenAPI document (3.1): `newPlant`, the request the service
+ * sends each subscriber for each stored plant, with its three Standard Webhooks headers.
+ */
+import {
+  HORIZON_SECONDS,
+  MAX_ATTEMPTS,
+  RETRY_DELAYS_SECONDS,
+} from '../../../lambda/webhook/schedule';
+import { STORED_MEMBERS } from './plant-words';
+
+const header = (name: string, description: string, pattern: string, required = true) => ({
+  name,
+  in: 'header',
+  required,
+  description,
+  schema: { type: 'string', pattern },
+});
+
+/** The `webhooks` tag that `newPlant` carries, declared beside `plants`. */
+export const WEBHOOKS_TAG_DESCRIPTION =
+  'What the service sends to subscribers (`npm run webhook -- add --url U`), and what it does with their answers';
+
+/** `Retry-After` as a receiver may send it: seconds, or an HTTP date. */
+const RETRY_AFTER = {
+  'Retry-After': {
+    description:
+      "When to send again: delay-seconds (`120`) or an HTTP date (`Wed, 25 Nov 2026 08:00:00 GMT`). Honoured up to 12 h (SQS's longest visibility timeout), whatever the schedule's next step; a longer wait is cut to 12 h.",
+    schema: {
+      type: 'string',
+      pattern:
+        '^([0-9]+|[A-Z][a-z]{2}, [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT)$',
+    },
+  },
+};
+
+/** `webhooks.newPlant`. */
+export function webhooksSection(): Record<string, object> {
+  const delays = RETRY_DELAYS_SECONDS.map((s) =>
+    s < 60 ? `${s} s` : s < 3600 ? `${s / 60} min` : `${s / 3600} h`,
+  );
+  return {
+    newPlant: {
+      post: {
+        operationId: 'newPlant',
+        summary: 'A plant was stored',
+        description: [
+          'Sent to every subscriber (`npm run webhook -- add`) for each plant a create stored: a 200 that wrote an item. A retried create answered 200 without writing, a 409, any other error and a delete send nothing.',
+          `Signed as Standard Webhooks 1.0 says: verify with any Standard Webhooks library and the subscriber's \`whsec_\` secret. Success is a 2xx within 10 s; anything else is retried after ${delays.join(', ')} (each up to 20 % longer, never shorter), ${MAX_ATTEMPTS} attempts over at least ${Math.floor(HORIZON_SECONDS / 3600)} h ${Math.floor((HORIZON_SECONDS % 3600) / 60)} min, then dead-lettered (never sooner). Delivery is at least once and in no particular order: deduplicate by \`webhook-id\`.`,
+        ].join('\n\n'),
+        tags: ['webhooks'],
+        security: [],
+        parameters: [
+          header(
+            'webhook-id',
+            'The same on every attempt of one plant to one subscriber, unique otherwise: the key to deduplicate by.',
+            '^msg_[A-Za-z0-9_-]+$',
+          ),
+          header(
+            'webhook-timestamp',
+            'Unix seconds of this attempt; part of the signed content.',
+            '^[0-9]+$',
+          ),
+          header(
+            'webhook-signature',
+            '`v1,` and the base64 of HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>"), the key being the bytes after `whsec_` in the secret.',
+            '^v1,[A-Za-z0-9+/]+=*( v1,[A-Za-z0-9+/]+=*)*$',
+          ),
+          header(
+            'webhook-attempt',
+            `Which attempt this is, from 1 (to ${MAX_ATTEMPTS} on the schedule; more when short \`Retry-After\`s leave time before the horizon). Informational: not signed, so never trusted for anything but logs.`,
+            '^[1-9][0-9]*$',
+            false,
+          ),
+        ],
+        requestBody: {
+          required: true,
+          description: `The plant as stored: \`id\` with every digit (never through a float64), ${STORED_MEMBERS}; nothing else.`,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } },
+        },
+        // What the receiver may answer, and what each answer does (docs/webhooks.md).
+        responses: {
+          '2XX': {
+            description:
+              "Received: this delivery is done, and the subscriber's run of failures ends. The body of the answer is ignored (at most 4 KB is read).",
+          },
+          '410': {
+            description:
+              'Gone: the subscriber is disabled at once and receives nothing more; this delivery is not retried but kept: `npm run webhook -- enable <id>` turns the subscriber back on and delivers it, with every plant stored while it was disabled, each with the `webhook-id` it would have had.',
+          },
+          '429': {
+            description:
+              "Too many requests: retried after `Retry-After` (or the schedule's next step without one), and the subscriber's deliveries slow down (its rate is halved, at least 1 a minute, and comes back as 2xx answers arrive). Counts as a failed attempt.",
+            headers: RETRY_AFTER,
+          },
+          '503': {
+            description:
+              "Unavailable: retried after `Retry-After` (or the schedule's next step without one). Counts as a failed attempt.",
+            headers: RETRY_AFTER,
+          },
+          default: {
+            description:
+              'Anything else (502 and 504 also slow the subscriber down, as a timeout does), no answer within 10 s, or a failed connection: retried on the schedule, then dead-lettered. A subscriber whose every attempt fails for 5 days is disabled as a 410 disables it.',
+          },
+        },
+      },
+    },
+  };
+}

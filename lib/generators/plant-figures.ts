@@ -1,0 +1,127 @@
+/**
+ * How big a plant can be and what one request costs in DynamoDB units, computed from the
+ * schema's limits (`PLANT_FIELDS`, the int64 id, `PAGE_LIMIT`) and the table's attributes, by
+ * DynamoDB's rules ("Item sizes and formats", "Read and write operations"): an item is the
+ * UTF-8 bytes of its attribute names plus its values, a string's value its UTF-8 bytes, a
+ * number's 1 byte per two significant digits plus 1; a write costs 1 unit per started 1,024
+ * bytes, a strongly consistent read 1 per started 4,096 bytes, a `Scan` page its items summed
+ * then rounded up. docs/security.md and docs/performance.md show these numbers;
+ * test/generators/unit/plant-figures.test.ts fails when they disagree.
+ */
+import { stringifyJson } from '../../lambda/http/json-answer';
+import { encodeCursor } from '../../lambda/plants/cursor';
+import {
+  INT64_MAX,
+  INT64_MIN,
+  PAGE_LIMIT,
+  PLANT_FIELD_NAMES,
+  PLANT_FIELDS,
+} from '../../lambda/plants/schemas';
+import { PLANTS_TABLE } from '../../lambda/aws/tables';
+import { generateToken } from '../../lambda/tokens/token';
+
+/** The most UTF-8 bytes one character (a code point) takes. */
+export const MAX_UTF8_BYTES_PER_CHARACTER = 4;
+/** Bytes per write request unit, and per strongly consistent read request unit. */
+export const WRITE_UNIT_BYTES = 1024;
+export const READ_UNIT_BYTES = 4096;
+/** What DynamoDB adds to each item's size for storage (indexing). */
+export const STORAGE_OVERHEAD_BYTES = 100;
+
+/** One attribute of the largest item: its name's bytes, its value's, and how the value's are counted. */
+export interface AttributeSize {
+  readonly attribute: string;
+  readonly nameBytes: number;
+  readonly valueBytes: number;
+  /** The value's bytes in words, e.g. `1,000 × 4` or `19 digits: 10 + 1`. */
+  readonly rule: string;
+  readonly bytes: number;
+}
+
+/** The figures the docs show. */
+export interface PlantFigures {
+  readonly attributes: readonly AttributeSize[];
+  /** The largest item a create can store, in bytes. */
+  readonly itemBytes: number;
+  /** Write units of a create (and of a delete, and of a refused put that finds such an item). */
+  readonly writeUnits: number;
+  /** Read units of a strongly consistent `GetItem` of it. */
+  readonly readUnits: number;
+  /** Plants on the largest page, the bytes its `Scan` reads and the read units it costs. */
+  readonly pagePlants: number;
+  readonly pageBytes: number;
+  readonly pageReadUnits: number;
+  /** The JSON answer of that page: its text of 4-byte characters, and of control characters (`\u0001`, six bytes each). */
+  readonly pageAnswerBytes: number;
+  readonly pageAnswerEscapedBytes: number;
+}
+
+const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
+const digitsOf = (n: bigint) => (n < 0n ? -n : n).toString().length;
+
+/** A DynamoDB number's value bytes: 1 per two significant digits, plus 1. */
+function numberRule(digits: number): { valueBytes: number; rule: string } {
+  const pairs = Math.ceil(digits / 2);
+  return { valueBytes: pairs + 1, rule: `${digits} digits: ${pairs} + 1` };
+}
+
+function attribute(attributeName: string, value: { valueBytes: number; rule: string }) {
+  const nameBytes = utf8(attributeName);
+  return { attribute: attributeName, nameBytes, ...value, bytes: nameBytes + value.valueBytes };
+}
+
+/** The same text, `count` characters of `character`. */
+const repeat = (character: string, count: number) => character.repeat(count);
+
+/** Computes every figure from the limits. */
+export function plantFigures(): PlantFigures {
+  const idDigits = Math.max(digitsOf(INT64_MIN), digitsOf(INT64_MAX));
+  const createdAt = new Date(0).toISOString();
+  const createdBy = generateToken().tokenId;
+  const attributes: AttributeSize[] = [
+    attribute(PLANTS_TABLE.partitionKey.name, numberRule(idDigits)),
+    ...PLANT_FIELD_NAMES.map((field) => {
+      const { maxLength } = PLANT_FIELDS[field];
+      return attribute(field, {
+        valueBytes: maxLength * MAX_UTF8_BYTES_PER_CHARACTER,
+        rule: `${format(maxLength)} × ${MAX_UTF8_BYTES_PER_CHARACTER}`,
+      });
+    }),
+    attribute('createdAt', {
+      valueBytes: utf8(createdAt),
+      rule: `${utf8(createdAt)} (ISO-8601 UTC)`,
+    }),
+    attribute('createdBy', { valueBytes: utf8(createdBy), rule: `${utf8(createdBy)} (a tokenId)` }),
+  ];
+  const itemBytes = attributes.reduce((sum, a) => sum + a.bytes, 0);
+  const pagePlants = PAGE_LIMIT.max;
+  const pageBytes = pagePlants * itemBytes;
+  const page = (character: string) =>
+    utf8(
+      stringifyJson({
+        plants: Array.from({ length: pagePlants }, () => ({
+          id: INT64_MIN,
+          ...Object.fromEntries(
+            PLANT_FIELD_NAMES.map((f) => [f, repeat(character, PLANT_FIELDS[f].maxLength)]),
+          ),
+        })),
+        next: encodeCursor(INT64_MIN),
+      }),
+    );
+  return {
+    attributes,
+    itemBytes,
+    writeUnits: Math.ceil(itemBytes / WRITE_UNIT_BYTES),
+    readUnits: Math.ceil(itemBytes / READ_UNIT_BYTES),
+    pagePlants,
+    pageBytes,
+    pageReadUnits: Math.ceil(pageBytes / READ_UNIT_BYTES),
+    pageAnswerBytes: page('🌿'),
+    pageAnswerEscapedBytes: page('\u0001'),
+  };
+}
+
+/** A count as the docs write it: `4,482`. */
+export function format(n: number): string {
+  return n.toLocaleString('en-US');
+}

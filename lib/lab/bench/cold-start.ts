@@ -1,0 +1,132 @@
+/**
+ * Cold start, per function of the registry, on each Node the bench is given (Lambda's first):
+ * bundle bytes; a fresh process importing the bundle against one importing a bare handler; and
+ * a fresh process importing it and making its first real call over HTTPS, against one importing
+ * and calling the bare handler. Both arms of a pair get the same environment, with
+ * `NODE_EXTRA_CA_CERTS` naming only the engine's certificate in the call arms (unset otherwise).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Metafile } from 'esbuild';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
+import { ALL_SCOPES, generateToken, tokenItem } from '../../../lambda/tokens/token';
+import { TOKENS_TABLE, TokensTable } from '../../../lambda/tokens/table';
+import { buildFunctions, bundleOutput } from '../../definitions/build';
+import { tableEnvironment } from '../../definitions/functions';
+import { localWebhookEnvironment } from '../../local/webhooks';
+import { firstEvent } from './events';
+import { startHttpsEngine } from './https-engine';
+import {
+  alternatingPairs,
+  childEnvironment,
+  freshProcess,
+  machineNode,
+  ms,
+  type PairFigures,
+} from './measure';
+import type { BenchContext, BenchPhase } from './phase';
+
+const IMPORT = (url: string) => `await import(${JSON.stringify(url)});`;
+// The event is read from a file named by the first argument, in both arms alike.
+const CALL = (url: string) =>
+  [
+    "import { readFileSync } from 'node:fs';",
+    `const { handler } = await import(${JSON.stringify(url)});`,
+    "const result = await handler(JSON.parse(readFileSync(process.argv[1], 'utf8')), { awsRequestId: 'bench' });",
+    'if (!result || result.isAuthorized === false || result.statusCode >= 500) {',
+    '  console.error(JSON.stringify(result)); process.exit(1);',
+    '}',
+  ].join('\n');
+const BARE = 'export const handler = async () => ({ statusCode: 200 });\n';
+
+/** The packages contributing most bytes to a bundle. */
+function largestInputs(metafile: Metafile, count = 4): string {
+  const [, output] = bundleOutput(metafile);
+  const byPackage = new Map<string, number>();
+  for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? 'project';
+    byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
+  }
+  return [...byPackage]
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, count)
+    .map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(1)} KiB`)
+    .join(', ');
+}
+
+const figures = ({ wall, cpu }: { wall: PairFigures; cpu: PairFigures }) =>
+  `${ms(wall.subjectMs)} vs bare ${ms(wall.baselineMs)}: +${ms(wall.extraMs)}, ${wall.ratio.toFixed(2)}× (CPU time +${ms(cpu.extraMs)}, ${cpu.ratio.toFixed(2)}×)`;
+
+/** The cold-start phase. */
+export const coldStart: BenchPhase = {
+  name: 'cold',
+  description: 'bundle bytes, cold import and import + first call over HTTPS, per function',
+  async run(context: BenchContext) {
+    const dir = join(context.dir, 'cold');
+    mkdirSync(dir, { recursive: true });
+    const bare = pathToFileURL(join(dir, 'bare.mjs')).href;
+    writeFileSync(join(dir, 'bare.mjs'), BARE);
+    const built = await buildFunctions(join(dir, 'bundles'));
+    const engine = await startHttpsEngine(dir);
+    try {
+      const { token, tokenId } = generateToken();
+      const tokens = DynamoDBDocumentClient.from(makeDocumentClient(engine.clientConfig));
+      await new TokensTable(tokens, TOKENS_TABLE.localName).put(
+        tokenItem(token, tokenId, { name: 'bench', scopes: ALL_SCOPES }),
+      );
+      tokens.destroy();
+      const nodes = [context.lambdaNode.path, machineNode() ?? process.execPath].filter(
+        (node, index, all) => all.indexOf(node) === index,
+      );
+      for (const node of nodes) {
+        const version = execFileSync(node, ['--version'], { env: childEnvironment() })
+          .toString()
+          .trim();
+        context.print(
+          `Cold start on Node ${version} (${context.runs} alternating pairs of fresh processes, medians; NODE_EXTRA_CA_CERTS unset):`,
+        );
+        for (const fn of built) {
+          const url = pathToFileURL(fn.file).href;
+          const env = childEnvironment({
+            ...tableEnvironment(fn.name, (_key, table) => table.localName),
+            ...localWebhookEnvironment(fn.name, engine.endpoint),
+          });
+          const imported = await alternatingPairs(
+            context.runs,
+            () => freshProcess(node, IMPORT(url), env),
+            () => freshProcess(node, IMPORT(bare), env),
+          );
+          context.print(
+            `  ${fn.name}: ${(fn.bytes / 1024).toFixed(1)} KiB (${largestInputs(fn.metafile)})`,
+          );
+          context.print(`    cold import: ${figures(imported)}`);
+          if (firstEvent(fn.name, token, String(Date.now() * 1000)) === undefined) {
+            context.print('    import + first call: no route reaches this function; not measured');
+            continue;
+          }
+          const callEnv = {
+            ...env,
+            AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint,
+            NODE_EXTRA_CA_CERTS: engine.certFile,
+          };
+          const eventFile = join(dir, `${fn.name}-event.json`);
+          const call = (script: string) => (run: number) => {
+            writeFileSync(
+              eventFile,
+              JSON.stringify(firstEvent(fn.name, token, String(Date.now() * 1000 + run + 1))),
+            );
+            return freshProcess(node, script, callEnv, [eventFile]);
+          };
+          const called = await alternatingPairs(context.runs, call(CALL(url)), call(CALL(bare)));
+          context.print(`    import + first call over HTTPS: ${figures(called)}`);
+        }
+        context.print();
+      }
+    } finally {
+      await engine.close();
+    }
+  },
+};

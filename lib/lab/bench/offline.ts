@@ -1,0 +1,207 @@
+/**
+ * `npm start` against serverless-offline on the same bundles, the same engine and the same
+ * requests: one `npm start` builds the bundles and runs the DynamoDB engine; serverless-offline
+ * (Serverless Framework v3, installed outside the project: it is no dependency of ours) serves
+ * those bundles from a generated `serverless.yml` with the same routes, authorizer, cache TTL
+ * and environment, against that engine. serverless-offline 13 invokes the authorizer on every
+ * request (it has no decision cache, whatever `resultTtlInSeconds` says). Then the load phase's 16 keep-alive connections of
+ * distinct creates, alternating npm start / serverless-offline, twice each.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { API } from '../../definitions/api';
+import { FUNCTIONS, tableEnvironment, type FunctionName } from '../../definitions/functions';
+import { freePort } from '../../local/process/free-port';
+import { readRecordedPorts } from '../../local/process/ports-file';
+import { untilRecorded } from './cold-burst';
+import { CONNECTIONS, distinctCreates, untilReady } from './load';
+import { spawnNpmStart, withoutExtraCaCerts } from './npm-start';
+import type { BenchContext, BenchPhase } from './phase';
+
+/** Where the scratch install of serverless and serverless-offline is. */
+export const SLS_DIR_VARIABLE = 'PLANT_STORE_SLS_DIR';
+
+/** How to make that install (pinned: v3 runs offline without a login; v4 needs one). */
+const HOW_TO_INSTALL = `mkdir -p /tmp/sls && cd /tmp/sls && npm init -y && npm install serverless@3.40.0 serverless-offline@13.9.0, then ${SLS_DIR_VARIABLE}=/tmp/sls npm run bench -- --phases offline`;
+
+/** The serverless.yml (as JSON, which is YAML) for the API's routes on the built bundles. */
+export function serverlessConfig(endpoint: string, port: number, lambdaPort: number): object {
+  const routed = new Set<FunctionName>(API.routes.map((route) => route.function));
+  const functions = [API.authorizer.function, ...routed].map((name) => [
+    name,
+    {
+      handler: `functions/${name}/index.handler`,
+      memorySize: FUNCTIONS[name].memorySize,
+      timeout: FUNCTIONS[name].timeoutSeconds,
+      environment: {
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+        AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        ...tableEnvironment(name, (_, table) => table.localName),
+      },
+      events: API.routes
+        .filter((route) => route.function === name)
+        .map((route) => ({
+          httpApi: {
+            method: route.method,
+            path: route.path,
+            ...(route.authorized ? { authorizer: { name: 'token' } } : {}),
+          },
+        })),
+    },
+  ]);
+  return {
+    service: 'plant-store-offline',
+    frameworkVersion: '3',
+    configValidationMode: 'off',
+    plugins: ['serverless-offline'],
+    provider: {
+      name: 'aws',
+      runtime: 'nodejs20.x',
+      region: 'local',
+      stage: 'local',
+      httpApi: {
+        authorizers: {
+          token: {
+            type: 'request',
+            functionName: API.authorizer.function,
+            identitySource: API.authorizer.identitySource,
+            enableSimpleResponses: true,
+            resultTtlInSeconds: API.authorizer.defaultCacheTtlSeconds,
+          },
+        },
+      },
+    },
+    custom: { 'serverless-offline': { host: '127.0.0.1', httpPort: port, lambdaPort } },
+    functions: Object.fromEntries(functions),
+  };
+}
+
+/** Starts `serverless offline` in `serviceDir`; resolves once it answers. */
+async function startOffline(slsDir: string, serviceDir: string, url: string) {
+  const child = spawn(
+    process.execPath,
+    [join(slsDir, 'node_modules', 'serverless', 'bin', 'serverless.js'), 'offline', 'start'],
+    {
+      cwd: serviceDir,
+      env: {
+        ...withoutExtraCaCerts(process.env),
+        SLS_TELEMETRY_DISABLED: '1',
+        SLS_NOTIFICATIONS_MODE: 'off',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + String(chunk)).slice(-2000)));
+  const exited = new Promise((done) => child.once('exit', done));
+  const stop = async () => {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    await exited;
+  };
+  const started = performance.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`serverless offline exited: ${stderr.trim()}`);
+    const answered = await fetch(`${url}/plants`, { method: 'POST' }).then(
+      () => true,
+      () => false,
+    );
+    if (answered) return stop;
+    if (performance.now() - started > 120_000) {
+      await stop();
+      throw new Error('serverless offline did not answer in 120 s');
+    }
+    await sleep(200);
+  }
+}
+
+/** The comparison phase; skipped, saying how to enable it, without the scratch install. */
+export const offline: BenchPhase = {
+  name: 'offline',
+  description: `npm start against serverless-offline on the same bundles (needs ${SLS_DIR_VARIABLE})`,
+  async run({ dir, loadSeconds, print }: BenchContext) {
+    const slsDir = process.env[SLS_DIR_VARIABLE];
+    if (!slsDir || !existsSync(join(slsDir, 'node_modules', 'serverless-offline'))) {
+      print(`npm start against serverless-offline: skipped, ${SLS_DIR_VARIABLE} names no install.`);
+      print(`  To run it: ${HOW_TO_INSTALL}\n`);
+      return;
+    }
+    const dataDir = join(dir, 'offline-data');
+    const npmStart = await spawnNpmStart(dataDir);
+    let stopOffline: (() => Promise<void>) | undefined;
+    try {
+      await untilRecorded(dataDir, () => npmStart.child.exitCode !== null);
+      const token = await untilReady(npmStart.url, npmStart.child, dataDir);
+      const ports = readRecordedPorts(dataDir);
+      if (!ports) throw new Error('npm start recorded no ports');
+      const endpoint = `http://127.0.0.1:${ports.dbPort}`;
+      const serviceDir = join(dir, 'offline-service');
+      mkdirSync(serviceDir, { recursive: true });
+      symlinkSync(join(dataDir, 'functions'), join(serviceDir, 'functions'));
+      symlinkSync(resolve(slsDir, 'node_modules'), join(serviceDir, 'node_modules'));
+      const port = await freePort();
+      const config = serverlessConfig(endpoint, port, await freePort());
+      writeFileSync(join(serviceDir, 'serverless.yml'), JSON.stringify(config, null, 2));
+      const offlineUrl = `http://127.0.0.1:${port}`;
+      stopOffline = await startOffline(slsDir, serviceDir, offlineUrl);
+
+      // npm start reads the same variable (PLANT_STORE_AUTH_CACHE_TTL=0 for a cache-less comparison).
+      const cacheTtl =
+        process.env.PLANT_STORE_AUTH_CACHE_TTL ?? String(API.authorizer.defaultCacheTtlSeconds);
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      let id = Date.now() * 1000;
+      const body = () => `{"id":${id++},"name":"Offline","tag":"bench"}`;
+      const sides = [
+        { name: 'npm start', url: npmStart.url },
+        { name: 'serverless-offline', url: offlineUrl },
+      ];
+      for (const side of sides) {
+        for (let i = 0; i < 20; i++) {
+          const response = await fetch(`${side.url}/plants`, {
+            method: 'POST',
+            headers,
+            body: body(),
+          });
+          if (response.status !== 200) {
+            throw new Error(`a warm-up create on ${side.name} answered ${response.status}`);
+          }
+        }
+      }
+      print(
+        `npm start against serverless-offline (same bundles and engine; ${CONNECTIONS} keep-alive connections, ${loadSeconds} s each, distinct valid creates, alternating, twice each; npm start caches authorizer decisions ${cacheTtl} s, serverless-offline 13 caches none):`,
+      );
+      const figures = new Map<string, { rps: number[]; p99: number[] }>();
+      for (let round = 1; round <= 2; round++) {
+        for (const side of sides) {
+          const result = await distinctCreates(side.url, headers, loadSeconds, body);
+          const rps = result['2xx'] / result.duration;
+          const errors = result.errors + result.timeouts + result.non2xx;
+          const figure = figures.get(side.name) ?? { rps: [], p99: [] };
+          figure.rps.push(rps);
+          figure.p99.push(result.latency.p99);
+          figures.set(side.name, figure);
+          print(
+            `  ${side.name.padEnd(18)} run ${round}: ${rps.toFixed(0)} req/s answered 200 (${result.requests.total} requests), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; errors ${errors} (${result.non2xx} non-2xx, ${result.timeouts} timeouts, ${result.errors} connection errors)`,
+          );
+        }
+      }
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const ours = figures.get('npm start')!;
+      const theirs = figures.get('serverless-offline')!;
+      print(
+        `  npm start / serverless-offline (means of the two runs): ${(mean(ours.rps) / mean(theirs.rps)).toFixed(2)}× req/s, ${(mean(ours.p99) / mean(theirs.p99)).toFixed(2)}× p99\n`,
+      );
+    } finally {
+      await stopOffline?.();
+      await npmStart.stop();
+    }
+  },
+};

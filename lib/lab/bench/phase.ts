@@ -1,0 +1,32 @@
+/**
+ * What a bench phase is given and what it is. A new phase is one file under `lib/lab/bench/` that
+ * exports a `BenchPhase`, plus one entry in `lib/lab/bench/phases.ts`; `--phases` and `--help` pick
+ * it up from there. Timed children should get `childEnvironment()` from `./measure` (no
+ * `NODE_EXTRA_CA_CERTS`) and run on `context.lambdaNode` when they stand for a function.
+ */
+import type { LambdaNode } from '../../definitions/lambda-node';
+
+/** Settings and shared facts every phase reads. */
+export interface BenchContext {
+  /** Alternating pairs of fresh processes per cold-start figure. */
+  readonly runs: number;
+  /** Requests sampled by the per-request phases. */
+  readonly requests: number;
+  /** Seconds of the load phase. */
+  readonly loadSeconds: number;
+  /** A scratch directory, removed after the run. */
+  readonly dir: string;
+  /** The Node the functions run on (Lambda's major when installed). */
+  readonly lambdaNode: LambdaNode;
+  /** Prints one line of the report. */
+  readonly print: (line?: string) => void;
+}
+
+/** One part of the bench. */
+export interface BenchPhase {
+  /** Short name, for `--phases`. */
+  readonly name: string;
+  /** One line for `--help`. */
+  readonly description: string;
+  run(context: BenchContext): Promise<void>;
+}

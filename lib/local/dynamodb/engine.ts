@@ -1,0 +1,226 @@
+/**
+ * The embedded DynamoDB-compatible engine (dynalite) on loopback, with the project's tables,
+ * closed to web pages (see `refusal`). Tests, `npm run db` and `npm start` all start it here.
+ */
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  type DynamoDBClientConfig,
+} from '@aws-sdk/client-dynamodb';
+import { mkdir } from 'node:fs/promises';
+import type {
+  IncomingHttpHeaders,
+  IncomingMessage,
+  RequestListener,
+  Server,
+  ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import dynalite from 'dynalite';
+import { TABLES, type TableDefinition } from '../../../lambda/aws/tables';
+import { LOOPBACK_HOST_NAMES } from '../process/settings';
+
+/** Where and how to run the engine. */
+export interface EngineOptions {
+  /** TCP port on 127.0.0.1. @default 0 - a free port */
+  readonly port?: number;
+  /** Directory for the data. @default - in memory, lost on close */
+  readonly dataDir?: string;
+  /** Tables to create when missing. @default - every table in `lambda/aws/tables.ts` */
+  readonly tables?: readonly TableDefinition[];
+  /**
+   * The host names a request's `Host` may carry, with the engine's port (see `refusal`); a
+   * container reaching the engine as `host.docker.internal` (sam local) needs that name too.
+   * @default LOOPBACK_HOST_NAMES
+   */
+  readonly hostNames?: readonly string[];
+  /**
+   * Sees each admitted request first; answering it itself, it returns true and the engine does
+   * not (the local runtime serves its queues and watches writes for the stream this way).
+   * @default - the engine serves every admitted request
+   */
+  readonly intercept?: (req: IncomingMessage, res: ServerResponse) => boolean;
+}
+
+/** The names of the loopback address the engine listens on (see `settings.ts`). */
+export { LOOPBACK_HOST_NAMES };
+
+/** A running engine. */
+export interface Engine {
+  readonly port: number;
+  /** `http://127.0.0.1:<port>`, for `AWS_ENDPOINT_URL_DYNAMODB` or a client's `endpoint`. */
+  readonly endpoint: string;
+  /** Client settings that reach this engine with dummy credentials. */
+  readonly clientConfig: DynamoDBClientConfig;
+  /** Stops accepting connections and closes the store (flushing it to disk). */
+  close(): Promise<void>;
+}
+
+/** The embedded engine, which can also play an outage. */
+export interface LocalEngine extends Engine {
+  /**
+   * An outage drill: while unavailable, every new connection and every new request is reset
+   * (requests being served finish), so callers fail as against a stopped engine after their
+   * retries; the data stays, and `setAvailable(true)` serves it again.
+   */
+  setAvailable(available: boolean): void;
+}
+
+/** Credentials the engine accepts (it checks none); the SDK insists on some. */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
+/** The region the SDK is told locally; the engine ignores it. */
+export const LOCAL_REGION = 'local';
+
+/**
+ * The SDK settings with which a CLI reaches the local engine (its tables and queues) at
+ * `endpoint`: one attempt, since an engine that is not there will not come back.
+ */
+export function localCliClientConfig(endpoint: string) {
+  return { endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 };
+}
+
+/** Starts the engine and creates the missing tables. */
+export async function startEngine(options: EngineOptions = {}): Promise<LocalEngine> {
+  if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
+  const server = dynalite({
+    path: options.dataDir,
+    createTableMs: 0,
+    deleteTableMs: 0,
+    updateTableMs: 0,
+  });
+  guardFromWebPages(server, options.hostNames ?? LOOPBACK_HOST_NAMES, options.intercept);
+  // The outage drill: a request that reaches the engine while it is unavailable has its connection
+  // reset before anything reads it, and so does a new connection; requests already being served
+  // finish (cutting one mid-body would make dynalite throw, and the process with it).
+  let available = true;
+  const serve = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  server.on('request', (req, res) => {
+    if (!available) return void req.socket.destroy();
+    for (const listener of serve) listener.call(server, req, res);
+  });
+  server.on('connection', (socket) => {
+    if (!available) socket.destroy();
+  });
+  const setAvailable = (value: boolean) => {
+    available = value;
+    if (!available) server.closeIdleConnections();
+  };
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const endpoint = `http://127.0.0.1:${port}`;
+  const clientConfig: DynamoDBClientConfig = {
+    endpoint,
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
+  };
+  const close = () =>
+    new Promise<void>((resolve, reject) => {
+      server.closeAllConnections();
+      server.close((error) => (error ? reject(error) : resolve()));
+    });
+  try {
+    await createTables(clientConfig, options.tables ?? TABLES);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { port, endpoint, clientConfig, setAvailable, close };
+}
+
+/** Creates each table that does not exist yet, on-demand, from its definition. */
+export async function createTables(
+  clientConfig: DynamoDBClientConfig,
+  tables: readonly TableDefinition[],
+): Promise<void> {
+  const client = new DynamoDBClient(clientConfig);
+  try {
+    const { TableNames: existing = [] } = await client.send(new ListTablesCommand({}));
+    for (const table of tables.filter((t) => !existing.includes(t.localName))) {
+      // dynalite has no UpdateTimeToLive; expiry is enforced by the authorizer's own check.
+      await client.send(
+        new CreateTableCommand({
+          TableName: table.localName,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: [
+            { AttributeName: table.partitionKey.name, AttributeType: table.partitionKey.type },
+          ],
+          KeySchema: [{ AttributeName: table.partitionKey.name, KeyType: 'HASH' }],
+        }),
+      );
+    }
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * Why the engine refuses a request, or `undefined` to serve it. The engine checks no signature,
+ * so any web page open in the developer's browser could otherwise read and write its tables
+ * (dynalite even answers CORS preflights with `*`). A browser marks what it sends: CORS
+ * preflights are OPTIONS, fetches carry `Origin` and `Sec-Fetch-*`; and a page that rebinds its
+ * own DNS name to 127.0.0.1 still sends its own name as `Host`. SDK clients send none of these
+ * headers and `Host: 127.0.0.1:<port>` (or `localhost:<port>`).
+ */
+export function refusal(
+  method: string | undefined,
+  headers: IncomingHttpHeaders,
+  port: number,
+  hostNames: readonly string[] = LOOPBACK_HOST_NAMES,
+): string | undefined {
+  if (method === 'OPTIONS') return 'the local engine answers no CORS preflight';
+  if (headers.origin !== undefined || headers['sec-fetch-mode'] !== undefined) {
+    return 'the local engine refuses requests from web pages (Origin or Sec-Fetch-Mode present)';
+  }
+  const host = headers.host?.toLowerCase();
+  if (!hostNames.some((name) => host === `${name}:${port}`)) {
+    return `the local engine answers only to Host ${hostNames.map((name) => `${name}:${port}`).join(' or ')}`;
+  }
+  return undefined;
+}
+
+/**
+ * Puts `refusal` in front of dynalite's own request listener: a refused request gets a 403
+ * DynamoDB error (which the SDK raises as `AccessDeniedException`) without CORS headers and never
+ * reaches the engine.
+ */
+function guardFromWebPages(
+  server: Server,
+  hostNames: readonly string[],
+  intercept: EngineOptions['intercept'],
+): void {
+  const listeners = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  server.on('request', (req, res) => {
+    const port = (server.address() as AddressInfo).port;
+    const reason = refusal(req.method, req.headers, port, hostNames);
+    if (reason === undefined) {
+      try {
+        if (intercept?.(req, res)) return;
+        for (const listener of listeners) listener.call(server, req, res);
+      } catch {
+        // Whatever a request holds, it fails alone: the engine (and npm start) keeps serving.
+        if (!res.headersSent) res.writeHead(500, { connection: 'close' });
+        res.end();
+      }
+      return;
+    }
+    const body = JSON.stringify({
+      __type: 'com.amazonaws.dynamodb.v20120810#AccessDeniedException',
+      message: reason,
+    });
+    res.writeHead(403, {
+      'content-type': 'application/x-amz-json-1.0',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
+    res.end(body);
+  });
+}

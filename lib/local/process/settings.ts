@@ -1,0 +1,95 @@
+/** The local settings' defaults and parsing, shared by `npm start`, `npm run db` and `npm run token`. */
+import { resolve } from 'node:path';
+import { UsageError } from '../../cli/args';
+import { portsFile, readRecordedPorts } from './ports-file';
+
+/** The names of the loopback address the engine and the gateway listen on. */
+export const LOOPBACK_HOST_NAMES: readonly string[] = ['127.0.0.1', 'localhost'];
+
+/**
+ * `PLANT_STORE_SANDBOX_IDLE_SECONDS`' default: Lambda keeps an idle execution environment for a
+ * time it does not publish (minutes in practice); five minutes frees memory after a burst while
+ * a developer's next request, a few minutes later, usually still finds a warm sandbox.
+ */
+export const DEFAULT_SANDBOX_IDLE_SECONDS = 300;
+
+/**
+ * Lambda's limit for a synchronous invocation's request payload (the event as JSON): 6 MB, in
+ * the bytes Lambda's own error message gives ("must be smaller than 6291456 bytes").
+ */
+export const MAX_INVOKE_PAYLOAD_BYTES = 6 * 1024 * 1024;
+
+/** `PLANT_STORE_INSPECT_PORT`'s default: Node's own inspector port, for the first function. */
+export const DEFAULT_INSPECT_PORT = 9229;
+
+/** `PORT`'s default. */
+export const DEFAULT_PORT = 3000;
+/** `PLANT_STORE_DB_PORT`'s default. */
+export const DEFAULT_DB_PORT = 8000;
+/** Requests the local gateway handles at once; beyond it, 429 as a stage throttle answers. */
+export const MAX_REQUESTS_IN_FLIGHT = 64;
+/**
+ * `PLANT_STORE_CONCURRENCY`'s default: sandboxes per function at once. Lambda's account limit is
+ * 1000; as many as the gateway takes in flight means a burst meets the gateway's 429 before a
+ * throttled invocation's 500, and sandboxes start only when requests overlap. Lower it to see
+ * throttling.
+ */
+export const DEFAULT_CONCURRENCY = MAX_REQUESTS_IN_FLIGHT;
+
+/** An integer environment variable from 0 to `max`, `fallback` when unset or empty. */
+export function envInteger(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  max: number,
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) > max) {
+    throw new Error(`${name} must be an integer from 0 to ${max}, not ${raw}`);
+  }
+  return Number(raw);
+}
+
+/** Where the CLIs find the local engine, and what they say when it cannot be reached. */
+export interface LocalEngineTarget {
+  readonly endpoint: string;
+  /** "the local engine at <url>", for messages. */
+  readonly where: string;
+  /** One line naming the URL tried, where it came from and the variable that sets it. */
+  readonly unreachable: string;
+}
+
+/**
+ * The local engine for the CLIs that talk to it: `PLANT_STORE_DB_PORT` when set (it wins), else
+ * the port a running `npm start` or `npm run db` recorded in its data directory
+ * (`PLANT_STORE_DATA_DIR`, `.plant-store` by default), else the default port. A malformed port
+ * is the caller's mistake, so it is thrown as a usage error.
+ */
+export function localEngineTarget(env: NodeJS.ProcessEnv): LocalEngineTarget {
+  let port: number;
+  let from: string;
+  try {
+    port = envInteger(env, 'PLANT_STORE_DB_PORT', DEFAULT_DB_PORT, 65535);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const dataDir = resolve(env.PLANT_STORE_DATA_DIR || '.plant-store');
+  const recorded = env.PLANT_STORE_DB_PORT ? undefined : readRecordedPorts(dataDir);
+  if (env.PLANT_STORE_DB_PORT) from = 'from PLANT_STORE_DB_PORT';
+  else if (recorded) {
+    port = recorded.dbPort;
+    from = `recorded by process ${recorded.pid} in ${portsFile(dataDir)}`;
+  } else from = `the default: no npm start or npm run db recorded its ports in ${dataDir}`;
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    endpoint,
+    where: `the local engine at ${endpoint}`,
+    unreachable: `cannot reach the local engine at ${endpoint} (${from}); start npm start (or npm run db), or set PLANT_STORE_DB_PORT to the engine port its banner prints`,
+  };
+}
+
+/** `localEngineTarget(env).endpoint`. */
+export function localEngineEndpoint(env: NodeJS.ProcessEnv): string {
+  return localEngineTarget(env).endpoint;
+}

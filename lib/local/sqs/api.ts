@@ -1,0 +1,202 @@
+/**
+ * The part of SQS's JSON protocol (`x-amz-target: AmazonSQS.<Action>`) that the webhook
+ * functions and `npm run webhook -- dead-letters` call, answered from the local queues. It is
+ * served on the engine's port, so one endpoint is both `AWS_ENDPOINT_URL_DYNAMODB` and
+ * `AWS_ENDPOINT_URL_SQS` locally.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LocalQueue, QueueMessage } from './queue';
+import { checkSqsInput, isSqsAction, MAX_MESSAGE_BYTES, type SqsFault } from './input';
+
+/** An answer in SQS's JSON protocol. */
+export interface SqsAnswer {
+  readonly status: number;
+  readonly body: unknown;
+  readonly queryError?: string;
+}
+
+/** The `x-amz-target` prefix of SQS's JSON protocol. */
+export const SQS_TARGET_PREFIX = 'AmazonSQS.';
+
+/**
+ * The largest request read: a batch of 262,144 bytes of bodies, each character escaped at most
+ * six bytes in JSON, and the rest of the request. Longer: refused, the rest not read.
+ */
+export const MAX_SQS_REQUEST_BYTES = 6 * MAX_MESSAGE_BYTES + 64 * 1024;
+
+function fault({ code, type, message }: SqsFault, status = 400): SqsAnswer {
+  const sender = status < 500 ? 'Sender' : 'Receiver';
+  return { status, body: { __type: type, message }, queryError: `${code};${sender}` };
+}
+
+/**
+ * Serves one SQS request (`x-amz-target: AmazonSQS.<Action>`) from `queues`: reads at most
+ * `MAX_SQS_REQUEST_BYTES`, and whatever the body holds (not JSON, `null`, a wrong shape, a value
+ * out of range) answers SQS's error for it; nothing it receives can throw out of here.
+ */
+export function serveSqs(
+  req: IncomingMessage,
+  res: ServerResponse,
+  queues: readonly LocalQueue[],
+): void {
+  const action = String(req.headers['x-amz-target']).slice(SQS_TARGET_PREFIX.length);
+  const chunks: Buffer[] = [];
+  let received = 0;
+  let answered = false;
+  const send = (answer: SqsAnswer, close = false) => {
+    if (answered || res.destroyed) return;
+    answered = true;
+    const body = JSON.stringify(answer.body);
+    res.writeHead(answer.status, {
+      'content-type': 'application/x-amz-json-1.0',
+      'content-length': Buffer.byteLength(body),
+      'x-amzn-requestid': randomUUID(),
+      ...(answer.queryError ? { 'x-amzn-query-error': answer.queryError } : {}),
+      ...(close ? { connection: 'close' } : {}),
+    });
+    res.end(body);
+  };
+  req.on('error', () => undefined);
+  req.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received <= MAX_SQS_REQUEST_BYTES) return void chunks.push(chunk);
+    chunks.length = 0;
+    // Answered now; the rest is not read, and the connection closes with the answer.
+    send(
+      fault({
+        code: 'InvalidParameterValue',
+        type: 'com.amazon.coral.service#InvalidParameterValueException',
+        message: `The request must be at most ${MAX_SQS_REQUEST_BYTES} bytes.`,
+      }),
+      true,
+    );
+    req.pause();
+  });
+  req.on('end', () => {
+    if (answered) return;
+    let answer: SqsAnswer;
+    try {
+      let input: unknown;
+      try {
+        input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+      } catch {
+        input = undefined;
+      }
+      answer = answerSqs(action, input, queues);
+    } catch {
+      // A bug of ours: SQS's own answer to it, and the runtime keeps serving.
+      answer = fault(
+        {
+          code: 'InternalFailure',
+          type: 'com.amazonaws.sqs#InternalFailure',
+          message: 'The request processing has failed because of an unknown error.',
+        },
+        500,
+      );
+    }
+    send(answer);
+  });
+}
+
+/** Answers one SQS action against `queues` (by name; the URL's last segment names the queue). */
+export function answerSqs(action: string, raw: unknown, queues: readonly LocalQueue[]): SqsAnswer {
+  if (!isSqsAction(action)) {
+    return fault({
+      code: 'AWS.SimpleQueueService.UnsupportedOperation',
+      type: 'com.amazonaws.sqs#UnsupportedOperation',
+      message: `the local queue does not support ${action}`,
+    });
+  }
+  const checked = checkSqsInput(action, raw);
+  if ('fault' in checked) return fault(checked.fault);
+  const input = checked.input as Record<string, unknown>;
+  const byName = (name: unknown) => queues.find((q) => q.name === name);
+  const byUrl = (url: unknown) => byName(String(url).split('/').pop());
+  const byArn = (arn: unknown) => queues.find((q) => q.options.arn === arn);
+  const missing = () =>
+    fault({
+      code: 'AWS.SimpleQueueService.NonExistentQueue',
+      type: 'com.amazonaws.sqs#QueueDoesNotExist',
+      message: 'The specified queue does not exist.',
+    });
+  const badHandle = () =>
+    fault({
+      code: 'ReceiptHandleIsInvalid',
+      type: 'com.amazonaws.sqs#ReceiptHandleIsInvalid',
+      message: 'The receipt handle is not valid.',
+    });
+  const ok = (body: unknown = {}): SqsAnswer => ({ status: 200, body });
+
+  if (action === 'GetQueueUrl') {
+    const queue = byName(input.QueueName);
+    return queue ? ok({ QueueUrl: queue.options.url }) : missing();
+  }
+  if (action === 'StartMessageMoveTask') {
+    const source = byArn(input.SourceArn);
+    const destination = input.DestinationArn
+      ? byArn(input.DestinationArn)
+      : queues.find((q) => q.options.deadLetter?.queue === source);
+    if (!source || !destination) return missing();
+    source.moveAllTo(destination);
+    return ok({ TaskHandle: `local-${Date.now()}` });
+  }
+  const queue = byUrl(input.QueueUrl);
+  if (!queue) return missing();
+  switch (action) {
+    case 'SendMessage': {
+      const sent = queue.send(input.MessageBody as string);
+      return ok({ MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody });
+    }
+    case 'SendMessageBatch': {
+      const entries = input.Entries as { Id: string; MessageBody: string }[];
+      return ok({
+        Successful: entries.map((entry) => {
+          const sent = queue.send(entry.MessageBody);
+          return { Id: entry.Id, MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody };
+        }),
+        Failed: [],
+      });
+    }
+    case 'ReceiveMessage': {
+      const max = (input.MaxNumberOfMessages as number | undefined) ?? 1;
+      const visibility = input.VisibilityTimeout as number | undefined;
+      return ok({ Messages: queue.receive(max, visibility).map(sqsMessage) });
+    }
+    case 'DeleteMessage':
+      return queue.delete(input.ReceiptHandle as string) ? ok() : badHandle();
+    case 'ChangeMessageVisibility':
+      return queue.changeVisibility(
+        input.ReceiptHandle as string,
+        input.VisibilityTimeout as number,
+      )
+        ? ok()
+        : badHandle();
+    default: {
+      const { visible, invisible } = queue.counts();
+      return ok({
+        Attributes: {
+          QueueArn: queue.options.arn,
+          ApproximateNumberOfMessages: String(visible),
+          ApproximateNumberOfMessagesNotVisible: String(invisible),
+        },
+      });
+    }
+  }
+}
+
+/** A message as ReceiveMessage answers it. */
+function sqsMessage(message: QueueMessage) {
+  return {
+    MessageId: message.messageId,
+    ReceiptHandle: message.receiptHandle,
+    MD5OfBody: message.md5OfBody,
+    Body: message.body,
+    Attributes: {
+      ApproximateReceiveCount: String(message.receiveCount),
+      SentTimestamp: String(message.sentAt),
+      ApproximateFirstReceiveTimestamp: String(message.firstReceivedAt ?? Date.now()),
+      SenderId: 'local',
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The webhook CLI's commands about receivers: how `list` shows each one's state, its rate
+ * (`add|update --rate`), `enable` (on again, and every plant stored meanwhile delivered with the
+ * `webhook-id` it would have had) and `attempts` (its latest attempts).
+ */
+import { attemptText } from '../../../lambda/webhook/health';
+import {
+  currentRate,
+  DEFAULT_RATE_PER_SECOND,
+  RATE_LIMITS,
+} from '../../../lambda/webhook/rate-limit';
+import type { ReceiverState, ReceiverStates } from '../../../lambda/webhook/receiver-state';
+import type { Subscriber } from '../../../lambda/webhook/subscriptions-table';
+import { UsageError } from '../../cli/args';
+import type { CliIo } from '../token-cli';
+
+/** `--rate`: requests per second, from `RATE_LIMITS.min` to `RATE_LIMITS.max`. */
+export function rateOption(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const rate = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !(rate >= RATE_LIMITS.min && rate <= RATE_LIMITS.max)) {
+    throw new UsageError(
+      `--rate must be a number of requests per second from ${RATE_LIMITS.min} to ${RATE_LIMITS.max}, not ${raw}`,
+    );
+  }
+  return rate;
+}
+
+/** A subscriber's state as `list` prints it: `active`, or `disabled since <time>: <reason>`. */
+export function stateText(state: ReceiverState | undefined): string {
+  return state?.disabledAt
+    ? `disabled since ${state.disabledAt}: ${state.disabledReason ?? 'no reason recorded'}`
+    : 'active';
+}
+
+/** `list`'s header and rows, tab-separated. */
+export function listRows(
+  subscribers: readonly Subscriber[],
+  states: ReadonlyMap<string, ReceiverState>,
+): string[][] {
+  const header = ['subscriberId', 'name', 'url', 'created', 'rate', 'state', 'failures'];
+  return [
+    header,
+    ...subscribers.map((s) => {
+      const state = states.get(s.subscriberId);
+      const rate = state?.rate ?? DEFAULT_RATE_PER_SECOND;
+      const now = state ? currentRate(state) : rate;
+      const failures = state?.consecutiveFailures ?? 0;
+      return [
+        s.subscriberId,
+        JSON.stringify(s.name),
+        s.url,
+        s.createdAt,
+        now < rate ? `${rate}/s (slowed to ${round(now)}/s)` : `${rate}/s`,
+        stateText(state),
+        failures === 0
+          ? '0'
+          : `${failures} in a row since ${new Date(state!.failingSince ?? 0).toISOString()}`,
+      ];
+    }),
+  ];
+}
+
+function round(rate: number): string {
+  return rate >= 1 ? String(Math.round(rate * 100) / 100) : `1 per ${Math.round(1 / rate)} s`;
+}
+
+/** `attempts <id>`: a header, then its latest attempts, newest first. */
+export async function printAttempts(
+  states: Pick<ReceiverStates, 'recentAttempts'>,
+  subscriberId: string,
+  where: string,
+  io: CliIo,
+): Promise<void> {
+  const attempts = await states.recentAttempts(subscriberId);
+  if (!attempts) throw new Error(`no subscriber with id ${subscriberId} in ${where}`);
+  if (attempts.length === 0) {
+    io.err(`no attempts recorded for ${subscriberId} yet`);
+    return;
+  }
+  io.out(['at', 'webhookId', 'attempt', 'ms', 'result'].join('\t'));
+  for (const a of attempts) {
+    const result =
+      a.status !== undefined
+        ? attemptText({ status: a.status })
+        : attemptText({ failure: a.failure ?? '' });
+    io.out([a.at, a.webhookId, String(a.attempt), String(a.ms), result].join('\t'));
+  }
+}
+
+/** Replays the plants stored since a time to one subscriber; answers how many were queued. */
+export type ReplayToSubscriber = (since: string, subscriberId: string) => Promise<number>;
+
+/** `enable <id>`: on again; every plant stored since it stopped receiving is delivered again. */
+export async function enable(
+  states: Pick<ReceiverStates, 'enable'>,
+  replay: ReplayToSubscriber,
+  subscriberId: string,
+  where: string,
+  io: CliIo,
+): Promise<void> {
+  const before = await states.enable(subscriberId);
+  if (!before) throw new Error(`no subscriber with id ${subscriberId} in ${where}`);
+  if (!before.disabledAt) {
+    io.err(`${subscriberId} was active; nothing to deliver again`);
+    return;
+  }
+  // Enabled first, then replayed: a plant stored in between comes twice, with one webhook-id.
+  const since = before.replayFrom ?? before.disabledAt;
+  const queued = await replay(since, subscriberId);
+  io.err(
+    `enabled ${subscriberId} (disabled since ${before.disabledAt}: ${before.disabledReason ?? ''}); ${queued} plant(s) stored since ${since} queued to it again, with the webhook-ids they had`,
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * `npm run release -- check-diff|keep`: the release procedure's two steps that are code
+ * (docs/operations.md, "Releasing"). `check-diff` reads `cdk diff` of a deployed stack and
+ * refuses a deployment that would remove or replace a table, key or queue; `keep` writes a
+ * release's templates and `openapi.json` under `releases/<version>/`.
+ */
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { UsageError, commandError, failureExitCode, parseCommandLine } from '../cli/args';
+import { PROJECT_ROOT } from '../definitions/bundling';
+import { statefulChanges } from './cdk-diff';
+import { RELEASES_DIR, RELEASE_STACKS } from './releases';
+import { parseVersion } from './versions';
+
+export const RELEASE_HELP = `Usage: npm run release -- <command> [options]
+
+Commands:
+  check-diff <file> [--allow-replacement]
+                 Read the output of \`cdk diff\` against a deployed stack and fail when a
+                 table, KMS key or SQS queue would be removed or replaced (a new one starts
+                 empty). Prints one line per such resource. --allow-replacement (the deploy
+                 workflow's documented override) prints them and succeeds.
+  keep <version> Synthesize the default and prod templates (cdk synth) and copy openapi.json
+                 into releases/<version>/, the release the next one is compared with.
+
+Exit codes: 0 done, 1 refused or failed, 2 a usage mistake.
+`;
+
+/** Where the CLI writes. */
+export interface ReleaseIo {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+}
+
+/** Runs the CLI and returns its exit code; never throws. */
+export async function runReleaseCli(argv: readonly string[], io: ReleaseIo): Promise<number> {
+  try {
+    const [command, ...rest] = argv;
+    if (command === '--help' || command === '-h') {
+      io.out(RELEASE_HELP);
+      return 0;
+    }
+    if (command === 'check-diff') {
+      const line = parseCommandLine(rest, { 'allow-replacement': { type: 'boolean' } }, true);
+      if (line.help) return (io.out(RELEASE_HELP), 0);
+      const [file, ...extra] = line.positionals;
+      if (file === undefined || extra.length > 0) {
+        throw new UsageError('check-diff takes one file: the output of cdk diff');
+      }
+      let diff: string;
+      try {
+        diff = readFileSync(file, 'utf8');
+      } catch {
+        throw new UsageError(`cannot read ${file}`);
+      }
+      return checkDiff(diff, line.values['allow-replacement'] === true, io);
+    }
+    if (command === 'keep') {
+      const line = parseCommandLine(rest, {}, true);
+      if (line.help) return (io.out(RELEASE_HELP), 0);
+      const [version, ...extra] = line.positionals;
+      if (version === undefined || extra.length > 0) throw new UsageError('keep takes a version');
+      try {
+        parseVersion(version);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      await keep(version, io);
+      return 0;
+    }
+    throw commandError(command, ['check-diff', 'keep']);
+  } catch (error) {
+    return failureExitCode('release', error, (e) => (e as Error).message, io.err);
+  }
+}
+
+/** The verdict on one `cdk diff` output. */
+export function checkDiff(diff: string, allowReplacement: boolean, io: ReleaseIo): number {
+  const findings = statefulChanges(diff);
+  if (findings.length === 0) {
+    io.out('No table, key or queue would be removed or replaced.');
+    return 0;
+  }
+  for (const finding of findings) io.out(`- ${finding.message}`);
+  if (allowReplacement) {
+    io.out(`Deploying anyway: allow-replacement was given (${findings.length} above).`);
+    return 0;
+  }
+  io.err(
+    `release: refused, ${findings.length} stateful resource(s) would lose their data; see docs/operations.md ("Releasing") before deploying with allow-replacement`,
+  );
+  return 1;
+}
+
+/** Synthesizes the kept stacks with the CDK CLI and copies them with openapi.json. */
+async function keep(version: string, io: ReleaseIo): Promise<void> {
+  const target = join(RELEASES_DIR, version);
+  if (existsSync(target)) throw new UsageError(`releases/${version} exists already`);
+  const out = mkdtempSync(join(tmpdir(), 'plant-store-release-'));
+  try {
+    for (const { stackName, context } of RELEASE_STACKS) {
+      const dir = join(out, stackName);
+      const args = Object.entries(context).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
+      await promisify(execFile)(
+        'npx',
+        ['cdk', 'synth', '--no-notices', '--quiet', '-o', dir, ...args, stackName],
+        { cwd: PROJECT_ROOT, maxBuffer: 64 * 1024 * 1024 },
+      );
+      mkdirSync(target, { recursive: true });
+      copyFileSync(
+        join(dir, `${stackName}.template.json`),
+        join(target, `${stackName}.template.json`),
+      );
+    }
+    copyFileSync(join(PROJECT_ROOT, 'openapi.json'), join(target, 'openapi.json'));
+    io.out(
+      `releases/${version}: ${RELEASE_STACKS.map((s) => s.stackName).join(', ')} and openapi.json`,
+    );
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Readable errors, deployed and local: a function built with the stack's options keeps its class
+ * and function names and carries a linked map (without the sources' text) that names its
+ * TypeScript under `lambda/`; run on Lambda's Node with the stack's `NODE_OPTIONS`, an error's
+ * log line says `ServiceUnavailable` and its stack names `lambda/…/*.ts` lines. Without the
+ * option the same bundle's stack points into `index.mjs`: the option is what maps it. The
+ * debugger's build (`npm start -- --inspect`) has an inline map with the sources.
+ */
+import { build } from 'esbuild';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import {
+  buildFunctions,
+  functionBuildOptions,
+  type BuiltFunction,
+} from '../../../lib/definitions/build';
+import { FUNCTION_NODE_OPTIONS, PROJECT_ROOT } from '../../../lib/definitions/bundling';
+import { FUNCTIONS, FUNCTION_NAMES, tableEnvironment } from '../../../lib/definitions/functions';
+import { lambdaNode } from '../../../lib/definitions/lambda-node';
+import { freePort } from '../../../lib/local/process/free-port';
+
+const run = promisify(execFile);
+let dir: string;
+let built: BuiltFunction[];
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'plant-store-maps-'));
+  built = await buildFunctions(dir);
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface SourceMap {
+  sources: string[];
+  sourcesContent?: unknown;
+}
+const mapOf = (file: string) => JSON.parse(readFileSync(`${file}.map`, 'utf8')) as SourceMap;
+
+it.each(FUNCTION_NAMES)(
+  '%s: a linked map without sources names the entry point under lambda/',
+  (name) => {
+    const fn = built.find((candidate) => candidate.name === name)!;
+    expect(readFileSync(fn.file, 'utf8')).toMatch(/\n\/\/# sourceMappingURL=index\.mjs\.map\n?$/);
+    const map = mapOf(fn.file);
+    expect(map.sourcesContent).toBeUndefined();
+    const sources = map.sources.map((source) => resolve(dirname(fn.file), source));
+    expect(sources).toContain(join(PROJECT_ROOT, FUNCTIONS[name].entry));
+  },
+);
+
+it.each(FUNCTION_NAMES)('%s: class names survive minifying', (name) => {
+  const code = readFileSync(built.find((candidate) => candidate.name === name)!.file, 'utf8');
+  // keepNames pins each class's name with esbuild's helper, whatever its minified identifier
+  // (Powertools' Logger is in every bundle; our own error classes are in the test below).
+  expect(code).toMatch(/static\{\w+\(this,"Logger"\)\}/);
+});
+
+describe('an error logged by create-plant on Lambda Node, the store unreachable', () => {
+  /** Invokes create-plant's bundle once in a fresh process; returns its ERROR log line. */
+  async function failedCreate(nodeOptions: readonly string[]) {
+    const fn = built.find((candidate) => candidate.name === 'create-plant')!;
+    const closed = await freePort(); // nothing listens: every call is refused
+    const caller = [
+      `const { handler } = await import(${JSON.stringify(pathToFileURL(fn.file).href)});`,
+      `const event = ${readFileSync(join(PROJECT_ROOT, 'events', 'create-plant.json'), 'utf8')};`,
+      "const answer = await handler(event, { awsRequestId: 'maps' });",
+      'if (answer.statusCode !== 503) throw new Error(JSON.stringify(answer));',
+    ].join('\n');
+    const { stdout, stderr } = await run(
+      lambdaNode().path,
+      [...nodeOptions, '--input-type=module', '-e', caller],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...tableEnvironment('create-plant', (_, table) => table.localName),
+          AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${closed}`,
+          AWS_REGION: 'us-east-1',
+          AWS_ACCESS_KEY_ID: 'local',
+          AWS_SECRET_ACCESS_KEY: 'local',
+          AWS_MAX_ATTEMPTS: '1',
+        },
+      },
+    );
+    const line = `${stdout}\n${stderr}`
+      .split('\n')
+      .filter((text) => text.startsWith('{'))
+      .map((text) => JSON.parse(text) as { level?: string; error?: Record<string, string> })
+      .find((entry) => entry.level === 'ERROR');
+    expect(line?.error).toBeDefined();
+    return line!.error!;
+  }
+
+  it("with the stack's NODE_OPTIONS: the class's name, and a stack of lambda/ .ts lines", async () => {
+    const error = await failedCreate(FUNCTION_NODE_OPTIONS);
+    expect(error.name).toBe('ServiceUnavailable');
+    expect(error.stack).toMatch(/lambda\/plants\/table\.ts:\d+:\d+/);
+    expect(error.stack).not.toMatch(/index\.mjs:\d+/);
+  }, 30_000);
+
+  it('without them: the same name, but the stack points into the bundle', async () => {
+    const error = await failedCreate([]);
+    expect(error.name).toBe('ServiceUnavailable');
+    expect(error.stack).toMatch(/index\.mjs:\d+:\d+/);
+    expect(error.stack).not.toMatch(/plants\/table\.ts/);
+  }, 30_000);
+});
+
+it('a function built for the debugger carries an inline map of its .ts sources', async () => {
+  const name = FUNCTION_NAMES[0]!;
+  const outdir = join(dir, 'inspect');
+  const result = await build({
+    ...functionBuildOptions(name, outdir, { sourceMaps: true }),
+    write: false,
+  });
+  const [bundle, ...others] = result.outputFiles.map((file) => file.text);
+  expect(others).toHaveLength(0);
+  const url = /\/\/# sourceMappingURL=data:application\/json;base64,(\S+)\s*$/.exec(bundle!);
+  expect(url).not.toBeNull();
+  const map = JSON.parse(Buffer.from(url![1]!, 'base64').toString('utf8')) as {
+    sources: string[];
+    sourcesContent: string[];
+  };
+  const sources = map.sources.map((source) => join(outdir, name, source));
+  expect(sources).toContain(join(PROJECT_ROOT, FUNCTIONS[name].entry));
+  expect(map.sourcesContent.length).toBe(map.sources.length);
+});

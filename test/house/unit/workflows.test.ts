@@ -1,0 +1,298 @@
+/**
+ * The GitHub workflows: valid against the workflow schema (action-validator, the schema GitHub's
+ * own editor uses), every action pinned to a full commit SHA with its version beside it, no token
+ * left in `.git/config`, Dependabot watching actions and npm; CI installs chromium and tests;
+ * Deploy refuses prod from any ref but main or a protected v* tag on main (its guard script run
+ * here against a real git repository), assumes a role through OIDC only in the deploy job,
+ * prints the change set and refuses to lose a table, key or queue before `cdk deploy`; the
+ * client is published with provenance on a client-v* tag.
+ */
+import { validateWorkflow } from '@action-validator/core';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { DEPLOY_REFS, STAGES } from '../../../lib/infra/stages';
+
+const ROOT = join(__dirname, '../../..');
+const WORKFLOWS = join(ROOT, '.github/workflows');
+const read = (file: string) => readFileSync(join(WORKFLOWS, file), 'utf8');
+const FILES = readdirSync(WORKFLOWS).filter((file) => file.endsWith('.yml'));
+
+interface Step {
+  id?: string;
+  name?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+interface Job {
+  needs?: string;
+  environment?: string;
+  permissions?: Record<string, string>;
+  outputs?: Record<string, string>;
+  env?: Record<string, string>;
+  steps: Step[];
+}
+interface Workflow {
+  on: Record<string, { tags?: string[]; inputs?: Record<string, { options?: string[] }> }>;
+  permissions: Record<string, string>;
+  jobs: Record<string, Job>;
+}
+const workflow = (file: string) => parse(read(file)) as Workflow;
+const stepsOf = (w: Workflow) => Object.values(w.jobs).flatMap((job) => job.steps);
+
+it('has the three workflows', () => {
+  expect(FILES.sort()).toEqual(['ci.yml', 'deploy.yml', 'release-client.yml']);
+});
+
+it.each(FILES)('%s is a valid workflow', (file) => {
+  expect(validateWorkflow(read(file)).errors).toEqual([]);
+});
+
+it('the validator does reject a broken workflow', () => {
+  const broken = read('ci.yml').replace('runs-on: ubuntu-24.04', 'runs-on: [1, {}]');
+  expect(validateWorkflow(broken).errors.length).toBeGreaterThan(0);
+});
+
+it.each(FILES)('%s pins every action to a full commit SHA, its version in a comment', (file) => {
+  const uses = read(file)
+    .split('\n')
+    .filter((line) => /^\s*-?\s*uses:/.test(line));
+  expect(uses.length).toBeGreaterThan(0);
+  for (const line of uses) {
+    expect(line).toMatch(/uses: [\w.-]+\/[\w.-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+  }
+});
+
+it('the same action is pinned to the same commit everywhere', () => {
+  const pins = new Map<string, Set<string>>();
+  for (const file of FILES) {
+    for (const [, action, sha] of read(file).matchAll(/uses: ([\w./-]+)@([0-9a-f]{40})/g)) {
+      pins.set(action!, (pins.get(action!) ?? new Set()).add(sha!));
+    }
+  }
+  for (const [action, shas] of pins) expect([action, shas.size]).toEqual([action, 1]);
+});
+
+it.each(FILES)('%s checks out without leaving the token in .git/config', (file) => {
+  const checkouts = stepsOf(workflow(file)).filter((step) =>
+    step.uses?.startsWith('actions/checkout@'),
+  );
+  expect(checkouts.length).toBeGreaterThan(0);
+  for (const step of checkouts) expect(step.with?.['persist-credentials']).toBe(false);
+});
+
+it.each(FILES)('%s grants only contents: read to the workflow as a whole', (file) => {
+  expect(workflow(file).permissions).toEqual({ contents: 'read' });
+});
+
+it('Dependabot proposes updates of the actions and of npm (root and client)', () => {
+  const config = parse(readFileSync(join(ROOT, '.github/dependabot.yml'), 'utf8')) as {
+    version: number;
+    updates: { 'package-ecosystem': string; directory?: string; directories?: string[] }[];
+  };
+  expect(config.version).toBe(2);
+  const byEcosystem = Object.fromEntries(
+    config.updates.map((u) => [u['package-ecosystem'], u.directories ?? [u.directory]]),
+  );
+  expect(byEcosystem).toEqual({ 'github-actions': ['/'], npm: ['/', '/client'] });
+});
+
+describe('CI', () => {
+  const runs = stepsOf(workflow('ci.yml')).map((step) => step.run ?? '');
+  const ciRun = readFileSync(join(ROOT, '.ci/run'), 'utf8');
+
+  it('installs from the lock file, runs npm test and synthesizes each stage', () => {
+    expect(runs).toContain('bash .ci/run');
+    expect(ciRun).toMatch(/^npm ci /m);
+    expect(ciRun).toMatch(/^npm test$/m);
+    const synth = runs.find((run) => run.includes('cdk synth'))!;
+    for (const stage of Object.keys(STAGES)) expect(synth).toContain(`-c stage=${stage}`);
+  });
+
+  it('installs chromium through sudo when not root, and fails in CI without one', () => {
+    expect(ciRun).toMatch(/as_root=\(sudo -n\)/);
+    expect(ciRun).toMatch(/apt-get install -y -q chromium/);
+    expect(ciRun).toMatch(/if \[ -n "\$\{CI:-\}" \]; then[^]*?exit 1/);
+  });
+
+  it('the browser test fails in CI when chromium is missing, instead of skipping', () => {
+    const result = spawnSync(
+      process.execPath,
+      [require.resolve('jest/bin/jest'), '--ci', '--runTestsByPath', 'test/local/e2e/docs.test.ts'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, CI: 'true', CHROMIUM_PATH: '/nonexistent/chromium' },
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('no Chromium at /nonexistent/chromium in CI');
+  }, 150_000);
+});
+
+describe('Deploy', () => {
+  const deploy = workflow('deploy.yml');
+  const guard = deploy.jobs.guard!;
+  const job = deploy.jobs.deploy!;
+  const script = guard.steps.find((step) => step.id === 'stage')!.run!;
+
+  it('runs by hand for a chosen stage, or on a v* tag', () => {
+    expect(deploy.on.workflow_dispatch!.inputs!.stage!.options).toEqual(Object.keys(STAGES));
+    expect(deploy.on.push).toEqual({ tags: ['v*'] });
+  });
+
+  it('deploys only after the guard, to the stage it decided, in its environment', () => {
+    expect(job.needs).toBe('guard');
+    expect(job.environment).toBe('${{ needs.guard.outputs.stage }}');
+    expect(job.env?.STAGE).toBe('${{ needs.guard.outputs.stage }}');
+    expect(guard.permissions).toBeUndefined();
+    expect(guard.environment).toBeUndefined();
+  });
+
+  it("the guard's refs for prod are the ones its deploy role trusts", () => {
+    expect(DEPLOY_REFS.prod).toEqual(['refs/heads/main', 'refs/tags/v*']);
+    const patterns = [...script.matchAll(/^\s*(refs\/[^)\s]+)\)/gm)].map((m) => m[1]);
+    expect(patterns).toEqual(DEPLOY_REFS.prod);
+  });
+
+  describe('the guard script, run against a real repository', () => {
+    let repo: string;
+    let onMain: string;
+    let offMain: string;
+    beforeAll(() => {
+      repo = mkdtempSync(join(tmpdir(), 'plant-store-guard-'));
+      const git = (...args: string[]) =>
+        execFileSync('git', args, { cwd: repo, encoding: 'utf8' }).trim();
+      git('init', '-q', '-b', 'main');
+      const commit = (message: string) =>
+        git(
+          '-c',
+          'user.name=t',
+          '-c',
+          'user.email=t@example.com',
+          'commit',
+          '-q',
+          '--allow-empty',
+          '-m',
+          message,
+        );
+      commit('a');
+      onMain = git('rev-parse', 'HEAD');
+      git('update-ref', 'refs/remotes/origin/main', onMain);
+      git('checkout', '-q', '-b', 'feature');
+      commit('b');
+      offMain = git('rev-parse', 'HEAD');
+    });
+    afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+    /** Runs the guard's step as GitHub would: bash -e, the step's env, GITHUB_OUTPUT. */
+    function runGuard(env: { STAGE: string; REF: string; REF_PROTECTED?: string; SHA?: string }) {
+      const output = join(repo, `output-${Math.random()}`);
+      writeFileSync(output, '');
+      const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+        cwd: repo,
+        env: {
+          PATH: process.env.PATH ?? '',
+          STAGE: env.STAGE,
+          REF: env.REF,
+          REF_PROTECTED: env.REF_PROTECTED ?? 'false',
+          GITHUB_SHA: env.SHA ?? onMain,
+          GITHUB_OUTPUT: output,
+        },
+        encoding: 'utf8',
+      });
+      return { status: result.status, stdout: result.stdout, output: readFileSync(output, 'utf8') };
+    }
+
+    it.each([
+      ['dev', 'refs/heads/feature', 'false'],
+      ['prod', 'refs/heads/main', 'false'],
+      ['prod', 'refs/tags/v1.1.0', 'true'],
+    ])('%s from %s (protected %s): goes on', (STAGE, REF, REF_PROTECTED) => {
+      const run = runGuard({ STAGE, REF, REF_PROTECTED });
+      expect(run.status).toBe(0);
+      expect(run.output).toBe(`stage=${STAGE}\n`);
+    });
+
+    it.each([
+      [
+        'refs/heads/feature',
+        'true',
+        undefined,
+        'prod deploys only from main or a protected v* tag, not refs/heads/feature',
+      ],
+      ['refs/pull/7/merge', 'false', undefined, 'not refs/pull/7/merge'],
+      ['refs/tags/v1.1.0', 'false', undefined, 'refs/tags/v1.1.0 is not protected'],
+      ['refs/tags/release', 'true', undefined, 'not refs/tags/release'],
+      ['refs/tags/v9.9.9', 'true', 'off main', 'refs/tags/v9.9.9 is not'],
+    ])('prod from %s (protected %s, %s): refused', (REF, REF_PROTECTED, where, message) => {
+      const run = runGuard({ STAGE: 'prod', REF, REF_PROTECTED, SHA: where ? offMain : onMain });
+      expect(run.status).toBe(1);
+      expect(run.stdout).toContain(`::error::`);
+      expect(run.stdout).toContain(message);
+      expect(run.output).toBe('');
+    });
+
+    it('refuses a stage it does not know', () => {
+      expect(runGuard({ STAGE: 'staging', REF: 'refs/heads/main' }).status).toBe(1);
+    });
+  });
+
+  it('assumes a role through OIDC in the deploy job only, with no stored keys', () => {
+    expect(job.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+    const credentials = job.steps.find((step) =>
+      step.uses?.startsWith('aws-actions/configure-aws-credentials@'),
+    );
+    expect(credentials?.with).toEqual({
+      'role-to-assume': '${{ vars.AWS_DEPLOY_ROLE_ARN }}',
+      'aws-region': '${{ vars.AWS_REGION }}',
+    });
+    expect(read('deploy.yml')).not.toMatch(/aws-access-key-id|secrets\./);
+  });
+
+  it('keeps no dependency cache in the job that holds deploy credentials', () => {
+    const node = job.steps.find((step) => step.uses?.startsWith('actions/setup-node@'))!;
+    expect(node.with).toMatchObject({ 'package-manager-cache': false });
+    expect(node.with).not.toHaveProperty('cache');
+  });
+
+  it('prints the change set, refuses to lose a table, key or queue, then deploys', () => {
+    const runs = job.steps.map((step) => step.run ?? '');
+    const diff = runs.findIndex((run) => run.includes('npx cdk diff'));
+    const check = runs.findIndex((run) => run.includes('release -- check-diff cdk-diff.txt'));
+    const deployed = runs.findIndex((run) => run.startsWith('npx cdk deploy'));
+    expect([diff, check, deployed].every((i) => i >= 0)).toBe(true);
+    expect(diff).toBeLessThan(check);
+    expect(check).toBeLessThan(deployed);
+    expect(runs[diff]).toContain('--change-set -c stage="$STAGE" -c alarmEmail="$ALARM_EMAIL"');
+    expect(runs[diff]).toContain('$GITHUB_STEP_SUMMARY');
+    expect(runs[check]).toContain('--allow-replacement');
+    expect(runs[deployed]).toBe(
+      'npx cdk deploy --no-notices --require-approval never -c stage="$STAGE" -c alarmEmail="$ALARM_EMAIL"',
+    );
+    expect(job.env?.ALLOW_REPLACEMENT).toBe("${{ inputs.allow-replacement && 'true' || 'false' }}");
+    expect(job.env?.ALARM_EMAIL).toBe('${{ vars.ALARM_EMAIL }}');
+  });
+});
+
+describe('Release client', () => {
+  const release = workflow('release-client.yml');
+  const job = release.jobs.publish!;
+
+  it('publishes @plant-store/client with provenance on a client-v* tag', () => {
+    expect(release.on.push).toEqual({ tags: ['client-v*'] });
+    expect(job.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+    const runs = job.steps.map((step) => step.run ?? '');
+    expect(runs).toContain(
+      'npm publish --workspace @plant-store/client --provenance --access public',
+    );
+    const check = runs.find((run) => run.includes('client-v$version'));
+    expect(check).toContain('REF_PROTECTED');
+    expect(check).toContain('git merge-base --is-ancestor "$GITHUB_SHA" origin/main');
+  });
+});

@@ -1,0 +1,223 @@
+/** `npm run load`'s arguments, mix, ids and knee, and its open loop driven by a fake sender. */
+import { UsageError } from '../../../lib/cli/args';
+import { NON_LOCAL_CEILING, parseLoadArgs, parseMix } from '../../../lib/lab/load/args';
+import {
+  MixPicker,
+  plan,
+  Plants,
+  type Operation,
+  type PlannedRequest,
+} from '../../../lib/lab/load/operations';
+import { findKnee, type StepReport } from '../../../lib/lab/load/report';
+import { READ_SEED, runLoad } from '../../../lib/lab/load/run';
+
+const parse = (...argv: string[]) => parseLoadArgs(argv, {});
+
+describe('parseLoadArgs', () => {
+  it('defaults to npm start, 50 creates a second for 10 s', () => {
+    const args = parse();
+    expect(args.url.href).toBe('http://127.0.0.1:3000/');
+    expect(args).toMatchObject({
+      local: true,
+      steps: [{ rate: 50, seconds: 10 }],
+      warmupSeconds: 0,
+      connections: 512,
+      timeoutMs: 30_000,
+      out: 'load-report',
+    });
+    expect(args.mix).toEqual({ create: 1, get: 0, list: 0, delete: 0 });
+    expect(parseLoadArgs([], { PORT: '4000' }).url.port).toBe('4000');
+    expect(parse('http://127.0.0.1:9/').url.href).toBe('http://127.0.0.1:9/');
+  });
+
+  it('reads steps, the mix and the rest', () => {
+    const args = parse(
+      '--url',
+      'http://localhost:9/base',
+      '--rate',
+      '10,20.5,40',
+      '--duration',
+      '3',
+      '--warmup',
+      '2',
+      '--mix',
+      'create=2,get=5,delete=1',
+      '--out',
+      'x/run.json',
+      '--connections',
+      '8',
+      '--timeout',
+      '500',
+    );
+    expect(args.steps).toEqual([
+      { rate: 10, seconds: 3 },
+      { rate: 20.5, seconds: 3 },
+      { rate: 40, seconds: 3 },
+    ]);
+    expect(args).toMatchObject({ warmupSeconds: 2, connections: 8, timeoutMs: 500, out: 'x/run' });
+    expect(args.mix).toEqual({ create: 2, get: 5, list: 0, delete: 1 });
+  });
+
+  it.each([
+    [['--rate', '0'], '--rate takes positive numbers separated by commas, not 0'],
+    [['--rate', '10,,20'], '--rate takes positive numbers separated by commas, not 10,,20'],
+    [['--rate', '200000'], '--rate is at most 100000 a second, not 200000'],
+    [['--duration', '0'], '--duration must be an integer from 1 to 86400, not 0'],
+    [
+      ['--mix', 'create=1,put=2'],
+      '--mix takes create=<weight>,get=<weight>,list=<weight>,delete=<weight> (any of them), not create=1,put=2',
+    ],
+    [['--mix', 'get=0'], '--mix needs one operation with a weight above 0, not get=0'],
+    [['--url', 'ftp://x'], '--url must be an http or https URL, not ftp://x'],
+    [['--url', 'nope'], '--url must be an http or https URL, not nope'],
+    [['--out', ''], '--out must name a file, not ""'],
+    [['--token', 'pst_x'], 'unknown option --token'],
+    [['http://127.0.0.1:1', 'http://127.0.0.1:2'], 'unexpected argument http://127.0.0.1:2'],
+    [['--url', 'http://127.0.0.1:1', 'extra'], 'unexpected argument extra'],
+    [['--rate'], '--rate needs a value'],
+  ])('%j is one line: %s', (argv, message) => {
+    expect(() => parse(...argv)).toThrow(new UsageError(message));
+  });
+
+  it('holds a URL that is not this machine to the ceiling unless --yes', () => {
+    const url = 'https://abc.execute-api.us-east-1.amazonaws.com';
+    expect(
+      parse(
+        '--url',
+        url,
+        '--rate',
+        String(NON_LOCAL_CEILING.rate),
+        '--duration',
+        String(NON_LOCAL_CEILING.seconds),
+      ).local,
+    ).toBe(false);
+    expect(() => parse('--url', url, '--rate', '100')).toThrow(
+      'abc.execute-api.us-east-1.amazonaws.com is not this machine: without --yes a run is at most 20 requests a second for 60 s, and this one asks 100 a second for 10 s',
+    );
+    expect(() => parse('--url', url, '--rate', '5', '--duration', '50', '--warmup', '20')).toThrow(
+      /asks 5 a second for 70 s/,
+    );
+    expect(parse('--url', url, '--rate', '1000', '--yes').steps[0]!.rate).toBe(1000);
+    for (const local of ['http://localhost:1', 'http://127.0.0.2:1', 'http://[::1]:1']) {
+      expect(parse('--url', local, '--rate', '5000').local).toBe(true);
+    }
+  });
+});
+
+describe('the mix', () => {
+  it('spreads the operations by weight in every window', () => {
+    const picker = new MixPicker(parseMix('create=3,get=1'));
+    const picks = Array.from({ length: 8 }, () => picker.next());
+    expect(picks.filter((op) => op === 'get')).toHaveLength(2);
+    expect(picks.slice(0, 4).filter((op) => op === 'get')).toHaveLength(1);
+    const all = new MixPicker(parseMix('create=2,get=5,list=1,delete=2'));
+    const tally = Array.from({ length: 1000 }, () => all.next()).reduce<Record<string, number>>(
+      (t, op) => ({ ...t, [op]: (t[op] ?? 0) + 1 }),
+      {},
+    );
+    expect(tally).toEqual({ create: 200, get: 500, list: 100, delete: 200 });
+  });
+
+  it('gets read plants kept for reading; deletes take each other plant once', () => {
+    const plants = new Plants();
+    expect(plan('delete', plants, () => 1)).toBeUndefined();
+    expect(plan('get', plants, () => 1)).toBeUndefined();
+    plants.readable.add(7);
+    plants.deletable.add(8);
+    expect(plan('get', plants, () => 1)).toMatchObject({ method: 'GET', path: '/plants/7' });
+    expect(plan('get', plants, () => 1)).toMatchObject({ method: 'GET', path: '/plants/7' });
+    expect(plan('delete', plants, () => 1)).toMatchObject({ method: 'DELETE', path: '/plants/8' });
+    expect(plan('delete', plants, () => 1)).toBeUndefined();
+    expect([plants.readable.size, plants.deletable.size]).toEqual([1, 0]);
+    expect(plan('create', plants, () => 9007199254740991)).toMatchObject({
+      method: 'POST',
+      path: '/plants',
+      body: '{"id":9007199254740991,"name":"load","tag":"npm run load"}',
+      creates: 9007199254740991,
+    });
+    expect(plan('list', plants, () => 1)).toMatchObject({
+      method: 'GET',
+      path: '/plants?limit=20',
+    });
+  });
+});
+
+describe('the open loop with a fake sender', () => {
+  it('seeds, then gets and deletes ids that were created, none deleted twice nor read once deleted', async () => {
+    const created = new Set<string>();
+    const deleted = new Set<string>();
+    const read = new Set<string>();
+    const sent: PlannedRequest[] = [];
+    const args = parse(
+      '--rate',
+      '400',
+      '--duration',
+      '1',
+      '--mix',
+      'create=1,get=1,list=1,delete=3',
+    );
+    const result = await runLoad(args, async (request) => {
+      sent.push(request);
+      const id = /\/plants\/(\d+)$/.exec(request.path)?.[1];
+      if (request.operation === 'create') created.add(String(request.creates));
+      if (request.operation === 'get' || request.operation === 'delete') {
+        expect(created.has(id!) && !deleted.has(id!)).toBe(true);
+      }
+      if (request.operation === 'get') read.add(id!);
+      if (request.operation === 'delete') {
+        expect(read.has(id!)).toBe(false);
+        deleted.add(id!);
+      }
+      return { status: 200 };
+    });
+    const byOperation = (op: Operation) =>
+      sent.filter((r) => r.operation === op).length - (op === 'create' ? result.seeded : 0);
+    expect(result.seeded).toBe(READ_SEED + Math.ceil((400 * 3) / 6) + 10);
+    expect(result.skipped).toEqual([0]);
+    expect(result.scheduled).toEqual([400]);
+    expect([
+      byOperation('create'),
+      byOperation('get'),
+      byOperation('list'),
+      byOperation('delete'),
+    ]).toEqual([67, 67, 66, 200]);
+    expect(read.size).toBeGreaterThan(30);
+    expect(result.recorder.overall.summary().requests).toBe(400);
+  });
+
+  it('says why it cannot seed', async () => {
+    const args = parse('--mix', 'get=1', '--duration', '1');
+    await expect(runLoad(args, async () => ({ status: 401 }))).rejects.toThrow(
+      'seeding the plants that get and delete use: a create answered 401 (is PLANT_STORE_TOKEN set, with plants:write?)',
+    );
+  });
+});
+
+describe('findKnee', () => {
+  const step = (rate: number, p99: number, ok = rate * 10, requests = rate * 10) =>
+    ({
+      rate,
+      seconds: 10,
+      latencyMs: { p99 },
+      requests,
+      classes: { ok },
+      okPerSecond: ok / 10,
+    }) as unknown as StepReport;
+
+  it('is the first step whose p99 turns, or whose answers fail or fall short', () => {
+    expect(findKnee([step(50, 10), step(100, 12), step(200, 25), step(400, 300)])).toEqual({
+      rate: 200,
+      reason: "p99 25.0 ms, over 2× the 50/s step's 10.0 ms",
+    });
+    expect(findKnee([step(50, 10), step(100, 12, 980)])).toEqual({
+      rate: 100,
+      reason: '20 of 1000 answers not 2xx',
+    });
+    expect(findKnee([step(50, 10), step(100, 12, 900, 900)])).toEqual({
+      rate: 100,
+      reason: '90.0 2xx a second of 100 asked',
+    });
+    expect(findKnee([step(50, 10), step(100, 12)])).toBeNull();
+    expect(findKnee([step(50, 10)])).toBeNull();
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * A cold `npm start` under a burst answers only what a deployed stage would: no 500 from an
+ * authorizer that started late, no 503 from an engine starved by sandboxes starting, the racers
+ * on one id one 200 and the rest 409, and the stage throttle deciding as requests arrive. Each
+ * burst meets a runtime that has served nothing (a fresh process, a fresh data directory).
+ * Nothing here asserts a duration: the throttle's bound counts the tokens the bucket may have
+ * refilled over however long the burst took.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { npmStart, type NpmStart } from '../../support/npm-start';
+
+jest.setTimeout(180_000);
+
+const running: NpmStart[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((service) => service.stop()));
+});
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh `npm start` on free ports with a data directory of its own, and its dev token. */
+async function coldStart(args: string[] = []) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-cold-'));
+  dirs.push(dataDir);
+  const service = await npmStart(
+    { PORT: '0', PLANT_STORE_DB_PORT: '0', PLANT_STORE_DATA_DIR: dataDir },
+    ['--no-watch', ...args],
+  );
+  running.push(service);
+  const token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
+  return { ...service, headers: { authorization: `Bearer ${token}` } };
+}
+
+/** How many answers had each status. */
+function tally(statuses: readonly number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
+
+it('60 concurrent authorized GETs on a cold runtime: 60 × 404, as deployed', async () => {
+  const { url, headers, output } = await coldStart();
+  const statuses = await Promise.all(
+    Array.from({ length: 60 }, () =>
+      fetch(`${url}/plants/1`, { headers }).then(async (r) => (await r.text(), r.status)),
+    ),
+  );
+  expect(tally(statuses)).toEqual({ 404: 60 });
+  // Every request was served: none throttled as an invocation, none timed out.
+  expect(output()).not.toMatch(/throttled|Task timed out/);
+});
+
+it('40 concurrent creates of one id on a cold runtime: one 200 and 39 × 409', async () => {
+  const { url, headers } = await coldStart();
+  const create = (body: object) =>
+    fetch(`${url}/plants`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async (r) => (await r.text(), r.status));
+  const statuses = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => create({ id: 42, name: `racer ${i}` })),
+  );
+  expect(tally(statuses)).toEqual({ 200: 1, 409: 39 });
+});
+
+it('--throttle-rate 10 --throttle-burst 10, 60 concurrent on a cold runtime: the bucket decides as they arrive', async () => {
+  const { url, headers } = await coldStart(['--throttle-rate', '10', '--throttle-burst', '10']);
+  const started = performance.now();
+  let lastRefusal = started;
+  const statuses = await Promise.all(
+    Array.from({ length: 60 }, () =>
+      fetch(`${url}/plants/1`, { headers }).then(async (r) => {
+        await r.text();
+        if (r.status === 429) lastRefusal = performance.now();
+        return r.status;
+      }),
+    ),
+  );
+  // Every request had arrived by the last refusal's answer, give or take the admitted ones
+  // still on their way; the bucket may have refilled over that long.
+  const seconds = (lastRefusal - started) / 1000;
+  const counts = tally(statuses);
+  // Only the throttle's 429 and the function's 404: no 500 from an authorizer that came late.
+  expect(Object.keys(counts).sort()).toEqual(['404', '429']);
+  // The burst's 10 tokens, plus at most what the bucket refilled while the requests arrived
+  // (10 a second, one more for a request admitted after the last refusal): a bucket consulted
+  // after the authorizer's sandbox started would let through more than that.
+  expect(counts[404]).toBeGreaterThanOrEqual(10);
+  expect(counts[404]).toBeLessThanOrEqual(10 + Math.ceil(seconds * 10) + 1);
+  expect(counts[429]).toBe(60 - counts[404]!);
+});

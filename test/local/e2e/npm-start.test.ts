@@ -1,0 +1,241 @@
+/**
+ * `npm start` itself, as a user runs it: the documented environment variables, the printed URL,
+ * dev token and curl command, a clean stop on SIGTERM; and the edges of `npm start` and `npm run
+ * db`: --help, bad arguments and settings, a data directory or a port already in use — each one
+ * line, no stack trace.
+ */
+import { PlantStore } from '@plant-store/client';
+import { execFile, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateToken } from '../../../lambda/tokens/token';
+import { freePort } from '../../../lib/local/process/free-port';
+import { checkRawAnswer } from '../../support/http';
+import { npmStart } from '../../support/npm-start';
+import { runBin, type CliResult } from '../../support/run-cli';
+import { until } from '../../support/webhook-receiver';
+
+const temporary: string[] = [];
+const tempDir = () => {
+  temporary.push(mkdtempSync(join(tmpdir(), 'plant-store-start-')));
+  return temporary.at(-1)!;
+};
+afterAll(() => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+
+/** One line on stderr, nothing on stdout, no stack trace. */
+function expectOneLine(result: CliResult, code: number, line: RegExp) {
+  expect(result.code).toBe(code);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toMatch(line);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(result.stderr).not.toMatch(/\n\s+at |ERR_IPC/);
+}
+
+/** Runs the printed curl command in a shell, as a user would paste it. */
+function runCurl(output: string, env: Record<string, string> = {}): Promise<string> {
+  const curl = /try: +(curl .*)$/m.exec(output)![1]!;
+  return new Promise<string>((resolve, reject) =>
+    execFile('sh', ['-c', curl], { env: { ...process.env, ...env } }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    ),
+  );
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+it('serves on PORT with the given dev token, prints a curl that works, and stops cleanly', async () => {
+  const [port, dbPort] = [await freePort(), await freePort()];
+  const { token } = generateToken();
+  const { child, output } = await npmStart(
+    {
+      PORT: String(port),
+      PLANT_STORE_DB_PORT: String(dbPort),
+      PLANT_STORE_DATA_DIR: tempDir(),
+      PLANT_STORE_DEV_TOKEN: token,
+    },
+    ['--memory'],
+  );
+  expect(output()).toContain(`listening on http://127.0.0.1:${port}`);
+  expect(output()).toContain('dev token: from PLANT_STORE_DEV_TOKEN (not printed)');
+  expect(output()).not.toContain(token);
+  const answer = await runCurl(output(), { PLANT_STORE_DEV_TOKEN: token });
+  expect(output()).toContain(`docs:      http://127.0.0.1:${port}/docs`);
+  expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+  checkRawAnswer('POST', `http://127.0.0.1:${port}/plants`, answer);
+  expect(answer).toContain('{"name":"Monstera","tag":"aroid"}');
+  expect(await stop(child)).toBe(0);
+  expect(output()).toMatch(/POST \/plants 200 [\d.]+ms \S+/);
+  expect(output()).toMatch(/^\[create-plant\] INFO created id=1 \(caller tok_dev, req \S+\)$/m);
+});
+
+it('kill -USR2, as the banner prints it, takes the engine down (503) and brings it back', async () => {
+  const port = await freePort();
+  const { token } = generateToken();
+  const { child, output } = await npmStart(
+    {
+      PORT: String(port),
+      PLANT_STORE_DB_PORT: String(await freePort()),
+      PLANT_STORE_DATA_DIR: tempDir(),
+      PLANT_STORE_DEV_TOKEN: token,
+    },
+    ['--memory', '--no-watch'],
+  );
+  // The runtime's own pid (npm is its parent and does not pass a SIGKILL on).
+  const pid = Number(/outage: +kill -USR2 (\d+) /.exec(output())![1]);
+  try {
+    const store = new PlantStore({ baseUrl: `http://127.0.0.1:${port}`, token });
+    await store.createPlant({ id: 3, name: 'kept' }); // also caches the token's decision
+    const read = () =>
+      fetch(`http://127.0.0.1:${port}/plants/3`, { headers: { authorization: `Bearer ${token}` } });
+    process.kill(pid, 'SIGUSR2');
+    await until(() => output().includes('SIGUSR2: the engine is down'), 'the engine goes down');
+    const down = await read();
+    expect(down.status).toBe(503);
+    expect(down.headers.get('retry-after')).toBe('1');
+    process.kill(pid, 'SIGUSR2');
+    await until(() => output().includes('SIGUSR2: the engine is back'), 'the engine comes back');
+    expect(await (await read()).text()).toBe('{"id":3,"name":"kept"}');
+    expect(await stop(child)).toBe(0);
+  } finally {
+    if (child.exitCode === null) {
+      child.kill('SIGKILL');
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+});
+
+it('creates a dev token on first start, keeps it 0600 and reuses it', async () => {
+  const dataDir = tempDir();
+  const env = {
+    PORT: String(await freePort()),
+    PLANT_STORE_DB_PORT: String(await freePort()),
+    PLANT_STORE_DATA_DIR: dataDir,
+  };
+  const first = await npmStart(env);
+  expect(await stop(first.child)).toBe(0);
+  const token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
+  expect(statSync(join(dataDir, 'dev-token')).mode & 0o777).toBe(0o600);
+  expect(first.output()).toContain(`dev token: in ${join(dataDir, 'dev-token')} (0600)`);
+  expect(first.output()).not.toContain(token);
+  const second = await npmStart(env);
+  expect(second.output()).not.toContain(token);
+  expect(await runCurl(second.output())).toMatch(/^HTTP\/1\.1 200 OK/);
+  const store = new PlantStore({ baseUrl: `http://127.0.0.1:${env.PORT}`, token });
+  await expect(store.createPlant({ id: 2, name: 'a' })).resolves.toEqual({ name: 'a' });
+  expect(await stop(second.child)).toBe(0);
+});
+
+it.each([
+  [
+    'PORT',
+    'eighty',
+    /^npm start: PORT must be an integer from 0 to 65535, not eighty \(see npm start -- --help\)\n$/,
+  ],
+  [
+    'PLANT_STORE_DEV_TOKEN',
+    'hello',
+    /^npm start: PLANT_STORE_DEV_TOKEN must be pst_ followed by 43 base64url characters/,
+  ],
+  [
+    'PLANT_STORE_CONCURRENCY',
+    '0',
+    /^npm start: PLANT_STORE_CONCURRENCY must be from 1 to 1000, not 0/,
+  ],
+])(
+  'refuses %s=%s with one line and exit code 2, before starting anything',
+  async (name, value, line) => {
+    const dataDir = tempDir();
+    const result = await runBin('local', [], { [name]: value, PLANT_STORE_DATA_DIR: dataDir });
+    expectOneLine(result, 2, line);
+  },
+);
+
+it.each([
+  ['local', ['--color'], /^npm start: unknown option --color \(see npm start -- --help\)\n$/],
+  ['local', ['extra'], /^npm start: unexpected argument extra/],
+  ['db', ['--watch'], /^npm run db: unknown option --watch/],
+])('%s %j is a usage mistake: one line, exit code 2', async (bin, args, line) => {
+  expectOneLine(await runBin(bin, args, { PLANT_STORE_DATA_DIR: tempDir() }), 2, line);
+});
+
+it.each([
+  ['local', 'Usage: npm start', '--no-watch'],
+  ['db', 'Usage: npm run db', '--memory'],
+])('%s --help prints the usage and exits 0', async (bin, usage, option) => {
+  const result = await runBin(bin, ['--help']);
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  expect(result.stdout).toContain(usage);
+  expect(result.stdout).toContain(option);
+});
+
+describe('while one runtime runs', () => {
+  let running: Awaited<ReturnType<typeof npmStart>>;
+  let dataDir: string;
+  let port: number;
+  let dbPort: number;
+  beforeAll(async () => {
+    dataDir = tempDir();
+    [port, dbPort] = [await freePort(), await freePort()];
+    running = await npmStart(
+      { PORT: String(port), PLANT_STORE_DB_PORT: String(dbPort), PLANT_STORE_DATA_DIR: dataDir },
+      ['--no-watch'],
+    );
+  }, 60_000);
+  afterAll(async () => {
+    if (running) expect(await stop(running.child)).toBe(0);
+    expect(existsSync(join(dataDir, 'lock'))).toBe(false);
+  });
+
+  it.each(['local', 'db'])('%s on the same data directory is one line naming it', async (bin) => {
+    const result = await runBin(bin, [], {
+      PORT: String(await freePort()),
+      PLANT_STORE_DB_PORT: String(await freePort()),
+      PLANT_STORE_DATA_DIR: dataDir,
+    });
+    expectOneLine(
+      result,
+      1,
+      new RegExp(
+        `failed: the data directory ${dataDir} is in use by process \\d+ \\(npm start or npm run db\\)`,
+      ),
+    );
+  });
+
+  it.each([
+    ['PORT', () => ({ PORT: String(port) })],
+    ['PLANT_STORE_DB_PORT', () => ({ PLANT_STORE_DB_PORT: String(dbPort) })],
+  ])('a port in use names %s', async (setting, ports) => {
+    const result = await runBin('local', [], {
+      PORT: String(await freePort()),
+      PLANT_STORE_DB_PORT: String(await freePort()),
+      PLANT_STORE_DATA_DIR: tempDir(),
+      ...ports(),
+    });
+    expectOneLine(
+      result,
+      1,
+      new RegExp(`^npm start failed: port \\d+ is in use .*; set ${setting} to a free port`),
+    );
+  });
+
+  it('npm run db on a port in use names PLANT_STORE_DB_PORT', async () => {
+    const result = await runBin('db', ['--memory'], { PLANT_STORE_DB_PORT: String(dbPort) });
+    expectOneLine(result, 1, /^npm run db failed: port \d+ is in use .*; set PLANT_STORE_DB_PORT/);
+  });
+
+  it('holds the lock file, with its pid, while it runs (removed on stop: see afterAll)', () => {
+    expect(readFileSync(join(dataDir, 'lock'), 'utf8').trim()).toMatch(/^\d+$/);
+  });
+});

@@ -1,0 +1,247 @@
+/**
+ * The local SQS endpoint (on the engine's port, as `npm start` and `npm run db` serve it) over
+ * real HTTP: whatever a request holds — not JSON, `null`, a wrong shape, a value out of SQS's
+ * ranges, a batch SQS refuses, too many bytes — it gets SQS's error (the query error code the
+ * SDK names it by, `__type`, message), changes no queue, and the engine keeps serving; a
+ * far-off visibility never turns the queue's timer into a busy loop.
+ */
+import {
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { request } from 'node:http';
+import type { Engine } from '../../../lib/local/dynamodb/engine';
+import { LocalQueue } from '../../../lib/local/sqs/queue';
+import { MAX_SQS_REQUEST_BYTES } from '../../../lib/local/sqs/api';
+import { localCliClientConfig } from '../../../lib/local/dynamodb/engine';
+import {
+  LOCAL_QUEUE_NAMES,
+  localQueueUrl,
+  startEngineWithQueues,
+} from '../../../lib/local/webhooks';
+
+let engine: Engine;
+let queueUrl: string;
+beforeAll(async () => {
+  engine = await startEngineWithQueues();
+  queueUrl = localQueueUrl(engine.endpoint, LOCAL_QUEUE_NAMES.deliveries);
+});
+afterAll(() => engine.close());
+
+/** One SQS JSON request with a raw body, as an SDK sends it (no browser headers). */
+function post(action: string, body: string) {
+  return new Promise<{ status: number; queryError: string | undefined; body: Fault }>(
+    (resolve, reject) => {
+      const req = request(
+        engine.endpoint,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-amz-json-1.0',
+            'x-amz-target': `AmazonSQS.${action}`,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode!,
+              queryError: res.headers['x-amzn-query-error'] as string | undefined,
+              body: JSON.parse(text) as Fault,
+            }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    },
+  );
+}
+interface Fault {
+  __type?: string;
+  message?: string;
+}
+const send = (action: string, input: unknown) => post(action, JSON.stringify(input));
+
+/** Messages on the delivery queue now, as GetQueueAttributes counts them. */
+async function queued(): Promise<number> {
+  const answer = await send('GetQueueAttributes', { QueueUrl: queueUrl });
+  expect(answer.status).toBe(200);
+  return Number(
+    (answer.body as { Attributes: Record<string, string> }).Attributes.ApproximateNumberOfMessages,
+  );
+}
+
+it.each([
+  ['null', 'null'],
+  ['a number', '5'],
+  ['a list', '[]'],
+  ['not JSON', '{"QueueName":'],
+])(
+  'a body that is %s: 400 SerializationException, and the engine keeps serving',
+  async (_, body) => {
+    const answer = await post('GetQueueUrl', body);
+    expect(answer.status).toBe(400);
+    expect(answer.body.__type).toBe('com.amazon.coral.service#SerializationException');
+    const after = await send('GetQueueUrl', { QueueName: LOCAL_QUEUE_NAMES.deliveries });
+    expect(after).toMatchObject({ status: 200, body: { QueueUrl: queueUrl } });
+  },
+);
+
+it.each([
+  [
+    'ReceiveMessage',
+    { VisibilityTimeout: 1e8 },
+    'VisibilityTimeout',
+    'Must be between 0 and 43200',
+  ],
+  ['ReceiveMessage', { VisibilityTimeout: -1 }, 'VisibilityTimeout', 'Must be between 0 and 43200'],
+  ['ReceiveMessage', { VisibilityTimeout: 1.5 }, 'VisibilityTimeout', 'integer'],
+  [
+    'ReceiveMessage',
+    { MaxNumberOfMessages: 11 },
+    'MaxNumberOfMessages',
+    'Must be between 1 and 10',
+  ],
+  ['ReceiveMessage', { MaxNumberOfMessages: 0 }, 'MaxNumberOfMessages', 'Must be between 1 and 10'],
+  ['ReceiveMessage', { WaitTimeSeconds: 21 }, 'WaitTimeSeconds', 'Must be between 0 and 20'],
+  [
+    'ChangeMessageVisibility',
+    { ReceiptHandle: 'h', VisibilityTimeout: 43_201 },
+    'VisibilityTimeout',
+    '43200',
+  ],
+  [
+    'ChangeMessageVisibility',
+    { ReceiptHandle: 'h', VisibilityTimeout: '30' },
+    'VisibilityTimeout',
+    'number',
+  ],
+  ['SendMessage', { MessageBody: 5 }, 'MessageBody', 'string'],
+  ['SendMessage', { MessageBody: '' }, 'MessageBody', 'at least one character'],
+  ['SendMessage', { MessageBody: 'x'.repeat(262_145) }, 'MessageBody', 'shorter than 262144 bytes'],
+  [
+    'SendMessage',
+    { MessageBody: 'x', DelaySeconds: 901 },
+    'DelaySeconds',
+    'Must be between 0 and 900',
+  ],
+  ['SendMessageBatch', { Entries: 'x' }, 'Entries', 'list'],
+  ['SendMessageBatch', { Entries: [{ Id: 'a', MessageBody: 7 }] }, 'Entries.MessageBody', 'string'],
+])(
+  '%s with %j: 400 InvalidParameterValue naming %s, nothing queued',
+  async (action, input, name, reason) => {
+    const answer = await send(action, { QueueUrl: queueUrl, ...input });
+    expect(answer.status).toBe(400);
+    expect(answer.queryError).toBe('InvalidParameterValue;Sender');
+    expect(answer.body.__type).toBe('com.amazon.coral.service#InvalidParameterValueException');
+    expect(answer.body.message).toMatch(
+      new RegExp(`^Value .* for parameter ${name} is invalid\\. Reason: .*${reason}`),
+    );
+    expect(await queued()).toBe(0);
+  },
+);
+
+it.each([
+  ['SendMessage', 'MessageBody', { QueueUrl: 'Q' }],
+  ['SendMessageBatch', 'Entries', { QueueUrl: 'Q' }],
+  ['ChangeMessageVisibility', 'VisibilityTimeout', { QueueUrl: 'Q', ReceiptHandle: 'h' }],
+  ['GetQueueUrl', 'QueueName', {}],
+  ['DeleteMessage', 'ReceiptHandle', { QueueUrl: 'Q' }],
+])('%s without %s: 400 MissingParameter', async (action, name, input) => {
+  const answer = await send(
+    action,
+    JSON.parse(JSON.stringify(input).replace('"Q"', JSON.stringify(queueUrl))),
+  );
+  expect(answer).toMatchObject({
+    status: 400,
+    queryError: 'MissingParameter;Sender',
+    body: { message: `The request must contain the parameter ${name}.` },
+  });
+});
+
+const entries = (n: number, id = (i: number) => `e${i}`) =>
+  Array.from({ length: n }, (_, i) => ({ Id: id(i), MessageBody: `m${i}` }));
+
+it.each([
+  ['no entries', 'EmptyBatchRequest', []],
+  ['11 entries', 'TooManyEntriesInBatchRequest', entries(11)],
+  ['two entries with one id', 'BatchEntryIdsNotDistinct', entries(2, () => 'same')],
+  ['an id with a space', 'InvalidBatchEntryId', entries(1, () => 'a b')],
+  ['an id of 81 characters', 'InvalidBatchEntryId', entries(1, () => 'x'.repeat(81))],
+  [
+    '262,145 bytes in all',
+    'BatchRequestTooLong',
+    [
+      { Id: 'a', MessageBody: 'x'.repeat(200_000) },
+      { Id: 'b', MessageBody: 'x'.repeat(62_145) },
+    ],
+  ],
+])('SendMessageBatch with %s: 400 %s, nothing queued', async (_, code, batch) => {
+  const answer = await send('SendMessageBatch', { QueueUrl: queueUrl, Entries: batch });
+  expect(answer).toMatchObject({
+    status: 400,
+    queryError: `AWS.SimpleQueueService.${code};Sender`,
+    body: { __type: `com.amazonaws.sqs#${code}` },
+  });
+  expect(await queued()).toBe(0);
+});
+
+it('a request over the size cap: 400 without reading the rest; the engine keeps serving', async () => {
+  const answer = await post(
+    'SendMessage',
+    `{"QueueUrl":"${queueUrl}","MessageBody":"${'x'.repeat(MAX_SQS_REQUEST_BYTES)}"}`,
+  ).catch(
+    // The engine may close the connection before the client has sent everything.
+    () => ({ status: 400, queryError: 'InvalidParameterValue;Sender', body: {} }),
+  );
+  expect(answer).toMatchObject({ status: 400, queryError: 'InvalidParameterValue;Sender' });
+  expect(await queued()).toBe(0);
+});
+
+it('an action the local queues do not answer: 400 UnsupportedOperation', async () => {
+  const answer = await send('PurgeQueue', { QueueUrl: queueUrl });
+  expect(answer).toMatchObject({
+    status: 400,
+    queryError: 'AWS.SimpleQueueService.UnsupportedOperation;Sender',
+  });
+});
+
+it('the AWS SDK names the refusal as SQS would (InvalidParameterValue) and accepts what is valid', async () => {
+  const sqs = new SQSClient(localCliClientConfig(engine.endpoint));
+  try {
+    await expect(
+      sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, VisibilityTimeout: 1e8 })),
+    ).rejects.toMatchObject({ name: 'InvalidParameterValue', $metadata: { httpStatusCode: 400 } });
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'ok' }));
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        VisibilityTimeout: 43_200,
+      }),
+    );
+    expect(Messages.map((m) => m.Body)).toEqual(['ok']);
+    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl }));
+    expect(Attributes?.ApproximateNumberOfMessagesNotVisible).toBe('1');
+  } finally {
+    sqs.destroy();
+  }
+});
+
+it("a message invisible for longer than setTimeout's limit does not wake the queue every millisecond", async () => {
+  const queue = new LocalQueue({ name: 'q', url: 'u', arn: 'a', visibilityTimeoutSeconds: 30 });
+  let wakeups = 0;
+  queue.onAvailable(() => wakeups++);
+  queue.send('far');
+  const [message] = queue.receive(1);
+  queue.changeVisibility(message!.receiptHandle!, 1e8);
+  const before = wakeups;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  // An overflowed timer fires about every millisecond: hundreds here.
+  expect(wakeups - before).toBeLessThan(5);
+  queue.close();
+});

@@ -1,0 +1,167 @@
+/**
+ * The local stream of the plants table on a real engine: an insert makes one record once the
+ * engine has written it — also when the caller gave up before the answer came (an SDK timeout
+ * whose retry then answers "unchanged": the plant is stored, so its webhook must go out) — and a
+ * refused or unconditional put makes none.
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { request } from 'node:http';
+import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
+import { PLANTS_TABLE } from '../../../lambda/aws/tables';
+import { startEngine, type LocalEngine } from '../../../lib/local/dynamodb/engine';
+import { LocalStream } from '../../../lib/local/dynamodb/stream';
+
+const records: DynamoDBRecord[] = [];
+const stream = new LocalStream({
+  tableName: PLANTS_TABLE.localName,
+  invoke: async (event) => {
+    records.push(...event.Records);
+    return { batchItemFailures: [] };
+  },
+  scale: 1,
+  maxRecordAgeMs: 60_000,
+  log: () => undefined,
+});
+let engine: LocalEngine;
+let client: ReturnType<typeof makeDocumentClient>;
+
+beforeAll(async () => {
+  engine = await startEngine({
+    intercept: (req, res) => {
+      stream.observe(req, res);
+      return false;
+    },
+  });
+  client = makeDocumentClient(engine.clientConfig);
+});
+afterAll(async () => {
+  client.destroy();
+  await stream.close();
+  await engine.close();
+});
+
+const insert = (id: number) => ({
+  TableName: PLANTS_TABLE.localName,
+  Item: { id: { N: String(id) }, name: { S: `plant ${id}` } },
+  ConditionExpression: 'attribute_not_exists(#id)',
+  ExpressionAttributeNames: { '#id': 'id' },
+});
+
+/** Sends a PutItem as the SDK would, and drops the connection as soon as the body is sent. */
+function putAndHangUp(id: number): Promise<void> {
+  const body = JSON.stringify(insert(id));
+  return new Promise((resolve) => {
+    const req = request(`${engine.endpoint}/`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': 'DynamoDB_20120810.PutItem',
+        authorization:
+          'AWS4-HMAC-SHA256 Credential=local/20260101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=00',
+        'x-amz-date': '20260101T000000Z',
+      },
+    });
+    req.on('error', () => undefined);
+    req.end(body, () => {
+      req.destroy();
+      resolve();
+    });
+  });
+}
+
+const recordedIds = () => records.map((record) => record.dynamodb?.Keys?.id?.N);
+
+async function until(condition: () => Promise<boolean> | boolean): Promise<void> {
+  for (let i = 0; i < 200 && !(await condition()); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+it('a stored insert whose caller hung up before the answer still makes its record', async () => {
+  await putAndHangUp(41);
+  const stored = async () =>
+    (await client.send(new GetCommand({ TableName: PLANTS_TABLE.localName, Key: { id: 41 } })))
+      .Item !== undefined;
+  await until(stored);
+  expect(await stored()).toBe(true);
+  await until(() => recordedIds().includes('41'));
+  expect(recordedIds().filter((id) => id === '41')).toEqual(['41']);
+});
+
+it('an insert answered 200 makes one record; the same put refused, or a put without the condition, none', async () => {
+  await client.send(new PutCommand({ ...insert(42), Item: { id: 42, name: 'plant 42' } }));
+  await expect(
+    client.send(new PutCommand({ ...insert(42), Item: { id: 42, name: 'plant 42' } })),
+  ).rejects.toThrow('The conditional request failed');
+  await client.send(
+    new PutCommand({ TableName: PLANTS_TABLE.localName, Item: { id: 43, name: 'x' } }),
+  );
+  await until(() => recordedIds().includes('42'));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(recordedIds().filter((id) => id === '42' || id === '43')).toEqual(['42']);
+});
+
+describe('a failing fan-out', () => {
+  /** A stream on its own engine whose fan-out fails until `healthy()` says otherwise. */
+  async function failingStream(maxRecordAgeMs: number, healthy: () => boolean) {
+    const calls: string[][] = [];
+    const givenUp: DynamoDBRecord[] = [];
+    const own = new LocalStream({
+      tableName: PLANTS_TABLE.localName,
+      invoke: async (event) => {
+        calls.push(event.Records.map((r) => r.dynamodb!.SequenceNumber!));
+        if (healthy()) return { batchItemFailures: [] };
+        return {
+          batchItemFailures: [{ itemIdentifier: event.Records[0]!.dynamodb!.SequenceNumber }],
+        };
+      },
+      scale: 1e-5,
+      maxRecordAgeMs,
+      log: () => undefined,
+      onGiveUp: (record) => givenUp.push(record),
+    });
+    const ownEngine = await startEngine({
+      intercept: (req, res) => {
+        own.observe(req, res);
+        return false;
+      },
+    });
+    const ownClient = makeDocumentClient(ownEngine.clientConfig);
+    const close = async () => {
+      ownClient.destroy();
+      await own.close();
+      await ownEngine.close();
+    };
+    return { calls, givenUp, client: ownClient, close };
+  }
+
+  it('is retried far past ten times and its record delivered once the outage ends (nothing dropped)', async () => {
+    let failures = 0;
+    const s = await failingStream(60_000, () => ++failures > 40);
+    try {
+      await s.client.send(new PutCommand({ ...insert(51), Item: { id: 51, name: 'p' } }));
+      await until(() => s.calls.length >= 41);
+      // 40 failed invocations, then the one that took it; none after (nothing left pending).
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(s.calls).toHaveLength(41);
+      expect(new Set(s.calls.flat()).size).toBe(1);
+      expect(s.givenUp).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('gives a record up only past the maximum record age, to the failure destination', async () => {
+    // 0.4 s of age: far more than ten retries 20 ms apart, then given up.
+    const s = await failingStream(400, () => false);
+    try {
+      await s.client.send(new PutCommand({ ...insert(52), Item: { id: 52, name: 'p' } }));
+      await until(() => s.givenUp.length > 0);
+      expect(s.givenUp.map((r) => r.dynamodb?.Keys?.id?.N)).toEqual(['52']);
+      expect(s.calls.length).toBeGreaterThan(10);
+    } finally {
+      await s.close();
+    }
+  });
+});

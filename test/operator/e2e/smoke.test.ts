@@ -1,0 +1,176 @@
+/**
+ * `npm run smoke` as a user runs it, the token in `PLANT_STORE_TOKEN`, against the local runtime
+ * (`startLocal`, as `npm start` runs it): every step passes or is skipped for a route this build
+ * lacks, each request leaves one readable function line, and usage mistakes are one line with
+ * exit code 2.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../../lib/local/process/free-port';
+import {
+  formatSmoke,
+  randomSmokeId,
+  smokePassed,
+  SMOKE_ID_RANGE,
+} from '../../../lib/operator/smoke';
+import { useLocalService } from '../../support/local-service';
+import { runBin, type CliResult } from '../../support/run-cli';
+
+const ROOT = join(__dirname, '../../..');
+const logs: string[] = [];
+// Show the functions' EMF lines too (compactly), to count them; read when the service starts.
+beforeAll(() => {
+  process.env.PLANT_STORE_SHOW_METRICS = '1';
+});
+const service = useLocalService('smoke', {
+  authCacheTtlSeconds: 0,
+  log: (line) => logs.push(line),
+});
+
+afterAll(async () => {
+  delete process.env.PLANT_STORE_SHOW_METRICS;
+});
+
+function npmRunSmoke(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      'npm',
+      ['run', '--silent', 'smoke', '--', ...args],
+      { cwd: ROOT, timeout: 60_000, env: { ...process.env, ...env } },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+it('npm run smoke passes against npm start, one function line per request', async () => {
+  const result = await npmRunSmoke(['--url', service.url], {
+    PLANT_STORE_TOKEN: service.devToken,
+  });
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  const rows = result.stdout.split('\n');
+  for (const step of ['create', 'retry', 'conflict', 'invalid', 'no token', 'bad token']) {
+    expect(rows.find((row) => row.startsWith(`${step} `))).toMatch(/ pass$/);
+  }
+  expect(rows.find((row) => row.startsWith('content type '))).toMatch(/ 415 +pass$/);
+  expect(result.stdout).toMatch(/^\d+ passed, 0 failed, \d+ skipped \(\d+ steps\)$/m);
+  const id = /POST \/plants id=(\d+)/.exec(result.stdout)![1]!;
+  expect(BigInt(id) >= SMOKE_ID_RANGE.min && BigInt(id) < SMOKE_ID_RANGE.max).toBe(true);
+
+  const outcomes = logs
+    .filter((line) => /^\[create-plant\] INFO /.test(line))
+    .map((line) => line.split(' ')[2]);
+  expect(outcomes).toEqual(['created', 'unchanged', 'conflict', 'invalid', 'invalid']);
+  const authorizer = logs.filter((line) => line.startsWith('[authorizer] '));
+  expect(authorizer.filter((line) => line.includes(' denied reason=unknown '))).toHaveLength(1);
+  expect(logs.join('\n')).not.toContain(service.devToken);
+  expect(logs.some((line) => line.includes('_aws'))).toBe(false);
+
+  // One metric line per request, adding up to the outcomes logged.
+  const metrics = (fn: string) =>
+    logs.filter((line) => line.startsWith(`[${fn}] metrics `)).map((line) => line.split(' ')[2]);
+  expect(metrics('create-plant')).toEqual([
+    'PlantsCreated=1',
+    'RetriesAnswered=1',
+    'Conflicts=1',
+    'ValidationFailures=1',
+    'ValidationFailures=1',
+  ]);
+  expect(metrics('authorizer')).toHaveLength(authorizer.filter((l) => / INFO /.test(l)).length);
+});
+
+it('--token still works, instead of PLANT_STORE_TOKEN', async () => {
+  const result = await runBin('smoke', ['--url', service.url, '--token', service.devToken], {
+    PLANT_STORE_TOKEN: 'pst_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  });
+  expect(result.stdout).toMatch(/^\d+ passed, 0 failed, 0 skipped/m);
+  expect(result.code).toBe(0);
+});
+
+it('fails (exit 1) when nothing answers, with one failed step', async () => {
+  const port = await freePort();
+  const result = await runBin('smoke', ['--url', `http://127.0.0.1:${port}`, '--token', 'x']);
+  expect(result.code).toBe(1);
+  expect(result.stdout).toMatch(/^create .* fail: no answer: ECONNREFUSED$/m);
+  expect(result.stdout).toContain('0 passed, 1 failed, 0 skipped (1 steps)');
+});
+
+it('without --url it checks npm start on PORT with the dev token from its data directory', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-smoke-'));
+  try {
+    writeFileSync(join(dataDir, 'dev-token'), `${service.devToken}\n`, { mode: 0o600 });
+    const result = await npmRunSmoke([], {
+      PORT: String(service.port),
+      PLANT_STORE_DATA_DIR: dataDir,
+      PLANT_STORE_TOKEN: '',
+    });
+    expect(result.stdout).toMatch(/^\d+ passed, 0 failed, 0 skipped/m);
+    expect(result.code).toBe(0);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+it('a token the service refuses stops at the first step: token refused', async () => {
+  const unknown = `pst_${'A'.repeat(43)}`;
+  const result = await runBin('smoke', ['--url', service.url], { PLANT_STORE_TOKEN: unknown });
+  expect(result.code).toBe(1);
+  expect(result.stdout).toMatch(
+    /^create +POST \/plants id=\d+ +200 +403 +fail: token refused \(403 unknown, expired or revoked here, or made for another deployment\): the other steps need one this service accepts$/m,
+  );
+  expect(result.stdout).toContain('0 passed, 1 failed, 0 skipped (1 steps)');
+  expect(result.stdout + result.stderr).not.toContain(unknown);
+});
+
+const URL_WORDING = 'must be an http(s) URL like the stack output ApiUrl, got';
+it.each([
+  [[], 'smoke: no token: set PLANT_STORE_TOKEN (see npm run smoke -- --help)\n'],
+  [['--url', 'http://x'], 'smoke: no token: set PLANT_STORE_TOKEN (see npm run smoke -- --help)\n'],
+  [
+    ['--url', 'ftp://x', '--token', 't'],
+    `smoke: --url ${URL_WORDING} ftp://x (see npm run smoke -- --help)\n`,
+  ],
+  // The URL is judged before the token is looked for.
+  [['--url', 'notaurl'], `smoke: --url ${URL_WORDING} notaurl (see npm run smoke -- --help)\n`],
+  [['--url'], 'smoke: --url needs a value (see npm run smoke -- --help)\n'],
+  [['--nope'], 'smoke: unknown option --nope (see npm run smoke -- --help)\n'],
+])('%j is a usage mistake: one line, exit 2', async (args, stderr) => {
+  const result = await runBin('smoke', args, {
+    PLANT_STORE_TOKEN: '',
+    PLANT_STORE_DATA_DIR: join(tmpdir(), 'plant-store-no-such-dir'),
+  });
+  expect(result).toEqual({ code: 2, stdout: '', stderr });
+});
+
+it('--help explains the steps, the token and the exit codes', async () => {
+  const result = await runBin('smoke', ['--help']);
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('PLANT_STORE_TOKEN=<token> npm run smoke -- --url <ApiUrl>');
+  expect(result.stdout).toContain('--token <token>');
+  expect(result.stdout).toContain('Exit code: 0');
+});
+
+it('draws ids inside the range and formats a table', () => {
+  for (let i = 0; i < 100; i++) {
+    const id = randomSmokeId();
+    expect(id >= SMOKE_ID_RANGE.min && id < SMOKE_ID_RANGE.max).toBe(true);
+  }
+  const steps = [
+    { name: 'a', request: 'GET /', expected: 200, got: 500, result: 'fail', detail: 'x' },
+    { name: 'b', request: 'GET /', expected: 204, got: 0, result: 'skip', detail: '' },
+  ] as const;
+  expect(formatSmoke(steps)).toBe(
+    [
+      'step  request  expected  got  result',
+      'a     GET /    200       500  fail: x',
+      'b     GET /    204       -    skip',
+      '',
+      '0 passed, 1 failed, 1 skipped (2 steps)',
+    ].join('\n'),
+  );
+  expect(smokePassed(steps)).toBe(false);
+  expect(smokePassed([steps[1]])).toBe(true);
+});

@@ -1,0 +1,75 @@
+/** `npm run webhook`'s command line: help, and one-line errors before anything is reached. */
+import { runWebhookCli, WEBHOOK_HELP } from '../../../lib/operator/webhook/cli';
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runWebhookCli(argv, {
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+    env: {},
+  });
+  return { code, out, err };
+}
+
+it('prints its help', async () => {
+  expect(await run('--help')).toEqual({ code: 0, out: [WEBHOOK_HELP], err: [] });
+  expect(WEBHOOK_HELP).toMatch(/add --url <url> \[--name <label>\]/);
+});
+
+it.each([
+  [
+    [],
+    'a command is required: add, update, list, remove, attempts, enable, rotate, replay, test, dead-letters or listen',
+  ],
+  [['frobnicate'], 'unknown command frobnicate'],
+  [['add'], 'add needs --url <url>'],
+  [['add', '--url', 'not a url'], '--url must be an absolute URL, not not a url'],
+  [['add', '--url', 'ftp://example.com/'], '--url must be http or https, not ftp'],
+  [
+    ['add', '--aws', '--table', 'T', '--url', 'http://example.com/'],
+    '--url must be https, not http',
+  ],
+  [
+    ['add', '--aws', '--table', 'T', '--url', 'https://10.0.0.1/'],
+    '--url: 10.0.0.1 is not a public address',
+  ],
+  [
+    ['add', '--aws', '--table', 'T', '--url', 'https://[::1]/'],
+    '--url: ::1 is not a public address',
+  ],
+  [
+    ['add', '--aws', '--table', 'T', '--url', 'https://example.com/', '--id', 'sub_x'],
+    '--id goes without --aws',
+  ],
+  [
+    ['add', '--url', 'http://127.0.0.1:4000/', '--id', 'sub x'],
+    '--id must be sub_ and 1 to 64 letters, digits, _ or -, not sub x',
+  ],
+  [['remove'], 'remove needs exactly one subscriberId'],
+  [['list', '--table', 'T'], '--table, --plants-table, --queue and --region go with --aws'],
+  [['dead-letters', '--aws'], 'dead-letters --aws needs --queue <DeadLetterQueueUrl>'],
+  [['listen'], 'listen needs the secret in $PLANT_STORE_WEBHOOK_SECRET (or --secret)'],
+  [
+    ['listen', '--secret', 'nope'],
+    'the secret must be whsec_ and 32 bytes of base64, as add printed it',
+  ],
+  [['list', '--bogus'], 'unknown option --bogus'],
+  [['update', 'sub_x'], 'update needs --rate <per second>'],
+  [['update'], 'update needs exactly one subscriberId'],
+  [
+    ['update', 'sub_x', '--rate', '0'],
+    '--rate must be a number of requests per second from 0.01 to 1000, not 0',
+  ],
+  [
+    ['add', '--url', 'http://127.0.0.1:4000/', '--rate', 'fast'],
+    '--rate must be a number of requests per second from 0.01 to 1000, not fast',
+  ],
+  [['attempts'], 'attempts needs exactly one subscriberId'],
+])('%j is one line and exit code 2', async (argv, message) => {
+  expect(await run(...argv)).toEqual({
+    code: 2,
+    out: [],
+    err: [`webhook: ${message} (see npm run webhook -- --help)`],
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * The plants-handler frame, through the four real handlers with a table injected in place of
+ * DynamoDB: the scope check comes before anything reaches the table, its 403 log line names the
+ * caller's token, and an operation that passes the check answers from the injected table.
+ */
+import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
+import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
+import { makeGetPlantHandler } from '../../../lambda/get-plant/handler';
+import { makeListPlantsHandler } from '../../../lambda/list-plants/handler';
+import type { PlantsHandlerDeps } from '../../../lambda/plants/handler';
+import type { PlantsStore } from '../../../lambda/plants/table';
+import { PLANTS_DELETE, PLANTS_READ, PLANTS_WRITE } from '../../../lambda/tokens/principal';
+import type { PlantsEvent } from '../../../lambda/plants/request';
+import { createPlantEvent, plantBody, plantsEvent } from '../../support/events';
+import { captureOutput, type CapturedOutput } from '../../support/output';
+
+const monstera = { id: 7n, name: 'Monstera', tag: 'aroid' };
+const GET_ONE = { method: 'GET', route: '/plants/{id}', pathParameters: { id: '7' } } as const;
+
+/** A table that answers as if it held `monstera` and records every call made on it. */
+function injectedTable() {
+  const calls: string[] = [];
+  const table: PlantsStore = {
+    putNew: async (plant) => {
+      calls.push(`putNew ${plant.id}`);
+      return undefined;
+    },
+    get: async (id) => {
+      calls.push(`get ${id}`);
+      return id === monstera.id ? monstera : undefined;
+    },
+    delete: async (id) => {
+      calls.push(`delete ${id}`);
+      return id === monstera.id ? monstera : undefined;
+    },
+    scan: async (limit) => {
+      calls.push(`scan ${limit}`);
+      return { plants: [monstera] };
+    },
+  };
+  return { calls, deps: { table } satisfies PlantsHandlerDeps };
+}
+
+type Handler = (event: PlantsEvent) => Promise<{ statusCode?: number }>;
+
+/** Each handler: its scope, an event for a caller with `scopes`, the table call, outcome, status. */
+const HANDLERS = [
+  {
+    name: 'create-plant',
+    scope: PLANTS_WRITE,
+    make: makeCreatePlantHandler,
+    event: (scopes: string) =>
+      createPlantEvent({
+        body: plantBody('7', { name: 'Monstera', tag: 'aroid' }),
+        context: caller(scopes),
+      }),
+    call: 'putNew 7',
+    outcome: 'created',
+    status: 200,
+  },
+  {
+    name: 'get-plant',
+    scope: PLANTS_READ,
+    make: makeGetPlantHandler,
+    event: (scopes: string) => plantsEvent({ ...GET_ONE, context: caller(scopes) }),
+    call: 'get 7',
+    outcome: 'read',
+    status: 200,
+  },
+  {
+    name: 'list-plants',
+    scope: PLANTS_READ,
+    make: makeListPlantsHandler,
+    event: (scopes: string) =>
+      plantsEvent({ method: 'GET', route: '/plants', context: caller(scopes) }),
+    call: 'scan 20',
+    outcome: 'listed',
+    status: 200,
+  },
+  {
+    name: 'delete-plant',
+    scope: PLANTS_DELETE,
+    make: makeDeletePlantHandler,
+    event: (scopes: string) =>
+      plantsEvent({ ...GET_ONE, method: 'DELETE', context: caller(scopes) }),
+    call: 'delete 7',
+    outcome: 'deleted',
+    status: 204,
+  },
+] satisfies {
+  name: string;
+  scope: string;
+  make: (deps: PlantsHandlerDeps) => Handler;
+  event: (scopes: string) => PlantsEvent;
+  call: string;
+  outcome: string;
+  status: number;
+}[];
+
+function caller(scopes: string) {
+  return { tokenId: 'tok_0123456789abcdef', name: 'frame', scopes };
+}
+
+let output: CapturedOutput;
+beforeEach(() => {
+  output = captureOutput();
+});
+afterEach(() => output.restore());
+
+const logLines = () => output.json().filter((line) => 'level' in line);
+
+describe.each(HANDLERS)('$name', ({ scope, make, event, call, outcome, status }) => {
+  it(`without ${scope}: 403, the line names the token, nothing reaches the table`, async () => {
+    const { calls, deps } = injectedTable();
+    const others = 'plants:read plants:write plants:delete'.replace(scope, '').trim();
+    const answer = await make(deps)(event(others));
+    expect(answer.statusCode).toBe(403);
+    expect(calls).toEqual([]);
+    expect(logLines()).toEqual([
+      expect.objectContaining({ message: 'forbidden', tokenId: 'tok_0123456789abcdef' }),
+    ]);
+  });
+
+  it(`with ${scope}: the operation answers from the injected table`, async () => {
+    const { calls, deps } = injectedTable();
+    const answer = await make(deps)(event(scope));
+    expect(answer.statusCode).toBe(status);
+    expect(calls).toEqual([call]);
+    expect(logLines()).toEqual([
+      expect.objectContaining({ message: outcome, tokenId: 'tok_0123456789abcdef' }),
+    ]);
+  });
+});
+
+it('a direct invoke without an authorizer context is refused, with no token id to log', async () => {
+  const { calls, deps } = injectedTable();
+  const answer = await makeGetPlantHandler(deps)(plantsEvent({ ...GET_ONE, context: null }));
+  expect(answer.statusCode).toBe(403);
+  expect(calls).toEqual([]);
+  expect(logLines()).toEqual([expect.not.objectContaining({ tokenId: expect.anything() })]);
+});

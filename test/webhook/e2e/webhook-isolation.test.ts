@@ -1,0 +1,66 @@
+/**
+ * Webhook isolation under load, on a runtime of its own (no other test's subscribers or retries
+ * in its queue): 300 plants delivered to a receiver that hangs on every attempt and to a fast
+ * one. The fast one must have every plant while every hanging request is still open, that is
+ * before any of the deliverer's 10 s attempts has been given up — which needs the hanging
+ * deliveries gathered into few invocations (batches of 100 over a 1 s window), not one
+ * invocation per few plants filling the deliverer's 50.
+ */
+import { runBin } from '../../support/run-cli';
+import { useLocalService } from '../../support/local-service';
+import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
+
+jest.setTimeout(120_000);
+
+const service = useLocalService('webhook-isolation', { webhookRetryScale: 0.0001 });
+const cli = (...args: string[]) =>
+  runBin('webhook', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
+
+const receivers: Receiver[] = [];
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+});
+
+/**
+ * Adds `receiver` as a subscriber through the CLI; answers its id. At the highest rate: this is
+ * about isolation, and the default pace (100 a second, starts 12.5 ms apart) alone would stretch
+ * 300 plants over 3.75 s of the 10 s the hanging requests stay open (the rate is tested on its
+ * own, in webhook-receivers.test.ts).
+ */
+async function subscribe(receiver: Receiver): Promise<string> {
+  const added = await cli('add', '--url', receiver.url, '--rate', '1000');
+  expect(added.code).toBe(0);
+  receiver.secret = added.stdout.trim();
+  return /subscriberId (sub_\S+)/.exec(added.stderr)![1]!;
+}
+
+const post = (body: string) =>
+  fetch(`${service.url}/plants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${service.devToken}`, 'content-type': 'application/json' },
+    body,
+  });
+
+it('a receiver that always hangs delays no other, however many of its deliveries wait at once', async () => {
+  const stuck = await startReceiver(() => 'hang');
+  const fast = await startReceiver();
+  receivers.push(stuck, fast);
+  const ids = [await subscribe(stuck), await subscribe(fast)];
+  // Far more plants than the deliverer has invocations at once (50) could hold in batches of 10:
+  // the fast receiver's later plants would then wait for the stuck ones' timeouts.
+  // Created 25 at a time, so that all are stored well within the 10 s a hanging attempt lasts.
+  const count = 300;
+  for (let i = 0; i < count; i += 25) {
+    const statuses = await Promise.all(
+      Array.from({ length: 25 }, (_, j) =>
+        post(`{"id":${7_000_000 + i + j},"name":"burst ${i + j}"}`).then((r) => r.status),
+      ),
+    );
+    expect(statuses.every((status) => status === 200)).toBe(true);
+  }
+  await until(() => fast.delivered().size === count, 'the fast receiver has every plant');
+  // Served while every request to the stuck receiver is still open: none waited out its 10 s.
+  expect(stuck.received.length).toBeGreaterThan(0);
+  expect(stuck.open()).toBe(stuck.received.length);
+  for (const id of ids) expect((await cli('remove', id)).code).toBe(0);
+});

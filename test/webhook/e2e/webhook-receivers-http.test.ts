@@ -1,0 +1,186 @@
+/**
+ * Receivers that are down, ask us to wait, are gone, or take only so many requests a second,
+ * through the local runtime (`npm start` in-process) with the schedule at 1/10,000 of its real
+ * length: a receiver down for good is dead-lettered no sooner than the horizon, a 429's long
+ * `Retry-After` is waited out, a 410 disables and `enable` delivers what was missed with the
+ * webhook-ids it would have had, and a rate-limited receiver never gets more than its rate,
+ * loses nothing and has nothing dead-lettered. Everything is measured from the receivers' side.
+ */
+import { runBin } from '../../support/run-cli';
+import { useLocalService } from '../../support/local-service';
+import { startReceiver, until, type Answer, type Receiver } from '../../support/webhook-receiver';
+import { HORIZON_SECONDS, MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
+
+jest.setTimeout(600_000);
+
+const SCALE = 0.0001;
+const service = useLocalService('webhook-receivers', { webhookRetryScale: SCALE });
+const cli = (...args: string[]) =>
+  runBin('webhook', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
+
+const receivers: Receiver[] = [];
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+});
+
+/** A receiver subscribed through the CLI (`add` options after the URL); answers its id. */
+async function subscribe(answer: Answer, ...options: string[]): Promise<[Receiver, string]> {
+  const receiver = await startReceiver(answer);
+  receivers.push(receiver);
+  const added = await cli('add', '--url', receiver.url, ...options);
+  expect(added.code).toBe(0);
+  receiver.secret = added.stdout.trim();
+  return [receiver, /subscriberId (sub_\S+)/.exec(added.stderr)![1]!];
+}
+
+let nextId = 1000;
+/** Creates `count` plants, `parallel` at a time; answers their ids. */
+async function createPlants(count: number, parallel = 10): Promise<string[]> {
+  const ids = Array.from({ length: count }, () => String(nextId++));
+  for (let i = 0; i < ids.length; i += parallel) {
+    await Promise.all(
+      ids.slice(i, i + parallel).map(async (id) => {
+        // A 503 (the engine busy on a loaded machine), or the gateway's 500 (the authorizer
+        // timed out) stored nothing: sent again, as the client does; a retry of a plant that
+        // was stored is answered 200, unchanged, and delivers nothing more.
+        for (let tries = 1; ; tries++) {
+          const answer = await fetch(`${service.url}/plants`, {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${service.devToken}`,
+              'content-type': 'application/json',
+            },
+            body: `{"id":${id},"name":"plant ${id}"}`,
+          });
+          if ((answer.status === 503 || answer.status === 500) && tries < 10) {
+            await sleep(1_000);
+            continue;
+          }
+          expect(answer.status).toBe(200);
+          break;
+        }
+      }),
+    );
+  }
+  return ids;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const plantIdOf = (body: string) => /"id":(-?\d+)/.exec(body)![1]!;
+
+/** `list`'s row for a subscriber, by column name. */
+async function listed(subscriberId: string): Promise<Record<string, string>> {
+  const out = (await cli('list')).stdout.split('\n').filter(Boolean);
+  const header = out[0]!.split('\t');
+  const row = out.find((line) => line.startsWith(`${subscriberId}\t`))!.split('\t');
+  return Object.fromEntries(header.map((name, i) => [name, row[i]!]));
+}
+
+const deadLetters = async () =>
+  (await cli('dead-letters')).stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('\t'));
+
+it('dead-letters a receiver down for good no sooner than the horizon, and lists its failures in a row', async () => {
+  const [down, subscriberId] = await subscribe(() => 500, '--name', 'down');
+  const [plant] = await createPlants(1);
+  // Each attempt also waits the queue's batching window (1 s) twice: more than the scaled delays.
+  await until(
+    () => down.received.length === MAX_ATTEMPTS,
+    'every attempt of the schedule',
+    300_000,
+  );
+  let letters: string[][] = [];
+  for (let tries = 0; tries < 100 && !letters.some((l) => l[1] === subscriberId); tries++) {
+    letters = await deadLetters();
+    await sleep(200);
+  }
+  const mine = letters.filter((l) => l[1] === subscriberId);
+  expect(mine.map((l) => l[2])).toEqual([plant]);
+  const first = down.received[0]!.at;
+  const last = down.received.at(-1)!.at;
+  // The schedule's whole span, scaled: the last attempt no sooner than the horizon.
+  expect(last - first).toBeGreaterThanOrEqual(HORIZON_SECONDS * 1000 * SCALE);
+  expect(down.received.map((r) => r.attempt)).toEqual(
+    Array.from({ length: MAX_ATTEMPTS }, (_, n) => String(n + 1)),
+  );
+  const row = await listed(subscriberId);
+  expect(row.failures).toMatch(new RegExp(`^${MAX_ATTEMPTS} in a row since `));
+  expect(row.state).toBe('active');
+});
+
+it('waits out a 429 Retry-After far longer than the schedule step, and slows the subscriber down', async () => {
+  const [slow, subscriberId] = await subscribe(
+    (nth) => (nth === 1 ? { status: 429, headers: { 'retry-after': '20000' } } : 204),
+    '--name',
+    'slow',
+  );
+  await createPlants(1);
+  await until(() => slow.delivered().size === 1, 'the delivery after the wait', 60_000);
+  const [first, second] = slow.received;
+  // 20,000 s scaled; the schedule's next step would have been 5 s scaled (0.5 ms).
+  expect(second!.at - first!.at).toBeGreaterThanOrEqual(20_000 * 1000 * SCALE);
+  expect([first!.attempt, second!.attempt]).toEqual(['1', '2']);
+  expect((await listed(subscriberId)).state).toBe('active');
+});
+
+it('disables a 410 Gone subscriber at once; enable delivers what was missed with the ids it would have had', async () => {
+  let gone = true;
+  const [receiver, subscriberId] = await subscribe(() => (gone ? 410 : 204), '--name', 'gone');
+  const [first] = await createPlants(1);
+  await until(() => receiver.received.length === 1, 'the 410');
+  await sleep(500);
+  const row = await listed(subscriberId);
+  expect(row.state).toMatch(/^disabled since \d{4}-\d\d-\d\dT\S+Z: 410 Gone$/);
+  const goneId = receiver.received[0]!.id;
+
+  // While disabled: nothing is sent.
+  const meanwhile = await createPlants(5);
+  // Time enough for deliveries that must not come (the queue polls every few ms here).
+  await sleep(3_000);
+  expect(receiver.received).toHaveLength(1);
+
+  gone = false;
+  const enabled = await cli('enable', subscriberId);
+  expect(enabled.code).toBe(0);
+  expect((await listed(subscriberId)).state).toBe('active');
+  await until(
+    () => new Set([...receiver.delivered().values()].map((r) => plantIdOf(r.body))).size === 6,
+    'every missed plant',
+  );
+  const byPlant = new Map([...receiver.delivered().values()].map((r) => [plantIdOf(r.body), r.id]));
+  expect([...byPlant.keys()].sort()).toEqual([first!, ...meanwhile].sort());
+  // The plant answered 410 comes again with the webhook-id of that first attempt.
+  expect(byPlant.get(first!)).toBe(goneId);
+  // After enable, new plants flow again.
+  const [after] = await createPlants(1);
+  await until(
+    () => [...receiver.delivered().values()].some((r) => plantIdOf(r.body) === after),
+    'a plant stored after enable',
+  );
+});
+
+it('never gives a rate-limited receiver more than its rate, loses nothing, dead-letters nothing', async () => {
+  const rate = 5;
+  const [limited, subscriberId] = await subscribe(
+    () => 204,
+    '--name',
+    'limited',
+    '--rate',
+    String(rate),
+  );
+  expect((await listed(subscriberId)).rate).toBe(`${rate}/s`);
+  const ids = await createPlants(40, 10);
+  await until(() => limited.delivered().size === ids.length, 'every plant', 60_000);
+  const times = limited.received.map((r) => r.at).sort((a, b) => a - b);
+  const peak = Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 1000).length));
+  expect(peak).toBeLessThanOrEqual(rate);
+  expect(new Set([...limited.delivered().values()].map((r) => plantIdOf(r.body)))).toEqual(
+    new Set(ids),
+  );
+  // Waiting for the rate spends no attempt: each plant arrived once, at its first attempt.
+  expect(limited.received.every((r) => r.attempt === '1' && r.answered === 204)).toBe(true);
+  expect((await deadLetters()).filter((l) => l[1] === subscriberId)).toEqual([]);
+});

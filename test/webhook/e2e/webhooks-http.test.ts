@@ -1,0 +1,213 @@
+/**
+ * The newPlant webhook end to end on the local runtime (`npm start` in-process): subscribers
+ * added with `npm run webhook -- add`, plants created over HTTP with retries, conflicts and ids at
+ * the int64 edges, every delivery verified with `standardwebhooks`; a receiver that fails then
+ * recovers, one that hangs while another is served, dead letters listed and redriven by the CLI.
+ * The retry schedule runs at 1/10,000 of its real length (PLANT_STORE_WEBHOOK_RETRY_SCALE).
+ */
+import { runBin } from '../../support/run-cli';
+import { useLocalService } from '../../support/local-service';
+import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
+import { Webhook } from 'standardwebhooks';
+import { MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
+
+jest.setTimeout(600_000);
+
+const service = useLocalService('webhooks', { webhookRetryScale: 0.0001 });
+const cli = (...args: string[]) =>
+  runBin('webhook', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
+
+/** Adds `receiver` as a subscriber through the CLI; its secret is what `add` printed. */
+async function subscribe(receiver: Receiver, name: string): Promise<string> {
+  const added = await cli('add', '--url', receiver.url, '--name', name);
+  expect(added.code).toBe(0);
+  expect(added.stdout).toMatch(/^whsec_[A-Za-z0-9+/]{43}=\n$/);
+  receiver.secret = added.stdout.trim();
+  const id = /subscriberId (sub_\S+)/.exec(added.stderr)?.[1];
+  expect(id).toBeDefined();
+  return id!;
+}
+
+const post = (body: string) =>
+  fetch(`${service.url}/plants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${service.devToken}`, 'content-type': 'application/json' },
+    body,
+  });
+
+const receivers: Receiver[] = [];
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+});
+
+/** The plants created, each exactly the body its deliveries must carry. */
+const PLANTS = [
+  '{"id":9223372036854775807,"name":"max"}',
+  '{"id":-9223372036854775808,"name":"min","tag":"edge"}',
+  '{"id":9007199254740993,"name":"2^53+1"}',
+  '{"id":9007199254740992,"name":"2^53"}',
+  '{"id":0,"name":"zero é 🌱"}',
+];
+
+it('delivers each stored plant once per subscriber (after dedup), signed, retried, isolated, dead-lettered and redriven', async () => {
+  const steady = await startReceiver();
+  // Fails the first two attempts of each delivery, then accepts.
+  const flaky = await startReceiver((nth) => (nth <= 2 ? 500 : 204));
+  // Hangs on its first delivery (the deliverer gives up after 10 s), accepts the rest.
+  const hanging = await startReceiver((nth) => (nth === 1 ? 'hang' : 204));
+  // Fails everything until told otherwise.
+  let dead = true;
+  const down = await startReceiver(() => (dead ? 503 : 204));
+  receivers.push(steady, flaky, hanging, down);
+  for (const [receiver, name] of [
+    [steady, 'steady'],
+    [flaky, 'flaky'],
+    [hanging, 'hanging'],
+    [down, 'down'],
+  ] as const) {
+    await subscribe(receiver, name);
+  }
+  const listed = await cli('list');
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).not.toMatch(/whsec_|local:/);
+  expect(listed.stdout.split('\n').filter(Boolean)).toHaveLength(5);
+
+  // Each plant created, retried (200, nothing written) and conflicted (409): one stored plant each.
+  for (const body of PLANTS) {
+    expect((await post(body)).status).toBe(200);
+    expect((await post(body)).status).toBe(200);
+    const conflict = body.replace(/"name":"[^"]*"/, '"name":"another"');
+    expect((await post(conflict)).status).toBe(409);
+  }
+
+  const want = new Set(PLANTS);
+  const bodies = (r: Receiver) => new Set([...r.delivered().values()].map((d) => d.body));
+
+  // The steady receiver is served while the hanging one still holds its first request open.
+  await until(
+    () => steady.delivered().size === PLANTS.length,
+    'the steady receiver has every plant',
+  );
+  expect(hanging.open()).toBeGreaterThan(0);
+
+  await until(() => flaky.delivered().size === PLANTS.length, 'the flaky receiver recovers');
+  await until(() => hanging.delivered().size === PLANTS.length, 'the hanging receiver is retried');
+  for (const receiver of [steady, flaky, hanging]) {
+    // Exact text: every digit of the int64 ids, nothing but id, name and tag.
+    expect(bodies(receiver)).toEqual(want);
+    expect(receiver.received.every((r) => r.verified)).toBe(true);
+  }
+  // Retries carry the same webhook-id: three attempts each (500, 500, 204) for the flaky one.
+  for (const id of flaky.delivered().keys()) {
+    expect(flaky.received.filter((r) => r.id === id).map((r) => [r.attempt, r.answered])).toEqual([
+      ['1', 500],
+      ['2', 500],
+      ['3', 204],
+    ]);
+  }
+  // A webhook-id is one plant to one subscriber: no two receivers or plants share one.
+  const ids = [steady, flaky, hanging].flatMap((r) => [...r.delivered().keys()]);
+  expect(new Set(ids).size).toBe(ids.length);
+
+  // The down receiver: every attempt of the schedule fails, then each delivery is a dead letter.
+  // 13 attempts over the 77 h horizon, scaled; each also waits the local queue's batching window.
+  await until(
+    () => down.received.length === PLANTS.length * MAX_ATTEMPTS,
+    'every attempt reaches the down receiver',
+    300_000,
+  );
+  // The last failure moves to the dead-letter queue at the queue's next receive: list until then.
+  const listLetters = async () =>
+    (await cli('dead-letters')).stdout
+      .split('\n')
+      .slice(1) // the header row
+      .filter(Boolean)
+      .map((line) => line.split('\t')[0]);
+  let lettered = await listLetters();
+  for (let tries = 0; tries < 20 && lettered.length < PLANTS.length; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    lettered = await listLetters();
+  }
+  expect(new Set(lettered)).toEqual(new Set(down.received.map((r) => r.id)));
+  expect(new Set(down.received.map((r) => r.attempt))).toEqual(
+    new Set(Array.from({ length: MAX_ATTEMPTS }, (_, n) => String(n + 1))),
+  );
+
+  // Redriven once the receiver is back: each delivery arrives, with its webhook-id unchanged.
+  dead = false;
+  const redriven = await cli('dead-letters', '--redrive');
+  expect(redriven.code).toBe(0);
+  await until(() => down.delivered().size === PLANTS.length, 'the redriven deliveries arrive');
+  expect(new Set(down.delivered().keys())).toEqual(new Set(lettered));
+  expect(bodies(down)).toEqual(want);
+  expect((await cli('dead-letters')).stdout).toBe('');
+});
+
+it('delivers nothing for a delete, and nothing to a removed subscriber', async () => {
+  const late = await startReceiver();
+  receivers.push(late);
+  const id = await subscribe(late, 'late');
+  expect((await cli('remove', id)).code).toBe(0);
+  expect((await cli('remove', id)).code).toBe(1);
+  const response = await fetch(`${service.url}/plants/9223372036854775807`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${service.devToken}` },
+  });
+  expect(response.status).toBe(204);
+  // A marker plant for a subscriber that stays: once it arrives, anything before it has too.
+  const marker = await startReceiver();
+  receivers.push(marker);
+  await subscribe(marker, 'marker');
+  expect((await post('{"id":424242,"name":"marker"}')).status).toBe(200);
+  await until(() => marker.delivered().size === 1, 'the marker plant arrives');
+  expect(late.received).toEqual([]);
+  expect([...marker.delivered().values()].map((d) => d.body)).toEqual([
+    '{"id":424242,"name":"marker"}',
+  ]);
+});
+
+it('replays the plants stored since a time with their first webhook-ids; rotates a secret, signing with both for a while', async () => {
+  const receiver = await startReceiver();
+  receivers.push(receiver);
+  const id = await subscribe(receiver, 'replayed');
+  const since = new Date();
+  const bodies = ['{"id":515151,"name":"one"}', '{"id":525252,"name":"two","tag":"t"}'];
+  for (const body of bodies) expect((await post(body)).status).toBe(200);
+  await until(() => receiver.delivered().size === bodies.length, 'the first deliveries arrive');
+  const first = new Map([...receiver.delivered().values()].map((r) => [r.body, r.id]));
+
+  // As after a receiver's data loss: the same plants, the same webhook-ids.
+  const replayed = await cli('replay', '--since', since.toISOString(), '--subscriber', id);
+  expect(replayed).toMatchObject({ code: 0, stdout: '' });
+  expect(replayed.stderr).toMatch(/^queued 2 deliveries of 2 plants stored since /);
+  await until(() => receiver.received.length === 2 * bodies.length, 'the replayed deliveries');
+  const again = receiver.received.slice(bodies.length);
+  expect(again.every((r) => r.verified && first.get(r.body) === r.id)).toBe(true);
+  expect(new Set(again.map((r) => r.body))).toEqual(new Set(bodies));
+  // Plants stored before `since` are not replayed; a later `since` replays nothing.
+  const none = await cli('replay', '--since', new Date().toISOString(), '--subscriber', id);
+  expect(none.stderr).toMatch(/^queued 0 deliveries of 0 plants/);
+  expect(await cli('replay', '--since', 'yesterday')).toMatchObject({ code: 2 });
+  expect(
+    await cli('replay', '--since', since.toISOString(), '--subscriber', 'sub_nobody'),
+  ).toMatchObject({ code: 1 });
+
+  // Rotation: a new secret, and for 24 h both sign every attempt.
+  const oldSecret = receiver.secret!;
+  const rotated = await cli('rotate', id);
+  expect(rotated.code).toBe(0);
+  expect(rotated.stdout).toMatch(/^whsec_[A-Za-z0-9+/]{43}=\n$/);
+  const newSecret = rotated.stdout.trim();
+  receiver.secret = newSecret;
+  const listed = (await cli('list')).stdout.split('\n').find((line) => line.startsWith(id));
+  const ends = Date.parse(listed!.split('\t')[4]!);
+  expect(ends - Date.now()).toBeGreaterThan(23 * 3_600_000);
+  expect((await post('{"id":535353,"name":"three"}')).status).toBe(200);
+  await until(() => receiver.delivered().size === 3, 'the delivery after the rotation');
+  const after = receiver.received.at(-1)!;
+  expect(after.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
+  for (const secret of [newSecret, oldSecret]) {
+    expect(() => new Webhook(secret).verify(after.body, after.headers)).not.toThrow();
+  }
+  expect(await cli('rotate', 'sub_nobody')).toMatchObject({ code: 1, stdout: '' });
+});

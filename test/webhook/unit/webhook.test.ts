@@ -1,0 +1,262 @@
+/**
+ * The webhook's pure parts: signatures that `standardwebhooks` verifies, webhook ids, the NewPlant
+ * body from a stream image (int64 edges), the retry schedule, the address policy, the fan-out's
+ * ordering and the OpenAPI description.
+ */
+import type { DynamoDBRecord } from 'aws-lambda';
+import { Webhook } from 'standardwebhooks';
+import { addressRefusal, PUBLIC_ONLY, urlRefusal } from '../../../lambda/webhook/address-policy';
+import { fanOut } from '../../../lambda/fan-out/fan-out';
+import { deliveriesOf } from '../../../lambda/webhook/deliveries';
+import { newPlantBody } from '../../../lambda/webhook/message';
+import {
+  HORIZON_SECONDS,
+  MAX_ATTEMPTS,
+  RETRY_DELAYS_SECONDS,
+  retryDelaySeconds,
+} from '../../../lambda/webhook/schedule';
+import { generateSecret, sign, webhookIdOf } from '../../../lambda/webhook/signature';
+import { buildDocument } from '../../../lib/generators/openapi/document';
+import { redact } from '../../../lambda/observability/powertools';
+
+describe('signature', () => {
+  it('is verified by the standardwebhooks package, and only for the body signed', () => {
+    const secret = generateSecret();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const body = '{"id":9223372036854775807,"name":"max"}';
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      'webhook-id': 'msg_abc',
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': sign(secret, 'msg_abc', timestamp, body),
+    };
+    expect(new Webhook(secret).verify(body, headers, { jsonParse: false })).toBeUndefined();
+    expect(() => new Webhook(secret).verify(body.replace('max', 'min'), headers)).toThrow();
+    expect(() => new Webhook(generateSecret()).verify(body, headers)).toThrow();
+  });
+
+  it('never reaches a log line: redact removes anything shaped like a secret', () => {
+    const secret = generateSecret();
+    expect(redact(`failed with ${secret} in it`)).toBe('failed with [redacted] in it');
+  });
+
+  it('gives one id per subscriber and stored plant (id and createdAt), derivable from the tables', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const a = webhookIdOf('sub_a', '1', at);
+    expect(a).toBe(webhookIdOf('sub_a', '1', at));
+    expect(a).toMatch(/^msg_[\w-]{27}$/);
+    const others = [
+      webhookIdOf('sub_b', '1', at),
+      webhookIdOf('sub_a', '2', at),
+      // The same id deleted and created again is another plant.
+      webhookIdOf('sub_a', '1', '2026-01-01T00:00:00.001Z'),
+    ];
+    expect(new Set([a, ...others]).size).toBe(4);
+  });
+});
+
+describe('NewPlant body from a stream image', () => {
+  it.each([
+    ['9223372036854775807', '{"id":9223372036854775807,"name":"n"}'],
+    ['-9223372036854775808', '{"id":-9223372036854775808,"name":"n"}'],
+    ['9007199254740993', '{"id":9007199254740993,"name":"n"}'],
+  ])('keeps every digit of %s', (id, body) => {
+    expect(newPlantBody({ id: { N: id }, name: { S: 'n' } }).body).toBe(body);
+  });
+
+  it('writes the tag only when set, and nothing else (createdAt, createdBy stay)', () => {
+    const image = { id: { N: '1' }, name: { S: 'a "b"' }, tag: { S: 't' }, createdBy: { S: 'x' } };
+    expect(newPlantBody(image)).toEqual({
+      plantId: '1',
+      body: '{"id":1,"name":"a \\"b\\"","tag":"t"}',
+    });
+  });
+
+  it('refuses an image that is not a plant', () => {
+    expect(() => newPlantBody({ id: { N: '1.5' }, name: { S: 'x' } })).toThrow(
+      /not a stored plant/,
+    );
+  });
+});
+
+describe('retry schedule', () => {
+  it('waits 5 s, 5 min, 30 min, 2 h, 5 h, then 10 h until past 72 h, up to 20 % longer, then gives up', () => {
+    expect(RETRY_DELAYS_SECONDS).toEqual([5, 300, 1800, 7200, 18000, ...Array(7).fill(36000)]);
+    expect(MAX_ATTEMPTS).toBe(13);
+    expect(HORIZON_SECONDS).toBe(279_305);
+    expect(HORIZON_SECONDS).toBeGreaterThanOrEqual(72 * 3600);
+    RETRY_DELAYS_SECONDS.forEach((nominal, n) => {
+      expect(retryDelaySeconds(n + 1, () => 0)).toBe(nominal);
+      expect(retryDelaySeconds(n + 1, () => 1)).toBe(Math.round(nominal * 1.2));
+      // SQS's longest visibility timeout, 12 h, holds every step with its jitter.
+      expect(retryDelaySeconds(n + 1, () => 1)).toBeLessThanOrEqual(43_200);
+    });
+    expect(retryDelaySeconds(MAX_ATTEMPTS)).toBeUndefined();
+  });
+});
+
+describe('address policy', () => {
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:7f00:1',
+    '0:0:0:0:0:ffff:a9fe:a9fe',
+    '224.0.0.1',
+    // IPv4-compatible (::a.b.c.d) and IPv4-translated (::ffff:0:a.b.c.d): never public.
+    '::127.0.0.1',
+    '::8.8.8.8',
+    '::a00:1',
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:8.8.8.8',
+    '0:0:0:0:ffff:0:a00:1',
+  ])('refuses %s when deployed', (address) => {
+    expect(addressRefusal(address, PUBLIC_ONLY)).toMatch(/not a public address/);
+  });
+
+  it.each(['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '1.1.1.1'])(
+    'allows the public %s',
+    (address) => {
+      expect(addressRefusal(address, PUBLIC_ONLY)).toBeUndefined();
+    },
+  );
+
+  it('allows loopback and http only locally', () => {
+    const local = { allowLoopback: true };
+    expect(addressRefusal('127.0.0.1', local)).toBeUndefined();
+    expect(addressRefusal('10.0.0.1', local)).toMatch(/not a public/);
+    expect(urlRefusal(new URL('http://127.0.0.1/'), local)).toBeUndefined();
+    expect(urlRefusal(new URL('http://example.com/'), PUBLIC_ONLY)).toMatch(/must be https/);
+    expect(urlRefusal(new URL('ftp://example.com/'), local)).toMatch(/must be https or http/);
+  });
+});
+
+describe('fan-out', () => {
+  const AT = '2026-01-01T00:00:00.000Z';
+  const record = (sequence: string, eventName: 'INSERT' | 'MODIFY' = 'INSERT') =>
+    ({
+      eventID: `e${sequence}`,
+      eventName,
+      dynamodb: {
+        SequenceNumber: sequence,
+        NewImage: { id: { N: sequence }, name: { S: 'p' }, createdAt: { S: AT } },
+      },
+    }) as DynamoDBRecord;
+  const subscribers = async () => [
+    { subscriberId: 'sub_a', url: 'https://a.example/', name: 'a', createdAt: '' },
+    { subscriberId: 'sub_b', url: 'https://b.example/', name: 'b', createdAt: AT },
+    // Added after the plant was stored: not owed it.
+    {
+      subscriberId: 'sub_late',
+      url: 'https://c.example/',
+      name: 'c',
+      createdAt: '2026-01-01T00:00:00.001Z',
+    },
+  ];
+  const noFailures = { put: async () => undefined };
+
+  it('queues one delivery per subscriber of that moment and insert, in order, ids from the tables', async () => {
+    const sent: string[] = [];
+    const ids: string[] = [];
+    const result = await fanOut([record('1'), record('2', 'MODIFY'), record('3')], {
+      subscribers,
+      queue: {
+        send: async (m) => {
+          sent.push(...m.map((d) => `${d.plantId}:${d.subscriberId}`));
+          ids.push(...m.map((d) => d.webhookId));
+        },
+      },
+      failures: noFailures,
+    });
+    expect(result).toEqual({ queued: 6, setAside: [] });
+    expect(sent).toEqual(['1:sub_a', '1:sub_b', '1:sub_late', '3:sub_a', '3:sub_b', '3:sub_late']);
+    const image = record('1').dynamodb!.NewImage!;
+    const owed = deliveriesOf(image, await subscribers(), { onlyRegisteredBy: true });
+    expect(owed.map((d) => d.subscriberId)).toEqual(['sub_a', 'sub_b']);
+    expect(ids[0]).toBe(webhookIdOf('sub_a', '1', AT));
+  });
+
+  it('stops at the first record that fails and reports it (the stream resumes there)', async () => {
+    const failure = new Error('queue throttled'); // injected: a real queue cannot be made to fail on cue
+    let calls = 0;
+    const result = await fanOut([record('1'), record('2'), record('3')], {
+      subscribers,
+      queue: {
+        send: async () => {
+          if (++calls === 2) throw failure;
+        },
+      },
+      failures: noFailures,
+    });
+    expect(result).toEqual({
+      queued: 3,
+      setAside: [],
+      failedAt: { sequenceNumber: '2', error: failure },
+    });
+  });
+
+  it('sends a record that can never succeed, whole, to the failure queue and goes on', async () => {
+    const poison = {
+      eventID: 'e2',
+      eventName: 'INSERT',
+      dynamodb: { SequenceNumber: '2', NewImage: { id: { N: '1.5' }, name: { S: 'p' } } },
+    } as DynamoDBRecord;
+    const failed: unknown[] = [];
+    const sent: string[] = [];
+    const result = await fanOut([record('1'), poison, record('3')], {
+      subscribers,
+      queue: { send: async (m) => void sent.push(...m.map((d) => d.plantId)) },
+      failures: { put: async (document) => void failed.push(document) },
+    });
+    expect(sent).toEqual(['1', '1', '1', '3', '3', '3']);
+    expect(failed).toEqual([
+      { reason: expect.stringMatching(/not a stored plant/), record: poison },
+    ]);
+    expect(result.failedAt).toBeUndefined();
+  });
+
+  it('retries a poison record when the failure queue is out of reach (nothing is dropped)', async () => {
+    const poison = { ...record('2'), dynamodb: { SequenceNumber: '2', NewImage: {} } };
+    const result = await fanOut([record('1'), poison as DynamoDBRecord], {
+      subscribers,
+      queue: { send: async () => undefined },
+      failures: {
+        put: async () => {
+          throw new Error('queue unreachable');
+        },
+      },
+    });
+    expect(result.failedAt?.sequenceNumber).toBe('2');
+  });
+});
+
+describe('OpenAPI', () => {
+  it('describes webhooks.newPlant with the three signed headers, the optional attempt and the NewPlant body', () => {
+    const newPlant = (buildDocument().webhooks as Record<string, { post: Record<string, unknown> }>)
+      .newPlant!.post;
+    expect(
+      (newPlant.parameters as { name: string; in: string; required: boolean }[]).map((p) => [
+        p.name,
+        p.in,
+        p.required,
+      ]),
+    ).toEqual([
+      ['webhook-id', 'header', true],
+      ['webhook-timestamp', 'header', true],
+      ['webhook-signature', 'header', true],
+      ['webhook-attempt', 'header', false],
+    ]);
+    expect(newPlant.requestBody).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } },
+    });
+  });
+});
