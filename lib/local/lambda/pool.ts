@@ -1,11 +1,14 @@
 /**
  * A function as Lambda runs it: a pool of sandboxes. Each takes one invocation at a time and
- * stays warm (module scope kept) for the next; when all are busy the invocation waits for a
- * sandbox, and one starts cold for it (through the run's `StartGate`, so that a burst's starts do
- * not starve each other); past the function's concurrency limit the invocation is throttled. A sandbox left idle for
- * `idleSeconds` exits, as Lambda reclaims idle environments (the next invocation starts cold).
- * New code (watch mode) replaces the sandboxes: idle ones stop at once, busy ones after their
- * invocation. With `inspectPort` the pool runs one sandbox under the inspector, for a debugger.
+ * stays warm (module scope kept) for the next; an invocation that finds none free gets a new
+ * one, cold, as Lambda binds it to a new execution environment and runs its init. The start
+ * waits its turn at the run's `StartGate` (a burst's starts would otherwise starve each other
+ * on a small machine), and the sandbox is that invocation's: another that finishes meanwhile
+ * serves the next arrival, never a waiting one. Past the function's concurrency limit the
+ * invocation is throttled. A sandbox left idle for `idleSeconds` exits, as Lambda reclaims
+ * idle environments (the next invocation starts cold). New code (watch mode) replaces the
+ * sandboxes: idle ones stop at once, busy ones after their invocation. With `inspectPort` the
+ * pool runs one sandbox under the inspector, for a debugger, and invocations queue for it.
  */
 import { randomUUID } from 'node:crypto';
 import { FUNCTION_NODE_OPTIONS } from '../../definitions/bundling';
@@ -45,7 +48,7 @@ export interface PoolOptions {
   readonly startGate?: StartGate;
 }
 
-/** An invocation waiting for a sandbox. */
+/** An invocation waiting for the one sandbox under the inspector. */
 interface Waiter {
   resolve(sandbox: Sandbox): void;
   reject(error: InvocationError): void;
@@ -58,9 +61,9 @@ export class SandboxPool {
   private generation = 0;
   private stopping = false;
   private readonly gate: StartGate;
-  /** Invocations waiting for a sandbox, first come first served. */
+  /** Under the inspector: invocations waiting for its sandbox, first come first served. */
   private readonly waiters: Waiter[] = [];
-  /** Starts asked of the gate and not granted yet. */
+  /** Starts asked of the gate and not granted yet (each for an invocation, but under the inspector). */
   private requested = 0;
   /** `warm` (under the inspector), waiting for a sandbox to finish or exit. */
   private freed: (() => void)[] = [];
@@ -95,7 +98,7 @@ export class SandboxPool {
   }
 
   /**
-   * Invokes the handler with `event` once a sandbox is free (a warm one, or one started for it);
+   * Invokes the handler with `event` on a sandbox: the warmest idle one, or one started for it;
    * `onStart` is called when the sandbox receives the event, from which the timeout counts.
    * Rejects with `InvocationError` if it gives no result, or at once when the function's
    * invocations in flight (running or waiting) reach its concurrency: throttled.
@@ -104,6 +107,13 @@ export class SandboxPool {
     if (this.stopping) throw new InvocationError('the function is stopping', 'crash');
     const requestId = randomUUID();
     const sandbox = await this.acquire(requestId);
+    try {
+      // A sandbox started for this invocation: its init fails the invocation, as on Lambda.
+      await sandbox.ready;
+    } catch (error) {
+      this.free(sandbox);
+      throw error;
+    }
     clearTimeout(sandbox.idleTimer);
     // The first invocation a sandbox serves reports its init, even if it was started ahead.
     const cold = sandbox.invocations++ === 0;
@@ -140,12 +150,7 @@ export class SandboxPool {
       throw error instanceof InvocationError ? error : new InvocationError(String(error), 'error');
     } finally {
       clearTimeout(timer);
-      sandbox.busy = false;
-      sandbox.idleSince = performance.now();
-      // Old code (a rebuild happened meanwhile) or a pool shutting down: retire the sandbox.
-      if (sandbox.options.generation !== this.generation || this.stopping) void sandbox.stop();
-      else this.armIdle(sandbox);
-      this.dispatch();
+      this.free(sandbox);
     }
   }
 
@@ -174,11 +179,23 @@ export class SandboxPool {
     await Promise.all([...this.sandboxes].map((sandbox) => sandbox.stop()));
   }
 
+  /** An invocation is done with `sandbox`: it idles for the next, or retires. */
+  private free(sandbox: Sandbox): void {
+    sandbox.busy = false;
+    sandbox.idleSince = performance.now();
+    // Old code (a rebuild happened meanwhile) or a pool shutting down: retire the sandbox. One
+    // already gone (a timeout, a crash, a failed init) has nothing to keep.
+    if (sandbox.alive) {
+      if (sandbox.options.generation !== this.generation || this.stopping) void sandbox.stop();
+      else this.armIdle(sandbox);
+    }
+    this.dispatch();
+  }
+
   /**
-   * A sandbox for one invocation: the warmest idle one, else a place in the queue, served by the
-   * first sandbox that is free, whether one that finishes or one started for it. Lambda would
-   * start an environment per concurrent invocation; here they start through the gate, so an
-   * invocation may be served sooner by a sandbox that finishes (see docs/local.md).
+   * A sandbox for one invocation: the warmest idle one, else a new one started for it alone (it
+   * may still be starting: the invocation waits for its init). Under the inspector there is one
+   * sandbox, and the invocation queues for it.
    */
   private acquire(requestId: string): Promise<Sandbox> {
     const idle = this.waiters.length === 0 ? this.mostRecentlyIdle() : undefined;
@@ -186,20 +203,49 @@ export class SandboxPool {
       idle.busy = true;
       return Promise.resolve(idle);
     }
-    const busy = [...this.sandboxes].filter((s) => s.busy).length;
-    if (!this.inspecting && busy + this.waiters.length >= this.options.concurrency) {
+    if (this.inspecting) {
+      return new Promise<Sandbox>((resolve, reject) => {
+        this.waiters.push({ resolve, reject });
+        this.dispatch();
+      });
+    }
+    let inFlight = this.requested;
+    for (const s of this.sandboxes) if (s.busy) inFlight++;
+    if (inFlight >= this.options.concurrency) {
       this.options.log(
         `throttled ${requestId}: ${this.options.concurrency} invocations are in flight (PLANT_STORE_CONCURRENCY)`,
       );
       return Promise.reject(new InvocationError('Rate Exceeded.', 'throttled'));
     }
-    return new Promise<Sandbox>((resolve, reject) => {
-      this.waiters.push({ resolve, reject });
-      this.dispatch();
-    });
+    return this.startFor();
   }
 
-  /** Hands free sandboxes to waiting invocations, and starts one for each left without. */
+  /** Starts a sandbox bound to one invocation, once the gate lets it: busy from its birth. */
+  private async startFor(): Promise<Sandbox> {
+    this.requested++;
+    const release = await this.enterGate();
+    this.requested--;
+    if (this.stopping) {
+      release();
+      throw new InvocationError('the function is stopping', 'crash');
+    }
+    return this.spawn(release, true);
+  }
+
+  /**
+   * A slot of the gate, granted after the I/O already read: starting a process holds the event
+   * loop for a while, and requests that have arrived are admitted (and throttled) first.
+   */
+  private enterGate(): Promise<() => void> {
+    return this.gate
+      .enter()
+      .then((release) => new Promise<() => void>((resolve) => setImmediate(resolve, release)));
+  }
+
+  /**
+   * Under the inspector, hands its sandbox to the next waiting invocation, and starts it when
+   * there is none; when stopping, fails the waiting invocations.
+   */
   private dispatch(): void {
     for (const resolve of this.freed.splice(0)) resolve();
     if (this.stopping) {
@@ -218,12 +264,7 @@ export class SandboxPool {
       this.sandboxes.size + this.requested < this.limit
     ) {
       this.requested++;
-      // After the I/O already read: starting a process holds the event loop for a while, and
-      // requests that have arrived are admitted (and throttled) first.
-      const granted = this.gate
-        .enter()
-        .then((release) => new Promise<() => void>((resolve) => setImmediate(resolve, release)));
-      void granted.then((release) => {
+      void this.enterGate().then((release) => {
         this.requested--;
         const wanted =
           !this.stopping && this.waiters.length > this.starting && this.sandboxes.size < this.limit;
@@ -282,8 +323,11 @@ export class SandboxPool {
     sandbox.idleTimer.unref();
   }
 
-  /** Starts a sandbox holding a slot of the gate, given back once it is ready or gone. */
-  private spawn(release: () => void): Sandbox {
+  /**
+   * Starts a sandbox holding a slot of the gate, given back once it is ready or gone; `bound`:
+   * for an invocation, busy from its birth.
+   */
+  private spawn(release: () => void, bound = false): Sandbox {
     const sandbox = new Sandbox({
       bundle: this.bundle,
       generation: this.generation,
@@ -312,10 +356,13 @@ export class SandboxPool {
         }
       },
     });
+    sandbox.busy = bound;
     this.sandboxes.add(sandbox);
     sandbox.ready.then(
       () => {
         release();
+        // Started for an invocation: it is that invocation's, which retires it if need be.
+        if (sandbox.busy) return;
         sandbox.idleSince = performance.now();
         if (sandbox.options.generation !== this.generation || this.stopping) void sandbox.stop();
         else this.armIdle(sandbox);
@@ -323,8 +370,9 @@ export class SandboxPool {
       },
       (error: InvocationError) => {
         release();
-        // As on Lambda, a failed init fails the invocation that was waiting for it.
-        this.waiters.shift()?.reject(error);
+        // As on Lambda, a failed init fails the invocation waiting for it (one started for an
+        // invocation fails it through `invoke`).
+        if (!sandbox.busy) this.waiters.shift()?.reject(error);
       },
     );
     // As Lambda's INIT_START, plus what tells sandboxes apart locally: the process id.

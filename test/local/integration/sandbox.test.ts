@@ -1,6 +1,7 @@
 /**
  * The sandbox model with real processes on Lambda's Node: one invocation per sandbox, module
- * scope kept (warm), parallel cold starts up to the concurrency limit and throttling beyond it,
+ * scope kept (warm), a cold start for each invocation that finds no sandbox free (its own, even
+ * when another frees first), up to the concurrency limit and throttling beyond it,
  * the timeout, a crash that takes one sandbox only, REPORT lines, new code swapped in while an
  * invocation finishes on the old, and through the gateway over HTTP: the Node version a function
  * sees and what a throttled invocation answers.
@@ -139,13 +140,62 @@ it('starts sandboxes through the gate, at most its slots at once, and serves eve
   expect(most).toBe(1);
 });
 
-it('queues an invocation for a sandbox rather than failing it; the first one free serves it', async () => {
-  // One slot, three invocations at once, the handler quick: each is answered, none throttled,
-  // by a sandbox started for it or one that finished first.
+it('8 concurrent invocations on a cold pool: 8 sandboxes, 8 inits, module state per sandbox', async () => {
+  // One start at a time, the handler quick: the first sandbox is free long before the last one
+  // starts, and still each invocation keeps the sandbox started for it, as Lambda binds it.
   const { invoke, lines } = pool({ startGate: new StartGate(1) });
-  const answers = await Promise.all([1, 2, 3, 4, 5, 6].map(() => invoke()));
-  expect(answers).toHaveLength(6);
+  const burst = () => Promise.all(Array.from({ length: 8 }, () => invoke()));
+  const cold = await burst();
+  expect(new Set(cold.map((a) => a.pid)).size).toBe(8);
+  expect(cold.map((a) => a.count)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
+  const inits = () => lines.filter((l) => l.startsWith('INIT_START sandbox ')).length;
+  const initDurations = () =>
+    lines.filter((l) => l.startsWith('REPORT ') && l.includes('\tInit Duration: ')).length;
+  expect(inits()).toBe(8);
+  expect(initDurations()).toBe(8);
   expect(lines.some((l) => l.startsWith('throttled'))).toBe(false);
+  // The same burst again is warm: each sandbox kept its own module state.
+  const warm = await burst();
+  expect(new Set(warm.map((a) => a.pid))).toEqual(new Set(cold.map((a) => a.pid)));
+  expect(warm.map((a) => a.count)).toEqual([2, 2, 2, 2, 2, 2, 2, 2]);
+  expect(inits()).toBe(8);
+  expect(initDurations()).toBe(8);
+});
+
+it('a sandbox started for an invocation serves it even when new code arrives during its start', async () => {
+  const lines: string[] = [];
+  let swapped: Promise<void> | undefined;
+  const p = new SandboxPool({
+    name: 'test',
+    bundle: bundle('counter-4', 'v1'),
+    environment: {},
+    timeoutSeconds: 10,
+    memorySize: 128,
+    concurrency: 10,
+    nodePath: lambdaNode().path,
+    // The save lands while the invocation's sandbox is starting on the old code.
+    log: (line) => {
+      lines.push(line);
+      if (line.startsWith('INIT_START') && !swapped) swapped = p.swap(bundle('counter-5', 'v2'));
+    },
+  });
+  pools.push(p);
+  const first = (await p.invoke({})) as Answer;
+  expect(first).toMatchObject({ label: 'v1', count: 1 });
+  await swapped;
+  expect(((await p.invoke({})) as Answer).label).toBe('v2');
+  await until(() => p.size === 1, 'the old sandbox to retire');
+});
+
+it('a failed init fails the invocation it was started for, and only that one', async () => {
+  const broken = join(dir, 'broken.mjs');
+  writeFileSync(broken, "throw new Error('cannot start');\n");
+  const { pool: p, invoke } = pool({ bundle: broken });
+  const results = await Promise.allSettled([invoke(), invoke()]);
+  for (const result of results) {
+    expect(result).toMatchObject({ status: 'rejected', reason: { message: /cannot start/ } });
+  }
+  await until(() => p.size === 0, 'the failed sandboxes to exit');
 });
 
 it('gives the next invocation the sandbox that finished last (the warmest), not the oldest', async () => {
