@@ -1,9 +1,6 @@
 /** `npm run smoke -- --url <ApiUrl>`, token in PLANT_STORE_TOKEN: see `lib/operator/smoke.ts`. */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseCommandLine } from '../lib/cli/args';
-import { devTokenFile } from '../lib/local/dev/dev-token';
-import { DEFAULT_PORT } from '../lib/local/process/settings';
+import { DEFAULT_PORT, readDevToken } from '../lib/npm-start/find';
 import { formatSmoke, runSmoke, smokePassed, SMOKE_ID_RANGE } from '../lib/operator/smoke';
 
 const USAGE = `Usage: PLANT_STORE_TOKEN=<token> npm run smoke -- --url <ApiUrl>
@@ -59,18 +56,8 @@ try {
 const token =
   values.token ??
   (process.env.PLANT_STORE_TOKEN || undefined) ??
-  (local ? localDevToken() : undefined);
+  (local ? readDevToken(process.env) : undefined);
 if (!token) usageError('no token: set PLANT_STORE_TOKEN');
-
-/** npm start's dev token from its file, when there is one. */
-function localDevToken(): string | undefined {
-  const file = devTokenFile(resolve(process.env.PLANT_STORE_DATA_DIR || '.plant-store'));
-  try {
-    return readFileSync(file, 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 void runSmoke({ url, token }).then((steps) => {
   process.stdout.write(`${formatSmoke(steps)}\n`);

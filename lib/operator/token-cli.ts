@@ -14,8 +14,7 @@ import {
   tokenItem,
 } from '../../lambda/tokens/token';
 import { TOKENS_TABLE, TokensTable, type StoredTokenItem } from '../../lambda/tokens/table';
-import { localCliClientConfig } from '../local/dynamodb/engine';
-import { DEFAULT_DB_PORT, localEngineTarget } from '../local/process/settings';
+import { DEFAULT_DB_PORT, localCliClientConfig, localEngineTarget } from '../npm-start/find';
 
 /** The longest `--expires-in`: ten years. */
 const MAX_DAYS = 3650;

@@ -1,13 +1,9 @@
 /**
  * The first requests a fresh `npm start` serves, all at once: what a client that starts with
  * the runtime (a test suite, a page) meets before anything is warm. Readiness is read from the
- * data directory (the ports file is written once everything listens, the dev token before it),
- * so that no request warms a sandbox before the burst.
+ * data directory (`untilRecorded` in lib/npm-start/find.ts: the ports file is written once
+ * everything listens, the dev token before it), so that no request warms a sandbox before the burst.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { portsFile } from '../../local/process/ports-file';
 import { percentile } from './measure';
 
 /** Requests in a cold burst: as many as the issue's measure, under the gateway's 64 in flight. */
@@ -22,17 +18,6 @@ export interface ColdBurst {
   readonly p99Ms: number;
   /** From the first request sent to the last answer. */
   readonly totalMs: number;
-}
-
-/** Waits until the `npm start` using `dataDir` is ready, without sending it a request. */
-export async function untilRecorded(dataDir: string, exited: () => boolean): Promise<string> {
-  const started = performance.now();
-  while (!existsSync(portsFile(dataDir))) {
-    if (exited()) throw new Error('npm start exited before it was ready');
-    if (performance.now() - started > 120_000) throw new Error('npm start was not ready in 120 s');
-    await sleep(20);
-  }
-  return readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
 }
 
 /** Sends `COLD_BURST_REQUESTS` requests made by `request` at once and tallies the answers. */

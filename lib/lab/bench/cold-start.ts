@@ -16,7 +16,7 @@ import { ALL_SCOPES, generateToken, tokenItem } from '../../../lambda/tokens/tok
 import { TOKENS_TABLE, TokensTable } from '../../../lambda/tokens/table';
 import { buildFunctions, bundleOutput } from '../../definitions/build';
 import { tableEnvironment } from '../../definitions/functions';
-import { localWebhookEnvironment } from '../../local/webhooks';
+import { localWebhookEnvironment } from '../../npm-start/in-process';
 import { firstEvent } from './events';
 import { startHttpsEngine } from './https-engine';
 import {

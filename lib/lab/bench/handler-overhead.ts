@@ -14,7 +14,7 @@ import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { PLANTS_WRITE } from '../../../lambda/tokens/principal';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import { PROJECT_ROOT } from '../../definitions/bundling';
-import { startEngine } from '../../local/dynamodb/engine';
+import { startEngine } from '../../npm-start/in-process';
 import { median } from './measure';
 import type { BenchContext, BenchPhase } from './phase';
 

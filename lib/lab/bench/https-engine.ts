@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { TABLES } from '../../../lambda/aws/tables';
-import { createTables, LOCAL_CREDENTIALS, LOCAL_REGION } from '../../local/dynamodb/engine';
+import { createTables, LOCAL_CREDENTIALS, LOCAL_REGION } from '../../npm-start/in-process';
 
 /** A running HTTPS engine. */
 export interface HttpsEngine {

@@ -6,11 +6,11 @@
  */
 import autocannon from 'autocannon';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { coldBurst, describeColdBurst, untilRecorded } from './cold-burst';
-import { spawnNpmStart } from './npm-start';
+import { readDevTokenIn, untilRecorded } from '../../npm-start/find';
+import { spawnOnFreePorts } from '../../npm-start/spawn';
+import { coldBurst, describeColdBurst } from './cold-burst';
 import { PeakMemory } from './memory';
 import type { BenchContext, BenchPhase } from './phase';
 
@@ -28,12 +28,7 @@ export async function untilReady(
   const started = performance.now();
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
-    let token = '';
-    try {
-      token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
-    } catch {
-      // Not written yet.
-    }
+    const token = readDevTokenIn(dataDir) ?? '';
     const ready =
       token !== '' &&
       (await fetch(`${url}/plants`, { headers: { authorization: `Bearer ${token}` } }).then(
@@ -74,7 +69,7 @@ export const load: BenchPhase = {
   description: 'npm start under 16 keep-alive connections of distinct creates; RSS by role',
   async run({ dir, loadSeconds, print }: BenchContext) {
     const dataDir = join(dir, 'load-data');
-    const { child, url, stop } = await spawnNpmStart(dataDir);
+    const { child, url, stop } = await spawnOnFreePorts(dataDir);
     try {
       // First the cold burst: the first requests this npm start serves, distinct creates.
       const coldToken = await untilRecorded(dataDir, () => child.exitCode !== null);

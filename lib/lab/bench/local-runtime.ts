@@ -10,16 +10,17 @@ import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { PLANTS_TABLE, TOKENS_TABLE } from '../../../lambda/aws/tables';
 import { PROJECT_ROOT } from '../../definitions/bundling';
-import { startLocal } from '../../local/runtime';
-import { coldBurst, describeColdBurst, untilRecorded } from './cold-burst';
+import { startLocal } from '../../npm-start/in-process';
+import { untilRecorded } from '../../npm-start/find';
+import { spawnOnFreePorts } from '../../npm-start/spawn';
+import { coldBurst, describeColdBurst } from './cold-burst';
 import { median } from './measure';
-import { spawnNpmStart } from './npm-start';
 import type { BenchContext, BenchPhase } from './phase';
 
 /** Milliseconds from spawning `npm start -- --memory` to its first answered request. */
 async function startToFirstAnswer(dataDir: string): Promise<number> {
   const started = performance.now();
-  const npmStart = await spawnNpmStart(dataDir, ['--memory']);
+  const npmStart = await spawnOnFreePorts(dataDir, ['--memory']);
   try {
     for (;;) {
       const answered = await fetch(`${npmStart.url}/plants`, { method: 'POST' }).then(
@@ -38,7 +39,7 @@ async function startToFirstAnswer(dataDir: string): Promise<number> {
 
 /** A fresh `npm start -- --memory` whose first requests are 60 authorized GETs at once. */
 async function getBurst(dataDir: string) {
-  const npmStart = await spawnNpmStart(dataDir, ['--memory']);
+  const npmStart = await spawnOnFreePorts(dataDir, ['--memory']);
   try {
     const token = await untilRecorded(dataDir, () => npmStart.child.exitCode !== null);
     return await coldBurst(() =>

@@ -15,7 +15,7 @@ import {
   tableEnvironment,
   type FunctionName,
 } from '../../definitions/functions';
-import { localWebhookEnvironment } from '../../local/webhooks';
+import { localWebhookEnvironment } from '../../npm-start/in-process';
 import { lambdaNode } from '../../definitions/lambda-node';
 import { childEnvironment, freshProcess, median } from './measure';
 import type { BenchPhase } from './phase';

@@ -13,11 +13,10 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API } from '../../definitions/api';
 import { FUNCTIONS, tableEnvironment, type FunctionName } from '../../definitions/functions';
-import { freePort } from '../../local/process/free-port';
-import { readRecordedPorts } from '../../local/process/ports-file';
-import { untilRecorded } from './cold-burst';
+import { readRecordedPorts, untilRecorded } from '../../npm-start/find';
+import { freePort } from '../../npm-start/in-process';
+import { spawnOnFreePorts, withoutExtraCaCerts } from '../../npm-start/spawn';
 import { CONNECTIONS, distinctCreates, untilReady } from './load';
-import { spawnNpmStart, withoutExtraCaCerts } from './npm-start';
 import type { BenchContext, BenchPhase } from './phase';
 
 /** Where the scratch install of serverless and serverless-offline is. */
@@ -135,7 +134,7 @@ export const offline: BenchPhase = {
       return;
     }
     const dataDir = join(dir, 'offline-data');
-    const npmStart = await spawnNpmStart(dataDir);
+    const npmStart = await spawnOnFreePorts(dataDir);
     let stopOffline: (() => Promise<void>) | undefined;
     try {
       await untilRecorded(dataDir, () => npmStart.child.exitCode !== null);

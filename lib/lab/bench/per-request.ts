@@ -17,7 +17,7 @@ import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import { ALL_SCOPES, generateToken, tokenItem } from '../../../lambda/tokens/token';
 import { TOKENS_TABLE, TokensTable } from '../../../lambda/tokens/table';
 import type { FunctionName } from '../../definitions/functions';
-import { startEngine } from '../../local/dynamodb/engine';
+import { startEngine } from '../../npm-start/in-process';
 import { firstEvent } from './events';
 import { median } from './measure';
 import type { BenchContext, BenchPhase } from './phase';

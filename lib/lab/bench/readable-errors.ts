@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { bundleOutput, functionBuildOptions } from '../../definitions/build';
 import { FUNCTION_NODE_OPTIONS } from '../../definitions/bundling';
 import { FUNCTION_NAMES, tableEnvironment, type FunctionName } from '../../definitions/functions';
-import { localWebhookEnvironment } from '../../local/webhooks';
+import { localWebhookEnvironment } from '../../npm-start/in-process';
 import { childEnvironment, freshProcess, median, ms } from './measure';
 import type { BenchPhase } from './phase';
 

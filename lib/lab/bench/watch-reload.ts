@@ -5,14 +5,13 @@
  * (vim, JetBrains, `sed -i`, `git checkout`), deleted and created — and the clock stops at the
  * first answer that carries the new message.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PROJECT_ROOT } from '../../definitions/bundling';
-import { freePort } from '../../local/process/free-port';
-import { devTokenFile } from '../../local/dev/dev-token';
+import { untilRecorded } from '../../npm-start/find';
+import { spawnOnFreePorts, type NpmStart } from '../../npm-start/spawn';
 
 /** The text edited: part of create-plant's answer to a body that is not JSON. */
 const MESSAGE = 'must be valid JSON';
@@ -58,29 +57,17 @@ export interface WatchSave {
  */
 export async function benchWatchReload(rounds = 3): Promise<WatchSave[]> {
   const copy = copyProject('plant-store-watch-bench-');
-  let child: ReturnType<typeof spawn> | undefined;
+  let running: NpmStart | undefined;
   try {
     const source = findSource(join(copy, 'lambda'));
     const original = readFileSync(source, 'utf8');
-    const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: String(port),
-      PLANT_STORE_DB_PORT: String(await freePort()),
-      PLANT_STORE_DATA_DIR: join(copy, '.plant-store'),
-    };
-    delete env.NODE_EXTRA_CA_CERTS; // adds ~35 ms to each Node start on some machines
-    child = spawn(join(copy, 'node_modules', '.bin', 'tsx'), ['bin/local.ts', '--memory'], {
-      cwd: copy,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    await listening(child);
-    // The banner names the token's file, never the token.
-    const token = readFileSync(devTokenFile(env.PLANT_STORE_DATA_DIR!), 'utf8').trim();
+    const dataDir = join(copy, '.plant-store');
+    const started = await spawnOnFreePorts(dataDir, ['--memory'], copy);
+    running = started;
+    // The dev token from its file: the banner never prints it.
+    const token = await untilRecorded(dataDir, () => started.child.exitCode !== null);
     const ask = async () => {
-      const response = await fetch(`http://127.0.0.1:${port}/plants`, {
+      const response = await fetch(`${started.url}/plants`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: '{',
@@ -107,11 +94,7 @@ export async function benchWatchReload(rounds = 3): Promise<WatchSave[]> {
     }
     return times;
   } finally {
-    if (child?.pid && child.exitCode === null) {
-      const exited = new Promise((resolve) => child!.once('exit', resolve));
-      process.kill(-child.pid, 'SIGTERM');
-      await exited;
-    }
+    await running?.stop();
     rmSync(copy, { recursive: true, force: true });
   }
 }
@@ -124,18 +107,4 @@ function findSource(dir: string): string {
     if (readFileSync(file, 'utf8').includes(MESSAGE)) return file;
   }
   throw new Error(`no source under ${dir} says ${MESSAGE}`);
-}
-
-/** Resolves once `npm start` says it is listening (its banner's last line). */
-function listening(child: ReturnType<typeof spawn>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes('try:')) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`npm start exited ${code}: ${output}`)));
-  });
 }

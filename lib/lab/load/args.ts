@@ -5,7 +5,7 @@
  */
 import { integerOption, parseCommandLine, UsageError } from '../../cli/args';
 import { API } from '../../definitions/api';
-import { DEFAULT_PORT } from '../../local/process/settings';
+import { DEFAULT_PORT } from '../../npm-start/find';
 import { OPERATIONS, type Operation } from './operations';
 
 /**

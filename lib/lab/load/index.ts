@@ -2,9 +2,9 @@
  * `npm run load`: parses the command line, finds the token, runs the open loop with a line of
  * progress a second on stderr, prints the summary and writes `<out>.json` and `<out>.svg`.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { devTokenFile } from '../../local/dev/dev-token';
+import { readDevToken } from '../../npm-start/find';
 import { LOAD_HELP, parseLoadArgs, type LoadArgs } from './args';
 import { buildReport, formatReport } from './report';
 import { httpSender, runLoad, type Progress } from './run';
@@ -24,17 +24,7 @@ export interface LoadIo {
  */
 export function loadToken(args: LoadArgs, env: NodeJS.ProcessEnv): string | undefined {
   if (env.PLANT_STORE_TOKEN) return env.PLANT_STORE_TOKEN;
-  if (!args.local) return undefined;
-  try {
-    return (
-      readFileSync(
-        devTokenFile(resolve(env.PLANT_STORE_DATA_DIR || '.plant-store')),
-        'utf8',
-      ).trim() || undefined
-    );
-  } catch {
-    return undefined;
-  }
+  return args.local ? readDevToken(env) : undefined;
 }
 
 const progressLine = (p: Progress) =>

@@ -2,7 +2,6 @@
  * `npm start`'s settings: the command line's options, its `--help`, and the documented
  * environment variables read into `LocalOptions` (also read by `npm run db`).
  */
-import { resolve } from 'node:path';
 import { TOKEN_FORMAT } from '../../../lambda/tokens/token';
 import { API, STAGE_THROTTLE } from '../../definitions/api';
 import { UsageError, integerOption } from '../../cli/args';
@@ -13,6 +12,7 @@ import {
   DEFAULT_INSPECT_PORT,
   DEFAULT_PORT,
   DEFAULT_SANDBOX_IDLE_SECONDS,
+  dataDirOf,
   envInteger,
 } from './settings';
 import { retryScaleFromEnvironment } from '../webhooks';
@@ -153,7 +153,7 @@ export function optionsFromEnvironment(
     return {
       port: envInteger(env, 'PORT', DEFAULT_PORT, 65535),
       dbPort: envInteger(env, 'PLANT_STORE_DB_PORT', DEFAULT_DB_PORT, 65535),
-      dataDir: resolve(env.PLANT_STORE_DATA_DIR || '.plant-store'),
+      dataDir: dataDirOf(env),
       memory: values.memory === true,
       authCacheTtlSeconds: envInteger(
         env,

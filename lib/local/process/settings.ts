@@ -22,6 +22,14 @@ export const MAX_INVOKE_PAYLOAD_BYTES = 6 * 1024 * 1024;
 /** `PLANT_STORE_INSPECT_PORT`'s default: Node's own inspector port, for the first function. */
 export const DEFAULT_INSPECT_PORT = 9229;
 
+/** `PLANT_STORE_DATA_DIR`'s default, in the working directory. */
+export const DEFAULT_DATA_DIR = '.plant-store';
+
+/** The data directory, absolute: `PLANT_STORE_DATA_DIR`, else `.plant-store`. */
+export function dataDirOf(env: NodeJS.ProcessEnv): string {
+  return resolve(env.PLANT_STORE_DATA_DIR || DEFAULT_DATA_DIR);
+}
+
 /** `PORT`'s default. */
 export const DEFAULT_PORT = 3000;
 /** `PLANT_STORE_DB_PORT`'s default. */
@@ -74,7 +82,7 @@ export function localEngineTarget(env: NodeJS.ProcessEnv): LocalEngineTarget {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const dataDir = resolve(env.PLANT_STORE_DATA_DIR || '.plant-store');
+  const dataDir = dataDirOf(env);
   const recorded = env.PLANT_STORE_DB_PORT ? undefined : readRecordedPorts(dataDir);
   if (env.PLANT_STORE_DB_PORT) from = 'from PLANT_STORE_DB_PORT';
   else if (recorded) {

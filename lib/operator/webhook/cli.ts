@@ -30,9 +30,13 @@ import {
   parseCommandLine,
   UsageError,
 } from '../../cli/args';
-import { localCliClientConfig } from '../../local/dynamodb/engine';
-import { DEFAULT_DB_PORT, localEngineTarget } from '../../local/process/settings';
-import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../../local/webhooks';
+import {
+  DEFAULT_DB_PORT,
+  LOCAL_QUEUE_NAMES,
+  localCliClientConfig,
+  localEngineTarget,
+  localQueueUrl,
+} from '../../npm-start/find';
 import type { CliIo } from '../token-cli';
 import { listDeadLetters } from './dead-letters';
 import { listen } from './listen';

@@ -12,8 +12,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { stringifyJson } from '../../../lambda/http/json-answer';
 import type { DeliveryMessage } from '../../../lambda/webhook/message';
-import { localCliClientConfig } from '../../local/dynamodb/engine';
-import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../../local/webhooks';
+import { LOCAL_QUEUE_NAMES, localCliClientConfig, localQueueUrl } from '../../npm-start/find';
 import { EXAMPLE_PLANT } from '../../generators/openapi/operations';
 
 /** Where the CLI's queue commands go. */

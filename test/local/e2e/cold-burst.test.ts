@@ -9,11 +9,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { npmStart, type NpmStart } from '../../support/npm-start';
+import { startNpmStart, type ListeningNpmStart } from '../../../lib/npm-start/spawn';
 
 jest.setTimeout(180_000);
 
-const running: NpmStart[] = [];
+const running: ListeningNpmStart[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((service) => service.stop()));
@@ -26,10 +26,10 @@ afterAll(() => {
 async function coldStart(args: string[] = []) {
   const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-cold-'));
   dirs.push(dataDir);
-  const service = await npmStart(
-    { PORT: '0', PLANT_STORE_DB_PORT: '0', PLANT_STORE_DATA_DIR: dataDir },
-    ['--no-watch', ...args],
-  );
+  const service = await startNpmStart({
+    env: { PORT: '0', PLANT_STORE_DB_PORT: '0', PLANT_STORE_DATA_DIR: dataDir },
+    args: ['--no-watch', ...args],
+  });
   running.push(service);
   const token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
   return { ...service, headers: { authorization: `Bearer ${token}` } };

@@ -19,25 +19,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../../lib/local/process/free-port';
 import { portsFile } from '../../../lib/local/process/ports-file';
-import { npmStart, type NpmStart } from '../../support/npm-start';
+import { startNpmStart, type ListeningNpmStart } from '../../../lib/npm-start/spawn';
 import { runBin } from '../../support/run-cli';
 
 jest.setTimeout(120_000);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-settings-'));
-let running: NpmStart;
+let running: ListeningNpmStart;
 let dbPort: number;
 beforeAll(async () => {
   // As an earlier version left it: the default umask's modes.
   chmodSync(dataDir, 0o755);
   mkdirSync(join(dataDir, 'old'), { mode: 0o755 });
   writeFileSync(join(dataDir, 'old', 'notes'), 'x', { mode: 0o644 });
-  running = await npmStart({
-    PORT: '0',
-    PLANT_STORE_DB_PORT: '0',
-    PLANT_STORE_DATA_DIR: dataDir,
-    PLANT_STORE_AUTH_CACHE_TTL: '7',
-    PLANT_STORE_WEBHOOK_RETRY_SCALE: '0.01',
+  running = await startNpmStart({
+    env: {
+      PORT: '0',
+      PLANT_STORE_DB_PORT: '0',
+      PLANT_STORE_DATA_DIR: dataDir,
+      PLANT_STORE_AUTH_CACHE_TTL: '7',
+      PLANT_STORE_WEBHOOK_RETRY_SCALE: '0.01',
+    },
   });
   dbPort = Number(/engine: +http:\/\/127\.0\.0\.1:(\d+)/.exec(running.output())![1]);
 });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { generateToken } from '../../../lambda/tokens/token';
 import { freePort } from '../../../lib/local/process/free-port';
 import { checkRawAnswer } from '../../support/http';
-import { npmStart } from '../../support/npm-start';
+import { startNpmStart, type ListeningNpmStart } from '../../../lib/npm-start/spawn';
 import { runBin, type CliResult } from '../../support/run-cli';
 import { until } from '../../support/webhook-receiver';
 
@@ -54,15 +54,15 @@ function stop(child: ChildProcess): Promise<number | null> {
 it('serves on PORT with the given dev token, prints a curl that works, and stops cleanly', async () => {
   const [port, dbPort] = [await freePort(), await freePort()];
   const { token } = generateToken();
-  const { child, output } = await npmStart(
-    {
+  const { child, output } = await startNpmStart({
+    env: {
       PORT: String(port),
       PLANT_STORE_DB_PORT: String(dbPort),
       PLANT_STORE_DATA_DIR: tempDir(),
       PLANT_STORE_DEV_TOKEN: token,
     },
-    ['--memory'],
-  );
+    args: ['--memory'],
+  });
   expect(output()).toContain(`listening on http://127.0.0.1:${port}`);
   expect(output()).toContain('dev token: from PLANT_STORE_DEV_TOKEN (not printed)');
   expect(output()).not.toContain(token);
@@ -79,15 +79,15 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
 it('kill -USR2, as the banner prints it, takes the engine down (503) and brings it back', async () => {
   const port = await freePort();
   const { token } = generateToken();
-  const { child, output } = await npmStart(
-    {
+  const { child, output } = await startNpmStart({
+    env: {
       PORT: String(port),
       PLANT_STORE_DB_PORT: String(await freePort()),
       PLANT_STORE_DATA_DIR: tempDir(),
       PLANT_STORE_DEV_TOKEN: token,
     },
-    ['--memory', '--no-watch'],
-  );
+    args: ['--memory', '--no-watch'],
+  });
   // The runtime's own pid (npm is its parent and does not pass a SIGKILL on).
   const pid = Number(/outage: +kill -USR2 (\d+) /.exec(output())![1]);
   try {
@@ -123,13 +123,13 @@ it('creates a dev token on first start, keeps it 0600 and reuses it', async () =
     PLANT_STORE_DB_PORT: String(await freePort()),
     PLANT_STORE_DATA_DIR: dataDir,
   };
-  const first = await npmStart(env);
+  const first = await startNpmStart({ env });
   expect(await stop(first.child)).toBe(0);
   const token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
   expect(statSync(join(dataDir, 'dev-token')).mode & 0o777).toBe(0o600);
   expect(first.output()).toContain(`dev token: in ${join(dataDir, 'dev-token')} (0600)`);
   expect(first.output()).not.toContain(token);
-  const second = await npmStart(env);
+  const second = await startNpmStart({ env });
   expect(second.output()).not.toContain(token);
   expect(await runCurl(second.output())).toMatch(/^HTTP\/1\.1 200 OK/);
   const store = new PlantStore({ baseUrl: `http://127.0.0.1:${env.PORT}`, token });
@@ -181,17 +181,21 @@ it.each([
 });
 
 describe('while one runtime runs', () => {
-  let running: Awaited<ReturnType<typeof npmStart>>;
+  let running: ListeningNpmStart;
   let dataDir: string;
   let port: number;
   let dbPort: number;
   beforeAll(async () => {
     dataDir = tempDir();
     [port, dbPort] = [await freePort(), await freePort()];
-    running = await npmStart(
-      { PORT: String(port), PLANT_STORE_DB_PORT: String(dbPort), PLANT_STORE_DATA_DIR: dataDir },
-      ['--no-watch'],
-    );
+    running = await startNpmStart({
+      env: {
+        PORT: String(port),
+        PLANT_STORE_DB_PORT: String(dbPort),
+        PLANT_STORE_DATA_DIR: dataDir,
+      },
+      args: ['--no-watch'],
+    });
   }, 60_000);
   afterAll(async () => {
     if (running) expect(await stop(running.child)).toBe(0);

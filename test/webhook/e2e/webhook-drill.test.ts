@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { generateToken } from '../../../lambda/tokens/token';
 import { freePort } from '../../../lib/local/process/free-port';
-import { npmStart } from '../../support/npm-start';
+import { startNpmStart } from '../../../lib/npm-start/spawn';
 import { runBin } from '../../support/run-cli';
 import { until } from '../../support/webhook-receiver';
 
@@ -112,16 +112,16 @@ it.each([
     const [port, dbPort, receiverPort] = [await freePort(), await freePort(), await freePort()];
     const { token } = generateToken();
     temporary.push(mkdtempSync(join(tmpdir(), 'plant-store-drill-')));
-    const { child, output } = await npmStart(
-      {
+    const { child, output } = await startNpmStart({
+      env: {
         PORT: String(port),
         PLANT_STORE_DB_PORT: String(dbPort),
         PLANT_STORE_DATA_DIR: temporary.at(-1)!,
         PLANT_STORE_DEV_TOKEN: token,
         ...(scale ? { PLANT_STORE_WEBHOOK_RETRY_SCALE: scale } : {}),
       },
-      ['--memory', '--no-watch'],
-    );
+      args: ['--memory', '--no-watch'],
+    });
     const steady = killableReceiver(await freePort());
     const fragile = killableReceiver(receiverPort);
     // The runtime's own pid (npm is its parent): signalled for outages, stopped at the end.

@@ -1,0 +1,54 @@
+/**
+ * A running `npm start` (or `npm run db`), as a command in another terminal finds it: its data
+ * directory, the ports it recorded there, its dev token, and the SDK settings that reach its
+ * engine and queues. With `spawn.ts` (starting one) and `in-process.ts` (the parts the lab
+ * measures), this folder is all that lib/operator, lib/generators, lib/release and lib/lab
+ * import of the emulator; eslint.config.mjs holds them to it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { devTokenFile } from '../local/dev/dev-token';
+import { portsFile } from '../local/process/ports-file';
+import { dataDirOf } from '../local/process/settings';
+
+export { devTokenFile } from '../local/dev/dev-token';
+export { localCliClientConfig } from '../local/dynamodb/engine';
+export { portsFile, readRecordedPorts, type RecordedPorts } from '../local/process/ports-file';
+export {
+  DEFAULT_DB_PORT,
+  DEFAULT_PORT,
+  dataDirOf,
+  localEngineTarget,
+  type LocalEngineTarget,
+} from '../local/process/settings';
+export { LOCAL_QUEUE_NAMES, localQueueUrl } from '../local/webhooks';
+
+/** The dev token `npm start` keeps in the data directory of `env`, or `undefined` when none is there. */
+export function readDevToken(env: NodeJS.ProcessEnv): string | undefined {
+  return readDevTokenIn(dataDirOf(env));
+}
+
+/** The dev token kept in `dataDir`, or `undefined` when none is there (yet). */
+export function readDevTokenIn(dataDir: string): string | undefined {
+  try {
+    return readFileSync(devTokenFile(dataDir), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits until an `npm start` starting with its data in `dataDir` has recorded its ports (it
+ * listens, and its dev token is valid); resolves with the dev token. Fails once `exited()` says
+ * it is gone, or after 120 s.
+ */
+export async function untilRecorded(dataDir: string, exited: () => boolean): Promise<string> {
+  const started = performance.now();
+  while (!existsSync(portsFile(dataDir))) {
+    if (exited()) throw new Error('npm start exited before it was ready');
+    if (performance.now() - started > 120_000) throw new Error('npm start was not ready in 120 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const token = readDevTokenIn(dataDir);
+  if (!token) throw new Error(`npm start recorded its ports but keeps no dev token in ${dataDir}`);
+  return token;
+}
