@@ -17,18 +17,11 @@ export default tseslint.config(
       'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
     },
   },
-  {
-    // Arrows run bin -> lib -> lambda; tests read them all, nothing reads the tests.
-    files: ['lambda/**', 'lib/**', 'bin/**'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [{ group: ['**/test/**'], message: 'lib, bin and lambda never import test/' }],
-        },
-      ],
-    },
-  },
+  // The arrows between the rooms (README "Layout"): bin -> lib -> lambda, and inside lib each
+  // audience reaches the emulator through lib/npm-start/ alone. A rule per room, because a later
+  // block's rule replaces an earlier one's for the files both name: each lists all its own
+  // patterns. test/house/unit/import-boundaries.test.ts checks that each one fails an import.
+  ...boundaries(),
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
@@ -42,3 +35,44 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );
+
+/** The import rules, one block per room: what each may not import, and why. */
+function boundaries() {
+  const never = (room, why) => ({ regex: room, message: why });
+  const tests = never('(^|/)test/', 'lib, bin and lambda never import test/');
+  const upward = never(
+    '(^|/)(lib|bin)/',
+    'lambda never imports lib/ or bin/: arrows run bin -> lib -> lambda',
+  );
+  const bin = never('(^|/)bin/', 'lib never imports bin/: arrows run bin -> lib -> lambda');
+  const emulator = never(
+    '(^|/)local/',
+    'operator, generator, release and lab code reach the emulator only through lib/npm-start/',
+  );
+  const audiences = never(
+    '(^|/)(operator|generators|release|lab|npm-start)/',
+    'the emulator (lib/local) imports none of the code that uses it',
+  );
+  const rule = (...patterns) => ({
+    '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
+  });
+  return [
+    { files: ['bin/**'], rules: rule(tests) },
+    { files: ['lambda/**'], rules: rule(tests, upward) },
+    { files: ['lib/**'], rules: rule(tests, bin) },
+    {
+      files: ['lib/operator/**', 'lib/generators/**', 'lib/release/**', 'lib/lab/**'],
+      rules: rule(tests, bin, emulator),
+    },
+    { files: ['lib/local/**'], rules: rule(tests, bin, audiences) },
+    {
+      files: ['client/src/**'],
+      rules: rule(
+        never(
+          '^\\.\\./\\.\\./',
+          'the client imports nothing of the service: it is its own package',
+        ),
+      ),
+    },
+  ];
+}
