@@ -63,6 +63,15 @@ export function usageErrorOf(error: unknown): Error {
   return new UsageError(message.split('\n')[0]!);
 }
 
+/**
+ * A value as one field of a tab-separated line that the CLIs print (`token list`, `webhook
+ * list`): as typed, unquoted, with a tab, a line break or another control character as a space,
+ * so that a line stays one row and a column one field.
+ */
+export function fieldText(value: string): string {
+  return value.replace(/\p{Cc}/gu, ' ');
+}
+
 /** An integer option from `min` to `max`, `fallback` when absent. */
 export function integerOption(
   value: string | boolean | undefined,

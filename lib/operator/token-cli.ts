@@ -4,7 +4,7 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseArgs } from 'node:util';
-import { UsageError, commandError, failureExitCode } from '../cli/args';
+import { UsageError, commandError, failureExitCode, fieldText } from '../cli/args';
 import { makeDocumentClient } from '../../lambda/aws/dynamodb';
 import {
   ALL_SCOPES,
@@ -212,9 +212,8 @@ interface ShownToken {
 }
 
 /**
- * One stored item for display. A name is printed as typed (a tab, a line break or another
- * control character as a space, so that a line stays one token and a column one field); an
- * expiry already past says so, since the table's TTL removes an item only days later.
+ * One stored item for display. A name is printed as `fieldText` writes any field; an expiry
+ * already past says so, since the table's TTL removes an item only days later.
  */
 function shown(item: StoredTokenItem, now = Date.now()): ShownToken {
   const expiresAt = item.expiresAt === undefined ? undefined : Number(String(item.expiresAt));
@@ -223,7 +222,7 @@ function shown(item: StoredTokenItem, now = Date.now()): ShownToken {
     hash: item.hash,
     tokenId: String(item.tokenId),
     storedName: String(item.name),
-    name: String(item.name).replace(/\p{Cc}/gu, ' '),
+    name: fieldText(String(item.name)),
     scopes: Array.isArray(item.scopes) ? item.scopes.join(',') : '',
     created: String(item.createdAt),
     expires: `${formatExpiry(expiresAt)}${expired ? ' (expired)' : ''}`,

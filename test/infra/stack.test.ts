@@ -39,12 +39,13 @@ let outdir: string;
 function synth(props: PlantStoreStackProps = {}) {
   outdir = tempDir('plant-store-cdk-');
   const app = new App({ outdir, context: CONTEXT });
-  // CDK announces each bundling on stderr ("Bundling asset …"); the test needs none of it.
+  // Bundling writes nothing on stderr: not CDK's "Bundling asset …" notes (withoutBundlingNote).
   const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
   try {
     const stack = new PlantStoreStack(app, 'PlantStore', props);
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     app.synth();
+    expect(stderr.mock.calls).toEqual([]);
     return Template.fromStack(stack);
   } finally {
     stderr.mockRestore();

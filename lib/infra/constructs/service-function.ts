@@ -115,6 +115,30 @@ export function nodejsBundling(): BundlingOptions {
   };
 }
 
+/** The note CDK writes on stderr before it bundles an asset (aws-cdk-lib's AssetStaging). */
+const BUNDLING_NOTE = /^Bundling asset \S+\.\.\.\n$/;
+
+/**
+ * Runs `build` (synchronous: CDK bundles a function in its constructor) without CDK's note
+ * `Bundling asset <path>...`, one line per function on stderr, which `cdk synth --quiet` prints
+ * all the same: the CLI cannot tell the app it is quiet, and shows an app's stderr as errors
+ * (aws/aws-cdk#23092). Anything else written meanwhile passes, and esbuild's warnings and errors
+ * reach the terminal as before: CDK runs it with the process's own stderr.
+ */
+export function withoutBundlingNote<T>(build: () => T): T {
+  const stderr = process.stderr;
+  const write = stderr.write;
+  stderr.write = ((chunk: unknown, ...rest: unknown[]) =>
+    typeof chunk === 'string' && BUNDLING_NOTE.test(chunk)
+      ? true
+      : Reflect.apply(write, stderr, [chunk, ...rest])) as typeof stderr.write;
+  try {
+    return build();
+  } finally {
+    stderr.write = write;
+  }
+}
+
 /** A registry function with its log group (`Logs`), role (`Role`) and function (`Function`). */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
@@ -153,36 +177,41 @@ export class ServiceFunction extends Construct {
       description: `Plant Store ${name} function`,
     });
     this.logGroup.grantWrite(this.role);
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: join(PROJECT_ROOT, definition.entry),
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-      handler: 'handler',
-      runtime: Runtime.NODEJS_24_X,
-      architecture: props.architecture ?? Architecture.ARM_64,
-      memorySize: definition.memorySize,
-      timeout: Duration.seconds(definition.timeoutSeconds),
-      reservedConcurrentExecutions: reservedConcurrency,
-      role: this.role,
-      logGroup: this.logGroup,
-      loggingFormat: LoggingFormat.JSON,
-      applicationLogLevelV2: logLevel,
-      systemLogLevelV2: SystemLogLevel.INFO,
-      tracing: props.tracing ? Tracing.ACTIVE : undefined,
-      vpc: props.network?.vpc,
-      vpcSubnets: props.network?.subnets,
-      environment: {
-        ...Object.fromEntries(
-          tables.map(({ table, definition }) => [definition.environmentVariable, table.tableName]),
-        ),
-        // The service dimension of the metrics: the registry name the dashboard reads.
-        POWERTOOLS_SERVICE_NAME: name,
-        // Stack traces through the bundle's source map (lib/definitions/bundling.ts).
-        NODE_OPTIONS: FUNCTION_NODE_OPTIONS.join(' '),
-        ...props.environment,
-      },
-      bundling: nodejsBundling(),
-    });
+    const build = () =>
+      new NodejsFunction(this, 'Function', {
+        entry: join(PROJECT_ROOT, definition.entry),
+        projectRoot: PROJECT_ROOT,
+        depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+        handler: 'handler',
+        runtime: Runtime.NODEJS_24_X,
+        architecture: props.architecture ?? Architecture.ARM_64,
+        memorySize: definition.memorySize,
+        timeout: Duration.seconds(definition.timeoutSeconds),
+        reservedConcurrentExecutions: reservedConcurrency,
+        role: this.role,
+        logGroup: this.logGroup,
+        loggingFormat: LoggingFormat.JSON,
+        applicationLogLevelV2: logLevel,
+        systemLogLevelV2: SystemLogLevel.INFO,
+        tracing: props.tracing ? Tracing.ACTIVE : undefined,
+        vpc: props.network?.vpc,
+        vpcSubnets: props.network?.subnets,
+        environment: {
+          ...Object.fromEntries(
+            tables.map(({ table, definition }) => [
+              definition.environmentVariable,
+              table.tableName,
+            ]),
+          ),
+          // The service dimension of the metrics: the registry name the dashboard reads.
+          POWERTOOLS_SERVICE_NAME: name,
+          // Stack traces through the bundle's source map (lib/definitions/bundling.ts).
+          NODE_OPTIONS: FUNCTION_NODE_OPTIONS.join(' '),
+          ...props.environment,
+        },
+        bundling: nodejsBundling(),
+      });
+    this.function = withoutBundlingNote(build);
     for (const { table, actions } of tables) table.grant(this.function, ...actions);
     // SAM names a function by the id before `Resource` in its path (here `Function`, the same
     // for all): this metadata gives it the construct's own id (`sam local invoke CreatePlant`).

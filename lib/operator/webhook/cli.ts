@@ -464,13 +464,24 @@ async function replayCommand(
   const since = timeOption(values.since, 'since');
   if (!since) throw new UsageError('replay needs --since <ISO time>');
   const until = timeOption(values.until, 'until');
-  const { plants, queued } = await replay(
-    { since, until, subscriberId: values.subscriber },
+  const subscriber = values.subscriber;
+  const { plants, queued, beforeSubscribers } = await replay(
+    { since, until, subscriberId: subscriber },
     replayDependencies(target, 'replay'),
   );
+  const range = `since ${since.toISOString()}${until ? ` until ${until.toISOString()}` : ''}`;
+  const skipped =
+    beforeSubscribers === 0
+      ? ''
+      : `; ${counted(beforeSubscribers, 'plant')} stored before ${subscriber ?? 'any subscriber'} was added, not queued`;
   io.err(
-    `queued ${queued} deliveries of ${plants} plants stored since ${since.toISOString()}${until ? ` until ${until.toISOString()}` : ''} (with their first webhook-ids)`,
+    `queued ${counted(queued, 'delivery', 'deliveries')} of ${counted(plants, 'plant')} stored ${range} (with their first webhook-ids)${skipped}`,
   );
+}
+
+/** `1 plant`, `2 plants`. */
+function counted(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
 }
 
 /** What a replay reads and where it queues: npm start's, or the deployed tables and queue. */

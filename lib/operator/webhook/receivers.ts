@@ -11,7 +11,7 @@ import {
 } from '../../../lambda/webhook/rate-limit';
 import type { ReceiverState, ReceiverStates } from '../../../lambda/webhook/receiver-state';
 import type { Subscriber } from '../../../lambda/webhook/subscriptions-table';
-import { UsageError } from '../../cli/args';
+import { fieldText, UsageError } from '../../cli/args';
 import type { CliIo } from '../token-cli';
 
 /** `--rate`: requests per second, from `RATE_LIMITS.min` to `RATE_LIMITS.max`. */
@@ -48,7 +48,7 @@ export function listRows(
       const failures = state?.consecutiveFailures ?? 0;
       return [
         s.subscriberId,
-        JSON.stringify(s.name),
+        fieldText(s.name),
         s.url,
         s.createdAt,
         now < rate ? `${rate}/s (slowed to ${round(now)}/s)` : `${rate}/s`,

@@ -34,10 +34,12 @@ export interface ReplayDeps {
 
 /** What a replay did. */
 export interface ReplayResult {
-  /** Plants stored in the range. */
+  /** Plants stored in the range and queued to at least one subscriber. */
   readonly plants: number;
   /** Deliveries queued. */
   readonly queued: number;
+  /** Plants stored in the range before any of the subscribers was added: nothing queued. */
+  readonly beforeSubscribers: number;
 }
 
 /** Queues the deliveries of every plant stored in `range`; throws on an unknown subscriber. */
@@ -52,15 +54,18 @@ export async function replay(range: ReplayRange, deps: ReplayDeps): Promise<Repl
     subscribers = subscribers.filter((s) => s.subscriberId === range.subscriberId);
     if (subscribers.length === 0) throw new Error(`no subscriber with id ${range.subscriberId}`);
   }
-  let plants = 0;
-  let queued = 0;
+  const result = { plants: 0, queued: 0, beforeSubscribers: 0 };
   for await (const page of deps.plants.storedImages({ since, until })) {
-    const deliveries = page.flatMap((item) =>
+    const perPlant = page.map((item) =>
       deliveriesOf(item as PlantImage, subscribers, { onlyRegisteredBy: true }),
     );
+    const deliveries = perPlant.flat();
     await deps.queue.send(deliveries);
-    plants += page.length;
-    queued += deliveries.length;
+    result.queued += deliveries.length;
+    for (const owed of perPlant) {
+      if (owed.length > 0) result.plants += 1;
+      else result.beforeSubscribers += 1;
+    }
   }
-  return { plants, queued };
+  return result;
 }

@@ -1,5 +1,7 @@
 /** `npm run webhook`'s command line: help, and one-line errors before anything is reached. */
+import { fieldText } from '../../../lib/cli/args';
 import { runWebhookCli, WEBHOOK_HELP } from '../../../lib/operator/webhook/cli';
+import { listRows } from '../../../lib/operator/webhook/receivers';
 
 async function run(...argv: string[]) {
   const out: string[] = [];
@@ -72,4 +74,14 @@ it.each([
     out: [],
     err: [`webhook: ${message} (see npm run webhook -- --help)`],
   });
+});
+
+it('list prints a name as token list does: as typed, unquoted, a control character as a space', () => {
+  const name = 'my "main"\thook\nv2';
+  const [header, row] = listRows(
+    [{ subscriberId: 'sub_1', name, url: 'http://127.0.0.1:4000/', createdAt: '2026-01-01' }],
+    new Map(),
+  );
+  expect(row![header!.indexOf('name')]).toBe('my "main" hook v2');
+  expect(fieldText(name)).toBe('my "main" hook v2');
 });
