@@ -11,7 +11,7 @@ module.exports = {
   transform: {
     '^.+\\.ts$': [
       'ts-jest',
-      { diagnostics: false, tsconfig: { module: 'commonjs', moduleResolution: 'node10' } },
+      { diagnostics: false, tsconfig: { module: 'commonjs', moduleResolution: 'bundler' } },
     ],
   },
   // Suites load the client's TypeScript source, not the built client/dist (client-package and

@@ -1,7 +1,8 @@
 // Builds dist/: the client bundled by esbuild as ESM (dist/index.js) and CommonJS
 // (dist/cjs/index.js, CommonJS by dist/cjs/package.json), lossless-json inside, so that the
 // package has no runtime dependency; and tsc's declarations for each (the same .d.ts files, read
-// as ESM types beside index.js and as CommonJS types under cjs/).
+// as ESM types beside index.js and as CommonJS types under cjs/). The tsc is TypeScript 7's native
+// one, which the repository's package.json installs as @typescript/native (docs/testing.md).
 //
 // `--if-possible` (the repository's `npm install`, through the root's postinstall) builds when the
 // build tools are installed; where they are not (`npm install --omit=dev`), it keeps a built dist/
@@ -10,6 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -20,7 +22,8 @@ let esbuild;
 let tsc;
 try {
   esbuild = await import('esbuild');
-  tsc = require.resolve('typescript/bin/tsc');
+  // The package exports no bin/ path: find its folder by its package.json.
+  tsc = join(dirname(require.resolve('@typescript/native/package.json')), 'bin/tsc');
 } catch (error) {
   if (!process.argv.includes('--if-possible')) throw error;
   if (!(existsSync(`${DIST}/index.js`) && existsSync(`${DIST}/cjs/index.js`))) {

