@@ -29,7 +29,7 @@ import { deliver, type DeliverDeps, type DeliveryOutcome } from './deliver';
 
 /** What the handler needs: the delivery's dependencies and the queues it acts on. */
 export interface DeliverHandlerDeps extends Omit<DeliverDeps, 'gate'> {
-  readonly queue: DeliveryQueue;
+  readonly queue: Pick<DeliveryQueue, 'send' | 'retryAfter'>;
   /** What each batch's gate reads and writes about the subscribers. @default - no gate */
   readonly receivers?: Omit<GateDeps, 'events'>;
   readonly deadLetters: DeadLetters;

@@ -9,12 +9,16 @@ import { SUBSCRIPTIONS_TABLE } from '../aws/tables';
 import { WEBHOOK_ENVIRONMENT } from '../webhook/config';
 import { sqsDeliveryQueue, sqsJsonQueue } from '../webhook/delivery-queue';
 import { SubscriptionsTable } from '../webhook/subscriptions-table';
-import { fanOut, type FanOutDeps } from './fan-out';
+import { FAN_OUT_RESERVE_MS, fanOut, type FanOutDeps } from './fan-out';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export function makeFanOutHandler(deps: FanOutDeps) {
-  return observed(async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-    const { queued, setAside, failedAt } = await fanOut(event.Records, deps);
+  return observed(async (event: DynamoDBStreamEvent, context): Promise<DynamoDBBatchResponse> => {
+    // What failed is sent again until the reserve before the timeout, then reported (called
+    // without a context, by a test: as if with the registry's 30 s).
+    const remaining = context?.getRemainingTimeInMillis() ?? 30_000;
+    const until = Date.now() + Math.max(0, remaining - FAN_OUT_RESERVE_MS);
+    const { queued, setAside, failedAt } = await fanOut(event.Records, deps, { until });
     metrics.addMetric(WEBHOOK_METRICS.queued, MetricUnit.Count, queued);
     for (const { reason, record } of setAside) {
       logger.error('a record that can never be delivered went to the stream failure queue', {

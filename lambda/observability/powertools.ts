@@ -139,12 +139,12 @@ export function withObservability<E, R>(
  * context goes to the logger, and the invocation's metrics are flushed however it ends.
  */
 export function observed<E, R>(
-  handler: (event: E) => Promise<R>,
+  handler: (event: E, context?: Context) => Promise<R>,
 ): (event: E, context?: Context) => Promise<R> {
   return async (event, context) => {
     if (context) logger.addContext(context);
     try {
-      return await handler(event);
+      return await handler(event, context);
     } finally {
       if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
     }

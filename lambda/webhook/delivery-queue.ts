@@ -4,12 +4,36 @@ import {
   SendMessageBatchCommand,
   SendMessageCommand,
   SQSClient,
+  type SQSClientConfig,
 } from '@aws-sdk/client-sqs';
 import type { DeliveryMessage } from './message';
 
+/** One entry of a SendMessageBatch: an id unique in its call, and the delivery. */
+export interface BatchEntry {
+  readonly id: string;
+  readonly message: DeliveryMessage;
+}
+
+/** An entry the queue refused, and whether sending it again can ever help. */
+export interface RefusedEntry {
+  readonly id: string;
+  /**
+   * SQS's `SenderFault`: the entry itself is wrong (our bug), and the same entry will be
+   * refused again. Otherwise the queue failed on its side (throttled, an internal error).
+   */
+  readonly senderFault: boolean;
+  readonly reason: string;
+}
+
 /** The delivery queue, as the fan-out and deliver functions use it. */
 export interface DeliveryQueue {
-  /** Queues deliveries (one message each); throws unless every one was accepted. */
+  /**
+   * One SendMessageBatch of at most `BATCH_ENTRIES` entries; answers the entries the queue
+   * refused (the others are queued). Throws when the call itself failed after the client's
+   * retries: then any of its entries may or may not have been queued.
+   */
+  sendBatch(entries: readonly BatchEntry[]): Promise<RefusedEntry[]>;
+  /** Queues deliveries (one message each), ten a call, one call after another; throws unless every one was accepted. */
   send(messages: readonly DeliveryMessage[]): Promise<void>;
   /** Makes a received message visible again after `seconds`. */
   retryAfter(receiptHandle: string, seconds: number): Promise<void>;
@@ -21,30 +45,55 @@ export interface DeadLetters {
 }
 
 /** SendMessageBatch takes at most ten entries. */
-const BATCH = 10;
+export const BATCH_ENTRIES = 10;
+
+/**
+ * The SQS client of the webhook functions: three attempts of a call, each given up after 2 s
+ * (a call takes milliseconds; one that hangs is sent again rather than holding the invocation),
+ * and sockets enough for the fan-out's calls in flight.
+ */
+export function makeSqsClient(config: SQSClientConfig = {}): SQSClient {
+  return new SQSClient({
+    maxAttempts: 3,
+    // The middleware stack resolved once per command, not on every call (the SDK's 0-1 ms a call).
+    cacheMiddleware: true,
+    requestHandler: {
+      connectionTimeout: 1_000,
+      requestTimeout: 2_000,
+      throwOnRequestTimeout: true,
+      httpAgent: { keepAlive: true, maxSockets: 64 },
+      httpsAgent: { keepAlive: true, maxSockets: 64 },
+    },
+    ...config,
+  });
+}
 
 /** The queue at `queueUrl` (the endpoint comes from the SDK's settings, the local queue's too). */
-export function sqsDeliveryQueue(
-  queueUrl: string,
-  client = new SQSClient({ maxAttempts: 3 }),
-): DeliveryQueue {
+export function sqsDeliveryQueue(queueUrl: string, client = makeSqsClient()): DeliveryQueue {
+  const sendBatch: DeliveryQueue['sendBatch'] = async (entries) => {
+    const { Failed = [] } = await client.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: entries.map(({ id, message }) => ({
+          Id: id,
+          MessageBody: JSON.stringify(message),
+        })),
+      }),
+    );
+    return Failed.map((failed) => ({
+      id: failed.Id ?? '',
+      senderFault: failed.SenderFault === true,
+      reason: `${failed.Code ?? ''} ${failed.Message ?? ''}`.trim(),
+    }));
+  };
   return {
+    sendBatch,
     async send(messages) {
-      for (let start = 0; start < messages.length; start += BATCH) {
-        const chunk = messages.slice(start, start + BATCH);
-        const { Failed = [] } = await client.send(
-          new SendMessageBatchCommand({
-            QueueUrl: queueUrl,
-            Entries: chunk.map((message, n) => ({
-              Id: String(n),
-              MessageBody: JSON.stringify(message),
-            })),
-          }),
-        );
-        if (Failed.length > 0) {
-          throw new Error(
-            `the queue refused ${Failed.length} deliveries: ${Failed[0]!.Code ?? ''} ${Failed[0]!.Message ?? ''}`,
-          );
+      for (let start = 0; start < messages.length; start += BATCH_ENTRIES) {
+        const chunk = messages.slice(start, start + BATCH_ENTRIES);
+        const refused = await sendBatch(chunk.map((message, n) => ({ id: String(n), message })));
+        if (refused.length > 0) {
+          throw new Error(`the queue refused ${refused.length} deliveries: ${refused[0]!.reason}`);
         }
       }
     },
@@ -65,7 +114,7 @@ export function sqsDeliveryQueue(
  * kept with a fresh count so that a redrive gives it the whole schedule again) or the stream
  * failure queue (a stream record the fan-out can never turn into deliveries, whole).
  */
-export function sqsJsonQueue(queueUrl: string, client = new SQSClient({ maxAttempts: 3 })) {
+export function sqsJsonQueue(queueUrl: string, client = makeSqsClient()) {
   return {
     async put(document: unknown): Promise<void> {
       await client.send(

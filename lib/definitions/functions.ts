@@ -44,8 +44,8 @@ export interface FunctionDefinition {
    */
   readonly tables: Readonly<Partial<Record<TableKey, readonly string[]>>>;
   /**
-   * Memory in MB. 256: Lambda gives CPU in proportion to memory, and at 128 MB the cold import
-   * of the SDK takes about twice as long; every function uses far less than 100 MB.
+   * Memory in MB. 256 unless said: Lambda gives CPU in proportion to memory, and at 128 MB the
+   * cold import of the SDK takes about twice as long; every function uses far less than 100 MB.
    */
   readonly memorySize: number;
   /**
@@ -106,12 +106,14 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionDefinition>> = {
     timeoutSeconds: 10,
   },
   // The newPlant webhook: the stream's inserts become one queued delivery per subscriber; 30 s
-  // covers a scan of the subscribers and the queue's batches with the SDK's retries.
+  // covers a scan of the subscribers and the queue's batches with the SDK's retries. 1,769 MB is
+  // one whole vCPU: the fan-out's pace is the CPU the SDK spends per SendMessageBatch (about 1 ms),
+  // and CPU-bound work costs the same GB-seconds at any memory (docs/webhooks.md).
   'fan-out': {
     id: 'FanOut',
     entry: 'lambda/fan-out/index.ts',
     tables: { subscriptions: ['dynamodb:Scan'] },
-    memorySize: 256,
+    memorySize: 1_769,
     timeoutSeconds: 30,
     trigger: 'plants-stream',
   },

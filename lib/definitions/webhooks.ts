@@ -31,6 +31,17 @@ export const STREAM_SOURCE = {
   maxRecordAgeSeconds: 12 * 3_600,
   /** The iterator age that raises "deliveries stalled": 15 min behind the stream. */
   stalledAfterSeconds: 15 * 60,
+  /**
+   * Batches of one shard fanned out at once (Lambda's `ParallelizationFactor`, 1 to 10). One
+   * invocation keeps up with a shard's 1,000 writes a second at up to ten subscribers; ten give a
+   * shard ten times its rate to catch up after an outage (an hour behind is caught up within
+   * minutes) and room for a hundred subscribers. Lambda still hands the records of one item (one
+   * plant id) to one batch at a time, in order, so what is kept of per-plant order is all there
+   * was: the records of one plant, in the order the table wrote them. Records of different plants
+   * in one shard may be fanned out in any order, as they may across shards; the delivery queue
+   * orders nothing anyway.
+   */
+  parallelizationFactor: 10,
 } as const;
 
 /** The delivery queue and its mapping to the deliver function. */

@@ -1,6 +1,7 @@
 /**
  * The emulator's parts the lab starts in its own process to measure them (an engine, the whole
- * runtime, the functions' local environment), and the free ports it gives what it starts.
+ * runtime, the functions' local environment, the local SQS with its injected faults), and the
+ * free ports it gives what it starts.
  */
 export { freePort } from '../local/process/free-port';
 export {
@@ -10,4 +11,11 @@ export {
   startEngine,
 } from '../local/dynamodb/engine';
 export { startLocal } from '../local/runtime';
-export { localWebhookEnvironment } from '../local/webhooks';
+export { LocalQueue } from '../local/sqs/queue';
+export { serveSqs, SQS_TARGET_PREFIX } from '../local/sqs/api';
+export {
+  LOCAL_QUEUE_NAMES,
+  localQueueArn,
+  localQueueUrl,
+  localWebhookEnvironment,
+} from '../local/webhooks';

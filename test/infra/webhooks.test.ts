@@ -69,7 +69,9 @@ it('refuses a plants table without a stream', () => {
   expect(() => build(false)).toThrow(/has no stream/);
 });
 
-it('invokes the fan-out from the stream for inserts only, bisecting, with partial batch failures, retrying to a maximum age', () => {
+it('invokes the fan-out from the stream for inserts only, bisecting, with partial batch failures, retrying to a maximum age, ten batches a shard at once', () => {
+  expect(STREAM_SOURCE.parallelizationFactor).toBeGreaterThanOrEqual(1);
+  expect(STREAM_SOURCE.parallelizationFactor).toBeLessThanOrEqual(10);
   // Within the stream's 24 h retention, so a record is given up (and its position kept) before
   // the stream drops it; past an hour, so that an outage of ours is ridden out.
   expect(STREAM_SOURCE.maxRecordAgeSeconds).toBeLessThan(24 * 3_600);
@@ -86,6 +88,8 @@ it('invokes the fan-out from the stream for inserts only, bisecting, with partia
     EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Plants'), 'StreamArn'] },
     FunctionName: { Ref: Match.stringLikeRegexp('^FanOut') },
     StartingPosition: 'LATEST',
+    // Lambda's range is 1 to 10; above 1 it still keeps each plant's records in order.
+    ParallelizationFactor: STREAM_SOURCE.parallelizationFactor,
     FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'] }) }] },
     BisectBatchOnFunctionError: true,
     FunctionResponseTypes: ['ReportBatchItemFailures'],

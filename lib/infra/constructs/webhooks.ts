@@ -196,6 +196,7 @@ export class Webhooks extends Construct {
       new DynamoEventSource(plantsTable, {
         startingPosition: StartingPosition.LATEST,
         batchSize: STREAM_SOURCE.batchSize,
+        parallelizationFactor: STREAM_SOURCE.parallelizationFactor,
         // No retry count (Lambda's default, -1): a failing record is retried until this age.
         maxRecordAge: Duration.seconds(STREAM_SOURCE.maxRecordAgeSeconds),
         bisectBatchOnError: true,

@@ -1,6 +1,7 @@
 /** Every bench phase, in the order `npm run bench` runs them; a new phase is one entry here. */
 import { bundlingVariants } from './bundling-variants';
 import { coldStart } from './cold-start';
+import { fanOutThroughput } from './fan-out';
 import { handlerOverhead } from './handler-overhead';
 import { load } from './load';
 import { localRuntime } from './local-runtime';
@@ -40,6 +41,7 @@ export const PHASES: readonly BenchPhase[] = [
   bundlingVariants,
   observabilityCost,
   perRequest,
+  fanOutThroughput,
   readableErrors,
   offline,
 ];

@@ -20,6 +20,26 @@ export interface SqsAnswer {
 export const SQS_TARGET_PREFIX = 'AmazonSQS.';
 
 /**
+ * Faults a test or the bench injects into the local SQS endpoint (`npm start` injects none): what
+ * a real queue does only on a bad day, on cue.
+ */
+export interface SqsFaults {
+  /** Each call is answered this many ms after it arrived (a Region's round trip). @default 0 */
+  readonly latencyMs?: number;
+  /**
+   * What becomes of one call: `hang`, it is never carried out nor answered (lost on the way);
+   * `lose-answer`, it is carried out and the connection closed unanswered (lost on the way back).
+   * @default - carried out and answered
+   */
+  readonly call?: (action: string, input: unknown) => 'hang' | 'lose-answer' | undefined;
+  /**
+   * True for a SendMessageBatch entry the queue refuses this time, on its side (`SenderFault`
+   * false: sending it again may succeed). @default - none refused
+   */
+  readonly refuseEntry?: (entry: { readonly Id: string; readonly MessageBody: string }) => boolean;
+}
+
+/**
  * The largest request read: a batch of 262,144 bytes of bodies, each character escaped at most
  * six bytes in JSON, and the rest of the request. Longer: refused, the rest not read.
  */
@@ -39,6 +59,7 @@ export function serveSqs(
   req: IncomingMessage,
   res: ServerResponse,
   queues: readonly LocalQueue[],
+  faults: SqsFaults = {},
 ): void {
   const action = String(req.headers['x-amz-target']).slice(SQS_TARGET_PREFIX.length);
   const chunks: Buffer[] = [];
@@ -73,9 +94,11 @@ export function serveSqs(
     );
     req.pause();
   });
+  const arrived = Date.now();
   req.on('end', () => {
     if (answered) return;
     let answer: SqsAnswer;
+    let injected: ReturnType<NonNullable<SqsFaults['call']>>;
     try {
       let input: unknown;
       try {
@@ -83,7 +106,9 @@ export function serveSqs(
       } catch {
         input = undefined;
       }
-      answer = answerSqs(action, input, queues);
+      injected = faults.call?.(action, input);
+      if (injected === 'hang') return;
+      answer = answerSqs(action, input, queues, faults);
     } catch {
       // A bug of ours: SQS's own answer to it, and the runtime keeps serving.
       answer = fault(
@@ -95,12 +120,20 @@ export function serveSqs(
         500,
       );
     }
-    send(answer);
+    const wait = Math.max(0, arrived + (faults.latencyMs ?? 0) - Date.now());
+    const reply = () => (injected === 'lose-answer' ? void res.destroy() : send(answer));
+    if (wait > 0) setTimeout(reply, wait);
+    else reply();
   });
 }
 
 /** Answers one SQS action against `queues` (by name; the URL's last segment names the queue). */
-export function answerSqs(action: string, raw: unknown, queues: readonly LocalQueue[]): SqsAnswer {
+export function answerSqs(
+  action: string,
+  raw: unknown,
+  queues: readonly LocalQueue[],
+  faults: Pick<SqsFaults, 'refuseEntry'> = {},
+): SqsAnswer {
   if (!isSqsAction(action)) {
     return fault({
       code: 'AWS.SimpleQueueService.UnsupportedOperation',
@@ -150,12 +183,20 @@ export function answerSqs(action: string, raw: unknown, queues: readonly LocalQu
     }
     case 'SendMessageBatch': {
       const entries = input.Entries as { Id: string; MessageBody: string }[];
+      const refused = entries.filter((entry) => faults.refuseEntry?.(entry));
       return ok({
-        Successful: entries.map((entry) => {
-          const sent = queue.send(entry.MessageBody);
-          return { Id: entry.Id, MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody };
-        }),
-        Failed: [],
+        Successful: entries
+          .filter((entry) => !refused.includes(entry))
+          .map((entry) => {
+            const sent = queue.send(entry.MessageBody);
+            return { Id: entry.Id, MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody };
+          }),
+        Failed: refused.map((entry) => ({
+          Id: entry.Id,
+          SenderFault: false,
+          Code: 'InternalError',
+          Message: 'We encountered an internal error. Please try again.',
+        })),
       });
     }
     case 'ReceiveMessage': {

@@ -47,6 +47,7 @@ export class LocalQueue {
   /** Calls `listener` whenever a message may have become visible. */
   onAvailable(listener: () => void): () => void {
     this.listeners.add(listener);
+    this.schedule();
     return () => this.listeners.delete(listener);
   }
 
@@ -61,7 +62,9 @@ export class LocalQueue {
       visibleAt: Date.now(),
     };
     this.messages.set(queued.messageId, queued);
-    this.changed();
+    // Visible at once: the listeners hear of it; the timer (to the next one that becomes
+    // visible later) is unchanged, so a send costs no walk over the queue.
+    for (const listener of this.listeners) listener();
     return queued;
   }
 
@@ -157,12 +160,13 @@ export class LocalQueue {
   /** A timer to the next message that becomes visible, so that listeners hear of it. */
   private schedule(): void {
     clearTimeout(this.timer);
+    if (this.listeners.size === 0) return;
     const now = Date.now();
     let next = Infinity;
     for (const message of this.messages.values()) {
       if (message.visibleAt > now) next = Math.min(next, message.visibleAt);
     }
-    if (next === Infinity || this.listeners.size === 0) return;
+    if (next === Infinity) return;
     // Node runs a delay past 2^31 - 1 ms at once (and warns): a far-off message would make the
     // timer fire every millisecond. The wait is cut at the cap and scheduled again from there.
     this.timer = setTimeout(() => this.changed(), Math.min(next - now + 1, MAX_TIMER_MS));

@@ -8,7 +8,8 @@ import { Webhook } from 'standardwebhooks';
 import { addressRefusal, PUBLIC_ONLY, urlRefusal } from '../../../lambda/webhook/address-policy';
 import { fanOut } from '../../../lambda/fan-out/fan-out';
 import { deliveriesOf } from '../../../lambda/webhook/deliveries';
-import { newPlantBody } from '../../../lambda/webhook/message';
+import type { BatchEntry, RefusedEntry } from '../../../lambda/webhook/delivery-queue';
+import { newPlantBody, type DeliveryMessage } from '../../../lambda/webhook/message';
 import {
   HORIZON_SECONDS,
   MAX_ATTEMPTS,
@@ -154,7 +155,7 @@ describe('fan-out', () => {
   const subscribers = async () => [
     { subscriberId: 'sub_a', url: 'https://a.example/', name: 'a', createdAt: '' },
     { subscriberId: 'sub_b', url: 'https://b.example/', name: 'b', createdAt: AT },
-    // Added after the plant was stored: not owed it.
+    // Added after the plant was stored: not owed it by replay, but the fan-out takes it.
     {
       subscriberId: 'sub_late',
       url: 'https://c.example/',
@@ -163,45 +164,103 @@ describe('fan-out', () => {
     },
   ];
   const noFailures = { put: async () => undefined };
-
-  it('queues one delivery per subscriber of that moment and insert, in order, ids from the tables', async () => {
-    const sent: string[] = [];
-    const ids: string[] = [];
-    const result = await fanOut([record('1'), record('2', 'MODIFY'), record('3')], {
-      subscribers,
-      queue: {
-        send: async (m) => {
-          sent.push(...m.map((d) => `${d.plantId}:${d.subscriberId}`));
-          ids.push(...m.map((d) => d.webhookId));
-        },
+  const soon = () => ({ until: Date.now() + 5_000 });
+  /** A queue that records each call's entries and refuses what `refuse` says. */
+  const recordingQueue = (
+    refuse: (id: string, call: number) => RefusedEntry | undefined = () => undefined,
+  ) => {
+    const calls: DeliveryMessage[][] = [];
+    return {
+      calls,
+      sendBatch: async (entries: readonly BatchEntry[]) => {
+        const call = calls.push(entries.map((e) => e.message)) - 1;
+        return entries.flatMap((e) => refuse(e.id, call) ?? []);
       },
-      failures: noFailures,
-    });
-    expect(result).toEqual({ queued: 6, setAside: [] });
-    expect(sent).toEqual(['1:sub_a', '1:sub_b', '1:sub_late', '3:sub_a', '3:sub_b', '3:sub_late']);
+    };
+  };
+  const records = (count: number) => Array.from({ length: count }, (_, n) => record(String(n + 1)));
+
+  it('queues one delivery per subscriber of that moment and insert, ten to a call across records', async () => {
+    const queue = recordingQueue();
+    const batch = [...records(25), record('26', 'MODIFY')];
+    const result = await fanOut(batch, { subscribers, queue, failures: noFailures }, soon());
+    expect(result).toEqual({ queued: 75, setAside: [] });
+    // 75 deliveries: seven calls of ten and one of five, whatever record each comes from.
+    expect(queue.calls.map((call) => call.length)).toEqual([10, 10, 10, 10, 10, 10, 10, 5]);
+    const sent = queue.calls.flat().map((d) => `${d.plantId}:${d.subscriberId}`);
+    expect(sent.slice(0, 6)).toEqual([
+      '1:sub_a',
+      '1:sub_b',
+      '1:sub_late',
+      '2:sub_a',
+      '2:sub_b',
+      '2:sub_late',
+    ]);
+    expect(new Set(sent).size).toBe(75);
     const image = record('1').dynamodb!.NewImage!;
     const owed = deliveriesOf(image, await subscribers(), { onlyRegisteredBy: true });
     expect(owed.map((d) => d.subscriberId)).toEqual(['sub_a', 'sub_b']);
-    expect(ids[0]).toBe(webhookIdOf('sub_a', '1', AT));
+    expect(queue.calls[0]![0]!.webhookId).toBe(webhookIdOf('sub_a', '1', AT));
   });
 
-  it('stops at the first record that fails and reports it (the stream resumes there)', async () => {
-    const failure = new Error('queue throttled'); // injected: a real queue cannot be made to fail on cue
-    let calls = 0;
-    const result = await fanOut([record('1'), record('2'), record('3')], {
-      subscribers,
-      queue: {
-        send: async () => {
-          if (++calls === 2) throw failure;
-        },
+  it('keeps at most inFlight calls at once', async () => {
+    let open = 0;
+    let most = 0;
+    const queue = {
+      sendBatch: async () => {
+        most = Math.max(most, ++open);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        open--;
+        return [];
       },
-      failures: noFailures,
-    });
-    expect(result).toEqual({
-      queued: 3,
-      setAside: [],
-      failedAt: { sequenceNumber: '2', error: failure },
-    });
+    };
+    const result = await fanOut(
+      records(100),
+      { subscribers, queue, failures: noFailures },
+      {
+        ...soon(),
+        inFlight: 4,
+      },
+    );
+    expect(result.queued).toBe(300);
+    expect(most).toBe(4);
+  });
+
+  it('sends again only what the queue refused, until it is queued: nothing twice', async () => {
+    // Every entry is refused on its first call (throttled), then accepted.
+    const queue = recordingQueue((id, call) =>
+      call < 3 ? { id, senderFault: false, reason: 'ThrottlingException' } : undefined,
+    );
+    const result = await fanOut(records(10), { subscribers, queue, failures: noFailures }, soon());
+    expect(result).toEqual({ queued: 30, setAside: [] });
+    expect(queue.calls.map((call) => call.length)).toEqual([10, 10, 10, 10, 10, 10]);
+    const accepted = queue.calls
+      .slice(3)
+      .flat()
+      .map((d) => d.webhookId);
+    expect(new Set(accepted).size).toBe(30);
+  });
+
+  it('past its deadline, reports the first record whose deliveries are not all queued', async () => {
+    const failure = new Error('queue unreachable'); // injected: a real queue cannot fail on cue
+    const queue = {
+      sendBatch: async (entries: readonly BatchEntry[]) => {
+        if (entries.some((e) => e.message.plantId === '7')) throw failure;
+        return [];
+      },
+    };
+    const result = await fanOut(
+      records(20),
+      { subscribers, queue, failures: noFailures },
+      {
+        until: Date.now(),
+        inFlight: 1,
+      },
+    );
+    // Plant 7's deliveries (18 to 20) share their calls (10-19, 20-29) with plants 4 to 10: the
+    // first of those not wholly queued is plant 4 (its delivery 9 went in the first call).
+    expect(result.failedAt).toEqual({ sequenceNumber: '4', error: failure });
+    expect(result.queued).toBe(40);
   });
 
   it('sends a record that can never succeed, whole, to the failure queue and goes on', async () => {
@@ -211,30 +270,53 @@ describe('fan-out', () => {
       dynamodb: { SequenceNumber: '2', NewImage: { id: { N: '1.5' }, name: { S: 'p' } } },
     } as DynamoDBRecord;
     const failed: unknown[] = [];
-    const sent: string[] = [];
-    const result = await fanOut([record('1'), poison, record('3')], {
-      subscribers,
-      queue: { send: async (m) => void sent.push(...m.map((d) => d.plantId)) },
-      failures: { put: async (document) => void failed.push(document) },
-    });
-    expect(sent).toEqual(['1', '1', '1', '3', '3', '3']);
+    const queue = recordingQueue();
+    const result = await fanOut(
+      [record('1'), poison, record('3')],
+      { subscribers, queue, failures: { put: async (document) => void failed.push(document) } },
+      soon(),
+    );
+    expect(queue.calls.flat().map((d) => d.plantId)).toEqual(['1', '1', '1', '3', '3', '3']);
     expect(failed).toEqual([
       { reason: expect.stringMatching(/not a stored plant/), record: poison },
     ]);
     expect(result.failedAt).toBeUndefined();
   });
 
+  it('sets aside a record whose delivery the queue refuses as malformed, and goes on', async () => {
+    const failed: { reason: string }[] = [];
+    const queue = recordingQueue((id) =>
+      id === '4' ? { id, senderFault: true, reason: 'InvalidMessageContents' } : undefined,
+    );
+    const result = await fanOut(
+      records(3),
+      { subscribers, queue, failures: { put: async (document) => void failed.push(document) } },
+      soon(),
+    );
+    // Entry 4 is plant 2's to sub_b: plant 2 is set aside whole, never sent again.
+    expect(queue.calls.length).toBe(1);
+    expect(failed.map((f) => f.reason)).toEqual([
+      'the queue refused a delivery to sub_b: InvalidMessageContents',
+    ]);
+    expect(result.queued).toBe(8);
+    expect(result.failedAt).toBeUndefined();
+  });
+
   it('retries a poison record when the failure queue is out of reach (nothing is dropped)', async () => {
     const poison = { ...record('2'), dynamodb: { SequenceNumber: '2', NewImage: {} } };
-    const result = await fanOut([record('1'), poison as DynamoDBRecord], {
-      subscribers,
-      queue: { send: async () => undefined },
-      failures: {
-        put: async () => {
-          throw new Error('queue unreachable');
+    const result = await fanOut(
+      [record('1'), poison as DynamoDBRecord],
+      {
+        subscribers,
+        queue: recordingQueue(),
+        failures: {
+          put: async () => {
+            throw new Error('queue unreachable');
+          },
         },
       },
-    });
+      soon(),
+    );
     expect(result.failedAt?.sequenceNumber).toBe('2');
   });
 });

@@ -1,0 +1,96 @@
+/**
+ * Many deliveries onto the queue in SendMessageBatch calls of ten, whatever records they come
+ * from, at most `inFlight` calls at once. What the queue refuses for a passing reason (throttled,
+ * its own error), and what a failed call carried (the client's attempts spent, or timed out: it
+ * may or may not be queued), is sent again after a pause, batched with the other such entries,
+ * until `until`; an entry refused as malformed (`SenderFault`: our bug) is never sent again.
+ * An entry the queue accepted is never sent again, so a refusal duplicates nothing; only a call
+ * that failed without an answer can queue its entries twice (with the same `webhook-id`s).
+ */
+import { BATCH_ENTRIES, type DeliveryQueue, type RefusedEntry } from '../webhook/delivery-queue';
+import type { DeliveryMessage } from '../webhook/message';
+
+/** What became of one entry. */
+export type EntryFate =
+  /** Accepted by the queue. */
+  | { readonly fate: 'queued' }
+  /** Refused as malformed: sending it again cannot help. */
+  | { readonly fate: 'refused'; readonly reason: string }
+  /** Not accepted by `until` (the last failure says why). */
+  | { readonly fate: 'pending'; readonly error: unknown };
+
+/** How `sendAll` sends. */
+export interface SendAllOptions {
+  /** SendMessageBatch calls in flight at once. */
+  readonly inFlight: number;
+  /** When to stop sending again what was refused or failed (epoch ms). */
+  readonly until: number;
+  /** @default Date.now */
+  readonly now?: () => number;
+  /** The first pause before a round of entries sent again; it doubles, up to `maxPauseMs`. @default 50 */
+  readonly firstPauseMs?: number;
+  /** @default 1000 */
+  readonly maxPauseMs?: number;
+}
+
+/** Runs `run` on each item, at most `limit` at once, taking items in order. */
+async function inPool<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await run(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** Splits `indexes` into runs of at most `BATCH_ENTRIES`. */
+function chunks(indexes: readonly number[]): number[][] {
+  const out: number[][] = [];
+  for (let start = 0; start < indexes.length; start += BATCH_ENTRIES) {
+    out.push(indexes.slice(start, start + BATCH_ENTRIES));
+  }
+  return out;
+}
+
+/** Sends every message; answers each one's fate, in the order given. */
+export async function sendAll(
+  messages: readonly DeliveryMessage[],
+  queue: Pick<DeliveryQueue, 'sendBatch'>,
+  options: SendAllOptions,
+): Promise<EntryFate[]> {
+  const now = options.now ?? Date.now;
+  const fates: EntryFate[] = messages.map(() => ({ fate: 'pending', error: undefined }));
+  let round = messages.map((_, index) => index);
+  let pause = options.firstPauseMs ?? 50;
+  for (;;) {
+    const again: number[] = [];
+    await inPool(chunks(round), options.inFlight, async (chunk) => {
+      let refused: RefusedEntry[];
+      try {
+        refused = await queue.sendBatch(
+          chunk.map((index) => ({ id: String(index), message: messages[index]! })),
+        );
+      } catch (error) {
+        for (const index of chunk) fates[index] = { fate: 'pending', error };
+        again.push(...chunk);
+        return;
+      }
+      const byId = new Map(refused.map((entry) => [entry.id, entry]));
+      for (const index of chunk) {
+        const entry = byId.get(String(index));
+        if (!entry) fates[index] = { fate: 'queued' };
+        else if (entry.senderFault) fates[index] = { fate: 'refused', reason: entry.reason };
+        else {
+          fates[index] = {
+            fate: 'pending',
+            error: new Error(`the queue refused: ${entry.reason}`),
+          };
+          again.push(index);
+        }
+      }
+    });
+    if (again.length === 0 || now() + pause > options.until) return fates;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(pause * 2, options.maxPauseMs ?? 1_000);
+    round = again.sort((a, b) => a - b);
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The fan-out against the local SQS over HTTP, through the real SQS client, with faults injected
+ * where the queue would have them on a bad day: an entry refused, a call lost on its way (it
+ * times out), an answer lost on its way back, the queue down past the invocation's deadline.
+ * What the queue holds afterwards is counted by `webhook-id`: every delivery at least once, and
+ * twice only what a call whose answer was lost carried.
+ */
+import type { DynamoDBRecord } from 'aws-lambda';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fanOut, type FanOutDeps } from '../../../lambda/fan-out/fan-out';
+import { makeSqsClient, sqsDeliveryQueue } from '../../../lambda/webhook/delivery-queue';
+import { parseDeliveryMessage } from '../../../lambda/webhook/message';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../lib/local/dynamodb/engine';
+import { LocalQueue } from '../../../lib/local/sqs/queue';
+import { serveSqs, type SqsFaults } from '../../../lib/local/sqs/api';
+
+const AT = '2026-01-01T00:00:00.000Z';
+const SUBSCRIBERS = ['sub_a', 'sub_b', 'sub_c'].map((subscriberId) => ({
+  subscriberId,
+  url: `https://${subscriberId}.example/`,
+  name: subscriberId,
+  createdAt: AT,
+}));
+const records = (from: number, to: number): DynamoDBRecord[] =>
+  Array.from({ length: to - from + 1 }, (_, n) => {
+    const id = String(from + n);
+    return {
+      eventID: `e${id}`,
+      eventName: 'INSERT',
+      dynamodb: {
+        SequenceNumber: id.padStart(21, '0'),
+        NewImage: { id: { N: id }, name: { S: `plant ${id}` }, createdAt: { S: AT } },
+      },
+    };
+  });
+
+let server: Server;
+let faults: SqsFaults = {};
+let queue: LocalQueue;
+let deps: FanOutDeps;
+
+beforeEach(async () => {
+  faults = {};
+  server = createServer((req, res) => serveSqs(req, res, [queue], faults));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  queue = new LocalQueue({
+    name: 'deliveries',
+    url: `${endpoint}/000000000000/deliveries`,
+    arn: 'arn:aws:sqs:local:000000000000:deliveries',
+    visibilityTimeoutSeconds: 60,
+  });
+  const client = makeSqsClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  deps = {
+    subscribers: async () => SUBSCRIBERS,
+    queue: sqsDeliveryQueue(queue.options.url, client),
+    failures: { put: async () => undefined },
+  };
+});
+afterEach(async () => {
+  queue.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** How many times the queue holds each `webhook-id`. */
+function heldByWebhookId(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const message of queue.receive(Number.MAX_SAFE_INTEGER)) {
+    const id = parseDeliveryMessage(message.body)!.webhookId;
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+const soon = () => ({ until: Date.now() + 10_000 });
+
+it('queues 100 records at three subscribers in 30 calls, each delivery once', async () => {
+  let calls = 0;
+  faults = { call: () => void calls++ };
+  const result = await fanOut(records(1, 100), deps, soon());
+  expect(result).toEqual({ queued: 300, setAside: [] });
+  expect(calls).toBe(30);
+  const held = heldByWebhookId();
+  expect(held.size).toBe(300);
+  expect([...held.values()].every((count) => count === 1)).toBe(true);
+});
+
+it('sends again only the entries the queue refused: every delivery once', async () => {
+  const refusedOnce = new Set<string>();
+  let refusals = 0;
+  faults = {
+    // One entry in four refused the first time it is seen (the queue throttled, on its side).
+    refuseEntry: ({ MessageBody }) => {
+      const id = parseDeliveryMessage(MessageBody)!.webhookId;
+      if (refusedOnce.has(id) || id.charCodeAt(id.length - 1) % 4 !== 0) return false;
+      refusedOnce.add(id);
+      refusals++;
+      return true;
+    },
+  };
+  const result = await fanOut(records(1, 100), deps, soon());
+  expect(refusals).toBeGreaterThan(0);
+  expect(result).toEqual({ queued: 300, setAside: [] });
+  const held = heldByWebhookId();
+  expect(held.size).toBe(300);
+  expect([...held.values()].every((count) => count === 1)).toBe(true);
+});
+
+it('sends again a call lost on its way, after its timeout: every delivery once', async () => {
+  let calls = 0;
+  faults = { call: () => (++calls === 2 ? 'hang' : undefined) };
+  const result = await fanOut(records(1, 40), deps, soon());
+  expect(result).toEqual({ queued: 120, setAside: [] });
+  expect(calls).toBe(13);
+  const held = heldByWebhookId();
+  expect(held.size).toBe(120);
+  expect([...held.values()].every((count) => count === 1)).toBe(true);
+});
+
+it('sends again a call whose answer was lost: only its ten entries can be held twice', async () => {
+  let calls = 0;
+  faults = { call: () => (++calls === 2 ? 'lose-answer' : undefined) };
+  const result = await fanOut(records(1, 40), deps, soon());
+  expect(result).toEqual({ queued: 120, setAside: [] });
+  const held = heldByWebhookId();
+  expect(held.size).toBe(120);
+  const twice = [...held].filter(([, count]) => count > 1);
+  expect(twice.length).toBe(10);
+  expect(twice.every(([, count]) => count === 2)).toBe(true);
+});
+
+it('with the queue down past its deadline, reports where to resume; the retry from there loses nothing and repeats nothing', async () => {
+  let down = true;
+  faults = {
+    refuseEntry: ({ MessageBody }) =>
+      down && Number(parseDeliveryMessage(MessageBody)!.plantId) >= 50,
+  };
+  const first = await fanOut(records(1, 100), deps, { until: Date.now() + 200 });
+  // Plant 50's deliveries share a call with plant 49's, whose own were accepted.
+  expect(first.failedAt?.sequenceNumber).toBe('50'.padStart(21, '0'));
+  expect(first.queued).toBe(147);
+  down = false;
+  // What Lambda does next: the batch again, from the record reported.
+  const again = await fanOut(records(50, 100), deps, soon());
+  expect(again).toEqual({ queued: 153, setAside: [] });
+  const held = heldByWebhookId();
+  expect(held.size).toBe(300);
+  expect([...held.values()].every((count) => count === 1)).toBe(true);
+});
