@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_HELP, parseBenchArgs } from '../lib/lab/bench/args';
 import { PHASES } from '../lib/lab/bench/phases';
-import { runCommand } from '../lib/cli/args';
+import { runCli } from '../lib/cli/run';
 import { lambdaNode } from '../lib/definitions/lambda-node';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-runCommand('npm run bench', async () => {
-  const args = parseBenchArgs(process.argv.slice(2));
+runCli('npm run bench', async (argv) => {
+  const args = parseBenchArgs(argv);
   if (args.help) {
     process.stdout.write(BENCH_HELP);
     return 0;

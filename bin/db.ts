@@ -4,7 +4,8 @@
  * Port `PLANT_STORE_DB_PORT` (8000), data in `PLANT_STORE_DATA_DIR/db` or `--memory`.
  */
 import { join } from 'node:path';
-import { parseCommandLine, runCommand } from '../lib/cli/args';
+import { parseCommandLine } from '../lib/cli/args';
+import { runCli } from '../lib/cli/run';
 import { lockDataDir } from '../lib/local/process/data-lock';
 import { makePrivate, PRIVATE_UMASK } from '../lib/local/process/private-dir';
 import { LOOPBACK_HOST_NAMES } from '../lib/local/dynamodb/engine';
@@ -32,8 +33,8 @@ Settings (environment variables):
   PLANT_STORE_DATA_DIR   where the data lives (default .plant-store)
 `;
 
-runCommand('npm run db', async () => {
-  const { values, help } = parseCommandLine(process.argv.slice(2), {
+runCli('npm run db', async (argv) => {
+  const { values, help } = parseCommandLine(argv, {
     memory: { type: 'boolean' },
   });
   if (help) {

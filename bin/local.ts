@@ -1,6 +1,7 @@
 /** `npm start`: the service on this machine. See README "Run it" and `npm start -- --help`. */
 import { stop as stopEsbuild } from 'esbuild';
-import { parseCommandLine, runCommand } from '../lib/cli/args';
+import { parseCommandLine } from '../lib/cli/args';
+import { runCli } from '../lib/cli/run';
 import { devTokenBanner } from '../lib/local/dev/dev-token';
 import { PRIVATE_UMASK } from '../lib/local/process/private-dir';
 import {
@@ -16,9 +17,9 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.umask(PRIVATE_UMASK);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-runCommand('npm start', async () => {
+runCli('npm start', async (argv) => {
   const started = performance.now();
-  const { values, help } = parseCommandLine(process.argv.slice(2), START_OPTIONS);
+  const { values, help } = parseCommandLine(argv, START_OPTIONS);
   if (help) {
     process.stdout.write(START_HELP);
     return 0;

@@ -1,7 +1,8 @@
 /** `npm run openapi`: writes `openapi.json` from the schemas, `lib/definitions/api.ts` and the operations. */
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { parseCommandLine, runCommand } from '../lib/cli/args';
+import { parseCommandLine } from '../lib/cli/args';
+import { runCli } from '../lib/cli/run';
 import { OPENAPI_FILE, buildDocument, documentText } from '../lib/generators/openapi/document';
 
 const OPENAPI_HELP = `Usage: npm run openapi
@@ -13,13 +14,13 @@ Options:
   --help   this text
 `;
 
-runCommand('npm run openapi', async () => {
-  const { help } = parseCommandLine(process.argv.slice(2), {});
+runCli('npm run openapi', async (argv, io) => {
+  const { help } = parseCommandLine(argv, {});
   if (help) {
     process.stdout.write(OPENAPI_HELP);
     return 0;
   }
   writeFileSync(OPENAPI_FILE, documentText(buildDocument()));
-  process.stdout.write(`wrote ${relative(process.cwd(), OPENAPI_FILE) || OPENAPI_FILE}\n`);
+  io.out(`wrote ${relative(process.cwd(), OPENAPI_FILE) || OPENAPI_FILE}`);
   return 0;
 });

@@ -1,9 +1,5 @@
 /** `npm run release -- <command>`: see `lib/release/release-cli.ts`. */
+import { runCli } from '../lib/cli/run';
 import { runReleaseCli } from '../lib/release/release-cli';
 
-void runReleaseCli(process.argv.slice(2), {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-}).then((code) => {
-  process.exitCode = code;
-});
+runCli('release', runReleaseCli);

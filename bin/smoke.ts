@@ -1,5 +1,6 @@
 /** `npm run smoke -- --url <ApiUrl>`, token in PLANT_STORE_TOKEN: see `lib/operator/smoke.ts`. */
-import { parseCommandLine } from '../lib/cli/args';
+import { parseCommandLine, UsageError } from '../lib/cli/args';
+import { runCli } from '../lib/cli/run';
 import { DEFAULT_PORT, readDevToken } from '../lib/npm-start/find';
 import { formatSmoke, runSmoke, smokePassed, SMOKE_ID_RANGE } from '../lib/operator/smoke';
 
@@ -25,41 +26,31 @@ at the first step: "token refused", and why.
 
 Exit code: 0 when every step passed or was skipped, 1 when one failed, 2 for a usage mistake.`;
 
-function usageError(message: string): never {
-  process.stderr.write(`smoke: ${message} (see npm run smoke -- --help)\n`);
-  process.exit(2);
-}
-
-let values: { url?: string; token?: string; help?: boolean };
-try {
-  values = parseCommandLine(process.argv.slice(2), {
+runCli('smoke', async (argv, io) => {
+  const { values, help } = parseCommandLine(argv, {
     url: { type: 'string' },
     token: { type: 'string' },
-  }).values as typeof values;
-} catch (error) {
-  usageError((error as Error).message);
-}
-if (values.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
-// Without --url: the local runtime, as npm start reads its port, and its dev token by default.
-const local = values.url === undefined;
-const url = values.url ?? `http://127.0.0.1:${process.env.PORT || DEFAULT_PORT}`;
-// The URL first: a token is worth looking for only once we know where it will be sent.
-try {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error();
-} catch {
-  usageError(`--url must be an http(s) URL like the stack output ApiUrl, got ${url}`);
-}
-const token =
-  values.token ??
-  (process.env.PLANT_STORE_TOKEN || undefined) ??
-  (local ? readDevToken(process.env) : undefined);
-if (!token) usageError('no token: set PLANT_STORE_TOKEN');
-
-void runSmoke({ url, token }).then((steps) => {
-  process.stdout.write(`${formatSmoke(steps)}\n`);
-  process.exitCode = smokePassed(steps) ? 0 : 1;
+  });
+  if (help) {
+    io.out(USAGE);
+    return 0;
+  }
+  // Without --url: the local runtime, as npm start reads its port, and its dev token by default.
+  const local = values.url === undefined;
+  const url = values.url ?? `http://127.0.0.1:${io.env.PORT || DEFAULT_PORT}`;
+  // The URL first: a token is worth looking for only once we know where it will be sent.
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new UsageError(`--url must be an http(s) URL like the stack output ApiUrl, got ${url}`);
+  }
+  const token =
+    values.token ??
+    (io.env.PLANT_STORE_TOKEN || undefined) ??
+    (local ? readDevToken(io.env) : undefined);
+  if (!token) throw new UsageError('no token: set PLANT_STORE_TOKEN');
+  const steps = await runSmoke({ url, token });
+  io.out(formatSmoke(steps));
+  return smokePassed(steps) ? 0 : 1;
 });

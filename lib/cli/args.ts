@@ -1,7 +1,6 @@
 /**
- * Command lines of the entry points (`npm start`, `npm run db`, `npm run token`, `npm run
- * bench`), parsed one way: `--help` prints the usage, a mistake is one line and exit code 2, any
- * other failure one line and exit code 1 — never a stack trace.
+ * The one parser of the entry points' command lines (`node:util`'s `parseArgs`, strict, with
+ * `--help` always known) and the usage mistake it throws; `run.ts` holds the exit rule.
  */
 import { parseArgs } from 'node:util';
 
@@ -19,27 +18,27 @@ export function commandError(command: string | undefined, commands: readonly str
 /** The options a command takes, in `node:util` `parseArgs` terms. */
 export type OptionSpecs = Record<string, { type: 'boolean' | 'string'; short?: string }>;
 
-/** A parsed command line. */
-export interface CommandLine {
-  readonly values: Record<string, string | boolean | undefined>;
+/** A parsed command line: each option's value typed as its spec says. */
+export interface CommandLine<O extends OptionSpecs = OptionSpecs> {
+  readonly values: { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string };
   readonly positionals: string[];
   readonly help: boolean;
 }
 
 /** Parses `argv` strictly; `--help`/`-h` is always known. Throws `UsageError` on a mistake. */
-export function parseCommandLine(
+export function parseCommandLine<O extends OptionSpecs>(
   argv: readonly string[],
-  options: OptionSpecs,
+  options: O,
   allowPositionals = false,
-): CommandLine {
+): CommandLine<O> {
   try {
     const { values, positionals } = parseArgs({
       args: [...argv],
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      options: { ...(options as OptionSpecs), help: { type: 'boolean', short: 'h' } },
       allowPositionals,
       strict: true,
     });
-    return { values, positionals, help: values.help === true };
+    return { values: values as CommandLine<O>['values'], positionals, help: values.help === true };
   } catch (error) {
     throw usageErrorOf(error);
   }
@@ -86,45 +85,4 @@ export function integerOption(
     throw new UsageError(`--${name} must be an integer from ${min} to ${max}, not ${raw}`);
   }
   return Number(raw);
-}
-
-/**
- * Runs an entry point: `--help` (when `main` returns `usage`) prints on stdout and exits 0; a
- * `UsageError` is `<command>: <message>` and exit code 2; anything else `<command> failed:
- * <message>` and exit code 1. `main` returns the exit code, or nothing to keep running.
- */
-export function runCommand(command: string, main: () => Promise<number | void>): void {
-  main().then(
-    (code) => {
-      if (typeof code === 'number') process.exitCode = code;
-    },
-    (error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      if (error instanceof UsageError) {
-        process.stderr.write(`${command}: ${message} (see ${command} -- --help)\n`);
-        process.exit(2);
-      }
-      process.stderr.write(`${command} failed: ${message}\n`);
-      process.exit(1);
-    },
-  );
-}
-
-/**
- * How a CLI that returns its exit code reports a failure: a usage mistake is `<program>: <message>
- * (see npm run <program> -- --help)` and 2, anything else `<program>: <describe(error)>` and 1.
- */
-export function failureExitCode(
-  program: string,
-  caught: unknown,
-  describe: (error: unknown) => string,
-  err: (line: string) => void,
-): number {
-  const error = usageErrorOf(caught);
-  if (error instanceof UsageError) {
-    err(`${program}: ${error.message} (see npm run ${program} -- --help)`);
-    return 2;
-  }
-  err(`${program}: ${describe(error)}`);
-  return 1;
 }

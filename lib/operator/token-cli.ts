@@ -3,8 +3,8 @@
  * `--aws`, in a deployed tokens table. Prints tokens only on `create`, and only on stdout.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { parseArgs } from 'node:util';
-import { UsageError, commandError, failureExitCode, fieldText } from '../cli/args';
+import { UsageError, commandError, fieldText, parseCommandLine } from '../cli/args';
+import { failureExitCode, type CliIo } from '../cli/run';
 import { makeDocumentClient } from '../../lambda/aws/dynamodb';
 import {
   ALL_SCOPES,
@@ -47,12 +47,14 @@ Target (default: the local engine at http://127.0.0.1:\${PLANT_STORE_DB_PORT:-${
   --help               This text.
 `;
 
-/** Where the CLI writes. */
-export interface CliIo {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-  readonly env: NodeJS.ProcessEnv;
-}
+const OPTIONS = {
+  name: { type: 'string' },
+  scopes: { type: 'string' },
+  'expires-in': { type: 'string' },
+  aws: { type: 'boolean' },
+  table: { type: 'string' },
+  region: { type: 'string' },
+} as const;
 
 /** Runs the CLI and returns its exit code; never throws. */
 export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -61,22 +63,9 @@ export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<n
     // parseArgs reads `--expires-in -5d` as a missing value; say what is wrong with the value.
     const expiresAt = argv.indexOf('--expires-in');
     if (expiresAt >= 0 && argv[expiresAt + 1]?.startsWith('-')) parseExpiry(argv[expiresAt + 1]);
-    const { values, positionals } = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        name: { type: 'string' },
-        scopes: { type: 'string' },
-        'expires-in': { type: 'string' },
-        aws: { type: 'boolean' },
-        table: { type: 'string' },
-        region: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    const { values, positionals, help } = parseCommandLine(argv, OPTIONS, true);
     const [command, ...rest] = positionals;
-    if (values.help || command === 'help') {
+    if (help || command === 'help') {
       io.out(TOKEN_HELP);
       return 0;
     }
@@ -111,7 +100,7 @@ export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<n
     }
     return 0;
   } catch (caught) {
-    return failureExitCode('token', caught, (error) => describe(error, target), io.err);
+    return failureExitCode('token', caught, io.err, (error) => describe(error, target));
   } finally {
     target?.client.destroy();
   }

@@ -9,7 +9,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { UsageError, commandError, failureExitCode, parseCommandLine } from '../cli/args';
+import { UsageError, commandError, parseCommandLine } from '../cli/args';
+import { failureExitCode, type CliIo } from '../cli/run';
 import { PROJECT_ROOT } from '../definitions/bundling';
 import { statefulChanges } from './cdk-diff';
 import { RELEASES_DIR, RELEASE_STACKS } from './releases';
@@ -29,14 +30,8 @@ Commands:
 Exit codes: 0 done, 1 refused or failed, 2 a usage mistake.
 `;
 
-/** Where the CLI writes. */
-export interface ReleaseIo {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-}
-
 /** Runs the CLI and returns its exit code; never throws. */
-export async function runReleaseCli(argv: readonly string[], io: ReleaseIo): Promise<number> {
+export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     const [command, ...rest] = argv;
     if (command === '--help' || command === '-h') {
@@ -73,12 +68,12 @@ export async function runReleaseCli(argv: readonly string[], io: ReleaseIo): Pro
     }
     throw commandError(command, ['check-diff', 'keep']);
   } catch (error) {
-    return failureExitCode('release', error, (e) => (e as Error).message, io.err);
+    return failureExitCode('release', error, io.err);
   }
 }
 
 /** The verdict on one `cdk diff` output. */
-export function checkDiff(diff: string, allowReplacement: boolean, io: ReleaseIo): number {
+export function checkDiff(diff: string, allowReplacement: boolean, io: CliIo): number {
   const findings = statefulChanges(diff);
   if (findings.length === 0) {
     io.out('No table, key or queue would be removed or replaced.');
@@ -96,7 +91,7 @@ export function checkDiff(diff: string, allowReplacement: boolean, io: ReleaseIo
 }
 
 /** Synthesizes the kept stacks with the CDK CLI and copies them with openapi.json. */
-async function keep(version: string, io: ReleaseIo): Promise<void> {
+async function keep(version: string, io: CliIo): Promise<void> {
   const target = join(RELEASES_DIR, version);
   if (existsSync(target)) throw new UsageError(`releases/${version} exists already`);
   const out = mkdtempSync(join(tmpdir(), 'plant-store-release-'));

@@ -4,6 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { CliIo } from '../../cli/run';
 import { readDevToken } from '../../npm-start/find';
 import { LOAD_HELP, parseLoadArgs, type LoadArgs } from './args';
 import { buildReport, formatReport } from './report';
@@ -11,12 +12,6 @@ import { httpSender, runLoad, type Progress } from './run';
 import { renderSvg } from './svg';
 
 /** Where the output goes (the tests capture it). */
-export interface LoadIo {
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-  readonly env: NodeJS.ProcessEnv;
-  readonly signal?: AbortSignal;
-}
 
 /**
  * The token: `PLANT_STORE_TOKEN`, else (against this machine) npm start's dev token, else none —
@@ -31,7 +26,7 @@ const progressLine = (p: Progress) =>
   `${String(p.elapsedS).padStart(5)} s  ${p.rate}/s  sent ${p.sent}  answered ${p.answered}  in flight ${p.inFlight}  last second p99 ${p.lastSecondP99Ms.toFixed(1)} ms  429 ${p.throttled}  5xx ${p.serverErrors}  no answer ${p.failed}`;
 
 /** Runs the command; returns the exit code (usage mistakes are thrown as `UsageError`). */
-export async function loadCommand(argv: readonly string[], io: LoadIo): Promise<number> {
+export async function loadCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseLoadArgs(argv, io.env);
   if (args.help) {
     io.out(LOAD_HELP);

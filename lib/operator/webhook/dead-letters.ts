@@ -15,7 +15,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { parseDeliveryMessage } from '../../../lambda/webhook/message';
-import type { CliIo } from '../token-cli';
+import type { CliIo } from '../../cli/run';
 
 /** The header row of the listing. */
 export const DEAD_LETTERS_HEADER = ['webhookId', 'subscriberId', 'plantId', 'deadSince'].join('\t');

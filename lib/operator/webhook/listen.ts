@@ -8,6 +8,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { SECRET_FORMAT } from '../../../lambda/webhook/signature';
+import { integerOption, UsageError } from '../../cli/args';
+import type { CliIo } from '../../cli/run';
+import { DEFAULT_LISTEN_PORT, SECRET_VARIABLE } from './help';
 
 /** How the receiver runs. */
 export interface ListenOptions {
@@ -125,4 +129,45 @@ async function forward(
   });
   const text = (await response.text()).slice(0, 300).replace(/\s+/g, ' ');
   return { status: response.status, text };
+}
+
+/** `listen`'s options as the command line gives them. */
+export interface ListenCommandOptions {
+  readonly port?: string;
+  readonly secret?: string;
+  readonly 'forward-to'?: string;
+}
+
+/** `listen`: serves until `io.signal` aborts (SIGINT or SIGTERM), then closes its port. */
+export async function listenCommand(options: ListenCommandOptions, io: CliIo): Promise<void> {
+  const secret = options.secret ?? io.env[SECRET_VARIABLE];
+  if (!secret) throw new UsageError(`listen needs the secret in $${SECRET_VARIABLE} (or --secret)`);
+  if (!SECRET_FORMAT.test(secret))
+    throw new UsageError('the secret must be whsec_ and 32 bytes of base64, as add printed it');
+  const port = integerOption(options.port, 'port', DEFAULT_LISTEN_PORT, 0, 65535);
+  const forwardTo = forwardUrl(options['forward-to']);
+  const listener = await listen({ port, secret, forwardTo, out: io.out, err: io.err });
+  io.err(
+    `listening on http://127.0.0.1:${listener.port}/${forwardTo ? `, forwarding to ${forwardTo.href}` : ''} (Ctrl-C stops)`,
+  );
+  await new Promise<void>((resolve) => {
+    if (io.signal?.aborted) resolve();
+    io.signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await listener.close();
+}
+
+/** `listen --forward-to`: where verified deliveries go on to (any http(s) URL, loopback too). */
+function forwardUrl(raw: string | undefined): URL | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--forward-to must be an absolute http(s) URL, not ${raw}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--forward-to must be http or https, not ${url.protocol.slice(0, -1)}`);
+  }
+  return url;
 }

@@ -12,7 +12,7 @@ import {
 import type { ReceiverState, ReceiverStates } from '../../../lambda/webhook/receiver-state';
 import type { Subscriber } from '../../../lambda/webhook/subscriptions-table';
 import { fieldText, UsageError } from '../../cli/args';
-import type { CliIo } from '../token-cli';
+import type { CliIo } from '../../cli/run';
 
 /** `--rate`: requests per second, from `RATE_LIMITS.min` to `RATE_LIMITS.max`. */
 export function rateOption(raw: string | undefined): number | undefined {

@@ -212,7 +212,7 @@ describe('while one runtime runs', () => {
       result,
       1,
       new RegExp(
-        `failed: the data directory ${dataDir} is in use by process \\d+ \\(npm start or npm run db\\)`,
+        `^npm (start|run db): the data directory ${dataDir} is in use by process \\d+ \\(npm start or npm run db\\)`,
       ),
     );
   });
@@ -230,13 +230,13 @@ describe('while one runtime runs', () => {
     expectOneLine(
       result,
       1,
-      new RegExp(`^npm start failed: port \\d+ is in use .*; set ${setting} to a free port`),
+      new RegExp(`^npm start: port \\d+ is in use .*; set ${setting} to a free port`),
     );
   });
 
   it('npm run db on a port in use names PLANT_STORE_DB_PORT', async () => {
     const result = await runBin('db', ['--memory'], { PLANT_STORE_DB_PORT: String(dbPort) });
-    expectOneLine(result, 1, /^npm run db failed: port \d+ is in use .*; set PLANT_STORE_DB_PORT/);
+    expectOneLine(result, 1, /^npm run db: port \d+ is in use .*; set PLANT_STORE_DB_PORT/);
   });
 
   it('holds the lock file, with its pid, while it runs (removed on stop: see afterAll)', () => {

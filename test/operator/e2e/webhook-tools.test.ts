@@ -129,12 +129,12 @@ it('listen --forward-to verifies, sends the same bytes and headers on, prints an
   try {
     const out: string[] = [];
     const err: string[] = [];
-    let stop!: () => void;
+    const stop = new AbortController();
     const run = runWebhookCli(['listen', '--port', String(port), '--forward-to', behind.url], {
       out: (line) => out.push(line),
       err: (line) => err.push(line),
       env: { PLANT_STORE_WEBHOOK_SECRET: secret },
-      stop: new Promise<void>((resolve) => (stop = resolve)),
+      signal: stop.signal,
     });
     await until(() => err.length > 0, 'the listener starts');
     expect(err).toEqual([
@@ -157,7 +157,7 @@ it('listen --forward-to verifies, sends the same bytes and headers on, prints an
       `${webhookId}\tattempt 2\t${EXAMPLE}`,
       `${webhookId}\t→ ${behind.url}\t202\t`,
     ]);
-    stop();
+    stop.abort();
     expect(await run).toBe(0);
   } finally {
     globalThis.fetch = checked;

@@ -56,7 +56,11 @@ describe('npm run release -- check-diff', () => {
   const run = async (...argv: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runReleaseCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    const code = await runReleaseCli(argv, {
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+      env: {},
+    });
     return { code, out, err };
   };
 

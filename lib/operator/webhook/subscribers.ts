@@ -1,0 +1,153 @@
+/**
+ * The webhook CLI's commands about subscribers themselves: `add` (a URL checked as far as it
+ * can be before delivery time, and a secret shown once), `list`, `update --rate`, `remove` and
+ * `rotate`.
+ */
+import { addressRefusal, PUBLIC_ONLY } from '../../../lambda/webhook/address-policy';
+import { ROTATION_OVERLAP_SECONDS } from '../../../lambda/webhook/secrets';
+import { generateSecret } from '../../../lambda/webhook/signature';
+import { newSubscriberId } from '../../../lambda/webhook/subscriptions-table';
+import { UsageError } from '../../cli/args';
+import type { CliIo } from '../../cli/run';
+import { listRows, rateOption } from './receivers';
+import { receiverStates, secretBox, subscriptions, type Target } from './target';
+
+/** The URL a subscriber gives, checked as far as it can be before delivery time. */
+function subscriberUrl(raw: string | undefined, local: boolean): URL {
+  if (raw === undefined) throw new UsageError('add needs --url <url>');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--url must be an absolute URL, not ${raw}`);
+  }
+  const allowed = local ? ['http:', 'https:'] : ['https:'];
+  if (!allowed.includes(url.protocol)) {
+    throw new UsageError(
+      `--url must be ${local ? 'http or https' : 'https'}, not ${url.protocol.slice(0, -1)}`,
+    );
+  }
+  if (url.username || url.password)
+    throw new UsageError('--url must not carry a user name or password');
+  const refused = deployedRefusal(url);
+  if (refused && !local) throw new UsageError(`--url: ${refused}`);
+  return url;
+}
+
+/**
+ * Why the deployed deliverer would refuse `url` as far as can be told without resolving it: not
+ * https, or an address literal (or `localhost`) that is not public. Locally such a URL is
+ * accepted, and `add` says that deployed it would not be.
+ */
+function deployedRefusal(url: URL): string | undefined {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const literal = host.toLowerCase() === 'localhost' ? '127.0.0.1' : host;
+  const address = /^[\d.]+$|:/.test(literal) ? addressRefusal(literal, PUBLIC_ONLY) : undefined;
+  if (address) return host === literal ? address : `${host} is not a public address`;
+  return url.protocol === 'https:' ? undefined : `${url.protocol.slice(0, -1)} is not https`;
+}
+
+/** `add --id`: a chosen subscriber id, locally only (deployed ids stay random). */
+const CHOSEN_ID = /^sub_[\w-]{1,64}$/;
+
+export async function add(
+  target: Target,
+  {
+    url: rawUrl,
+    name,
+    id,
+    rate: rawRate,
+  }: {
+    readonly url?: string;
+    readonly name?: string;
+    readonly id?: string;
+    readonly rate?: string;
+  },
+  io: CliIo,
+): Promise<void> {
+  const url = subscriberUrl(rawUrl, target.local);
+  const rate = rateOption(rawRate);
+  if (id !== undefined && !target.local) throw new UsageError('--id goes without --aws');
+  if (id !== undefined && !CHOSEN_ID.test(id)) {
+    throw new UsageError(`--id must be sub_ and 1 to 64 letters, digits, _ or -, not ${id}`);
+  }
+  const table = subscriptions(target);
+  const subscriberId = id ?? newSubscriberId();
+  const secret = generateSecret();
+  await table.add({
+    subscriberId,
+    url: url.href,
+    name: name?.trim() || url.host,
+    createdAt: new Date().toISOString(),
+    secret: await secretBox(target).seal(secret, subscriberId),
+  });
+  if (rate !== undefined) await receiverStates(target).setRate(subscriberId, rate);
+  io.out(secret);
+  io.err(`subscriberId ${subscriberId}  url ${url.href}  (the secret above is shown this once)`);
+  const refused = target.local ? deployedRefusal(url) : undefined;
+  if (refused) {
+    io.err(
+      `note: npm start delivers to it, but a deployed stack would refuse this URL (${refused}): deployed, a subscriber must be https to a public address`,
+    );
+  }
+}
+
+/** `update <id> --rate <per second>`. */
+export async function update(
+  target: Target,
+  subscriberId: string,
+  rawRate: string | undefined,
+  io: CliIo,
+): Promise<void> {
+  const rate = rateOption(rawRate);
+  if (rate === undefined) throw new UsageError('update needs --rate <per second>');
+  if (!(await receiverStates(target).setRate(subscriberId, rate))) {
+    throw new Error(`no subscriber with id ${subscriberId} in ${target.where}`);
+  }
+  io.err(`${subscriberId} now receives at most ${rate} requests a second`);
+}
+
+/** `remove <id>`. */
+export async function remove(target: Target, subscriberId: string, io: CliIo): Promise<void> {
+  if (!(await subscriptions(target).remove(subscriberId))) {
+    throw new Error(`no subscriber with id ${subscriberId} in ${target.where}`);
+  }
+  io.err(`removed ${subscriberId}; deliveries already queued for it are dropped`);
+}
+
+/** `list`: a header row, then one line per subscriber, oldest first. */
+export async function list(target: Target, io: CliIo): Promise<void> {
+  const [all, states] = await Promise.all([
+    subscriptions(target).list(),
+    receiverStates(target).all(),
+  ]);
+  all.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  if (all.length === 0) {
+    io.err(`no subscribers in ${target.where}`);
+    return;
+  }
+  const now = new Date().toISOString();
+  const [header, ...rows] = listRows(all, states);
+  io.out(
+    ['subscriberId', 'name', 'url', 'created', 'rotationEnds', ...header!.slice(4)].join('\t'),
+  );
+  all.forEach((s, i) => {
+    // A rotation that has ended is no longer one: only an overlap still running is shown.
+    const ends = s.rotationEndsAt && s.rotationEndsAt > now ? s.rotationEndsAt : '';
+    io.out([...rows[i]!.slice(0, 4), ends, ...rows[i]!.slice(4)].join('\t'));
+  });
+}
+
+/** `rotate <id>`: a new secret; the old one keeps signing for ROTATION_OVERLAP_SECONDS. */
+export async function rotate(target: Target, subscriberId: string, io: CliIo): Promise<void> {
+  const secret = generateSecret();
+  const sealed = await secretBox(target).seal(secret, subscriberId);
+  const ends = new Date(Date.now() + ROTATION_OVERLAP_SECONDS * 1000).toISOString();
+  if (!(await subscriptions(target).rotate(subscriberId, sealed, ends))) {
+    throw new Error(`no subscriber with id ${subscriberId} in ${target.where}`);
+  }
+  io.out(secret);
+  io.err(
+    `rotated ${subscriberId}: attempts are signed with the new and the old secret until ${ends}, then with the new one only (the secret above is shown this once)`,
+  );
+}

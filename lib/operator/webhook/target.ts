@@ -1,0 +1,112 @@
+/**
+ * Where the webhook CLI's commands act: npm start's engine and queues (found through
+ * lib/npm-start/), or with `--aws` the deployed subscriptions table, plants table, queues and
+ * KMS key named by the options; and the tables, secret box and replay dependencies there.
+ */
+import { KMSClient } from '@aws-sdk/client-kms';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
+import { PLANTS_TABLE, SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
+import { PlantsTable } from '../../../lambda/plants/table';
+import { sqsDeliveryQueue, type DeliveryQueue } from '../../../lambda/webhook/delivery-queue';
+import { ReceiverStates } from '../../../lambda/webhook/receiver-state';
+import { kmsSecretBox, LOCAL_SECRET_BOX, type SecretBox } from '../../../lambda/webhook/secrets';
+import { SubscriptionsTable } from '../../../lambda/webhook/subscriptions-table';
+import { UsageError } from '../../cli/args';
+import {
+  LOCAL_QUEUE_NAMES,
+  localCliClientConfig,
+  localEngineTarget,
+  localQueueUrl,
+} from '../../npm-start/find';
+import type { ReplayDeps } from './replay';
+
+/** Where a command acts. */
+export interface Target {
+  readonly local: boolean;
+  readonly where: string;
+  readonly endpoint?: string;
+  readonly region?: string;
+  readonly table?: string;
+  readonly plantsTable?: string;
+  readonly queue?: string;
+  /** Locally: what to say when the engine cannot be reached. */
+  readonly unreachable?: string;
+}
+
+/** The target the options name: `--aws` and its tables and queue, else npm start's engine. */
+export function resolveTarget(
+  values: Record<string, string | boolean | undefined>,
+  env: NodeJS.ProcessEnv,
+): Target {
+  const region = values.region as string | undefined;
+  if (values.aws) {
+    return {
+      local: false,
+      where: 'AWS',
+      region,
+      table: values.table as string | undefined,
+      plantsTable: values['plants-table'] as string | undefined,
+      queue: values.queue as string | undefined,
+    };
+  }
+  if (values.table || values['plants-table'] || values.queue || region)
+    throw new UsageError('--table, --plants-table, --queue and --region go with --aws');
+  const { endpoint, where, unreachable } = localEngineTarget(env);
+  return { local: true, where, endpoint, unreachable };
+}
+
+export function subscriptions(target: Target): SubscriptionsTable {
+  if (target.local) {
+    const client = makeDocumentClient(localCliClientConfig(target.endpoint!));
+    return new SubscriptionsTable(client, SUBSCRIPTIONS_TABLE.localName);
+  }
+  if (!target.table) throw new UsageError('--aws needs --table <SubscriptionsTableName>');
+  return new SubscriptionsTable(
+    makeDocumentClient(target.region ? { region: target.region } : {}),
+    target.table,
+  );
+}
+
+export function receiverStates(target: Target): ReceiverStates {
+  if (target.local) {
+    const client = makeDocumentClient(localCliClientConfig(target.endpoint!));
+    return new ReceiverStates(client, SUBSCRIPTIONS_TABLE.localName);
+  }
+  if (!target.table) throw new UsageError('--aws needs --table <SubscriptionsTableName>');
+  return new ReceiverStates(
+    makeDocumentClient(target.region ? { region: target.region } : {}),
+    target.table,
+  );
+}
+
+export function secretBox(target: Target): SecretBox {
+  if (target.local) return LOCAL_SECRET_BOX;
+  return kmsSecretBox(
+    `alias/${target.table}`,
+    new KMSClient(target.region ? { region: target.region } : {}),
+  );
+}
+
+/** What a replay reads and where it queues: npm start's, or the deployed tables and queue. */
+export function replayDependencies(target: Target, command: string): ReplayDeps {
+  const subscriptionsTable = subscriptions(target);
+  let plantsTable: PlantsTable;
+  let queue: DeliveryQueue;
+  if (target.local) {
+    const config = localCliClientConfig(target.endpoint!);
+    plantsTable = new PlantsTable(makeDocumentClient(config), PLANTS_TABLE.localName);
+    const url = localQueueUrl(target.endpoint!, LOCAL_QUEUE_NAMES.deliveries);
+    queue = sqsDeliveryQueue(url, new SQSClient(config));
+  } else {
+    if (!target.plantsTable || !target.queue) {
+      throw new UsageError(
+        `${command} --aws needs --table <SubscriptionsTableName> --plants-table <PlantsTableName> --queue <DeliveryQueueUrl>`,
+      );
+    }
+    const config = target.region ? { region: target.region } : {};
+    plantsTable = new PlantsTable(makeDocumentClient(config), target.plantsTable);
+    queue = sqsDeliveryQueue(target.queue, new SQSClient(config));
+  }
+  return { plants: plantsTable, subscribers: () => subscriptionsTable.list(), queue };
+}
