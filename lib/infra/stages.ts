@@ -71,7 +71,8 @@ export type CapacityPreset = Pick<
  * still served), which also guarantees it against other functions of the account and caps what a
  * flood costs. The authorizer reserves nothing: its load follows the number of distinct tokens,
  * not the creates, and a cap would answer 500 to valid tokens. The account's concurrency must
- * exceed the reservations by 100 (Lambda keeps that much unreserved): `100k` needs it raised.
+ * exceed the reservations by 100 (Lambda keeps that much unreserved) and be a tenth of the
+ * invocations a second (Lambda's request-rate quota): from `10k` it must be raised first.
  */
 export const CAPACITY_PRESETS = {
   '1k': {

@@ -41,8 +41,6 @@ export const PRICES = {
   },
   /** Standard queue requests per million (each 64 KB chunk of a request is one). */
   sqsRequestPerMillion: { value: 0.4, source: 'https://aws.amazon.com/sqs/pricing/' },
-  /** Symmetric KMS requests per 10,000. */
-  kmsPer10k: { value: 0.03, source: 'https://aws.amazon.com/kms/pricing/' },
   /** Lambda's logs to CloudWatch Logs (Standard class), per GB by monthly tier (since 1 May 2025). */
   lambdaLogsPerGb: {
     value: [
@@ -56,8 +54,6 @@ export const PRICES = {
   },
   /** Other logs (the API's access log), Standard class, per GB. */
   customLogsPerGb: { value: 0.5, source: 'https://aws.amazon.com/cloudwatch/pricing/' },
-  /** The Infrequent Access log class, per GB ingested (first tier). */
-  infrequentAccessLogsPerGb: { value: 0.25, source: 'https://aws.amazon.com/cloudwatch/pricing/' },
 } as const satisfies Record<string, Sourced<unknown>>;
 
 /** Default quotas (per account and Region unless said), and the limits that cannot be raised. */
@@ -66,10 +62,25 @@ export const QUOTAS = {
     value: 1_000,
     source: 'https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html',
   },
+  /** Invocations a second across the account's functions: this many times its concurrency. */
+  lambdaRequestsPerConcurrency: {
+    value: 10,
+    source: 'https://docs.aws.amazon.com/lambda/latest/dg/lambda-concurrency.html',
+  },
   /** New execution environments per function: 1,000 every 10 seconds. */
   lambdaScalingPer10s: {
     value: 1_000,
     source: 'https://docs.aws.amazon.com/lambda/latest/dg/scaling-behavior.html',
+  },
+  /** ... or 10,000 more requests a second every 10 seconds, per function. */
+  lambdaScalingRequestsPer10s: {
+    value: 10_000,
+    source: 'https://docs.aws.amazon.com/lambda/latest/dg/scaling-behavior.html',
+  },
+  /** Memory at which a function has one whole vCPU (Lambda gives CPU in proportion to memory). */
+  lambdaMbPerVcpu: {
+    value: 1_769,
+    source: 'https://docs.aws.amazon.com/lambda/latest/dg/configuration-memory.html',
   },
   /** Lambda keeps this much of the account's concurrency unreserved. */
   lambdaUnreserved: {
@@ -81,48 +92,91 @@ export const QUOTAS = {
     value: 10_000,
     source: 'https://docs.aws.amazon.com/apigateway/latest/developerguide/limits.html',
   },
-  apiGatewayBurst: {
-    value: 5_000,
-    source: 'https://docs.aws.amazon.com/apigateway/latest/developerguide/limits.html',
-  },
-  /** Each partition: 1,000 write units and 3,000 read units a second (cannot be raised). */
+  /**
+   * Each partition: 1,000 write units or 3,000 read units a second, or a linear combination
+   * (cannot be raised).
+   */
   dynamoPartitionWrites: {
     value: 1_000,
     source:
-      'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html',
+      'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput-scenarios.html',
   },
   dynamoPartitionReads: {
     value: 3_000,
     source:
-      'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html',
+      'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput-scenarios.html',
   },
-  /** What a new on-demand table serves at once: 4,000 writes or 12,000 reads a second. */
+  /**
+   * What a new on-demand table serves at once: 4,000 write units or 12,000 read units a second,
+   * or any linear combination of the two.
+   */
   dynamoNewTableWrites: {
     value: 4_000,
     source:
-      'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html',
+      'https://aws.amazon.com/premiumsupport/knowledge-center/on-demand-table-throttling-dynamodb/',
   },
   dynamoNewTableReads: {
     value: 12_000,
     source:
-      'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html',
+      'https://aws.amazon.com/premiumsupport/knowledge-center/on-demand-table-throttling-dynamodb/',
   },
-  /** An on-demand table's default maximum, read and write units a second each. */
+  /** A table's read and write units a second each (quotas L-CF0CBE56, L-AB614373). */
   dynamoTableMax: {
     value: 40_000,
-    source: 'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html',
+    source: 'https://docs.aws.amazon.com/general/latest/gr/ddb.html',
   },
-  /** Symmetric cryptographic operations a second in us-east-1 (shared by all keys). */
-  kmsSymmetricRps: {
-    value: 100_000,
-    source: 'https://docs.aws.amazon.com/kms/latest/developerguide/requests-per-second.html',
+  /** Lambda reads each stream shard this many times a second. */
+  streamPollsPerSecond: {
+    value: 4,
+    source: 'https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html',
   },
   /** An SQS event source mapping's maximum concurrency setting. */
   sqsMappingMaxConcurrency: {
     value: 1_000,
     source: 'https://docs.aws.amazon.com/lambda/latest/dg/API_ScalingConfig.html',
   },
+  /** The SQS mapping starts at five concurrent batches and adds up to 300 a minute. */
+  sqsMappingScalingPerMinute: {
+    value: 300,
+    source: 'https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html',
+  },
+  /** Messages one ReceiveMessage returns, and entries of one DeleteMessageBatch, at most. */
+  sqsBatchMessages: {
+    value: 10,
+    source:
+      'https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html',
+  },
 } as const satisfies Record<string, Sourced>;
+
+/**
+ * The quotas to raise for a level, in the order to raise them, with their Service Quotas codes
+ * (https://docs.aws.amazon.com/servicequotas/latest/userguide/intro.html) and why that order.
+ */
+export const QUOTA_CODES = [
+  {
+    quota: 'dynamoTableMax',
+    code: 'L-AB614373 (writes), L-CF0CBE56 (reads)',
+    name: 'DynamoDB table-level write and read throughput',
+    why: 'first: a table is pre-warmed only up to this quota, and AWS advises pre-warming 24 h before the peak (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/pre-warming-on-demand-capacity-mode.html)',
+  },
+  {
+    quota: 'lambdaConcurrency',
+    code: 'L-B99A9384',
+    name: 'Lambda concurrent executions (its requests a second are 10 times it)',
+    why: 'before the deployment: a preset reserves concurrency, and the deployment fails if the account lacks it (https://docs.aws.amazon.com/general/latest/gr/lambda-service.html)',
+  },
+  {
+    quota: 'apiGatewayRps',
+    code: 'L-8A5B8E43',
+    name: 'API Gateway throttle rate (account, all APIs)',
+    why: 'before the traffic: the stage throttle of a preset is above the default (its burst bucket follows the rate and cannot be asked for)',
+  },
+] as const satisfies readonly {
+  quota: keyof typeof QUOTAS;
+  code: string;
+  name: string;
+  why: string;
+}[];
 
 /**
  * Per invocation, measured here: `env -u NODE_EXTRA_CA_CERTS npm run bench -- --phases request
@@ -140,6 +194,14 @@ export const MEASURED = {
     'list-plants': { ms: 4.7, bytesLogged: 373, units: 1 },
     'delete-plant': { ms: 2.13, bytesLogged: 407, units: 1 },
   },
+  /**
+   * `env -u NODE_EXTRA_CA_CERTS npm run bench -- --phases fan-out`: the fan-out bundle's CPU per
+   * SendMessageBatch of ten (its CPU a batch of 100 records at ten subscribers, over 100 calls).
+   */
+  fanOut: {
+    when: '25 Nov 2026 22:16 UTC, load average 15.3: 102.2 ms of CPU a batch of 100 records at ten subscribers (100 calls)',
+    cpuMsPerCall: 1.02,
+  },
 } as const;
 
 /**
@@ -149,6 +211,8 @@ export const MEASURED = {
 export const DEPLOYED_ASSUMPTIONS = {
   /** Added to each measured handler time for its DynamoDB round trip in the Region. */
   dynamoRoundTripMs: 5,
+  /** One SQS call's round trip in the Region (what the fan-out bench gives the local SQS). */
+  sqsCallMs: 10,
   /** How long a receiver takes to answer a webhook, for the cost table. */
   receiverLatencyMs: 200,
   /** Distinct tokens sending requests, for the cost table. */

@@ -10,10 +10,12 @@ import {
   DEPLOYED_ASSUMPTIONS,
   MEASURED,
   PRICES,
+  QUOTA_CODES,
   QUOTAS,
   SECONDS_PER_MONTH,
   type Sourced,
 } from './inputs';
+import { webhookLoad, type WebhookLoad } from './webhook';
 
 /** The request-path functions the bench measures. */
 type Measured = keyof typeof MEASURED.functions;
@@ -112,9 +114,15 @@ export interface LevelModel {
   readonly hitRate: number;
   /** Concurrent executions by function. */
   readonly concurrency: Record<string, number>;
+  /** Invocations a second, every function together (Lambda's request-rate quota counts these). */
+  readonly invocations: number;
+  /** The account concurrency the level needs: its concurrency, or its invocations ÷ 10, whichever is more. */
+  readonly accountConcurrency: number;
+  /** Seconds create-plant takes to scale out from cold to the level (Lambda's scaling rate). */
+  readonly coldRampSeconds: number;
   readonly writeUnits: number;
   readonly readUnits: number;
-  readonly deliveries: number;
+  readonly webhook: WebhookLoad;
   /** Each quota's use, as a share of its default (1 = at the quota). */
   readonly pressure: {
     readonly what: string;
@@ -143,25 +151,28 @@ export function model(
     authorizer: (authorizer * billedMs('authorizer')) / 1000,
   };
   for (const op of ops) concurrency[FUNCTION_OF[op]] = (mix[op] * billedMs(FUNCTION_OF[op])) / 1000;
-  const deliveries = mix.create * subscribers;
-  // The deliverer holds an invocation for its batch's slowest receiver; the fan-out one per stream batch.
-  const deliverInvocations = deliveries / DELIVERY_SOURCE.batchSize;
-  concurrency.deliver = Math.min(
-    DELIVERY_SOURCE.maxConcurrency,
-    (deliverInvocations * latencyMs) / 1000,
+  const webhook = webhookLoad(mix.create, subscribers, latencyMs);
+  concurrency['fan-out'] = (webhook.fanOutInvocations * webhook.fanOutMs) / 1000;
+  concurrency.deliver = Math.min(DELIVERY_SOURCE.maxConcurrency, webhook.deliverNeeded);
+  const q = QUOTAS;
+  const invocations =
+    requests + authorizer + webhook.fanOutInvocations + webhook.deliverInvocations;
+  const totalConcurrency = Object.values(concurrency).reduce((a, b) => a + b, 0);
+  const accountConcurrency = Math.max(
+    totalConcurrency,
+    invocations / q.lambdaRequestsPerConcurrency.value,
   );
+  // From cold, each function gains 1,000 environments or 10,000 requests a second every 10 s.
+  const coldRampSeconds =
+    10 *
+    Math.max(
+      Math.ceil(concurrency['create-plant']! / q.lambdaScalingPer10s.value),
+      Math.ceil(mix.create / q.lambdaScalingRequestsPer10s.value),
+    );
   const units = (name: Measured) => MEASURED.functions[name].units;
   const writeUnits = mix.create * units('create-plant') + mix.delete * units('delete-plant');
   const plantReads = mix.get * units('get-plant') + mix.list * units('list-plants');
-  // The deliverer reads each subscriber of a batch once (strongly consistent, 1 unit): a batch
-  // of 100 deliveries holds up to 100 subscribers, and each subscriber's item, on one partition,
-  // is read once per batch that holds it.
-  const perBatch = Math.min(subscribers, DELIVERY_SOURCE.batchSize);
-  const subscriberReads = deliverInvocations * perBatch;
-  const readsOfOneSubscriber = (mix.create * perBatch) / DELIVERY_SOURCE.batchSize;
-  const readUnits = plantReads + authorizer * units('authorizer') + subscriberReads;
-  const totalConcurrency = Object.values(concurrency).reduce((a, b) => a + b, 0);
-  const q = QUOTAS;
+  const readUnits = plantReads + authorizer * units('authorizer') + webhook.subscriptionReads;
   const row = (what: string, demand: number, quota: Sourced) => ({
     what,
     demand,
@@ -171,43 +182,60 @@ export function model(
   const pressure = [
     row('API Gateway requests a second (account, all APIs)', requests, q.apiGatewayRps),
     row('Lambda concurrent executions (account)', totalConcurrency, q.lambdaConcurrency),
-    row(
-      'plants table: writes a new on-demand table takes at once',
-      writeUnits,
-      q.dynamoNewTableWrites,
-    ),
-    row('plants table: on-demand maximum, writes', writeUnits, q.dynamoTableMax),
-    row(
-      'plants table: reads a new on-demand table takes at once',
-      plantReads,
-      q.dynamoNewTableReads,
-    ),
-    row('plants table: on-demand maximum, reads', plantReads, q.dynamoTableMax),
-    row(
-      "subscriptions table: reads of one subscriber's item (one partition)",
-      readsOfOneSubscriber,
-      q.dynamoPartitionReads,
-    ),
     {
-      what: `webhook deliveries a second (${DELIVERY_SOURCE.maxConcurrency} × ${DELIVERY_SOURCE.batchSize} ÷ ${latencyMs} ms)`,
-      demand: deliveries,
-      limit: deliveryThroughput(latencyMs),
+      what: 'Lambda invocations a second (account: 10 × its concurrency)',
+      demand: invocations,
+      limit: q.lambdaConcurrency.value * q.lambdaRequestsPerConcurrency.value,
+      source: q.lambdaRequestsPerConcurrency.source,
+    },
+    {
+      // One limit for both: 4,000 write units or 12,000 read units, or a linear combination.
+      what: 'plants table: what a new on-demand table takes at once (writes ÷ 4,000 + reads ÷ 12,000)',
+      demand: writeUnits / q.dynamoNewTableWrites.value + plantReads / q.dynamoNewTableReads.value,
+      limit: 1,
+      source: q.dynamoNewTableWrites.source,
+    },
+    row('plants table: its write quota (L-AB614373)', writeUnits, q.dynamoTableMax),
+    row('plants table: its read quota (L-CF0CBE56)', plantReads, q.dynamoTableMax),
+    {
+      // A handful of items share one partition: 1,000 write or 3,000 read units, or a combination.
+      what: 'subscriptions table, one partition (writes ÷ 1,000 + reads ÷ 3,000)',
+      demand:
+        webhook.subscriptionWrites / q.dynamoPartitionWrites.value +
+        webhook.subscriptionReads / q.dynamoPartitionReads.value,
+      limit: 1,
+      source: q.dynamoPartitionWrites.source,
+    },
+    {
+      what: `fan-out, one shard: records a second (${STREAM_SOURCE.parallelizationFactor} batches of ${STREAM_SOURCE.batchSize} at once)`,
+      demand: mix.create / webhook.shards,
+      limit: webhook.shardCapacity,
+      source: 'lib/definitions/webhooks.ts and npm run bench -- --phases fan-out',
+    },
+    {
+      what: `deliverer invocations at once (its mapping's ${DELIVERY_SOURCE.maxConcurrency}; ${latencyMs} ms receivers)`,
+      demand: webhook.deliverNeeded,
+      limit: DELIVERY_SOURCE.maxConcurrency,
       source: 'lib/definitions/webhooks.ts',
     },
+    row(
+      "deliverer invocations at once (the mapping setting's maximum)",
+      webhook.deliverNeeded,
+      q.sqsMappingMaxConcurrency,
+    ),
   ];
 
   const monthly = (perSecond: number) => perSecond * SECONDS_PER_MONTH;
   const perMillion = (perSecond: number) => (requests > 0 ? (perSecond / requests) * 1e6 : 0);
-  const invocations =
-    requests + authorizer + deliverInvocations + mix.create / STREAM_SOURCE.batchSize;
   const gbSeconds =
     (concurrency.authorizer! + ops.reduce((s, op) => s + concurrency[FUNCTION_OF[op]]!, 0)) *
       (FUNCTIONS['create-plant'].memorySize / 1024) +
-    (deliverInvocations * latencyMs * FUNCTIONS.deliver.memorySize) / 1024 / 1000;
+    webhook.gbSeconds;
   const lambdaLogBytes =
     ops.reduce((s, op) => s + mix[op] * MEASURED.functions[FUNCTION_OF[op]].bytesLogged, 0) +
     authorizer * MEASURED.functions.authorizer.bytesLogged +
-    (requests + authorizer) * PLATFORM_LINES;
+    invocations * PLATFORM_LINES +
+    webhook.logBytes;
   const accessBytes = requests * ACCESS_LINE;
   const gb = (bytes: number) => bytes / 1024 ** 3;
   const p = PRICES;
@@ -225,10 +253,11 @@ export function model(
     'Lambda duration':
       perMillion(gbSeconds) * tiered(p.lambdaArmGbSecond.value, monthly(gbSeconds)),
     DynamoDB:
-      (perMillion(writeUnits) / 1e6) * p.dynamoWriteUnitPerMillion.value +
+      (perMillion(writeUnits + webhook.subscriptionWrites) / 1e6) *
+        p.dynamoWriteUnitPerMillion.value +
       (perMillion(readUnits) / 1e6) * p.dynamoReadUnitPerMillion.value,
-    // Per delivery: a tenth of a SendMessageBatch, of a ReceiveMessage and of a DeleteMessageBatch.
-    SQS: (perMillion(deliveries * 0.3) / 1e6) * p.sqsRequestPerMillion.value,
+    // The fan-out's SendMessageBatch calls, the deliverer's mapping's receives and deletes.
+    SQS: (perMillion(webhook.sqsRequests) / 1e6) * p.sqsRequestPerMillion.value,
     'CloudWatch Logs':
       gb(perMillion(lambdaLogBytes)) *
         tiered(p.lambdaLogsPerGb.value, gb(monthly(lambdaLogBytes))) +
@@ -240,12 +269,31 @@ export function model(
     authorizer,
     hitRate: cacheHitRate(requests, tokens),
     concurrency,
+    invocations,
+    accountConcurrency,
+    coldRampSeconds,
     writeUnits,
     readUnits,
-    deliveries,
+    webhook,
     pressure,
     costPerMillion,
     bytesPerRequest: (lambdaLogBytes + accessBytes) / requests,
+  };
+}
+
+/** What each quota to raise (`QUOTA_CODES`) must be raised to for the level `m` models. */
+export function quotaNeeds(m: LevelModel): Record<(typeof QUOTA_CODES)[number]['quota'], number> {
+  const q = QUOTAS;
+  return {
+    // The table is pre-warmed to the stage throttle (1.2 × the rate); its quota must allow it.
+    dynamoTableMax: 1.2 * Math.max(m.writeUnits, m.readUnits),
+    // The preset reserves 3 × create-plant's concurrency, and Lambda keeps 100 unreserved.
+    lambdaConcurrency:
+      Math.max(
+        m.accountConcurrency + 2 * m.concurrency['create-plant']!,
+        m.invocations / q.lambdaRequestsPerConcurrency.value,
+      ) + q.lambdaUnreserved.value,
+    apiGatewayRps: 1.2 * m.requests,
   };
 }
 

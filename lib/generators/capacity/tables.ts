@@ -3,6 +3,7 @@
  * capacity` prints them, and a unit test requires the document to hold exactly these.
  */
 import { API } from '../../definitions/api';
+import { FUNCTIONS } from '../../definitions/functions';
 import { DELIVERY_SOURCE } from '../../definitions/webhooks';
 import {
   DEPLOYED_ASSUMPTIONS,
@@ -10,6 +11,7 @@ import {
   MEASURED,
   PRICES,
   PRICES_AS_OF,
+  QUOTA_CODES,
   QUOTAS,
   SECONDS_PER_MONTH,
 } from './inputs';
@@ -21,9 +23,11 @@ import {
   deliveryThroughput,
   model,
   PLATFORM_LINES,
+  quotaNeeds,
   readHeavy,
   type LevelModel,
 } from './model';
+import { SUBSCRIPTION_ITEM_BYTES } from './webhook';
 
 /** Where the generated part of docs/capacity.md begins and ends. */
 export const MARKERS = {
@@ -99,6 +103,7 @@ function measuredTable(): string {
 
 function shapeTable(models: readonly LevelModel[]): string {
   const row = (label: string, value: (m: LevelModel) => string) => [label, ...models.map(value)];
+  const w = (m: LevelModel) => m.webhook;
   return table(levelHead(), [
     row(
       `authorizer invocations/s (${n(DEPLOYED_ASSUMPTIONS.activeTokens)} tokens; cache hit rate)`,
@@ -106,22 +111,59 @@ function shapeTable(models: readonly LevelModel[]): string {
     ),
     row('concurrency: create-plant', (m) => n(m.concurrency['create-plant']!, 1)),
     row('concurrency: authorizer', (m) => n(m.concurrency.authorizer!, 2)),
+    row('concurrency: fan-out', (m) => n(m.concurrency['fan-out']!, 2)),
     row(
       `concurrency: deliver (${DEPLOYED_ASSUMPTIONS.subscribers} subscriber, ${DEPLOYED_ASSUMPTIONS.receiverLatencyMs} ms receivers)`,
       (m) => n(m.concurrency.deliver!, 1),
     ),
-    row('DynamoDB write units/s (plants)', (m) => n(m.writeUnits)),
+    row('Lambda invocations/s, every function', (m) => n(m.invocations)),
+    row('account concurrency needed: the concurrency, or invocations ÷ 10 if more', (m) =>
+      n(Math.ceil(m.accountConcurrency)),
+    ),
+    row('create-plant from cold (1,000 environments or 10,000 requests/s more per 10 s), s', (m) =>
+      n(m.coldRampSeconds),
+    ),
+    row(
+      'DynamoDB write units/s (plants; subscriptions)',
+      (m) => `${n(m.writeUnits)}; ${n(m.webhook.subscriptionWrites)}`,
+    ),
     row('DynamoDB read units/s (tokens, subscriptions)', (m) => n(m.readUnits, 1)),
-    row('create-plant scales out from cold within (1,000 environments per 10 s), s', (m) =>
-      n(Math.ceil(m.concurrency['create-plant']! / QUOTAS.lambdaScalingPer10s.value) * 10),
+    row('stream shards (one per 1,000 writes/s at least)', (m) => n(w(m).shards)),
+    row(
+      'fan-out: records a batch (4 polls/s a shard); SendMessageBatch calls a batch; run time, ms',
+      (m) => `${n(w(m).recordsPerBatch)}; ${n(w(m).callsPerBatch)}; ${n(w(m).fanOutMs, 1)}`,
     ),
-    row('partitions the writes need at least (1,000 WCU each)', (m) =>
-      n(Math.ceil(m.writeUnits / QUOTAS.dynamoPartitionWrites.value)),
+    row(
+      'webhook deliveries/s; SQS requests/s',
+      (m) => `${n(w(m).deliveries)}; ${n(w(m).sqsRequests)}`,
     ),
-    row('webhook deliveries/s', (m) => n(m.deliveries)),
     row('bytes logged per create (all log groups)', (m) => n(m.bytesPerRequest)),
     row('log GB a day', (m) => n((m.bytesPerRequest * m.requests * 86_400) / 1024 ** 3, 1)),
   ]);
+}
+
+/** The quotas each level needs raised, in the order to raise them (their Service Quotas codes). */
+function raisingTable(models: readonly LevelModel[]): string {
+  const needed = models.map(quotaNeeds);
+  return table(
+    [
+      'order',
+      'Service Quotas code',
+      'quota (default)',
+      ...LEVELS.map((r) => `${n(r)} creates/s`),
+      'why first',
+    ],
+    QUOTA_CODES.map((q, i) => [
+      String(i + 1),
+      q.code,
+      `${q.name} (${n(QUOTAS[q.quota].value)})`,
+      ...needed.map((need) => {
+        const value = Math.ceil(need[q.quota]);
+        return value > QUOTAS[q.quota].value ? `**${n(value)}**` : 'default';
+      }),
+      q.why,
+    ]),
+  );
 }
 
 function hitRateTable(): string {
@@ -198,6 +240,8 @@ export function capacityTables(): string {
     '',
     `Lambda's own lines (platform.start and platform.report, JSON log format) add ${PLATFORM_LINES} bytes per invocation and the access log ${ACCESS_LINE} bytes per request (both computed from their formats: \`lib/generators/capacity/model.ts\`).`,
     '',
+    `The fan-out (\`env -u NODE_EXTRA_CA_CERTS npm run bench -- --phases fan-out\`, ${MEASURED.fanOut.when}): ${MEASURED.fanOut.cpuMsPerCall} ms of CPU per SendMessageBatch on one core, which Lambda gives the fan-out's ${n(FUNCTIONS['fan-out'].memorySize)} MB. The webhook functions' lines (one per fan-out batch, one per delivery, EMF metrics per invocation) and a subscriber's item (${n(SUBSCRIPTION_ITEM_BYTES)} bytes with its 20 recent attempts) are computed from their formats (\`lib/generators/capacity/webhook.ts\`).`,
+    '',
     '#### The shape at each level (creates only)',
     '',
     shapeTable(write),
@@ -219,6 +263,10 @@ export function capacityTables(): string {
     '#### Each default quota, used at each level (creates only)',
     '',
     pressureTable(write),
+    '',
+    '#### Raising quotas: what each level needs, in this order (Service Quotas)',
+    '',
+    raisingTable(write),
     '',
     '#### The read-heavy mix (80 % get, 10 % list, 9 % create, 1 % delete), per million requests',
     '',

@@ -1,19 +1,50 @@
 /**
  * docs/capacity.md holds exactly the tables the model computes from its inputs, every input names
- * its AWS source, each capacity preset of the stages is what the model asks for, and the
- * arithmetic the page explains is the arithmetic the model does.
+ * its AWS source and is used by the model, each capacity preset of the stages is what the model
+ * asks for, and the arithmetic the page explains is the arithmetic the model does.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CAPACITY_PRESETS } from '../../../lib/infra/stages';
-import { PRICES, QUOTAS } from '../../../lib/generators/capacity/inputs';
+import * as inputs from '../../../lib/generators/capacity/inputs';
 import {
   cacheHitRate,
   creates,
   deliveryThroughput,
   model,
+  quotaNeeds,
   readHeavy,
 } from '../../../lib/generators/capacity/model';
+import { webhookLoad } from '../../../lib/generators/capacity/webhook';
+
+/** Every property path read through the inputs module while the model runs. */
+jest.mock('../../../lib/generators/capacity/inputs', () => {
+  // Created here: the mock runs when the model first imports the inputs, before this file's own lines.
+  const read = ((globalThis as { capacityInputsRead?: Set<string> }).capacityInputsRead ??=
+    new Set<string>());
+  const actual = jest.requireActual('../../../lib/generators/capacity/inputs');
+  const track = (value: unknown, path: string): unknown =>
+    typeof value !== 'object' || value === null
+      ? value
+      : new Proxy(value, {
+          get(target, key, receiver) {
+            const child = `${path}.${String(key)}`;
+            if (typeof key === 'string') read.add(child);
+            return track(Reflect.get(target, key, receiver), child);
+          },
+        });
+  const tracked = Object.fromEntries(
+    Object.entries(actual).map(([name, value]) => [name, track(value, name)]),
+  );
+  return new Proxy(tracked, {
+    get(target, key) {
+      if (typeof key === 'string') read.add(key);
+      return target[key as string];
+    },
+  });
+});
+const { PRICES, QUOTAS } = inputs;
+const read = (globalThis as { capacityInputsRead?: Set<string> }).capacityInputsRead!;
 import { capacityTables, MARKERS } from '../../../lib/generators/capacity/tables';
 
 const DOC = readFileSync(join(__dirname, '../../../docs/capacity.md'), 'utf8');
@@ -51,9 +82,10 @@ describe('the capacity presets', () => {
     expect(preset.throttlingBurstLimit).toBe(preset.throttlingRateLimit);
     const reserved = preset.reservedConcurrency['create-plant'];
     expect(reserved).toBe(Math.ceil(3 * at.concurrency['create-plant']!));
-    // Lambda keeps 100 unreserved: only 100k needs the account's concurrency raised.
-    const fits = reserved + QUOTAS.lambdaUnreserved.value <= QUOTAS.lambdaConcurrency.value;
-    expect(fits).toBe(name !== '100k');
+    // From 10k the account's concurrency is raised: 10k makes over 10,000 invocations a second.
+    const needs = quotaNeeds(at).lambdaConcurrency;
+    expect(needs).toBeGreaterThanOrEqual(reserved + QUOTAS.lambdaUnreserved.value);
+    expect(needs > QUOTAS.lambdaConcurrency.value).toBe(name !== '1k');
   });
 });
 
@@ -82,5 +114,51 @@ describe('the model', () => {
     expect(at.writeUnits).toBe(10);
     expect(at.readUnits).toBeCloseTo(100 + 1000 / 300);
     expect(model(readHeavy(1000)).mix).toEqual({ create: 90, get: 800, list: 100, delete: 10 });
+  });
+});
+
+describe('the inputs', () => {
+  it('are each used by the model (an input it never reads fails here: use it or remove it)', () => {
+    read.clear();
+    for (const rate of inputs.LEVELS) {
+      for (const mix of [creates(rate), readHeavy(rate)]) {
+        quotaNeeds(model(mix));
+        for (const subscribers of [10, 100]) quotaNeeds(model(mix, { subscribers }));
+      }
+    }
+    const leaves = [
+      ...Object.keys(inputs.QUOTAS).map((key) => `QUOTAS.${key}.value`),
+      ...Object.keys(inputs.PRICES).map((key) => `PRICES.${key}.value`),
+      ...Object.entries(inputs.MEASURED.functions).flatMap(([name, figures]) =>
+        Object.keys(figures).map((figure) => `MEASURED.functions.${name}.${figure}`),
+      ),
+      'MEASURED.fanOut.cpuMsPerCall',
+      ...Object.keys(inputs.DEPLOYED_ASSUMPTIONS).map((key) => `DEPLOYED_ASSUMPTIONS.${key}`),
+      'SECONDS_PER_MONTH',
+    ];
+    expect(leaves.filter((leaf) => !read.has(leaf))).toEqual([]);
+  });
+});
+
+describe('the webhook in the model', () => {
+  it('counts the SQS requests the code makes: a send per ten deliveries, a receive and a delete per ten', () => {
+    // 1,000 creates a second at one subscriber: full batches of 100, ten calls each.
+    const at = webhookLoad(1000, 1, 200);
+    expect(at.recordsPerBatch).toBe(100);
+    expect(at.callsPerBatch).toBe(10);
+    expect(at.sqsRequests).toBeCloseTo(100 + 100 + 100);
+    // Ten subscribers: 100 calls a batch.
+    expect(webhookLoad(1000, 10, 200).callsPerBatch).toBe(100);
+    // 100 creates a second on one shard, polled four times a second: batches of 25.
+    expect(webhookLoad(100, 1, 200).recordsPerBatch).toBe(25);
+  });
+
+  it('sizes Lambda by its request rate too: 100,000 creates a second need about 10,200 concurrency', () => {
+    const at = model(creates(100_000));
+    expect(at.invocations / 10).toBeGreaterThan(
+      Object.values(at.concurrency).reduce((a, b) => a + b),
+    );
+    expect(Math.round(at.accountConcurrency / 100) * 100).toBe(10_200);
+    expect(at.coldRampSeconds).toBe(100);
   });
 });

@@ -1,0 +1,186 @@
+/**
+ * The newPlant webhook in the capacity model, at a rate of creates: the fan-out's batches, calls
+ * and run time (from the code's own constants and the fan-out bench's CPU per call), the
+ * deliverer's invocations, the SQS requests both make, the subscriptions table's partition, and
+ * what both functions log.
+ */
+import { FAN_OUT_IN_FLIGHT } from '../../../lambda/fan-out/fan-out';
+import { BATCH_ENTRIES } from '../../../lambda/webhook/delivery-queue';
+import { FUNCTIONS } from '../../definitions/functions';
+import { DELIVERY_SOURCE, STREAM_SOURCE } from '../../definitions/webhooks';
+import { DEPLOYED_ASSUMPTIONS, MEASURED, QUOTAS } from './inputs';
+
+/** Bytes of one line as CloudWatch Logs ingests it (the JSON and its newline). */
+const lineBytes = (line: unknown) => Buffer.byteLength(`${JSON.stringify(line)}\n`);
+
+const ISO = '2026-11-25T01:53:12.345Z';
+const WEBHOOK_ID = 'msg_2mXWbq0kQpH3sd9Jc1Lr8vTf';
+const FUNCTION_CONTEXT = {
+  cold_start: false,
+  function_arn: 'arn:aws:lambda:us-east-1:123456789012:function:PlantStore-Deliver1A2B3C4D5E6F',
+  function_memory_size: '256',
+  function_name: 'PlantStore-Deliver1A2B3C4D5E6F',
+  function_request_id: '6f7f0961-7d4d-4e2b-8f5e-3f0b2d1c9a8e',
+  sampling_rate: 0,
+  service: 'plant-store',
+  timestamp: ISO,
+  xray_trace_id: '1-674392a8-3f0b2d1c9a8e6f7f09617d4d',
+};
+
+/** A subscriber's item: its address and sealed secret, its pace, health and last 20 attempts. */
+export const SUBSCRIPTION_ITEM_BYTES = Buffer.byteLength(
+  JSON.stringify({
+    subscriberId: 'sub_Xk2q9wLrT0aB7cD3eF5gHh',
+    url: 'https://receiver.example.com/plant-store/webhooks',
+    name: 'orders',
+    createdAt: ISO,
+    secret: 'A'.repeat(248),
+    rate: 100,
+    slowdown: 0,
+    nextSendAt: 1764035592345,
+    consecutiveFailures: 0,
+    recentAttempts: Array.from({ length: 20 }, () => ({
+      at: ISO,
+      webhookId: WEBHOOK_ID,
+      attempt: 1,
+      ms: 183,
+      status: 200,
+    })),
+  }),
+);
+
+/** The deliverer's line per delivery, its EMF metrics per invocation; the fan-out's per batch. */
+export const WEBHOOK_LINES = {
+  delivery: lineBytes({
+    level: 'INFO',
+    message: 'delivered',
+    ...FUNCTION_CONTEXT,
+    webhookId: WEBHOOK_ID,
+    subscriberId: 'sub_Xk2q9wLrT0aB7cD3eF5gHh',
+    plantId: '9007199254740993',
+    attempt: 1,
+    host: 'receiver.example.com',
+  }),
+  fanOutBatch: lineBytes({
+    level: 'INFO',
+    message: 'queued',
+    ...FUNCTION_CONTEXT,
+    records: 100,
+    deliveries: 100,
+  }),
+  metrics: lineBytes({
+    _aws: {
+      Timestamp: 1764035592345,
+      CloudWatchMetrics: [
+        {
+          Namespace: 'PlantStore',
+          Dimensions: [['service']],
+          Metrics: [{ Name: 'WebhooksDelivered', Unit: 'Count' }],
+        },
+      ],
+    },
+    service: 'deliver',
+    WebhooksDelivered: 100,
+  }),
+};
+
+/** Lambda's vCPU share at `memoryMB`: one whole vCPU at 1,769 MB. */
+const vcpu = (memoryMB: number) => Math.min(1, memoryMB / QUOTAS.lambdaMbPerVcpu.value);
+
+/** What the webhook asks of the stack at `creates` a second with `subscribers`. */
+export interface WebhookLoad {
+  /** Stream shards: one per partition the plants' writes need at least. */
+  readonly shards: number;
+  /** Records in a fan-out batch: what a shard gathers between Lambda's polls, up to the batch size. */
+  readonly recordsPerBatch: number;
+  readonly fanOutInvocations: number;
+  /** SendMessageBatch calls per fan-out batch. */
+  readonly callsPerBatch: number;
+  /** One fan-out invocation's run time, ms: the Scan, then its calls' rounds or its CPU, whichever is longer. */
+  readonly fanOutMs: number;
+  /** Records a second one shard's fan-out drains (ParallelizationFactor batches at once). */
+  readonly shardCapacity: number;
+  readonly deliveries: number;
+  readonly deliverInvocations: number;
+  /** Deliver invocations at once that the deliveries need (before the mapping's cap). */
+  readonly deliverNeeded: number;
+  /** Minutes the SQS mapping takes from its first five batches to `deliverNeeded` (300 more a minute). */
+  readonly deliverRampMinutes: number;
+  readonly sqsRequests: number;
+  /** Read units of one fan-out Scan of the subscriptions table (strongly consistent). */
+  readonly scanUnits: number;
+  /** Read and write units a second on the subscriptions table, whose few items share a partition. */
+  readonly subscriptionReads: number;
+  readonly subscriptionWrites: number;
+  readonly logBytes: number;
+  /** GB-seconds a second of the fan-out and the deliverer. */
+  readonly gbSeconds: number;
+}
+
+/** The webhook at `creates` a second, `subscribers` of them, receivers answering in `latencyMs`. */
+export function webhookLoad(creates: number, subscribers: number, latencyMs: number): WebhookLoad {
+  const shards = Math.max(1, Math.ceil(creates / QUOTAS.dynamoPartitionWrites.value));
+  const perShard = creates / shards;
+  const gathered = perShard / QUOTAS.streamPollsPerSecond.value;
+  const recordsPerBatch = Math.min(STREAM_SOURCE.batchSize, Math.max(1, gathered));
+  const fanOutInvocations = creates > 0 ? creates / recordsPerBatch : 0;
+  const callsFor = (records: number) => Math.ceil((records * subscribers) / BATCH_ENTRIES);
+  const runMs = (records: number) => {
+    const calls = callsFor(records);
+    const rounds = Math.ceil(calls / FAN_OUT_IN_FLIGHT);
+    const cpuMs = (calls * MEASURED.fanOut.cpuMsPerCall) / vcpu(FUNCTIONS['fan-out'].memorySize);
+    return (
+      DEPLOYED_ASSUMPTIONS.dynamoRoundTripMs +
+      Math.max(rounds * DEPLOYED_ASSUMPTIONS.sqsCallMs, cpuMs)
+    );
+  };
+  const fanOutMs = runMs(recordsPerBatch);
+  const fullBatch = STREAM_SOURCE.batchSize;
+  const shardCapacity = (STREAM_SOURCE.parallelizationFactor * fullBatch * 1000) / runMs(fullBatch);
+  const deliveries = creates * subscribers;
+  // The deliverer holds an invocation for its batch's slowest receiver.
+  const deliverInvocations = deliveries / DELIVERY_SOURCE.batchSize;
+  const deliverNeeded = (deliverInvocations * latencyMs) / 1000;
+  const deliverRampMinutes =
+    Math.max(0, deliverNeeded - 5) / QUOTAS.sqsMappingScalingPerMinute.value;
+  const perSqsBatch = QUOTAS.sqsBatchMessages.value;
+  const sqsRequests =
+    fanOutInvocations * callsFor(recordsPerBatch) + (2 * deliveries) / perSqsBatch;
+  // A strongly consistent read unit is 4 KB, a write unit 1 KB of the whole item.
+  const readUnits = Math.ceil(SUBSCRIPTION_ITEM_BYTES / 4096);
+  const writeUnits = Math.ceil(SUBSCRIPTION_ITEM_BYTES / 1024);
+  const scanUnits = Math.ceil((subscribers * SUBSCRIPTION_ITEM_BYTES) / 4096);
+  // Each deliver batch, per subscriber in it: its item and its state read, a reservation of its
+  // pace and a record of its attempts written.
+  const perBatch = Math.min(subscribers, DELIVERY_SOURCE.batchSize);
+  const subscriptionReads =
+    fanOutInvocations * scanUnits + deliverInvocations * perBatch * 2 * readUnits;
+  const subscriptionWrites = deliverInvocations * perBatch * 2 * writeUnits;
+  const logBytes =
+    fanOutInvocations * (WEBHOOK_LINES.fanOutBatch + WEBHOOK_LINES.metrics) +
+    deliveries * WEBHOOK_LINES.delivery +
+    deliverInvocations * WEBHOOK_LINES.metrics;
+  const gbSeconds =
+    (fanOutInvocations * fanOutMs * FUNCTIONS['fan-out'].memorySize +
+      deliverInvocations * latencyMs * FUNCTIONS.deliver.memorySize) /
+    1024 /
+    1000;
+  return {
+    shards,
+    recordsPerBatch,
+    fanOutInvocations,
+    callsPerBatch: callsFor(recordsPerBatch),
+    fanOutMs,
+    shardCapacity,
+    deliveries,
+    deliverInvocations,
+    deliverNeeded,
+    deliverRampMinutes,
+    sqsRequests,
+    scanUnits,
+    subscriptionReads,
+    subscriptionWrites,
+    logBytes,
+    gbSeconds,
+  };
+}
