@@ -21,6 +21,7 @@ import {
   StoredPlant,
 } from '../../../lambda/plants/schemas';
 import type { RouteDefinition } from '../../definitions/api';
+import { EXAMPLE_PLANT } from '../../definitions/example-plant';
 import { FIELD_RULES, OPTIONAL_ONLY_IF_SET, SAME_FIELDS } from './plant-words';
 
 /** The bodies the document names, by their name under `components/schemas`. */
@@ -75,9 +76,6 @@ export interface OperationDescription {
 
 /** A route's key: `POST /plants`. */
 export type RouteKey = `${RouteDefinition['method']} ${string}`;
-
-/** The plant every example shows: an id beyond 2^53, which a float64 would round. */
-export const EXAMPLE_PLANT = { id: 9007199254740993n, name: 'Monstera', tag: 'aroid' } as const;
 
 /** An Error body as the function writes it. */
 const error = (status: number, message: string) => ({ error: status, message });

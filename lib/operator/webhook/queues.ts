@@ -13,7 +13,7 @@ import {
 import { stringifyJson } from '../../../lambda/http/json-answer';
 import type { DeliveryMessage } from '../../../lambda/webhook/message';
 import { LOCAL_QUEUE_NAMES, localCliClientConfig, localQueueUrl } from '../../npm-start/find';
-import { EXAMPLE_PLANT } from '../../generators/openapi/operations';
+import { EXAMPLE_PLANT } from '../../definitions/example-plant';
 
 /** Where the CLI's queue commands go. */
 export interface QueueTarget {

@@ -33,25 +33,39 @@ export function stateText(state: ReceiverState | undefined): string {
     : 'active';
 }
 
-/** `list`'s header and rows, tab-separated. */
+/**
+ * `list`'s header and rows, tab-separated: who each subscriber is, a rotation still overlapping
+ * (a rotation that has ended is no longer one: empty), its pace, its state and its failures.
+ */
 export function listRows(
   subscribers: readonly Subscriber[],
   states: ReadonlyMap<string, ReceiverState>,
+  at = new Date().toISOString(),
 ): string[][] {
-  const header = ['subscriberId', 'name', 'url', 'created', 'rate', 'state', 'failures'];
+  const header = [
+    'subscriberId',
+    'name',
+    'url',
+    'created',
+    'rotationEnds',
+    'rate',
+    'state',
+    'failures',
+  ];
   return [
     header,
     ...subscribers.map((s) => {
       const state = states.get(s.subscriberId);
       const rate = state?.rate ?? DEFAULT_RATE_PER_SECOND;
-      const now = state ? currentRate(state) : rate;
+      const current = state ? currentRate(state) : rate;
       const failures = state?.consecutiveFailures ?? 0;
       return [
         s.subscriberId,
         fieldText(s.name),
         s.url,
         s.createdAt,
-        now < rate ? `${rate}/s (slowed to ${round(now)}/s)` : `${rate}/s`,
+        s.rotationEndsAt && s.rotationEndsAt > at ? s.rotationEndsAt : '',
+        current < rate ? `${rate}/s (slowed to ${round(current)}/s)` : `${rate}/s`,
         stateText(state),
         failures === 0
           ? '0'

@@ -85,3 +85,32 @@ it('list prints a name as token list does: as typed, unquoted, a control charact
   expect(row![header!.indexOf('name')]).toBe('my "main" hook v2');
   expect(fieldText(name)).toBe('my "main" hook v2');
 });
+
+it('list shows a rotation only while it overlaps, in its own column', () => {
+  const at = '2026-01-02T00:00:00.000Z';
+  const subscriber = (rotationEndsAt: string) => ({
+    subscriberId: 'sub_1',
+    name: 'hook',
+    url: 'http://127.0.0.1:4000/',
+    createdAt: '2026-01-01',
+    rotationEndsAt,
+  });
+  const [header, running, ended] = listRows(
+    [subscriber('2026-01-02T12:00:00.000Z'), subscriber('2026-01-01T12:00:00.000Z')],
+    new Map(),
+    at,
+  );
+  const column = header!.indexOf('rotationEnds');
+  expect(header).toEqual([
+    'subscriberId',
+    'name',
+    'url',
+    'created',
+    'rotationEnds',
+    'rate',
+    'state',
+    'failures',
+  ]);
+  expect([running![column], ended![column]]).toEqual(['2026-01-02T12:00:00.000Z', '']);
+  expect(running).toHaveLength(header!.length);
+});
