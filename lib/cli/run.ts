@@ -7,7 +7,10 @@
  *   -- --help)`, exit code 2;
  * - any other failure: one line on stderr, `<name>: <what went wrong>`, exit code 1; never a
  *   stack trace;
- * - a closed stdout (`npm run token -- list | head -1`) ends the command quietly with 0.
+ * - a closed stdout (`npm run token -- list | head -1`) ends the command quietly with 0;
+ * - a command that serves (`stoppable`) stops on SIGINT or SIGTERM, and the process exits with
+ *   its code as soon as it has stopped. Each `npm run` entry `exec`s its program, so the signal
+ *   npm forwards reaches the process that holds the port, not a shell in between.
  * Tests call `main` in-process with their own `io`.
  */
 import { UsageError, usageErrorOf } from './args';
@@ -61,11 +64,12 @@ export function runCli(name: string, main: CliMain, options: RunOptions = {}): v
   if (options.stoppable) {
     process.on('SIGINT', () => stop.abort()).on('SIGTERM', () => stop.abort());
   }
+  let readerGone = false;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
     // The reader has gone (`| head`): what it wanted it has; end quietly.
     if (!options.stoppable) process.exit(0);
-    process.exitCode = 0;
+    readerGone = true;
     stop.abort();
   });
   const io: CliIo = {
@@ -76,9 +80,12 @@ export function runCli(name: string, main: CliMain, options: RunOptions = {}): v
   };
   main(process.argv.slice(2), io).then(
     (code) => {
-      if (typeof code === 'number' && !(stop.signal.aborted && process.exitCode === 0)) {
-        process.exitCode = code;
-      }
+      if (typeof code !== 'number') return;
+      // Stopped: exit now rather than when the event loop has drained. Ctrl-C reaches the
+      // process twice (from the terminal and from npm); a copy that arrived during Node's own
+      // teardown, its signal handlers gone, would end it by SIGINT instead of this exit code.
+      if (stop.signal.aborted) process.exit(readerGone ? 0 : code);
+      process.exitCode = code;
     },
     (caught: unknown) => process.exit(failureExitCode(name, caught, io.err)),
   );
