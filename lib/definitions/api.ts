@@ -1,15 +1,21 @@
 /**
- * The HTTP API, defined once: its routes, the authorizer and CORS. The stack deploys it and the
- * local runtime serves it, so the two cannot drift; an infra test compares the template with it.
+ * The HTTP API, defined once: its routes (each API function's `operation` in the registry), the
+ * authorizer and CORS. The stack deploys it and the local runtime serves it, so the two cannot
+ * drift; an infra test compares the template with it.
  */
-import type { FunctionName } from './functions';
+import {
+  FUNCTION_NAMES,
+  FUNCTIONS,
+  type FunctionName,
+  type OperationDefinition,
+} from './functions';
 
 /**
  * One route: a method, a path (`{name}` matches one path segment, as API Gateway writes it),
  * the function behind it and whether it is authorized.
  */
 export interface RouteDefinition {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly method: OperationDefinition['method'];
   readonly path: string;
   readonly function: FunctionName;
   readonly authorized: boolean;
@@ -42,12 +48,22 @@ export interface ApiDefinition {
   readonly maxPayloadBytes: number;
 }
 
-const ROUTES: readonly RouteDefinition[] = [
-  { method: 'POST', path: '/plants', function: 'create-plant', authorized: true },
-  { method: 'GET', path: '/plants', function: 'list-plants', authorized: true },
-  { method: 'GET', path: '/plants/{id}', function: 'get-plant', authorized: true },
-  { method: 'DELETE', path: '/plants/{id}', function: 'delete-plant', authorized: true },
-];
+/**
+ * The routes of the registry's operations, grouped by path (in the order each path first appears
+ * in the registry), each path's routes in registry order.
+ */
+function registryRoutes(): RouteDefinition[] {
+  const routes = FUNCTION_NAMES.flatMap((name): RouteDefinition[] => {
+    const operation: OperationDefinition | undefined = FUNCTIONS[name].operation;
+    return operation
+      ? [{ method: operation.method, path: operation.path, function: name, authorized: true }]
+      : [];
+  });
+  const paths = [...new Set(routes.map((route) => route.path))];
+  return paths.flatMap((path) => routes.filter((route) => route.path === path));
+}
+
+const ROUTES: readonly RouteDefinition[] = registryRoutes();
 
 /** Plant Store's API. */
 export const API: ApiDefinition = {

@@ -3,7 +3,8 @@
  * and with which actions, its memory and timeout. The stack deploys one function per entry
  * (environment and IAM derived from `tables`), the local runtime builds and runs the same
  * entries, and the tests loop over them. A new function is one entry here plus one folder
- * under `lambda/`.
+ * under `lambda/`; an API function's entry is its operation's descriptor too (`operation`: route,
+ * scope, outcomes), from which the route table, the dashboard and the tests derive theirs.
  */
 import {
   PLANTS_TABLE,
@@ -11,16 +12,8 @@ import {
   TOKENS_TABLE,
   type TableDefinition,
 } from '../../lambda/aws/tables';
-
-/** The functions, by the name the API definition and the logs use. */
-export type FunctionName =
-  | 'authorizer'
-  | 'create-plant'
-  | 'get-plant'
-  | 'list-plants'
-  | 'delete-plant'
-  | 'fan-out'
-  | 'deliver';
+import type { Outcome } from '../../lambda/observability/metrics-contract';
+import { PLANTS_DELETE, PLANTS_READ, PLANTS_WRITE } from '../../lambda/tokens/principal';
 
 /** The tables, by the key the registry and the stack use. */
 export const TABLES_BY_KEY = {
@@ -30,6 +23,23 @@ export const TABLES_BY_KEY = {
 } as const;
 /** A table's key in `TABLES_BY_KEY`. */
 export type TableKey = keyof typeof TABLES_BY_KEY;
+
+/**
+ * What an API function serves: the one route that reaches it, behind the authorizer, the scope its
+ * handler requires (the OpenAPI text and the tests read it here) and the outcomes it reports.
+ */
+export interface OperationDefinition {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** As API Gateway writes it: `{name}` matches one path segment. */
+  readonly path: string;
+  /** The scope a caller's token must hold (else 403). */
+  readonly scope: string;
+  /**
+   * The outcomes its requests may come to besides `forbidden`, `unavailable` and `error`, which
+   * every operation may report: the dashboard's "Plant requests by outcome" graphs their union.
+   */
+  readonly outcomes: readonly Outcome[];
+}
 
 /** What the stack and the local runtime need to know about a function. */
 export interface FunctionDefinition {
@@ -66,10 +76,15 @@ export interface FunctionDefinition {
    * @default false - it only calls AWS APIs
    */
   readonly reachesOutside?: boolean;
+  /**
+   * The API operation the function serves. A function that is neither the authorizer nor
+   * triggered must have one (test/functions/unit/descriptors.test.ts).
+   * @default - no route reaches it: the authorizer, or a function with a `trigger`
+   */
+  readonly operation?: OperationDefinition;
 }
 
-/** Every function. */
-export const FUNCTIONS: Readonly<Record<FunctionName, FunctionDefinition>> = {
+const REGISTRY = {
   authorizer: {
     id: 'Authorizer',
     entry: 'lambda/authorizer/index.ts',
@@ -83,6 +98,12 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionDefinition>> = {
     tables: { plants: ['dynamodb:PutItem', 'dynamodb:GetItem'] },
     memorySize: 256,
     timeoutSeconds: 10,
+    operation: {
+      method: 'POST',
+      path: '/plants',
+      scope: PLANTS_WRITE,
+      outcomes: ['created', 'unchanged', 'conflict', 'invalid'],
+    },
   },
   'get-plant': {
     id: 'GetPlant',
@@ -90,6 +111,12 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionDefinition>> = {
     tables: { plants: ['dynamodb:GetItem'] },
     memorySize: 256,
     timeoutSeconds: 10,
+    operation: {
+      method: 'GET',
+      path: '/plants/{id}',
+      scope: PLANTS_READ,
+      outcomes: ['read', 'invalid', 'not-found'],
+    },
   },
   'list-plants': {
     id: 'ListPlants',
@@ -97,6 +124,12 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionDefinition>> = {
     tables: { plants: ['dynamodb:Scan'] },
     memorySize: 256,
     timeoutSeconds: 10,
+    operation: {
+      method: 'GET',
+      path: '/plants',
+      scope: PLANTS_READ,
+      outcomes: ['listed', 'invalid'],
+    },
   },
   'delete-plant': {
     id: 'DeletePlant',
@@ -104,6 +137,12 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionDefinition>> = {
     tables: { plants: ['dynamodb:DeleteItem'] },
     memorySize: 256,
     timeoutSeconds: 10,
+    operation: {
+      method: 'DELETE',
+      path: '/plants/{id}',
+      scope: PLANTS_DELETE,
+      outcomes: ['deleted', 'invalid', 'not-found'],
+    },
   },
   // The newPlant webhook: the stream's inserts become one queued delivery per subscriber; 30 s
   // covers a scan of the subscribers and the queue's batches with the SDK's retries. 1,769 MB is
@@ -127,7 +166,13 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionDefinition>> = {
     trigger: 'delivery-queue',
     reachesOutside: true,
   },
-};
+} satisfies Record<string, FunctionDefinition>;
+
+/** The functions, by the name the API definition and the logs use. */
+export type FunctionName = keyof typeof REGISTRY;
+
+/** Every function. */
+export const FUNCTIONS: Readonly<Record<FunctionName, FunctionDefinition>> = REGISTRY;
 
 /** Every function's name, in registry order. */
 export const FUNCTION_NAMES = Object.keys(FUNCTIONS) as FunctionName[];
