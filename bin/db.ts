@@ -33,58 +33,52 @@ Settings (environment variables):
   PLANT_STORE_DATA_DIR   where the data lives (default .plant-store)
 `;
 
-runCli('npm run db', async (argv) => {
-  const { values, help } = parseCommandLine(argv, {
-    memory: { type: 'boolean' },
-  });
-  if (help) {
-    process.stdout.write(DB_HELP);
-    return 0;
-  }
-  const options = optionsFromEnvironment(process.env, values, () => undefined);
-  const dataDir = options.memory ? undefined : join(options.dataDir, 'db');
-  let unlock: () => Promise<void> = async () => undefined;
-  if (dataDir) {
-    await makePrivate(options.dataDir);
-    unlock = await lockDataDir(options.dataDir);
-  }
-  const engine = await startEngineWithQueues({
-    port: options.dbPort,
-    dataDir,
-    // sam local's containers reach this engine by that name (see README, sam local).
-    hostNames: [...LOOPBACK_HOST_NAMES, 'host.docker.internal'],
-  }).catch(async (error) => {
-    await unlock();
-    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    throw new Error(
-      `port ${options.dbPort} is in use (another npm start or npm run db?); set PLANT_STORE_DB_PORT to a free port, or 0 to pick one`,
-    );
-  });
-  // For the CLIs in another terminal (lib/local/process/ports-file.ts); with --memory there is no
-  // data directory, and the CLIs need PLANT_STORE_DB_PORT.
-  const forgetPorts = dataDir
-    ? await recordPorts(options.dataDir, { dbPort: engine.port })
-    : async () => undefined;
-  // Before the banner, which scripts wait for: a signal sent on seeing it finds its handler.
-  // npm forwards Ctrl-C to this process, which the terminal signalled too: stop runs once.
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    forgetPorts()
-      .then(() => engine.close())
-      .then(unlock)
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          process.stderr.write(`npm run db: stop failed: ${String(error)}\n`);
-          process.exit(1);
-        },
+runCli(
+  'npm run db',
+  async (argv, io) => {
+    const { values, help } = parseCommandLine(argv, {
+      memory: { type: 'boolean' },
+    });
+    if (help) {
+      process.stdout.write(DB_HELP);
+      return 0;
+    }
+    const options = optionsFromEnvironment(process.env, values, () => undefined);
+    const dataDir = options.memory ? undefined : join(options.dataDir, 'db');
+    let unlock: () => Promise<void> = async () => undefined;
+    if (dataDir) {
+      await makePrivate(options.dataDir);
+      unlock = await lockDataDir(options.dataDir);
+    }
+    const engine = await startEngineWithQueues({
+      port: options.dbPort,
+      dataDir,
+      // sam local's containers reach this engine by that name (see README, sam local).
+      hostNames: [...LOOPBACK_HOST_NAMES, 'host.docker.internal'],
+    }).catch(async (error) => {
+      await unlock();
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      throw new Error(
+        `port ${options.dbPort} is in use (another npm start or npm run db?); set PLANT_STORE_DB_PORT to a free port, or 0 to pick one`,
       );
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  process.stdout.write(
-    `DynamoDB-compatible engine on ${engine.endpoint} (${dataDir ? `data in ${dataDir}` : 'in memory'}), with the webhook queues (in memory)\n`,
-  );
-});
+    });
+    // For the CLIs in another terminal (lib/local/process/ports-file.ts); with --memory there is no
+    // data directory, and the CLIs need PLANT_STORE_DB_PORT.
+    const forgetPorts = dataDir
+      ? await recordPorts(options.dataDir, { dbPort: engine.port })
+      : async () => undefined;
+    process.stdout.write(
+      `DynamoDB-compatible engine on ${engine.endpoint} (${dataDir ? `data in ${dataDir}` : 'in memory'}), with the webhook queues (in memory)\n`,
+    );
+    // Serves until SIGINT or SIGTERM (the CLI convention's stop, set before this banner, which
+    // scripts wait for); then the port closes and the lock goes, and the process exits 0.
+    await new Promise((resolve) =>
+      io.signal!.aborted ? resolve(undefined) : io.signal!.addEventListener('abort', resolve),
+    );
+    await forgetPorts();
+    await engine.close();
+    await unlock();
+    return 0;
+  },
+  { stoppable: true },
+);
