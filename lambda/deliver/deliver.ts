@@ -17,6 +17,7 @@ import type { BatchResolver } from './resolver';
 import type { ReceiverGate } from './receiver-gate';
 import { MAX_RETRY_AFTER_SECONDS } from '../webhook/retry-after';
 import {
+  DELIVERY_VISIBILITY_SECONDS,
   HORIZON_SECONDS,
   MAX_ATTEMPTS,
   ourRetrySeconds,
@@ -24,6 +25,7 @@ import {
 } from '../webhook/schedule';
 import { signingSecrets, type OpenedSecrets } from '../webhook/secrets';
 import { signAll } from '../webhook/signature';
+import { visibilityLeftSeconds } from '../webhook/visibility';
 import type { SubscriptionsTable } from '../webhook/subscriptions-table';
 
 /** What a delivery needs. */
@@ -80,8 +82,23 @@ export interface DeliveryOutcome {
   readonly host?: string;
 }
 
-/** Runs one receive of the delivery a queue message carries. */
+/**
+ * Runs one receive of the delivery a queue message carries. A wait it asks of the queue (a
+ * copy's schedule step, a `Retry-After` hold, our own retry) is cut to what SQS still allows
+ * this receive: 12 h from it (`visibility.ts`).
+ */
 export async function deliver(record: SQSRecord, deps: DeliverDeps): Promise<DeliveryOutcome> {
+  const outcome = await decide(record, deps);
+  const { next } = outcome;
+  if (next.step !== 'again-in') return outcome;
+  const firstReceivedAt = Number(record.attributes.ApproximateFirstReceiveTimestamp) || undefined;
+  const now = (deps.now ?? Date.now)();
+  const left = visibilityLeftSeconds(firstReceivedAt, now, DELIVERY_VISIBILITY_SECONDS);
+  return next.seconds <= left ? outcome : { ...outcome, next: { ...next, seconds: left } };
+}
+
+/** What to do with one receive. */
+async function decide(record: SQSRecord, deps: DeliverDeps): Promise<DeliveryOutcome> {
   const receiveCount = Number(record.attributes.ApproximateReceiveCount) || 1;
   const message = parseDeliveryMessage(record.body);
   // Not a delivery (only our bug can queue one): the queue's safety net dead-letters it.
@@ -108,7 +125,13 @@ export async function deliver(record: SQSRecord, deps: DeliverDeps): Promise<Del
       return { outcome: 'dropped', next: { step: 'done' }, ...about };
     }
     if (admission?.verdict === 'disabled') {
-      deps.gate!.dropped(subscriberId, storedAt);
+      // Done with only once `enable`'s replay is sure to deliver it.
+      const drop = await ours('keeping the delivery for enable', () =>
+        deps.gate!.dropped(subscriberId, storedAt),
+      );
+      if (!drop.kept) {
+        return { outcome: 'waiting', next: { step: 'again-in', seconds: drop.seconds }, ...about };
+      }
       return { outcome: 'disabled', next: { step: 'done' }, ...about };
     }
     if (admission?.verdict === 'wait') {

@@ -16,6 +16,7 @@ import type { Attempt } from './post';
 import { maxSlowdown, reserve, START_TOLERANCE_MS } from '../webhook/rate-limit';
 import type { AttemptRecord, ReceiverState, ReceiverStates } from '../webhook/receiver-state';
 import { RETRY_AFTER_STATUSES, retryAfterSeconds } from '../webhook/retry-after';
+import { MAX_VISIBILITY_SECONDS } from '../webhook/visibility';
 
 /** What a delivery may do now. */
 export type Admission =
@@ -23,10 +24,17 @@ export type Admission =
   | { readonly verdict: 'go'; readonly startAt: number }
   /** Not yet: receive it again in `seconds` (queue seconds, scaled locally); no attempt spent. */
   | { readonly verdict: 'wait'; readonly seconds: number }
-  /** The subscriber is disabled: drop it (kept for `enable`'s replay). */
+  /** The subscriber is disabled: drop it once `dropped` has kept it for `enable`'s replay. */
   | { readonly verdict: 'disabled' }
   /** The subscriber was removed. */
   | { readonly verdict: 'removed' };
+
+/** What became of a delivery to a disabled subscriber. */
+export type Drop =
+  /** Kept: `enable`'s replay delivers it; the message is done with. */
+  | { readonly kept: true }
+  /** Enabled meanwhile and not covered by its replay: receive it again in `seconds`, to deliver it. */
+  | { readonly kept: false; readonly seconds: number };
 
 /** What the gate tells the operator (a log line and a metric each). */
 export interface GateEvents {
@@ -85,7 +93,10 @@ interface Subscriber {
   deferred: number;
   attempts: (AttemptRecord & { ok: boolean })[];
   slowDown: boolean;
+  /** Deliveries dropped since the last keep, and the oldest plant among them. */
+  drops: { resolve(drop: Drop): void; reject(error: unknown): void }[];
   droppedStoredAt: string | undefined;
+  keeping: Promise<void> | undefined;
 }
 
 /** Reservations that lose a race to other invocations are tried again this many times. */
@@ -114,12 +125,22 @@ export class ReceiverGate {
     });
   }
 
-  /** A delivery to a disabled subscriber was dropped: `enable` replays from its plant. */
-  dropped(subscriberId: string, storedAt: string): void {
+  /**
+   * A delivery to a disabled subscriber is dropped: resolves once `enable`'s replay is sure to
+   * deliver its plant (stored at `storedAt`), so that its message is never done with before.
+   * The drops of one subscriber made before the event loop turns are kept with one write.
+   */
+  dropped(subscriberId: string, storedAt: string): Promise<Drop> {
     const subscriber = this.subscriber(subscriberId);
     if (!subscriber.droppedStoredAt || storedAt < subscriber.droppedStoredAt) {
       subscriber.droppedStoredAt = storedAt;
     }
+    return new Promise<Drop>((resolve, reject) => {
+      subscriber.drops.push({ resolve, reject });
+      subscriber.keeping ??= new Promise<void>((done) => setImmediate(done)).then(() =>
+        this.keep(subscriberId, subscriber),
+      );
+    });
   }
 
   /** Learns from one attempt; a 410 disables at once, a `Retry-After` holds the subscriber. */
@@ -161,11 +182,7 @@ export class ReceiverGate {
     await Promise.all(
       [...this.subscribers].map(async ([subscriberId, subscriber]) => {
         const state = await subscriber.state.catch(() => undefined);
-        if (!state) return;
-        if (subscriber.droppedStoredAt) {
-          await this.deps.states.keepForReplay(subscriberId, subscriber.droppedStoredAt);
-        }
-        if (subscriber.attempts.length === 0) return;
+        if (!state || subscriber.attempts.length === 0) return;
         const anyOk = subscriber.attempts.some((a) => a.ok);
         const slowdown = subscriber.slowDown
           ? Math.min(maxSlowdown(state.rate), (state.slowdown ?? 0) + 1)
@@ -206,13 +223,45 @@ export class ReceiverGate {
         deferred: 0,
         attempts: [],
         slowDown: false,
+        drops: [],
         droppedStoredAt: undefined,
+        keeping: undefined,
       };
       // A failed read is answered to each ask (our failure); never an unhandled rejection.
       subscriber.state.catch(() => undefined);
       this.subscribers.set(subscriberId, subscriber);
     }
     return subscriber;
+  }
+
+  /**
+   * Keeps the drops waiting for `subscriber` from their oldest plant. Nothing to write when the
+   * replay point read is already as old (the replay of an `enable` made since covers them too).
+   * A write refused because the subscriber is no longer disabled: kept if its pending replay
+   * covers them, else they go back to be delivered.
+   */
+  private async keep(subscriberId: string, subscriber: Subscriber): Promise<void> {
+    const drops = subscriber.drops.splice(0);
+    const storedAt = subscriber.droppedStoredAt!;
+    subscriber.droppedStoredAt = undefined;
+    subscriber.keeping = undefined;
+    try {
+      const state = await subscriber.state;
+      const covered = (s: ReceiverState | undefined) =>
+        s?.replayFrom !== undefined && s.replayFrom <= storedAt;
+      let drop: Drop = { kept: true };
+      if (
+        state &&
+        !covered(state) &&
+        !(await this.deps.states.keepForReplay(subscriberId, storedAt))
+      ) {
+        const fresh = await this.deps.states.read(subscriberId);
+        if (fresh && !covered(fresh)) drop = { kept: false, seconds: this.queueSeconds(1000) };
+      }
+      for (const pending of drops) pending.resolve(drop);
+    } catch (error) {
+      for (const pending of drops) pending.reject(error);
+    }
   }
 
   private async disable(subscriberId: string, reason: string, storedAt: string): Promise<void> {
@@ -297,6 +346,6 @@ export class ReceiverGate {
 
   /** Real milliseconds as the visibility seconds to ask the queue for (it scales them locally). */
   private queueSeconds(ms: number): number {
-    return Math.min(43_200, Math.max(1, Math.ceil(ms / 1000 / this.scale)));
+    return Math.min(MAX_VISIBILITY_SECONDS, Math.max(1, Math.ceil(ms / 1000 / this.scale)));
   }
 }

@@ -42,7 +42,10 @@ export interface ReceiverState extends Pace {
   /** When it was disabled (ISO time), and why. */
   readonly disabledAt?: string;
   readonly disabledReason?: string;
-  /** The earliest plant `enable` must deliver again (its `createdAt`). */
+  /**
+   * The earliest plant `enable` must deliver again (its `createdAt`); still there once enabled
+   * while `enable`'s replay has not queued everything.
+   */
   readonly replayFrom?: string;
   /** Its latest attempts, newest first (only `read` fills it). */
   readonly recentAttempts: readonly AttemptRecord[];
@@ -213,7 +216,8 @@ export class ReceiverStates {
 
   /**
    * Disables the subscriber (true when this call did, so the operator is told once) and keeps
-   * `replayFrom` for `enable`. Already disabled: only lowers `replayFrom` if `storedAt` is older.
+   * `replayFrom` for `enable`: the older of `storedAt` and a replay point already kept (one that
+   * an interrupted `enable` left pending, or an earlier drop's).
    */
   async disable(
     subscriberId: string,
@@ -223,18 +227,23 @@ export class ReceiverStates {
   ): Promise<boolean> {
     const disabled = await this.conditional({
       Key: { [KEY]: subscriberId },
-      UpdateExpression: 'SET disabledAt = :at, disabledReason = :reason, replayFrom = :from',
+      UpdateExpression:
+        'SET disabledAt = :at, disabledReason = :reason, replayFrom = if_not_exists(replayFrom, :from)',
       ConditionExpression: 'attribute_exists(#key) AND attribute_not_exists(disabledAt)',
       ExpressionAttributeNames: { '#key': KEY },
       ExpressionAttributeValues: { ':at': at, ':reason': reason, ':from': storedAt },
     });
-    if (!disabled) await this.keepForReplay(subscriberId, storedAt);
+    await this.keepForReplay(subscriberId, storedAt);
     return disabled;
   }
 
-  /** A delivery dropped while disabled: `enable` replays from its plant at the latest. */
-  async keepForReplay(subscriberId: string, storedAt: string): Promise<void> {
-    await this.conditional({
+  /**
+   * A delivery dropped while disabled: `enable` replays from its plant at the latest. False when
+   * nothing was written: the replay point is already as old, or the subscriber is not disabled
+   * (enabled meanwhile, or removed).
+   */
+  async keepForReplay(subscriberId: string, storedAt: string): Promise<boolean> {
+    return this.conditional({
       Key: { [KEY]: subscriberId },
       UpdateExpression: 'SET replayFrom = :from',
       ConditionExpression:
@@ -244,28 +253,43 @@ export class ReceiverStates {
   }
 
   /**
-   * Turns the subscriber back on with a clean run and full rate; answers what it was (its
-   * `replayFrom` says from when to deliver again), or `undefined` when there is none.
+   * Turns a disabled subscriber back on with a clean run and full rate, keeping its replay point
+   * (`replayFrom`, else when it was disabled) until `replayed` clears it, so that a replay
+   * interrupted before it has queued everything can be run again. Answers the state before:
+   * for one already active, as it is (its `replayFrom` says a replay is still pending);
+   * `undefined` when there is no such subscriber.
    */
   async enable(subscriberId: string): Promise<ReceiverState | undefined> {
-    const { Attributes } = await this.client
-      .send(
+    try {
+      const { Attributes } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { [KEY]: subscriberId },
           UpdateExpression:
-            'REMOVE disabledAt, disabledReason, replayFrom, failingSince, nextSendAt SET consecutiveFailures = :zero, slowdown = :zero',
-          ConditionExpression: 'attribute_exists(#key)',
-          ExpressionAttributeNames: { '#key': KEY },
+            'SET replayFrom = if_not_exists(replayFrom, disabledAt), consecutiveFailures = :zero, slowdown = :zero REMOVE disabledAt, disabledReason, failingSince, nextSendAt',
+          ConditionExpression: 'attribute_exists(disabledAt)',
           ExpressionAttributeValues: { ':zero': 0 },
           ReturnValues: 'ALL_OLD',
         }),
-      )
-      .catch((error: Error) => {
-        if (error?.name === 'ConditionalCheckFailedException') return { Attributes: undefined };
-        throw error;
-      });
-    return Attributes && decodeState(Attributes);
+      );
+      return Attributes && decodeState(Attributes);
+    } catch (error) {
+      if ((error as Error)?.name !== 'ConditionalCheckFailedException') throw error;
+      return this.read(subscriberId);
+    }
+  }
+
+  /**
+   * `enable`'s replay from `since` has queued everything: the replay point goes, unless the
+   * subscriber was disabled again meanwhile (then it stays for the next `enable`).
+   */
+  async replayed(subscriberId: string, since: string): Promise<void> {
+    await this.conditional({
+      Key: { [KEY]: subscriberId },
+      UpdateExpression: 'REMOVE replayFrom',
+      ConditionExpression: 'replayFrom = :since AND attribute_not_exists(disabledAt)',
+      ExpressionAttributeValues: { ':since': since },
+    });
   }
 
   /** Sets the subscriber's rate (per second); false when there is no such subscriber. */

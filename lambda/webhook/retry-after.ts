@@ -3,9 +3,10 @@
  * honours it on a 429 or a 503, whatever the schedule's next step, up to SQS's longest
  * visibility timeout (12 h): a longer wait is cut to that, a date already past is 1 s.
  */
+import { MAX_VISIBILITY_SECONDS } from './visibility';
 
 /** The longest wait honoured: SQS's maximum visibility timeout, 12 h. */
-export const MAX_RETRY_AFTER_SECONDS = 43_200;
+export const MAX_RETRY_AFTER_SECONDS = MAX_VISIBILITY_SECONDS;
 
 /** The statuses whose `Retry-After` is honoured. */
 export const RETRY_AFTER_STATUSES: ReadonlySet<number> = new Set([429, 503]);

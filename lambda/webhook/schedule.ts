@@ -16,7 +16,8 @@ const JITTER = 0.2;
  * until past three days: 5 s (a blip: a restart, a deploy), 5 min (a crash and its restart),
  * 30 min (someone paged), 2 h and 5 h (an outage being fixed), then 10 h seven times, so that a
  * receiver down from Friday evening to Monday morning still gets every plant. 10 h is the
- * longest step whose jitter (+20 %) stays within SQS's 12 h visibility timeout.
+ * longest step whose jitter (+20 %) stays within SQS's 12 h visibility timeout (counted from
+ * the receive: the deliverer cuts off the seconds already gone, `visibility.ts`).
  */
 export const RETRY_DELAYS_SECONDS: readonly number[] = [
   5, 300, 1_800, 7_200, 18_000, 36_000, 36_000, 36_000, 36_000, 36_000, 36_000, 36_000,

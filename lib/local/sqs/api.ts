@@ -7,7 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LocalQueue, QueueMessage } from './queue';
-import { checkSqsInput, isSqsAction, MAX_MESSAGE_BYTES, type SqsFault } from './input';
+import { MAX_VISIBILITY_SECONDS } from '../../../lambda/webhook/visibility';
+import {
+  checkSqsInput,
+  invalidParameter,
+  isSqsAction,
+  MAX_MESSAGE_BYTES,
+  type SqsFault,
+} from './input';
 
 /** An answer in SQS's JSON protocol. */
 export interface SqsAnswer {
@@ -206,13 +213,20 @@ export function answerSqs(
     }
     case 'DeleteMessage':
       return queue.delete(input.ReceiptHandle as string) ? ok() : badHandle();
-    case 'ChangeMessageVisibility':
-      return queue.changeVisibility(
-        input.ReceiptHandle as string,
-        input.VisibilityTimeout as number,
-      )
-        ? ok()
-        : badHandle();
+    case 'ChangeMessageVisibility': {
+      const seconds = input.VisibilityTimeout as number;
+      const changed = queue.changeVisibility(input.ReceiptHandle as string, seconds);
+      if (changed === 'unknown') return badHandle();
+      if (changed === 'beyond-limit') {
+        // SQS's own words for a visibility that would end past 12 h from the receive.
+        return fault(
+          invalidParameter(
+            `Value ${seconds} for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout for the message is beyond the limit [${MAX_VISIBILITY_SECONDS} seconds].`,
+          ),
+        );
+      }
+      return ok();
+    }
     default: {
       const { visible, invisible } = queue.counts();
       return ok({

@@ -7,6 +7,7 @@
  * A refusal is SQS's error: its query error code (what SDKs name the error) and message.
  */
 import * as v from 'valibot';
+import { MAX_VISIBILITY_SECONDS } from '../../../lambda/webhook/visibility';
 
 /** A refusal: the query-compatible code, the JSON `__type` and SQS's message. */
 export interface SqsFault {
@@ -48,14 +49,14 @@ const ACTIONS = {
   ReceiveMessage: v.looseObject({
     ...queue,
     MaxNumberOfMessages: v.optional(inRange(1, 10)),
-    VisibilityTimeout: v.optional(inRange(0, 43_200)),
+    VisibilityTimeout: v.optional(inRange(0, MAX_VISIBILITY_SECONDS)),
     WaitTimeSeconds: v.optional(inRange(0, 20)),
   }),
   DeleteMessage: v.looseObject({ ...queue, ReceiptHandle: text }),
   ChangeMessageVisibility: v.looseObject({
     ...queue,
     ReceiptHandle: text,
-    VisibilityTimeout: inRange(0, 43_200),
+    VisibilityTimeout: inRange(0, MAX_VISIBILITY_SECONDS),
   }),
   GetQueueAttributes: v.looseObject({
     ...queue,

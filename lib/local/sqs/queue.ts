@@ -2,9 +2,13 @@
  * An SQS standard queue in memory, as the local runtime's delivery queue and dead-letter queue:
  * visibility timeouts, receive counts and the move to the dead-letter queue once a message has
  * been received `maxReceiveCount` times. Delays asked through `changeVisibility` (the deliver
- * function's retry schedule) are multiplied by `scale`, so tests can run the schedule fast.
+ * function's retry schedule) are multiplied by `scale`, so tests can run the schedule fast; one
+ * that would end past SQS's 12 h from the receive is refused, as SQS refuses it. That rule is
+ * judged on the seconds asked plus the real seconds since the receive, scaled or not: the
+ * scale shortens the waits, not the arithmetic a deployed deliverer must get right.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { MAX_VISIBILITY_SECONDS } from '../../../lambda/webhook/visibility';
 
 /** The longest delay `setTimeout` keeps (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -17,6 +21,8 @@ export interface QueueMessage {
   readonly sentAt: number;
   receiveCount: number;
   firstReceivedAt?: number;
+  /** When the receive that issued `receiptHandle` was (epoch ms). */
+  receivedAt?: number;
   receiptHandle?: string;
   visibleAt: number;
 }
@@ -86,6 +92,7 @@ export class LocalQueue {
       }
       message.receiveCount++;
       message.firstReceivedAt ??= now;
+      message.receivedAt = now;
       message.receiptHandle = randomUUID();
       message.visibleAt = now + visibilitySeconds * 1000;
       received.push(message);
@@ -102,13 +109,21 @@ export class LocalQueue {
     return true;
   }
 
-  /** Makes a received message visible after `seconds` × `scale`; false when the handle is unknown. */
-  changeVisibility(receiptHandle: string, seconds: number): boolean {
+  /**
+   * Makes a received message visible after `seconds` × `scale`: `changed`; `unknown` when the
+   * handle is not the message's current one; `beyond-limit`, nothing changed, when `seconds`
+   * from now would end past 12 h from the receive that issued the handle.
+   */
+  changeVisibility(receiptHandle: string, seconds: number): 'changed' | 'unknown' | 'beyond-limit' {
     const message = this.byHandle(receiptHandle);
-    if (!message) return false;
-    message.visibleAt = Date.now() + seconds * 1000 * (this.options.scale ?? 1);
+    if (!message) return 'unknown';
+    const now = Date.now();
+    if (now + seconds * 1000 > (message.receivedAt ?? now) + MAX_VISIBILITY_SECONDS * 1000) {
+      return 'beyond-limit';
+    }
+    message.visibleAt = now + seconds * 1000 * (this.options.scale ?? 1);
     this.changed();
-    return true;
+    return 'changed';
   }
 
   /** Moves every message to `target` as new (receive count 0): a redrive. */

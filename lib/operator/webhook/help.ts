@@ -30,8 +30,8 @@ Commands:
   enable <subscriberId>
                        Turn a disabled subscriber (410 Gone, or 5 days of failures) back on
                        and deliver it every plant stored meanwhile, with the webhook-ids
-                       they would have had. Deployed, it needs --plants-table and --queue
-                       as replay does.
+                       they would have had; a replay that stopped is resumed by running it
+                       again. Deployed, it needs --plants-table and --queue as replay does.
   remove <subscriberId>
                        Unsubscribe. An unknown id is exit code 1.
   rotate <subscriberId>

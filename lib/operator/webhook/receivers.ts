@@ -26,10 +26,16 @@ export function rateOption(raw: string | undefined): number | undefined {
   return rate;
 }
 
-/** A subscriber's state as `list` prints it: `active`, or `disabled since <time>: <reason>`. */
+/**
+ * A subscriber's state as `list` prints it: `active`, `disabled since <time>: <reason>`, or
+ * `active, replay since <time> unfinished` when `enable`'s replay did not queue everything.
+ */
 export function stateText(state: ReceiverState | undefined): string {
-  return state?.disabledAt
-    ? `disabled since ${state.disabledAt}: ${state.disabledReason ?? 'no reason recorded'}`
+  if (state?.disabledAt) {
+    return `disabled since ${state.disabledAt}: ${state.disabledReason ?? 'no reason recorded'}`;
+  }
+  return state?.replayFrom
+    ? `active, replay since ${state.replayFrom} unfinished (run enable again)`
     : 'active';
 }
 
@@ -105,9 +111,14 @@ export async function printAttempts(
 /** Replays the plants stored since a time to one subscriber; answers how many were queued. */
 export type ReplayToSubscriber = (since: string, subscriberId: string) => Promise<number>;
 
-/** `enable <id>`: on again; every plant stored since it stopped receiving is delivered again. */
+/**
+ * `enable <id>`: on again; every plant stored since it stopped receiving is queued to it again.
+ * The replay point stays on the subscriber until the replay has queued everything: a replay
+ * that fails or is interrupted loses nothing, and `enable` again resumes it (what was queued
+ * twice comes with one `webhook-id`, which receivers deduplicate).
+ */
 export async function enable(
-  states: Pick<ReceiverStates, 'enable'>,
+  states: Pick<ReceiverStates, 'enable' | 'replayed'>,
   replay: ReplayToSubscriber,
   subscriberId: string,
   where: string,
@@ -115,14 +126,25 @@ export async function enable(
 ): Promise<void> {
   const before = await states.enable(subscriberId);
   if (!before) throw new Error(`no subscriber with id ${subscriberId} in ${where}`);
-  if (!before.disabledAt) {
+  const since = before.replayFrom ?? before.disabledAt;
+  if (!since) {
     io.err(`${subscriberId} was active; nothing to deliver again`);
     return;
   }
   // Enabled first, then replayed: a plant stored in between comes twice, with one webhook-id.
-  const since = before.replayFrom ?? before.disabledAt;
-  const queued = await replay(since, subscriberId);
+  let queued: number;
+  try {
+    queued = await replay(since, subscriberId);
+  } catch (error) {
+    io.err(
+      `the replay to ${subscriberId} of the plants stored since ${since} stopped; it is kept: run enable ${subscriberId} again to finish it`,
+    );
+    throw error;
+  }
+  await states.replayed(subscriberId, since);
   io.err(
-    `enabled ${subscriberId} (disabled since ${before.disabledAt}: ${before.disabledReason ?? ''}); ${queued} plant(s) stored since ${since} queued to it again, with the webhook-ids they had`,
+    before.disabledAt
+      ? `enabled ${subscriberId} (disabled since ${before.disabledAt}: ${before.disabledReason ?? ''}); ${queued} plant(s) stored since ${since} queued to it again, with the webhook-ids they had`
+      : `${subscriberId} was active with a replay left unfinished; ${queued} plant(s) stored since ${since} queued to it again, with the webhook-ids they had`,
   );
 }

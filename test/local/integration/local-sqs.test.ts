@@ -6,6 +6,8 @@
  * far-off visibility never turns the queue's timer into a busy loop.
  */
 import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
   SendMessageCommand,
@@ -232,13 +234,62 @@ it('the AWS SDK names the refusal as SQS would (InvalidParameterValue) and accep
   }
 });
 
+it('ChangeMessageVisibility within 12 h of the receive that issued the handle: accepted; past it, refused as SQS refuses it', async () => {
+  const sqs = new SQSClient(localCliClientConfig(engine.endpoint));
+  // Only the clock is faked: the engine, the queue and this test read it in one process.
+  const at = Date.parse('2026-01-01T00:00:00.000Z');
+  jest.useFakeTimers({ now: at, doNotFake: ['setTimeout', 'setImmediate', 'nextTick'] });
+  const change = (handle: string, seconds: number) =>
+    sqs.send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: queueUrl,
+        ReceiptHandle: handle,
+        VisibilityTimeout: seconds,
+      }),
+    );
+  const receive = async () => {
+    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl }));
+    return Messages[0]?.ReceiptHandle;
+  };
+  const beyond = (seconds: number) => ({
+    name: 'InvalidParameterValue',
+    message: `Value ${seconds} for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout for the message is beyond the limit [43200 seconds].`,
+    $metadata: { httpStatusCode: 400 },
+  });
+  try {
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'twelve' }));
+    const first = (await receive())!;
+    // Two hours after the receive, 10 h are left: not one second more.
+    jest.setSystemTime(at + 2 * 3_600_000);
+    await expect(change(first, 36_001)).rejects.toMatchObject(beyond(36_001));
+    await change(first, 36_000);
+    // A change counts from the call, but never resets the 12 h.
+    jest.setSystemTime(at + 2 * 3_600_000 + 10_000);
+    await expect(change(first, 36_000)).rejects.toMatchObject(beyond(36_000));
+    await change(first, 35_990);
+    // Visible again and received again: the next 12 h count from that receive, not the first.
+    await change(first, 0);
+    jest.setSystemTime(at + 20 * 3_600_000);
+    const second = (await receive())!;
+    expect(second).not.toBe(first);
+    jest.setSystemTime(at + 20 * 3_600_000 + 1_000);
+    await expect(change(second, 43_200)).rejects.toMatchObject(beyond(43_200));
+    await change(second, 43_199);
+    await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: second }));
+    expect(await queued()).toBe(0);
+  } finally {
+    jest.useRealTimers();
+    sqs.destroy();
+  }
+});
+
 it("a message invisible for longer than setTimeout's limit does not wake the queue every millisecond", async () => {
   const queue = new LocalQueue({ name: 'q', url: 'u', arn: 'a', visibilityTimeoutSeconds: 30 });
   let wakeups = 0;
   queue.onAvailable(() => wakeups++);
   queue.send('far');
-  const [message] = queue.receive(1);
-  queue.changeVisibility(message!.receiptHandle!, 1e8);
+  // Past what a change may ask (12 h from the receive): only a receive can ask it here.
+  queue.receive(1, 1e8);
   const before = wakeups;
   await new Promise((resolve) => setTimeout(resolve, 300));
   // An overflowed timer fires about every millisecond: hundreds here.

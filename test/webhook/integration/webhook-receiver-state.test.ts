@@ -2,8 +2,11 @@
  * A subscriber's receiver state on a real engine: reservations made by several deliver
  * invocations at once never start two requests closer than the pace allows, a `Retry-After`
  * hold only moves forward, a batch's outcomes keep the run of failures and a bounded list of
- * attempts, a disable is reported once and `enable` answers from where to replay.
+ * attempts, a disable is reported once, a dropped delivery is kept for replay (or sent back to
+ * be delivered when `enable` came first), and `enable` keeps where to replay from until the
+ * replay is done.
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
 import { RECENT_ATTEMPTS_KEPT } from '../../../lambda/webhook/health';
@@ -124,7 +127,7 @@ it('keeps the run of failures, ends it with a success, and keeps only the latest
   expect(await states.recentAttempts('sub_nobody')).toBeUndefined();
 });
 
-it('disables once, keeps the earliest plant for replay, and enable answers where to replay from', async () => {
+it('disables once, keeps the earliest plant for replay, and enable keeps it until the replay is done', async () => {
   const id = await subscriber();
   expect(
     await states.disable(id, '2026-11-25T08:00:00.000Z', '410 Gone', '2026-11-25T07:59:00.000Z'),
@@ -132,8 +135,8 @@ it('disables once, keeps the earliest plant for replay, and enable answers where
   expect(
     await states.disable(id, '2026-11-25T08:01:00.000Z', 'again', '2026-11-25T07:58:00.000Z'),
   ).toBe(false);
-  await states.keepForReplay(id, '2026-11-25T07:50:00.000Z');
-  await states.keepForReplay(id, '2026-11-25T07:55:00.000Z');
+  expect(await states.keepForReplay(id, '2026-11-25T07:50:00.000Z')).toBe(true);
+  expect(await states.keepForReplay(id, '2026-11-25T07:55:00.000Z')).toBe(false);
   const disabled = (await states.read(id))!;
   expect(disabled).toMatchObject({
     disabledAt: '2026-11-25T08:00:00.000Z',
@@ -143,14 +146,69 @@ it('disables once, keeps the earliest plant for replay, and enable answers where
   const gate = new ReceiverGate({ states, events: quiet });
   expect(await gate.admit(id)).toEqual({ verdict: 'disabled' });
   const before = (await states.enable(id))!;
-  expect(before.replayFrom).toBe('2026-11-25T07:50:00.000Z');
-  const after = (await states.read(id))!;
-  expect(after.disabledAt).toBeUndefined();
-  expect(after.replayFrom).toBeUndefined();
-  expect(await states.enable('sub_nobody')).toBeUndefined();
-  // Not disabled: nothing to keep.
-  await states.keepForReplay(id, '2026-11-25T07:00:00.000Z');
+  expect(before).toMatchObject({
+    disabledAt: '2026-11-25T08:00:00.000Z',
+    replayFrom: '2026-11-25T07:50:00.000Z',
+  });
+  // On again, the replay point kept until the replay has queued everything.
+  const pending = (await states.read(id))!;
+  expect(pending.disabledAt).toBeUndefined();
+  expect(pending.replayFrom).toBe('2026-11-25T07:50:00.000Z');
+  // Enabled again before that (an interrupted replay): answered as it is, to be resumed.
+  expect(await states.enable(id)).toMatchObject({ replayFrom: '2026-11-25T07:50:00.000Z' });
+  expect((await states.enable(id))!.disabledAt).toBeUndefined();
+  // Not disabled: a drop keeps nothing (and says so).
+  expect(await states.keepForReplay(id, '2026-11-25T07:00:00.000Z')).toBe(false);
+  await states.replayed(id, '2026-11-25T07:50:00.000Z');
   expect((await states.read(id))!.replayFrom).toBeUndefined();
+  expect(await states.enable('sub_nobody')).toBeUndefined();
+});
+
+it('a disable while a replay is pending keeps the older point; replayed leaves a disabled one alone', async () => {
+  const id = await subscriber();
+  await states.disable(id, '2026-11-25T08:00:00.000Z', '410 Gone', '2026-11-25T07:00:00.000Z');
+  await states.enable(id);
+  // Disabled again before the replay from 07:00 has finished: a later plant does not move it.
+  expect(
+    await states.disable(id, '2026-11-25T09:00:00.000Z', '410 Gone', '2026-11-25T08:30:00.000Z'),
+  ).toBe(true);
+  expect((await states.read(id))!.replayFrom).toBe('2026-11-25T07:00:00.000Z');
+  // The replay that started before ends: the point stays for the next enable.
+  await states.replayed(id, '2026-11-25T07:00:00.000Z');
+  expect((await states.read(id))!.replayFrom).toBe('2026-11-25T07:00:00.000Z');
+  // A subscriber disabled before replay points existed: enable replays from when it stopped.
+  const old = await subscriber();
+  await states.disable(old, '2026-11-25T10:00:00.000Z', 'old', '2026-11-25T10:00:00.000Z');
+  await makeDocumentClient(engine.clientConfig).send(
+    new UpdateCommand({
+      TableName: SUBSCRIPTIONS_TABLE.localName,
+      Key: { subscriberId: old },
+      UpdateExpression: 'REMOVE replayFrom',
+    }),
+  );
+  expect((await states.enable(old))!.replayFrom).toBeUndefined();
+  expect((await states.read(old))!.replayFrom).toBe('2026-11-25T10:00:00.000Z');
+});
+
+it('a drop covered by the replay point read is kept without a write; one older than it lowers it', async () => {
+  const id = await subscriber();
+  await states.disable(id, '2026-11-25T08:00:00.000Z', '410 Gone', '2026-11-25T07:00:00.000Z');
+  const gate = new ReceiverGate({ states, events: quiet });
+  expect(await gate.admit(id)).toEqual({ verdict: 'disabled' });
+  const drops = await Promise.all([
+    gate.dropped(id, '2026-11-25T07:30:00.000Z'),
+    gate.dropped(id, '2026-11-25T06:00:00.000Z'),
+    gate.dropped(id, '2026-11-25T06:30:00.000Z'),
+  ]);
+  expect(drops).toEqual([{ kept: true }, { kept: true }, { kept: true }]);
+  expect((await states.read(id))!.replayFrom).toBe('2026-11-25T06:00:00.000Z');
+  // Enabled between the batch's read and the drop: the pending replay covers a later plant...
+  const racing = new ReceiverGate({ states, events: quiet });
+  expect(await racing.admit(id)).toEqual({ verdict: 'disabled' });
+  await states.enable(id);
+  expect(await racing.dropped(id, '2026-11-25T07:45:00.000Z')).toEqual({ kept: true });
+  // ...but not an older one: that one goes back to be delivered.
+  expect(await racing.dropped(id, '2026-11-25T05:00:00.000Z')).toMatchObject({ kept: false });
 });
 
 it('warns at the 4th failure in a row and disables once the run has lasted the 5-day window', async () => {
