@@ -41,20 +41,20 @@ interface Ended {
   readonly stderr: string;
 }
 
+/** Starts `bin/<bin>.ts` as its npm entry does (`exec node --import tsx`). */
+const spawnBin = (bin: string, args: string[], env: NodeJS.ProcessEnv) =>
+  spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', `${bin}.ts`), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+
 /**
- * Runs `bin/<bin>.ts` as its npm entry does (`exec node --import tsx`), with a stdout whose reader
- * has gone before the first line: every write meets EPIPE, as after `| head` has exited.
+ * Runs `bin/<bin>.ts` with a stdout whose reader has gone before the first line: every write
+ * meets EPIPE, as after `| head` has exited.
  */
 function withClosedStdout(bin: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'bin', `${bin}.ts`), ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawnBin(bin, args, env);
   child.stdout.destroy();
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -111,15 +111,7 @@ describe('a closed stdout ends each command quietly, exit code 0', () => {
 
 /** A finished command's exit code and output. */
 function run(bin: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'bin', `${bin}.ts`), ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawnBin(bin, args, env);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
