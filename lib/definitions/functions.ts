@@ -12,7 +12,7 @@ import {
   TOKENS_TABLE,
   type TableDefinition,
 } from '../../lambda/aws/tables';
-import type { Outcome } from '../../lambda/observability/metrics-contract';
+import { OUTCOME_METRICS, type Outcome } from '../../lambda/observability/metrics-contract';
 import { PLANTS_DELETE, PLANTS_READ, PLANTS_WRITE } from '../../lambda/tokens/principal';
 
 /** The tables, by the key the registry and the stack use. */
@@ -176,6 +176,19 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionDefinition>> = REG
 
 /** Every function's name, in registry order. */
 export const FUNCTION_NAMES = Object.keys(FUNCTIONS) as FunctionName[];
+
+/**
+ * The outcomes plant requests come to, in the metric contract's order: each operation's own, and
+ * `forbidden` (any operation's scope check). The dashboard graphs one line each; `unavailable`
+ * and `error`, which any function reports, are graphed apart.
+ */
+export const REQUEST_OUTCOMES: readonly Outcome[] = (
+  Object.keys(OUTCOME_METRICS) as Outcome[]
+).filter(
+  (outcome) =>
+    outcome === 'forbidden' ||
+    FUNCTION_NAMES.some((name) => FUNCTIONS[name].operation?.outcomes.includes(outcome)),
+);
 
 /** The tables a function uses, with their definitions. */
 export function tablesOf(name: FunctionName): [TableKey, TableDefinition][] {

@@ -16,6 +16,7 @@ import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/aws/tables';
 import {
   FUNCTIONS,
   FUNCTION_NAMES,
+  REQUEST_OUTCOMES,
   TABLES_BY_KEY,
   tableEnvironment,
   type FunctionName,
@@ -528,11 +529,8 @@ describe('operations: logs, tracing, dashboard', () => {
     has(/^AWS\/DynamoDB ConsumedWriteCapacityUnits TableName=REF/);
     has(/^AWS\/DynamoDB ThrottledRequests Operation=PutItem TableName=REF/);
     const handlers = FUNCTION_NAMES.filter((name) => name !== API.authorizer.function);
-    const plantOutcomes = Object.entries(OUTCOME_METRICS).filter(
-      ([outcome]) => !['allowed', 'denied', 'unavailable', 'error'].includes(outcome),
-    );
     for (const name of handlers) {
-      for (const [, metric] of plantOutcomes) {
+      for (const metric of REQUEST_OUTCOMES.map((outcome) => OUTCOME_METRICS[outcome])) {
         has(new RegExp(`^PlantStore ${metric} service=${name} \\[Sum\\]$`));
       }
     }

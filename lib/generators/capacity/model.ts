@@ -28,7 +28,8 @@ export interface Mix {
   readonly delete: number;
 }
 
-const FUNCTION_OF: Record<keyof Mix, Measured> = {
+/** The function behind each operation of the mix. */
+export const FUNCTION_OF: Record<keyof Mix, Measured> = {
   create: 'create-plant',
   get: 'get-plant',
   list: 'list-plants',

@@ -30,6 +30,7 @@ import {
   SERVICE_DIMENSION,
   type Outcome,
 } from '../../../lambda/observability/metrics-contract';
+import { REQUEST_OUTCOMES } from '../../definitions/functions';
 import { AlarmTopic } from './alarm-topic';
 
 /** A watched table and the DynamoDB operations called on it (its throttling metric names them). */
@@ -82,19 +83,6 @@ export interface ThresholdAlarm {
   readonly threshold: number;
   readonly description: string;
 }
-
-/** The outcomes of plant requests, one line each on the dashboard. */
-const PLANT_OUTCOMES: readonly Outcome[] = [
-  'created',
-  'unchanged',
-  'conflict',
-  'invalid',
-  'forbidden',
-  'read',
-  'listed',
-  'not-found',
-  'deleted',
-];
 
 /** A business metric that one function emits (`service` is its registry name). */
 export function businessMetric(
@@ -227,7 +215,7 @@ export class Monitoring extends Construct {
     const businessRow: IWidget[] = [
       graph(
         'Plant requests by outcome',
-        PLANT_OUTCOMES.map((outcome) => this.acrossFunctions(outcome, handlers)),
+        REQUEST_OUTCOMES.map((outcome) => this.acrossFunctions(outcome, handlers)),
       ),
       graph('Authorizer: allowed, denied by reason', [
         businessMetric(OUTCOME_METRICS.allowed, authorizer, period),

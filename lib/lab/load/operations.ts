@@ -11,7 +11,7 @@ export const OPERATIONS = ['create', 'get', 'list', 'delete'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** The function behind each operation; its route comes from the API definition. */
-const FUNCTION_OF: Record<Operation, FunctionName> = {
+export const FUNCTION_OF: Record<Operation, FunctionName> = {
   create: 'create-plant',
   get: 'get-plant',
   list: 'list-plants',

@@ -3,13 +3,23 @@
  * thing (the gateway's authorizer, a trigger, or its operation's route), every route by one
  * function, each handler requires the scope its descriptor names and the OpenAPI text says so.
  */
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { OUTCOME_METRICS, type Outcome } from '../../../lambda/observability/metrics-contract';
 import { ALL_SCOPES } from '../../../lambda/tokens/token';
 import { API } from '../../../lib/definitions/api';
 import { PROJECT_ROOT } from '../../../lib/definitions/bundling';
-import { FUNCTIONS, FUNCTION_NAMES, type FunctionName } from '../../../lib/definitions/functions';
+import {
+  FUNCTIONS,
+  FUNCTION_NAMES,
+  REQUEST_OUTCOMES,
+  type FunctionName,
+} from '../../../lib/definitions/functions';
+import { MEASURED } from '../../../lib/generators/capacity/inputs';
+import { FUNCTION_OF as CAPACITY_FUNCTIONS } from '../../../lib/generators/capacity/model';
 import { buildDocument } from '../../../lib/generators/openapi/document';
 import { firstEvent } from '../../../lib/lab/bench/events';
+import { FUNCTION_OF as LOAD_FUNCTIONS } from '../../../lib/lab/load/operations';
 
 const operations = FUNCTION_NAMES.flatMap((name) => {
   const operation = FUNCTIONS[name].operation;
@@ -39,6 +49,32 @@ it('has one route per operation and one operation per route', () => {
 
 it('names every outcome once per operation', () => {
   for (const { outcomes } of operations) expect(new Set(outcomes).size).toBe(outcomes.length);
+});
+
+it('graphs every outcome of the metric contract: an operation, the authorizer or any function reports it', () => {
+  const authorizer: Outcome[] = ['allowed', 'denied'];
+  const anyFunction: Outcome[] = ['unavailable', 'error'];
+  expect([...REQUEST_OUTCOMES, ...authorizer, ...anyFunction].sort()).toEqual(
+    Object.keys(OUTCOME_METRICS).sort(),
+  );
+});
+
+it('leaves no operation out of the load and capacity mixes, nor out of the measured inputs', () => {
+  const names = operations.map((operation) => operation.name).sort();
+  expect(Object.values(LOAD_FUNCTIONS).sort()).toEqual(names);
+  expect(Object.values(CAPACITY_FUNCTIONS).sort()).toEqual(names);
+  for (const name of names) expect(MEASURED.functions).toHaveProperty([name]);
+});
+
+it.each(FUNCTION_NAMES)('events/%s.json is an event for it (sam local invoke -e)', (name) => {
+  const event = JSON.parse(readFileSync(join(PROJECT_ROOT, 'events', `${name}.json`), 'utf8'));
+  const operation = FUNCTIONS[name].operation;
+  if (operation) {
+    expect(event).toMatchObject({
+      routeKey: `${operation.method} ${operation.path}`,
+      requestContext: { http: { method: operation.method } },
+    });
+  }
 });
 
 describe.each(operations)('$name ($method $path)', ({ name, scope, method, path }) => {
