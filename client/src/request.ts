@@ -8,6 +8,7 @@ import { ConnectionError, ConnectionTimeoutError, parseRetryAfter } from './erro
 import type { Logger } from './logging.js';
 import { changedNothing, isRetryable, retryDelay, retryPolicy, sleep } from './retry.js';
 import type { RetryOptions, RetryPolicy } from './retry.js';
+import type { paths } from './schema.js';
 import { checkTimeout, startDeadline } from './timeout.js';
 
 /** Options of one call, merged over the client's. */
@@ -34,9 +35,18 @@ export interface Settings {
   readonly log: Logger;
 }
 
+type Verb = 'get' | 'put' | 'post' | 'delete' | 'patch';
+
+/** The methods the API serves on some path, read from the generated schema (openapi.json's). */
+export type Method = Uppercase<
+  {
+    [P in keyof paths]: { [V in Verb]: undefined extends paths[P][V] ? never : V }[Verb];
+  }[keyof paths]
+>;
+
 /** An operation's request: the path under the base URL, its query, its JSON body. */
 export interface Route {
-  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly method: Method;
   readonly path: string;
   readonly query?: Readonly<Record<string, string | number | undefined>>;
   readonly body?: string;
