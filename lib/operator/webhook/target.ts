@@ -56,30 +56,27 @@ export function resolveTarget(
   return { local: true, where, endpoint, unreachable };
 }
 
+/** The subscriptions table of `target`: a client for it and its name. */
+function subscriptionsTableOf(target: Target): [ReturnType<typeof makeDocumentClient>, string] {
+  if (target.local) {
+    const client = makeDocumentClient(localCliClientConfig(target.endpoint!));
+    return [client, SUBSCRIPTIONS_TABLE.localName];
+  }
+  if (!target.table) throw new UsageError('--aws needs --table <SubscriptionsTableName>');
+  return [makeDocumentClient(target.region ? { region: target.region } : {}), target.table];
+}
+
+/** The subscribers of `target`. */
 export function subscriptions(target: Target): SubscriptionsTable {
-  if (target.local) {
-    const client = makeDocumentClient(localCliClientConfig(target.endpoint!));
-    return new SubscriptionsTable(client, SUBSCRIPTIONS_TABLE.localName);
-  }
-  if (!target.table) throw new UsageError('--aws needs --table <SubscriptionsTableName>');
-  return new SubscriptionsTable(
-    makeDocumentClient(target.region ? { region: target.region } : {}),
-    target.table,
-  );
+  return new SubscriptionsTable(...subscriptionsTableOf(target));
 }
 
+/** The receivers' state (rate, failures, attempts), kept on the subscribers' items. */
 export function receiverStates(target: Target): ReceiverStates {
-  if (target.local) {
-    const client = makeDocumentClient(localCliClientConfig(target.endpoint!));
-    return new ReceiverStates(client, SUBSCRIPTIONS_TABLE.localName);
-  }
-  if (!target.table) throw new UsageError('--aws needs --table <SubscriptionsTableName>');
-  return new ReceiverStates(
-    makeDocumentClient(target.region ? { region: target.region } : {}),
-    target.table,
-  );
+  return new ReceiverStates(...subscriptionsTableOf(target));
 }
 
+/** How `target` seals a subscriber's secret: KMS deployed, a fixed local box locally. */
 export function secretBox(target: Target): SecretBox {
   if (target.local) return LOCAL_SECRET_BOX;
   return kmsSecretBox(

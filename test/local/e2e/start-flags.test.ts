@@ -4,17 +4,15 @@
  * `--throttle --throttle-rate N --throttle-burst N` a burst past the bucket is 429; `--help`
  * lists every flag and setting; `npm run openapi -- --help` prints help and writes nothing.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FUNCTION_NAMES } from '../../../lib/definitions/functions';
 import { checkPortFree, freePort } from '../../../lib/local/process/free-port';
 import { OPENAPI_FILE } from '../../../lib/generators/openapi/document';
+import { startNpmStart, type ListeningNpmStart } from '../../../lib/npm-start/spawn';
 import { uncheckedFetch } from '../../support/http';
 import { runBin } from '../../support/run-cli';
-
-const ROOT = join(__dirname, '../../..');
 
 /** A first port with the next ones, one per function, free too. */
 async function freeRange(count: number): Promise<number> {
@@ -26,8 +24,8 @@ async function freeRange(count: number): Promise<number> {
 }
 
 describe('npm start -- --inspect --throttle --throttle-rate 10 --throttle-burst 10', () => {
-  let child: ChildProcess;
-  let output = '';
+  let running: ListeningNpmStart | undefined;
+  const output = () => running?.output() ?? '';
   let url: string;
   let token: string;
   const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-flags-'));
@@ -35,10 +33,14 @@ describe('npm start -- --inspect --throttle --throttle-rate 10 --throttle-burst 
   beforeAll(async () => {
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    child = spawn(
-      join(ROOT, 'node_modules/.bin/tsx'),
-      [
-        'bin/local.ts',
+    running = await startNpmStart({
+      env: {
+        PORT: String(port),
+        PLANT_STORE_DB_PORT: String(await freePort()),
+        PLANT_STORE_DATA_DIR: dataDir,
+        PLANT_STORE_INSPECT_PORT: String(await freeRange(FUNCTION_NAMES.length)),
+      },
+      args: [
         '--memory',
         '--no-watch',
         '--inspect',
@@ -48,38 +50,17 @@ describe('npm start -- --inspect --throttle --throttle-rate 10 --throttle-burst 
         '--throttle-burst',
         '10',
       ],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          PLANT_STORE_DB_PORT: String(await freePort()),
-          PLANT_STORE_DATA_DIR: dataDir,
-          PLANT_STORE_INSPECT_PORT: String(await freeRange(FUNCTION_NAMES.length)),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    for (const started = Date.now(); !output.includes('try:');) {
-      if (child.exitCode !== null || Date.now() - started > 60_000) throw new Error(output);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    });
     token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
   }, 90_000);
 
   afterAll(async () => {
-    if (child?.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await running?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('prints one inspector port per function, and each answers /json/list', async () => {
-    const printed = [...output.matchAll(/inspector: (\S+) on 127\.0\.0\.1:(\d+)/g)];
+    const printed = [...output().matchAll(/inspector: (\S+) on 127\.0\.0\.1:(\d+)/g)];
     expect(printed.map(([, name]) => name)).toEqual(FUNCTION_NAMES);
     for (const [, , port] of printed) {
       const list = (await (await uncheckedFetch(`http://127.0.0.1:${port}/json/list`)).json()) as {

@@ -6,7 +6,7 @@
  * every way editors and git save (in place, rename over, delete and create, a folder renamed,
  * `git checkout`) is followed, each several times in a row.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   appendFileSync,
   readFileSync,
@@ -18,47 +18,40 @@ import {
 import { join } from 'node:path';
 import { copyProject } from '../../../lib/lab/bench/watch-reload';
 import { freePort } from '../../../lib/local/process/free-port';
+import { startNpmStart, type ListeningNpmStart } from '../../../lib/npm-start/spawn';
 import { uncheckedFetch } from '../../support/http';
 
 const MESSAGE = 'must be valid JSON';
 let copy: string;
-let child: ChildProcess;
-let output = '';
+let running: ListeningNpmStart | undefined;
+/** Everything npm start has printed so far. */
+const output = () => running?.output() ?? '';
 let url: string;
 let token: string;
 
 beforeAll(async () => {
   copy = copyProject('plant-store-watch-');
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  child = spawn(join(copy, 'node_modules/.bin/tsx'), ['bin/local.ts', '--memory'], {
-    cwd: copy,
+  running = await startNpmStart({
+    root: copy,
     env: {
-      ...process.env,
-      PORT: String(port),
+      PORT: String(await freePort()),
       PLANT_STORE_DB_PORT: String(await freePort()),
       PLANT_STORE_DATA_DIR: join(copy, '.plant-store'),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    args: ['--memory'],
   });
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  await until(() => output.includes('try:'), 'npm start to listen');
+  url = running.url;
   token = readFileSync(join(copy, '.plant-store', 'dev-token'), 'utf8').trim();
 }, 60_000);
 afterAll(async () => {
-  if (child?.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await running?.stop();
   rmSync(copy, { recursive: true, force: true });
 });
 
 async function until(check: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
   const started = Date.now();
   while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`waited ${ms} ms for ${what}:\n${output}`);
+    if (Date.now() - started > ms) throw new Error(`waited ${ms} ms for ${what}:\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -82,9 +75,9 @@ it('serves a saved change on the next requests, rebuilding only the bundles that
   const original = readFileSync(source(), 'utf8');
   writeFileSync(source(), original.replaceAll(MESSAGE, 'must be JSON (edited)'));
   await until(async () => (await ask()).text.includes('must be JSON (edited)'), 'the new answer');
-  expect(output).toMatch(/\[watch\] create-plant: rebuilt in \d+ ms/);
+  expect(output()).toMatch(/\[watch\] create-plant: rebuilt in \d+ ms/);
   // The authorizer's bundle does not include json.ts.
-  expect(output).not.toMatch(/\[watch\] authorizer: rebuilt/);
+  expect(output()).not.toMatch(/\[watch\] authorizer: rebuilt/);
 });
 
 it('a request sent right after a save waits for the rebuild and gets the new code', async () => {
@@ -103,8 +96,9 @@ it('prints a broken save as one block and keeps serving the previous build', asy
   appendFileSync(source(), '\nexport const broken = ;\n');
   // The line names every function whose bundle includes the file, create-plant among them.
   const failed = /\[watch\] [a-z, -]*\bcreate-plant\b[a-z, -]*: the build failed/;
-  await until(() => failed.test(output), 'the error');
-  const block = output.slice(output.search(failed));
+  await until(() => failed.test(output()), 'the error');
+  const printed = output();
+  const block = printed.slice(printed.search(failed));
   // One build for all functions: the error is printed once, not once per function.
   expect(block.match(/the build failed/g)).toHaveLength(1);
   expect(block).toContain('[ERROR] Unexpected ";"');
@@ -122,7 +116,7 @@ it('restarts the gateway on its port when lib/definitions/api.ts changes', async
     join(copy, 'lib/definitions/api.ts'),
     "\n(API.routes as RouteDefinition[]).push({ method: 'POST', path: '/watch-probe', function: 'create-plant', authorized: true });\n",
   );
-  await until(() => output.includes('[watch] lib/definitions/api.ts changed'), 'the restart');
+  await until(() => output().includes('[watch] lib/definitions/api.ts changed'), 'the restart');
   const answer = await ask('/watch-probe');
   expect(answer.status).toBe(400);
   expect(answer.text).toContain('must be JSON (fixed)');
