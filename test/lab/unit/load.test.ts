@@ -3,6 +3,7 @@ import { UsageError } from '../../../lib/cli/args';
 import { NON_LOCAL_CEILING, parseLoadArgs, parseMix } from '../../../lib/lab/load/args';
 import {
   MixPicker,
+  OPERATIONS,
   plan,
   Plants,
   type Operation,
@@ -12,6 +13,8 @@ import { findKnee, type StepReport } from '../../../lib/lab/load/report';
 import { READ_SEED, runLoad } from '../../../lib/lab/load/run';
 
 const parse = (...argv: string[]) => parseLoadArgs(argv, {});
+/** The mix with every operation at weight 0. */
+const NO_MIX = Object.fromEntries(OPERATIONS.map((op) => [op, 0])) as Record<Operation, number>;
 
 describe('parseLoadArgs', () => {
   it('defaults to npm start, 50 creates a second for 10 s', () => {
@@ -25,7 +28,7 @@ describe('parseLoadArgs', () => {
       timeoutMs: 30_000,
       out: 'load-report',
     });
-    expect(args.mix).toEqual({ create: 1, get: 0, list: 0, delete: 0 });
+    expect(args.mix).toEqual({ ...NO_MIX, create: 1 });
     expect(parseLoadArgs([], { PORT: '4000' }).url.port).toBe('4000');
     expect(parse('http://127.0.0.1:9/').url.href).toBe('http://127.0.0.1:9/');
   });
@@ -55,7 +58,7 @@ describe('parseLoadArgs', () => {
       { rate: 40, seconds: 3 },
     ]);
     expect(args).toMatchObject({ warmupSeconds: 2, connections: 8, timeoutMs: 500, out: 'x/run' });
-    expect(args.mix).toEqual({ create: 2, get: 5, list: 0, delete: 1 });
+    expect(args.mix).toEqual({ ...NO_MIX, create: 2, get: 5, delete: 1 });
   });
 
   it.each([
@@ -64,8 +67,8 @@ describe('parseLoadArgs', () => {
     [['--rate', '200000'], '--rate is at most 100000 a second, not 200000'],
     [['--duration', '0'], '--duration must be an integer from 1 to 86400, not 0'],
     [
-      ['--mix', 'create=1,put=2'],
-      '--mix takes create=<weight>,get=<weight>,list=<weight>,delete=<weight> (any of them), not create=1,put=2',
+      ['--mix', 'create=1,bogus=2'],
+      `--mix takes ${OPERATIONS.map((op) => `${op}=<weight>`).join(',')} (any of them), not create=1,bogus=2`,
     ],
     [['--mix', 'get=0'], '--mix needs one operation with a weight above 0, not get=0'],
     [['--url', 'ftp://x'], '--url must be an http or https URL, not ftp://x'],
