@@ -54,12 +54,15 @@ const SAM_ENDPOINT = new URL(SAM_ENV.AWS_ENDPOINT_URL_DYNAMODB!).origin;
 const DELIVERY = parseDeliveryMessage(event('deliver').Records[0].body)!;
 
 // Calls the handler once with the event file and writes the answer to another file: stdout
-// belongs to the function's log lines.
+// belongs to the function's log lines. The context is what `sam local invoke` passes (the
+// runtime's: a request id, the function's timeout counting down), not an empty object.
 const CALLER = [
   "import { readFileSync, writeFileSync } from 'node:fs';",
   'const [bundle, event, answer] = process.argv.slice(1);',
   'const { handler } = await import(bundle);',
-  "writeFileSync(answer, JSON.stringify(await handler(JSON.parse(readFileSync(event, 'utf8')), {})));",
+  'const deadline = Date.now() + 30_000;',
+  "const context = { awsRequestId: 'sam-local', getRemainingTimeInMillis: () => deadline - Date.now() };",
+  "writeFileSync(answer, JSON.stringify(await handler(JSON.parse(readFileSync(event, 'utf8')), context)));",
 ].join('\n');
 
 interface FunctionResource {
