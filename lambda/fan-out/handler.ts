@@ -6,10 +6,11 @@ import { makeDocumentClient } from '../aws/dynamodb';
 import { WEBHOOK_METRICS } from '../observability/metrics-contract';
 import { logger, metrics, observed, redact } from '../observability/powertools';
 import { SUBSCRIPTIONS_TABLE } from '../aws/tables';
-import { WEBHOOK_ENVIRONMENT } from '../webhook/config';
+import { subscribersFreshSecondsOf, WEBHOOK_ENVIRONMENT } from '../webhook/config';
 import { sqsDeliveryQueue, sqsJsonQueue } from '../webhook/delivery-queue';
 import { SubscriptionsTable } from '../webhook/subscriptions-table';
 import { FAN_OUT_RESERVE_MS, fanOut, type FanOutDeps } from './fan-out';
+import { freshSubscribers } from './fresh-subscribers';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export function makeFanOutHandler(deps: FanOutDeps) {
@@ -46,7 +47,7 @@ export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): FanOutDep
     requireEnv(SUBSCRIPTIONS_TABLE.environmentVariable, env),
   );
   return {
-    subscribers: () => table.list(),
+    subscribers: freshSubscribers(() => table.list(), subscribersFreshSecondsOf(env) * 1000),
     queue: sqsDeliveryQueue(requireEnv(WEBHOOK_ENVIRONMENT.queueUrl, env)),
     failures: sqsJsonQueue(requireEnv(WEBHOOK_ENVIRONMENT.streamFailureQueueUrl, env)),
   };

@@ -16,7 +16,34 @@ export const WEBHOOK_ENVIRONMENT = {
    * waits it keeps itself (a `Retry-After` hold, the disable window).
    */
   retryScale: 'PLANT_STORE_WEBHOOK_RETRY_SCALE',
+  /**
+   * How long a fan-out sandbox keeps the subscriber list, in seconds; `0` reads it on every
+   * batch (`npm start`, whose `webhook add` does not wait). @default SUBSCRIBERS_FRESH_SECONDS
+   */
+  subscribersFreshSeconds: 'WEBHOOK_SUBSCRIBERS_FRESH_SECONDS',
 } as const;
+
+/**
+ * How long a deployed fan-out sandbox keeps the subscriber list (a strongly consistent Scan),
+ * counted from when its read began. `webhook add --aws` returns only after this and a second
+ * more, so a plant stored after `add` returned is fanned out by a list read after the subscriber
+ * was written: "every subscriber registered at that moment" holds. A removed subscriber may still
+ * be queued deliveries for as long; the deliverer finds it gone and drops them.
+ */
+export const SUBSCRIBERS_FRESH_SECONDS = 10;
+
+/** `subscribersFreshSeconds` from `env`: a whole number of seconds, 0 to 60; unset is the default. */
+export function subscribersFreshSecondsOf(env: NodeJS.ProcessEnv): number {
+  const raw = env[WEBHOOK_ENVIRONMENT.subscribersFreshSeconds];
+  if (raw === undefined || raw === '') return SUBSCRIBERS_FRESH_SECONDS;
+  const seconds = Number(raw);
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > 60) {
+    throw new Error(
+      `${WEBHOOK_ENVIRONMENT.subscribersFreshSeconds} must be a whole number of seconds from 0 to 60, not ${raw}`,
+    );
+  }
+  return seconds;
+}
 
 /** `retryScale` from `env`: a number above 0, at most 1; unset (deployed) is 1. */
 export function retryScaleOf(env: NodeJS.ProcessEnv): number {

@@ -240,6 +240,8 @@ export function localWebhookEnvironment(
     [variable]: localQueueUrl(endpoint, queue),
     [WEBHOOK_ENVIRONMENT.allowLoopback]: 'true',
     [WEBHOOK_ENVIRONMENT.retryScale]: String(retryScale),
+    // The fan-out reads the subscribers on every batch: a local `webhook add` does not wait.
+    [WEBHOOK_ENVIRONMENT.subscribersFreshSeconds]: '0',
   };
 }
 

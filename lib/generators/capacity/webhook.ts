@@ -5,6 +5,7 @@
  * what both functions log.
  */
 import { FAN_OUT_IN_FLIGHT } from '../../../lambda/fan-out/fan-out';
+import { SUBSCRIBERS_FRESH_SECONDS } from '../../../lambda/webhook/config';
 import { BATCH_ENTRIES } from '../../../lambda/webhook/delivery-queue';
 import { FUNCTIONS } from '../../definitions/functions';
 import { DELIVERY_SOURCE, STREAM_SOURCE } from '../../definitions/webhooks';
@@ -109,6 +110,8 @@ export interface WebhookLoad {
   readonly sqsRequests: number;
   /** Read units of one fan-out Scan of the subscriptions table (strongly consistent). */
   readonly scanUnits: number;
+  /** Fan-out Scans a second: each sandbox reads the list once per `SUBSCRIBERS_FRESH_SECONDS`. */
+  readonly scans: number;
   /** Read and write units a second on the subscriptions table, whose few items share a partition. */
   readonly subscriptionReads: number;
   readonly subscriptionWrites: number;
@@ -153,8 +156,11 @@ export function webhookLoad(creates: number, subscribers: number, latencyMs: num
   // Each deliver batch, per subscriber in it: its item and its state read, a reservation of its
   // pace and a record of its attempts written.
   const perBatch = Math.min(subscribers, DELIVERY_SOURCE.batchSize);
-  const subscriptionReads =
-    fanOutInvocations * scanUnits + deliverInvocations * perBatch * 2 * readUnits;
+  // Each fan-out sandbox Scans once per SUBSCRIBERS_FRESH_SECONDS (at most once a batch); a
+  // shard keeps at least one sandbox busy.
+  const fanOutSandboxes = Math.max(shards, Math.ceil((fanOutInvocations * fanOutMs) / 1000));
+  const scans = Math.min(fanOutInvocations, fanOutSandboxes / SUBSCRIBERS_FRESH_SECONDS);
+  const subscriptionReads = scans * scanUnits + deliverInvocations * perBatch * 2 * readUnits;
   const subscriptionWrites = deliverInvocations * perBatch * 2 * writeUnits;
   const logBytes =
     fanOutInvocations * (WEBHOOK_LINES.fanOutBatch + WEBHOOK_LINES.metrics) +
@@ -178,6 +184,7 @@ export function webhookLoad(creates: number, subscribers: number, latencyMs: num
     deliverRampMinutes,
     sqsRequests,
     scanUnits,
+    scans,
     subscriptionReads,
     subscriptionWrites,
     logBytes,

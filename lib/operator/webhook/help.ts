@@ -1,4 +1,5 @@
 /** `npm run webhook -- --help`, and the defaults it names. */
+import { SUBSCRIBERS_FRESH_SECONDS } from '../../../lambda/webhook/config';
 import { DEFAULT_RATE_PER_SECOND } from '../../../lambda/webhook/rate-limit';
 import { DEFAULT_DB_PORT } from '../../npm-start/find';
 import { TEST_WEBHOOK_ID_PREFIX } from './queues';
@@ -18,6 +19,7 @@ Commands:
                        URL must be https to a public address; locally http is fine. --id
                        (local only) picks the id, e.g. the one events/deliver.json names.
                        --rate: requests a second it receives at most (default ${DEFAULT_RATE_PER_SECOND}).
+                       With --aws it returns after ${SUBSCRIBERS_FRESH_SECONDS + 1} s, once every fan-out reads it.
   update <subscriberId> --rate <per second>
                        Change a subscriber's rate; deliveries over it wait, spending no attempt.
   list                 A header row, then one line per subscriber: subscriberId, name, url,

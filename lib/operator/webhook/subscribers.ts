@@ -4,6 +4,7 @@
  * `rotate`.
  */
 import { addressRefusal, PUBLIC_ONLY } from '../../../lambda/webhook/address-policy';
+import { SUBSCRIBERS_FRESH_SECONDS } from '../../../lambda/webhook/config';
 import { ROTATION_OVERLAP_SECONDS } from '../../../lambda/webhook/secrets';
 import { generateSecret } from '../../../lambda/webhook/signature';
 import { newSubscriberId } from '../../../lambda/webhook/subscriptions-table';
@@ -82,6 +83,15 @@ export async function add(
     secret: await secretBox(target).seal(secret, subscriberId),
   });
   if (rate !== undefined) await receiverStates(target).setRate(subscriberId, rate);
+  if (!target.local) {
+    // Registered once every fan-out sandbox's list was read after the write (locally it reads
+    // on every batch): a plant stored after this returns is delivered to the new subscriber.
+    const seconds = SUBSCRIBERS_FRESH_SECONDS + 1;
+    io.err(
+      `registering: every fan-out reads the subscribers at least every ${SUBSCRIBERS_FRESH_SECONDS} s; waiting ${seconds} s`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  }
   io.out(secret);
   io.err(`subscriberId ${subscriberId}  url ${url.href}  (the secret above is shown this once)`);
   const refused = target.local ? deployedRefusal(url) : undefined;

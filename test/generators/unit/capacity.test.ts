@@ -160,5 +160,7 @@ describe('the webhook in the model', () => {
     );
     expect(Math.round(at.accountConcurrency / 100) * 100).toBe(10_200);
     expect(at.coldRampSeconds).toBe(100);
+    // 100 shards, a sandbox each, reading the subscribers once per 10 s.
+    expect(at.webhook.scans).toBe(10);
   });
 });

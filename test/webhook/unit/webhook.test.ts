@@ -7,6 +7,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { addressRefusal, PUBLIC_ONLY, urlRefusal } from '../../../lambda/webhook/address-policy';
 import { fanOut } from '../../../lambda/fan-out/fan-out';
+import { freshSubscribers } from '../../../lambda/fan-out/fresh-subscribers';
 import { deliveriesOf } from '../../../lambda/webhook/deliveries';
 import type { BatchEntry, RefusedEntry } from '../../../lambda/webhook/delivery-queue';
 import { newPlantBody, type DeliveryMessage } from '../../../lambda/webhook/message';
@@ -318,6 +319,56 @@ describe('fan-out', () => {
       soon(),
     );
     expect(result.failedAt?.sequenceNumber).toBe('2');
+  });
+});
+
+describe("the fan-out's subscriber list", () => {
+  const one = [{ subscriberId: 'sub_a', url: 'https://a.example/', name: 'a', createdAt: '' }];
+
+  it('is read once per freshMs, counted from when the read began, and shared while it runs', async () => {
+    let clock = 0;
+    let reads = 0;
+    const list = freshSubscribers(
+      async () => {
+        reads++;
+        clock += 300; // the read itself takes time: freshness counts from its start
+        return one;
+      },
+      1_000,
+      () => clock,
+    );
+    await Promise.all([list(), list()]);
+    expect(reads).toBe(1);
+    clock = 999;
+    await list();
+    expect(reads).toBe(1);
+    clock = 1_000;
+    await list();
+    expect(reads).toBe(2);
+  });
+
+  it('reads on every batch at 0 s (npm start), and never keeps a failed read', async () => {
+    let reads = 0;
+    const every = freshSubscribers(
+      async () => (reads++, one),
+      0,
+      () => 5,
+    );
+    await every();
+    await every();
+    expect(reads).toBe(2);
+    let fail = true;
+    const flaky = freshSubscribers(
+      async () => {
+        if (fail) throw new Error('table unreachable');
+        return one;
+      },
+      60_000,
+      () => 5,
+    );
+    await expect(flaky()).rejects.toThrow('table unreachable');
+    fail = false;
+    await expect(flaky()).resolves.toEqual(one);
   });
 });
 
