@@ -2,17 +2,27 @@
  * The CDK app's content, read from its context: `-c stage=dev|prod` and `-c capacity=1k|10k|100k`
  * (lib/infra/stages.ts), `-c alarmEmail=…`, `-c dynamoDbEndpoint=…` and `-c lambdaArch=host`
  * (sam local), `-c logLevel=DEBUG`, `-c tracing=true`, `-c webhookStaticIps=true`;
- * `-c githubRepository=<owner>/<name>` (and `-c githubOidcProviderArn=…` when the account has
- * GitHub's provider) adds the GitHub deploy roles' stack. cdk-nag's AwsSolutions checks run on
- * every synth.
+ * `-c githubRepository=<owner>/<name>` with `-c githubOwnerId=… -c githubRepositoryId=…` (or
+ * `<owner>@<ownerId>/<name>@<repositoryId>`) adds GitHub's OIDC provider's stack and each
+ * stage's deploy access stack (lib/infra/deploy-access-stack.ts). A stage's stack uses the
+ * stage's bootstrap qualifier, carries the stage's tag, and its roles the stage's workload
+ * boundary (lib/infra/deploy-policies/). cdk-nag's AwsSolutions checks run on every synth.
  */
-import { Validations, type App } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Tags, Validations, type App } from 'aws-cdk-lib';
+import { ManagedPolicy, PermissionsBoundary } from 'aws-cdk-lib/aws-iam';
 import { Architecture, type ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { UsageError } from '../cli/args';
-import { DEPLOY_ACCESS_STACK_NAME, DeployAccessStack } from './deploy-access-stack';
+import { stagePolicyNames } from './bootstrap';
+import { parseRepository } from './constructs/github-deploy-role';
+import {
+  DeployAccessStack,
+  GITHUB_OIDC_STACK_NAME,
+  GitHubOidcStack,
+  deployAccessStackName,
+} from './deploy-access-stack';
 import { PlantStoreStack } from './plant-store-stack';
-import { capacityPreset, stageSettings } from './stages';
+import { STAGE_TAG, STAGES, capacityPreset, stageSettings, type StageName } from './stages';
 
 /** Adds the Plant Store stack that the app's context asks for, and cdk-nag, to `app`. */
 export function addPlantStore(app: App): PlantStoreStack {
@@ -21,7 +31,8 @@ export function addPlantStore(app: App): PlantStoreStack {
     // `-c alarmEmail=` (as a workflow passes an unset variable) means none.
     return value === undefined || value === '' ? undefined : String(value);
   };
-  const { stackName, ...stage } = stageSettings(context('stage'));
+  const stageName = context('stage');
+  const { stackName, qualifier, ...stage } = stageSettings(stageName);
   const stack = new PlantStoreStack(app, stackName, {
     ...stage,
     ...capacityPreset(context('capacity')),
@@ -32,17 +43,50 @@ export function addPlantStore(app: App): PlantStoreStack {
     tracing: context('tracing') === 'true',
     webhookStaticIps: context('webhookStaticIps') === 'true',
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+    ...(qualifier !== undefined && { synthesizer: new DefaultStackSynthesizer({ qualifier }) }),
   });
+  if (stageName !== undefined) {
+    // What the stage's deploy policies recognise its resources by, and hold its roles to.
+    // (A dashboard takes no tags in CloudFormation's schema; it is reached by its name.)
+    Tags.of(stack).add(STAGE_TAG, stageName, {
+      excludeResourceTypes: ['AWS::CloudWatch::Dashboard'],
+    });
+    PermissionsBoundary.of(stack).apply(
+      ManagedPolicy.fromManagedPolicyName(
+        stack,
+        'WorkloadBoundary',
+        stagePolicyNames(stackName).workloadBoundary,
+      ),
+    );
+  }
   const repository = context('githubRepository');
   if (repository !== undefined) {
-    new DeployAccessStack(app, DEPLOY_ACCESS_STACK_NAME, {
-      repository,
-      oidcProviderArn: context('githubOidcProviderArn'),
-      qualifier: context('bootstrapQualifier'),
-    });
+    const github = usage(() =>
+      parseRepository(repository, {
+        ownerId: context('githubOwnerId'),
+        id: context('githubRepositoryId'),
+      }),
+    );
+    new GitHubOidcStack(app, GITHUB_OIDC_STACK_NAME);
+    for (const name of Object.keys(STAGES) as StageName[]) {
+      new DeployAccessStack(app, deployAccessStackName(name), {
+        stage: name,
+        repository: github,
+        webhookStaticIps: context('webhookStaticIps') === 'true',
+      });
+    }
   }
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   return stack;
+}
+
+/** What `read` returns; its error, a mistake in the context, as a `UsageError`. */
+function usage<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /** Lambda's name for each processor Node reports (`process.arch`) that Lambda runs. */

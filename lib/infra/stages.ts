@@ -21,16 +21,31 @@ export type StageSettings = Pick<
 > & {
   /** The CloudFormation stack name. */
   readonly stackName: string;
+  /**
+   * The stage's CDK bootstrap qualifier (`cdk bootstrap --qualifier`): its own deploy,
+   * publishing and CloudFormation execution roles and asset bucket, so that in one account the
+   * stages share no role (docs/operations.md, "Setting up deployments").
+   * @default - CDK's default qualifier (the unnamed stack, deployed by hand)
+   */
+  readonly qualifier?: string;
 };
 
 /** The stack deployed when no stage is named (the stack's own defaults). */
 export const DEFAULT_STACK_NAME = 'PlantStore';
+
+/**
+ * The tag every resource of a stage's stack carries, with the stage's name as its value: the
+ * stage's deploy policies reach a KMS key, an API or a network piece (whose ARNs hold no stack
+ * name) only through it (lib/infra/deploy-policies.ts).
+ */
+export const STAGE_TAG = 'plant-store:stage';
 
 /** Every stage, by the name given to `-c stage=`. */
 export const STAGES = {
   /** A developer's or a pull request's stack: torn down often, so nothing outlives it. */
   dev: {
     stackName: 'PlantStore-dev',
+    qualifier: 'plantdev',
     throttlingRateLimit: 10,
     throttlingBurstLimit: 20,
     logRetention: RetentionDays.ONE_WEEK,
@@ -42,6 +57,7 @@ export const STAGES = {
   /** The service users call: its logs are the audit trail and outlive the stack. */
   prod: {
     stackName: 'PlantStore-prod',
+    qualifier: 'plantprod',
     throttlingRateLimit: 50,
     throttlingBurstLimit: 100,
     logRetention: RetentionDays.THREE_MONTHS,
@@ -107,15 +123,20 @@ export function capacityPreset(name: string | undefined): CapacityPreset {
 }
 
 /**
- * The refs each stage deploys from through GitHub, as IAM `StringLike` patterns: its deploy role
- * trusts only these (lib/infra/deploy-access-stack.ts) and the Deploy workflow refuses others
- * before it starts. prod: only reviewed code, main or a release tag (`v*` tags protected by the
- * repository's rules); dev: any branch, which is what a pull request's stack is for.
+ * The refs each stage deploys from through GitHub, as IAM `StringLike` patterns on the OIDC
+ * token's `ref` claim: its deploy role trusts only these (lib/infra/constructs/github-deploy-role.ts)
+ * and the Deploy workflow refuses others before it starts. prod: only `main`, whose Deploy workflow
+ * is the reviewed one (a release tag is deployed by main's workflow, which checks the tag is on
+ * main); dev: this repository's branches, which is what a branch's stack is for (not tags, not
+ * pull-request merge refs).
  */
 export const DEPLOY_REFS: Readonly<Record<StageName, readonly string[]>> = {
-  dev: ['*'],
-  prod: ['refs/heads/main', 'refs/tags/v*'],
+  dev: ['refs/heads/*'],
+  prod: ['refs/heads/main'],
 };
+
+/** The workflow whose jobs may hold a stage's deploy role (the token's `job_workflow_ref`). */
+export const DEPLOY_WORKFLOW = '.github/workflows/deploy.yml';
 
 /**
  * The settings of `-c stage=<name>` (the default stack when `name` is undefined); an unknown

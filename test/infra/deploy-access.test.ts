@@ -1,91 +1,111 @@
 /**
- * The GitHub deploy roles (lib/infra/deploy-access-stack.ts): one per stage, trusted only through
- * GitHub's OIDC provider for this repository's environment of that stage and the refs the stage
- * allows (prod: main or a v* tag), allowed only to assume the CDK bootstrap roles; cdk-nag clean.
+ * The GitHub deploy roles (lib/infra/deploy-access-stack.ts), one access stack per stage: each
+ * role trusted only through GitHub's OIDC provider, for this repository by its immutable id
+ * whichever subject form GitHub writes, for its stage's environment, from the refs the stage
+ * allows (prod: main only; dev: branches, never tags or pull requests) and in the Deploy
+ * workflow of those refs; and allowed only to assume its own stage's bootstrap roles, which
+ * the other stage's role cannot reach.
  */
-import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { addPlantStore } from '../../lib/infra/app';
-import { githubSubject } from '../../lib/infra/constructs/github-deploy-role';
-import { DEPLOY_ACCESS_STACK_NAME } from '../../lib/infra/deploy-access-stack';
-import { DEPLOY_REFS, STAGES } from '../../lib/infra/stages';
+import { Match } from 'aws-cdk-lib/assertions';
+import { githubSubjects, parseRepository } from '../../lib/infra/constructs/github-deploy-role';
+import { GITHUB_OIDC_STACK_NAME, deployAccessStackName } from '../../lib/infra/deploy-access-stack';
+import { DEPLOY_REFS, DEPLOY_WORKFLOW, STAGES, type StageName } from '../../lib/infra/stages';
+import { synthTemplates } from '../support/cdk-app';
 
-const CONTEXT = JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')).context;
-const REPOSITORY = 'octo-org/plant-store';
-const temporary: string[] = [];
-afterAll(() => {
-  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
-});
+const NAMES = {
+  githubRepository: 'octo-org/plant-store',
+  githubOwnerId: '111',
+  githubRepositoryId: '222',
+};
+const STAGE_NAMES = Object.keys(STAGES) as StageName[];
+const byNames = synthTemplates(NAMES);
+// The same repository given in GitHub's immutable form: the same access.
+const byIds = synthTemplates({ githubRepository: 'octo-org@111/plant-store@222' });
 
-/** The app as `cdk synth -c githubRepository=…` builds it (cdk-nag included), without bundling. */
-function synth(context: Record<string, string> = {}) {
-  temporary.push(mkdtempSync(join(tmpdir(), 'plant-store-access-')));
-  const app = new App({
-    outdir: temporary.at(-1)!,
-    context: {
-      ...CONTEXT,
-      'aws:cdk:bundling-stacks': [],
-      githubRepository: REPOSITORY,
-      ...context,
-    },
-  });
-  addPlantStore(app);
-  const stack = app.node.findChild(DEPLOY_ACCESS_STACK_NAME);
-  app.synth();
-  return Template.fromStack(stack as never);
-}
+const roleOf = (stage: StageName, templates = byNames) => {
+  const roles = Object.values(
+    templates[deployAccessStackName(stage)]!.findResources('AWS::IAM::Role'),
+  );
+  expect(roles).toHaveLength(1);
+  return roles[0]!;
+};
+const claim = (key: string) => `token.actions.githubusercontent.com:${key}`;
 
-const template = synth();
-const roles = () => Object.values(template.findResources('AWS::IAM::Role'));
-const roleOf = (stage: string) =>
-  roles().find((role) =>
-    JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes(`:environment:${stage}:`),
-  )!;
-
-it('has one role per stage and GitHub’s OIDC provider', () => {
-  expect(roles()).toHaveLength(Object.keys(STAGES).length);
-  template.hasResourceProperties('AWS::IAM::OIDCProvider', {
+it('synthesizes the OIDC provider apart, and one access stack per stage', () => {
+  expect(Object.keys(byNames).sort()).toEqual(
+    ['PlantStore', GITHUB_OIDC_STACK_NAME, ...STAGE_NAMES.map(deployAccessStackName)].sort(),
+  );
+  byNames[GITHUB_OIDC_STACK_NAME]!.hasResourceProperties('AWS::IAM::OIDCProvider', {
     Url: 'https://token.actions.githubusercontent.com',
     ClientIdList: ['sts.amazonaws.com'],
   });
+  for (const stage of STAGE_NAMES) {
+    byNames[deployAccessStackName(stage)]!.resourceCountIs('AWS::IAM::OIDCProvider', 0);
+  }
 });
 
-it.each(Object.keys(STAGES) as (keyof typeof STAGES)[])(
-  '%s: trusted only for this repository, its environment and its refs',
-  (stage) => {
-    const [statement, ...others] = roleOf(stage).Properties.AssumeRolePolicyDocument.Statement;
+describe.each(STAGE_NAMES)('%s', (stage) => {
+  const statement = () => {
+    const [only, ...others] = roleOf(stage).Properties.AssumeRolePolicyDocument.Statement;
     expect(others).toEqual([]);
-    expect(statement).toEqual({
+    return only;
+  };
+
+  it('trusts GitHub for this repository (both subject forms, its id), its environment, its refs and the Deploy workflow', () => {
+    expect(statement()).toEqual({
       Effect: 'Allow',
       Action: 'sts:AssumeRoleWithWebIdentity',
-      Principal: { Federated: { Ref: expect.stringMatching(/^GitHubOidc/) } },
+      Principal: {
+        Federated: {
+          'Fn::Join': [
+            '',
+            [
+              'arn:',
+              { Ref: 'AWS::Partition' },
+              ':iam::',
+              { Ref: 'AWS::AccountId' },
+              ':oidc-provider/token.actions.githubusercontent.com',
+            ],
+          ],
+        },
+      },
       Condition: {
-        StringEquals: { 'token.actions.githubusercontent.com:aud': 'sts.amazonaws.com' },
+        StringEquals: {
+          [claim('aud')]: 'sts.amazonaws.com',
+          [claim('sub')]: [
+            `repo:octo-org/plant-store:environment:${stage}`,
+            `repo:octo-org@111/plant-store@222:environment:${stage}`,
+          ],
+          [claim('repository_id')]: '222',
+          [claim('environment')]: stage,
+        },
         StringLike: {
-          'token.actions.githubusercontent.com:sub': DEPLOY_REFS[stage].map((ref) =>
-            githubSubject(REPOSITORY, stage, ref),
+          [claim('ref')]: DEPLOY_REFS[stage],
+          [claim('job_workflow_ref')]: DEPLOY_REFS[stage].map(
+            (ref) => `octo-org/plant-store/${DEPLOY_WORKFLOW}@${ref}`,
           ),
         },
       },
     });
-  },
-);
+  });
 
-it('prod trusts main and v* tags only; the subject carries the environment and the ref', () => {
-  expect(DEPLOY_REFS.prod).toEqual(['refs/heads/main', 'refs/tags/v*']);
-  expect(githubSubject(REPOSITORY, 'prod', 'refs/heads/main')).toBe(
-    'repo:octo-org/plant-store:environment:prod:ref:refs/heads/main',
-  );
-});
+  it('is the same whether the repository is given by names and ids or in the immutable form', () => {
+    expect(roleOf(stage, byIds).Properties.AssumeRolePolicyDocument).toEqual(
+      roleOf(stage).Properties.AssumeRolePolicyDocument,
+    );
+  });
 
-it('may only assume the CDK bootstrap roles of its account and region', () => {
-  const policies = Object.values(template.findResources('AWS::IAM::Policy'));
-  expect(policies).toHaveLength(Object.keys(STAGES).length);
-  for (const policy of policies) {
-    expect(policy.Properties.PolicyDocument.Statement).toEqual([
+  it('bounds its refs: branches at most, never a tag, a pull request or any ref', () => {
+    for (const ref of DEPLOY_REFS[stage]) expect(ref).toMatch(/^refs\/heads\/[\w*/-]+$/);
+    const like = JSON.stringify(statement().Condition.StringLike);
+    expect(like).not.toMatch(/refs\/tags|refs\/pull|"\*"/);
+  });
+
+  it('may only assume its own stage’s bootstrap roles, and has no other policy', () => {
+    const template = byNames[deployAccessStackName(stage)]!;
+    const policies = Object.values(template.findResources('AWS::IAM::Policy'));
+    expect(policies).toHaveLength(1);
+    expect(policies[0]!.Properties.PolicyDocument.Statement).toEqual([
       {
         Effect: 'Allow',
         Action: 'sts:AssumeRole',
@@ -97,7 +117,7 @@ it('may only assume the CDK bootstrap roles of its account and region', () => {
               { Ref: 'AWS::Partition' },
               ':iam::',
               { Ref: 'AWS::AccountId' },
-              `:role/cdk-hnb659fds-${role}-role-`,
+              `:role/cdk-${STAGES[stage].qualifier}-${role}-role-`,
               { Ref: 'AWS::AccountId' },
               '-',
               { Ref: 'AWS::Region' },
@@ -106,21 +126,52 @@ it('may only assume the CDK bootstrap roles of its account and region', () => {
         })),
       },
     ]);
-  }
-  template.resourceCountIs('AWS::IAM::ManagedPolicy', 0);
-  template.allResourcesProperties('AWS::IAM::Role', { ManagedPolicyArns: Match.absent() });
+    template.allResourcesProperties('AWS::IAM::Role', { ManagedPolicyArns: Match.absent() });
+  });
 });
 
-it("uses the account's provider when given, and another bootstrap qualifier", () => {
-  const arn = 'arn:aws:iam::123456789012:oidc-provider/token.actions.githubusercontent.com';
-  const other = synth({ githubOidcProviderArn: arn, bootstrapQualifier: 'team1' });
-  other.resourceCountIs('AWS::IAM::OIDCProvider', 0);
-  expect(JSON.stringify(other.toJSON())).toContain(`"Federated":"${arn}"`);
-  expect(JSON.stringify(other.toJSON())).toContain(':role/cdk-team1-deploy-role-');
+it('prod trusts main only; dev trusts this repository’s branches', () => {
+  expect(DEPLOY_REFS).toEqual({ dev: ['refs/heads/*'], prod: ['refs/heads/main'] });
 });
 
-it('refuses a repository that is not <owner>/<name>', () => {
-  expect(() => synth({ githubRepository: 'plant-store' })).toThrow(
-    'repository must be <owner>/<name>, got "plant-store"',
+it('the stages’ roles reach disjoint bootstrap roles: each stage has its own qualifier', () => {
+  const reach = (stage: StageName) =>
+    JSON.stringify(
+      Object.values(byNames[deployAccessStackName(stage)]!.findResources('AWS::IAM::Policy')).map(
+        (policy) => policy.Properties.PolicyDocument,
+      ),
+    ).match(/:role\/cdk-[\w-]+?-role-/g)!;
+  const [dev, prod] = [reach('dev'), reach('prod')];
+  expect(dev).toHaveLength(3);
+  expect(prod).toHaveLength(3);
+  expect(dev.filter((role) => prod.includes(role))).toEqual([]);
+  expect(new Set(STAGE_NAMES.map((stage) => STAGES[stage].qualifier)).size).toBe(
+    STAGE_NAMES.length,
   );
+});
+
+it('writes the subjects GitHub writes for a job in an environment, by names and by ids', () => {
+  expect(
+    githubSubjects(parseRepository('octo-org/plant-store', { ownerId: '1', id: '2' }), 'prod'),
+  ).toEqual([
+    'repo:octo-org/plant-store:environment:prod',
+    'repo:octo-org@1/plant-store@2:environment:prod',
+  ]);
+});
+
+it.each([
+  [
+    { githubRepository: 'plant-store' },
+    'repository must be <owner>/<name> or <owner>@<ownerId>/<name>@<repositoryId>, got "plant-store"',
+  ],
+  [
+    { githubRepository: 'octo-org/plant-store' },
+    "githubOwnerId must be the repository's numeric owner id (gh api repos/octo-org/plant-store --jq '.owner.id, .id'), got null",
+  ],
+  [
+    { githubRepository: 'octo-org/plant-store', githubOwnerId: '111', githubRepositoryId: 'x' },
+    "githubRepositoryId must be the repository's numeric id (gh api repos/octo-org/plant-store --jq '.owner.id, .id'), got \"x\"",
+  ],
+])('refuses %p, saying what it needs', (context, message) => {
+  expect(() => synthTemplates(context)).toThrow(message);
 });

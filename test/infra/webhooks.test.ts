@@ -3,7 +3,7 @@
  * filter, the queues, the dead-letter alarm metric, least-privilege IAM (cdk-nag runs on the
  * whole stack in stack.test.ts).
  */
-import { App, Stack } from 'aws-cdk-lib';
+import { App, DefaultStackSynthesizer, Stack } from 'aws-cdk-lib';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,9 +24,11 @@ import {
 const outdir = mkdtempSync(join(tmpdir(), 'plant-store-webhooks-cdk-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-function build(stream = true) {
+function build(stream = true, qualifier?: string) {
   const app = new App({ outdir: mkdtempSync(join(outdir, 'app-')) });
-  const stack = new Stack(app, 'Test');
+  const stack = new Stack(app, 'Test', {
+    synthesizer: qualifier ? new DefaultStackSynthesizer({ qualifier }) : undefined,
+  });
   const plantsTable = new Table(stack, 'Plants', {
     partitionKey: { name: 'id', type: AttributeType.NUMBER },
     billingMode: BillingMode.PAY_PER_REQUEST,
@@ -227,6 +229,40 @@ it('key policy: decrypt for the deliver role alone, with a subscriber context; t
   );
   expect(account.flatMap(actionsOf).filter((a) => !/^kms:[A-Z]\w+$/.test(a))).toEqual([]);
 });
+
+/** The key policy's statements that allow `kms:PutKeyPolicy` (or a wildcard that covers it). */
+const policyChanges = (stack: Stack) => {
+  const [key] = Object.values(Template.fromStack(stack).findResources('AWS::KMS::Key'));
+  return (key!.Properties.KeyPolicy.Statement as { Action: string | string[] }[]).filter((s) =>
+    [s.Action].flat().some((a) => /^kms:(\*|Put\*|PutKeyPolicy)$/.test(a)),
+  );
+};
+
+it.each([
+  [undefined, 'hnb659fds'],
+  ['plantprod', 'plantprod'],
+])(
+  "key policy (qualifier %s): only the stack's CloudFormation execution role may rewrite it, so no administrator grants itself decrypt outside a deployment",
+  (qualifier, expected) => {
+    const changes = policyChanges(build(true, qualifier).stack);
+    expect(changes).toEqual([
+      {
+        Sid: 'OnlyDeploymentsChangeThePolicy',
+        Effect: 'Allow',
+        Action: 'kms:PutKeyPolicy',
+        Principal: { AWS: { 'Fn::Join': ['', expect.arrayContaining([':root'])] } },
+        Resource: '*',
+        Condition: {
+          ArnEquals: {
+            'aws:PrincipalArn': {
+              'Fn::Join': ['', expect.arrayContaining([`:role/cdk-${expected}-cfn-exec-role-`])],
+            },
+          },
+        },
+      },
+    ]);
+  },
+);
 
 it('alarms on the dead letters, the stream failures, deliveries stalled and subscribers failing or disabled; graphs the iterator age', () => {
   expect(Object.keys(webhooks.alarmMetrics)).toEqual([

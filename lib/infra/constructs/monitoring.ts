@@ -3,7 +3,7 @@
  * business metrics the functions emit) and the alarms, with an optional email topic. Everything
  * watched comes through the props; metric names come from the functions' metric contract.
  */
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, Stack, type RemovalPolicy } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -122,7 +122,11 @@ export class Monitoring extends Construct {
     if (!this.names.includes(props.authorizer)) {
       throw new Error(`authorizer must name one of the functions, got ${props.authorizer}`);
     }
-    this.dashboard = new Dashboard(this, 'Dashboard', { widgets: this.widgets(props) });
+    // Named after the stack: a stage's deploy policy reaches its own dashboard by this name.
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      dashboardName: Stack.of(this).stackName,
+      widgets: this.widgets(props),
+    });
 
     const topic = props.alarmEmail
       ? new AlarmTopic(this, 'Alarms', {

@@ -5,7 +5,7 @@
  * sets each message's visibility) until the last, after which the queue moves the message to the
  * dead-letter queue, which is alarmed. Subscriber secrets are sealed with this construct's KMS key.
  */
-import { Duration, Validations } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Duration, Stack, Validations } from 'aws-cdk-lib';
 import {
   GraphWidget,
   Stats,
@@ -34,11 +34,13 @@ import { WEBHOOK_ENVIRONMENT } from '../../../lambda/webhook/config';
 import { MAX_RETRY_AFTER_SECONDS } from '../../../lambda/webhook/retry-after';
 import { HORIZON_SECONDS } from '../../../lambda/webhook/schedule';
 import { DELIVERY_SOURCE, STREAM_FILTER_PATTERN, STREAM_SOURCE } from '../../definitions/webhooks';
+import { bootstrapRoleArn } from '../bootstrap';
 import { businessMetric, type ThresholdAlarm } from './monitoring';
 
 /**
  * What the account may do with the secrets key: administer it, and seal a subscriber's secret
- * (the CLI's `add` and `rotate`), but never decrypt, nor grant (a grant could give decrypt).
+ * (the CLI's `add` and `rotate`), but never decrypt, nor grant (a grant could give decrypt), nor
+ * change the key policy (which could give decrypt): only the stack's deployments do that.
  */
 const KEY_ADMINISTRATION = [
   'kms:CancelKeyDeletion',
@@ -55,7 +57,6 @@ const KEY_ADMINISTRATION = [
   'kms:ListGrants',
   'kms:ListKeyPolicies',
   'kms:ListResourceTags',
-  'kms:PutKeyPolicy',
   'kms:RevokeGrant',
   'kms:RotateKeyOnDemand',
   'kms:ScheduleKeyDeletion',
@@ -149,7 +150,17 @@ export class Webhooks extends Construct {
     });
 
     // The key policy is the whole of who may do what (no root kms:*, so no IAM policy can add
-    // decrypt): the deliver role opens secrets, the account administers and seals.
+    // decrypt): the deliver role opens secrets, the account administers and seals, and only the
+    // stack's CloudFormation execution role (a deployment of this stack, which for prod is
+    // reviewed) may rewrite the policy; docs/security.md says why.
+    const deployer = bootstrapRoleArn(
+      {
+        qualifier:
+          Stack.of(this).synthesizer.bootstrapQualifier ??
+          DefaultStackSynthesizer.DEFAULT_QUALIFIER,
+      },
+      'cfn-exec',
+    );
     const deliverRole = deliver.role;
     if (!deliverRole) throw new Error(`the deliver function ${deliver.node.path} has no role`);
     this.secretsKey = new Key(this, 'SecretsKey', {
@@ -162,6 +173,15 @@ export class Webhooks extends Construct {
             principals: [new AccountRootPrincipal()],
             actions: KEY_ADMINISTRATION,
             resources: ['*'],
+          }),
+          new PolicyStatement({
+            sid: 'OnlyDeploymentsChangeThePolicy',
+            principals: [new AccountRootPrincipal()],
+            actions: ['kms:PutKeyPolicy'],
+            resources: ['*'],
+            // A string condition, not the role as principal: a key policy keeps a principal's
+            // unique id, so a bootstrap role deleted and made again would lock the key.
+            conditions: { ArnEquals: { 'aws:PrincipalArn': deployer } },
           }),
           new PolicyStatement({
             sid: 'AccountSealsSubscriberSecrets',

@@ -1,0 +1,268 @@
+/**
+ * What CloudFormation does to the stage's compute and its edges (functions, their roles, the
+ * HTTP API, the static egress's network): each resource type with the actions its create, read,
+ * update and delete take, on the stage's resources only. IAM reaches only the stack's own roles,
+ * and creates them only under the stage's workload boundary.
+ */
+import { STAGE_TAG } from '../stages';
+import type { ResourceGrants } from './execution-data';
+import {
+  arn,
+  named,
+  pseudo,
+  stackRoles,
+  tagged,
+  taggedOnCreate,
+  workloadBoundaryArn,
+  type Grant,
+} from './grants';
+
+/** The AWS managed policies the stack's roles attach (CDK's defaults for Lambda). */
+export const ATTACHED_MANAGED_POLICIES = [
+  'service-role/AWSLambdaBasicExecutionRole',
+  'service-role/AWSLambdaVPCAccessExecutionRole',
+] as const;
+
+/** The compute and network resource types of the stack, and what CloudFormation does to them. */
+export const COMPUTE_GRANTS: readonly ResourceGrants[] = [
+  {
+    types: ['AWS::Lambda::Function', 'AWS::Lambda::Permission', 'AWS::Lambda::EventSourceMapping'],
+    grants: (s) => [
+      {
+        actions: [
+          'lambda:CreateFunction',
+          'lambda:DeleteFunction',
+          'lambda:GetFunction',
+          'lambda:GetFunctionConfiguration',
+          'lambda:UpdateFunctionCode',
+          'lambda:UpdateFunctionConfiguration',
+          'lambda:PutFunctionConcurrency',
+          'lambda:DeleteFunctionConcurrency',
+          'lambda:GetFunctionCodeSigningConfig',
+          'lambda:GetRuntimeManagementConfig',
+          'lambda:PutRuntimeManagementConfig',
+          'lambda:GetFunctionRecursionConfig',
+          'lambda:PutFunctionRecursionConfig',
+          'lambda:ListVersionsByFunction',
+          'lambda:AddPermission',
+          'lambda:RemovePermission',
+          'lambda:GetPolicy',
+          'lambda:ListTags',
+          'lambda:TagResource',
+          'lambda:UntagResource',
+          // CloudFormation calls a custom resource's provider function (the VPC's default
+          // security group is emptied by one).
+          'lambda:InvokeFunction',
+        ],
+        resources: [arn(s, 'lambda', `function:${named(s)}`)],
+      },
+      {
+        actions: [
+          'lambda:CreateEventSourceMapping',
+          'lambda:GetEventSourceMapping',
+          'lambda:UpdateEventSourceMapping',
+          'lambda:DeleteEventSourceMapping',
+        ],
+        resources: [arn(s, 'lambda', 'event-source-mapping:*')],
+        conditions: { ArnLike: { 'lambda:FunctionArn': arn(s, 'lambda', `function:${named(s)}`) } },
+      },
+      {
+        actions: ['lambda:ListTags', 'lambda:TagResource', 'lambda:UntagResource'],
+        resources: [arn(s, 'lambda', 'event-source-mapping:*')],
+        conditions: tagged(s),
+      },
+      {
+        actions: ['lambda:TagResource'],
+        resources: [arn(s, 'lambda', 'event-source-mapping:*')],
+        conditions: taggedOnCreate(s),
+      },
+      { actions: ['lambda:ListEventSourceMappings'], resources: ['*'] },
+    ],
+  },
+  {
+    types: ['AWS::IAM::Role', 'AWS::IAM::Policy'],
+    grants: (s): Grant[] => {
+      const roles = [stackRoles(s)];
+      return [
+        {
+          // A role is created, or its boundary set, only under the workload boundary.
+          actions: ['iam:CreateRole', 'iam:PutRolePermissionsBoundary'],
+          resources: roles,
+          conditions: { StringEquals: { 'iam:PermissionsBoundary': workloadBoundaryArn(s) } },
+        },
+        {
+          actions: [
+            'iam:GetRole',
+            'iam:DeleteRole',
+            'iam:UpdateRole',
+            'iam:UpdateRoleDescription',
+            'iam:UpdateAssumeRolePolicy',
+            'iam:TagRole',
+            'iam:UntagRole',
+            'iam:ListRoleTags',
+            'iam:PutRolePolicy',
+            'iam:GetRolePolicy',
+            'iam:DeleteRolePolicy',
+            'iam:ListRolePolicies',
+            'iam:ListAttachedRolePolicies',
+            'iam:ListInstanceProfilesForRole',
+          ],
+          resources: roles,
+        },
+        {
+          actions: ['iam:AttachRolePolicy', 'iam:DetachRolePolicy'],
+          resources: roles,
+          conditions: {
+            ArnEquals: {
+              'iam:PolicyARN': ATTACHED_MANAGED_POLICIES.map(
+                (name) => `arn:${pseudo(s).partition}:iam::aws:policy/${name}`,
+              ),
+            },
+          },
+        },
+        {
+          actions: ['iam:PassRole'],
+          resources: roles,
+          conditions: {
+            StringEquals: {
+              'iam:PassedToService': ['lambda.amazonaws.com', 'vpc-flow-logs.amazonaws.com'],
+            },
+          },
+        },
+      ];
+    },
+  },
+  {
+    types: [
+      'AWS::ApiGatewayV2::Api',
+      'AWS::ApiGatewayV2::Stage',
+      'AWS::ApiGatewayV2::Route',
+      'AWS::ApiGatewayV2::Integration',
+      'AWS::ApiGatewayV2::Authorizer',
+    ],
+    grants: (s): Grant[] => {
+      const api = (path: string) =>
+        `arn:${pseudo(s).partition}:apigateway:${pseudo(s).region}::${path}`;
+      const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => `apigateway:${m}`);
+      return [
+        { actions: ['apigateway:POST'], resources: [api('/apis')], conditions: taggedOnCreate(s) },
+        // The API and its stage carry the stage's tag; routes, integrations and authorizers
+        // cannot be tagged, nor do they inherit their API's tag (docs/security.md says what
+        // this leaves open in one account).
+        { actions: methods, resources: [api('/apis/*'), api('/tags/*')], conditions: tagged(s) },
+        {
+          actions: methods,
+          resources: ['routes', 'integrations', 'authorizers'].map((child) =>
+            api(`/apis/*/${child}*`),
+          ),
+        },
+      ];
+    },
+  },
+  {
+    // HTTP API access logs are delivered by CloudWatch Logs' vended-log delivery.
+    types: ['AWS::ApiGatewayV2::Stage'],
+    grants: () => [
+      {
+        actions: [
+          'logs:CreateLogDelivery',
+          'logs:GetLogDelivery',
+          'logs:UpdateLogDelivery',
+          'logs:DeleteLogDelivery',
+          'logs:ListLogDeliveries',
+          'logs:PutResourcePolicy',
+          'logs:DescribeResourcePolicies',
+        ],
+        resources: ['*'],
+      },
+    ],
+  },
+  {
+    types: [
+      'AWS::EC2::VPC',
+      'AWS::EC2::Subnet',
+      'AWS::EC2::RouteTable',
+      'AWS::EC2::SubnetRouteTableAssociation',
+      'AWS::EC2::Route',
+      'AWS::EC2::InternetGateway',
+      'AWS::EC2::VPCGatewayAttachment',
+      'AWS::EC2::NatGateway',
+      'AWS::EC2::EIP',
+      'AWS::EC2::VPCEndpoint',
+      'AWS::EC2::SecurityGroup',
+      'AWS::EC2::FlowLog',
+      'Custom::VpcRestrictDefaultSG',
+    ],
+    staticEgress: true,
+    grants: (s) => [
+      {
+        // Describe calls take no resource.
+        actions: [
+          'ec2:DescribeVpcs',
+          'ec2:DescribeSubnets',
+          'ec2:DescribeRouteTables',
+          'ec2:DescribeInternetGateways',
+          'ec2:DescribeNatGateways',
+          'ec2:DescribeAddresses',
+          'ec2:DescribeVpcEndpoints',
+          'ec2:DescribeSecurityGroups',
+          'ec2:DescribeSecurityGroupRules',
+          'ec2:DescribeFlowLogs',
+          'ec2:DescribeNetworkInterfaces',
+          'ec2:DescribeAvailabilityZones',
+          'ec2:DescribeAccountAttributes',
+          'ec2:DescribePrefixLists',
+        ],
+        resources: ['*'],
+      },
+      {
+        // A new piece must carry the stage's tag, and an existing one may be changed only if it
+        // carries it (a piece EC2 made untagged, like a VPC's default security group, too).
+        actions: [
+          'ec2:CreateVpc',
+          'ec2:DeleteVpc',
+          'ec2:ModifyVpcAttribute',
+          'ec2:CreateSubnet',
+          'ec2:DeleteSubnet',
+          'ec2:ModifySubnetAttribute',
+          'ec2:CreateRouteTable',
+          'ec2:DeleteRouteTable',
+          'ec2:AssociateRouteTable',
+          'ec2:DisassociateRouteTable',
+          'ec2:CreateRoute',
+          'ec2:ReplaceRoute',
+          'ec2:DeleteRoute',
+          'ec2:CreateInternetGateway',
+          'ec2:DeleteInternetGateway',
+          'ec2:AttachInternetGateway',
+          'ec2:DetachInternetGateway',
+          'ec2:CreateNatGateway',
+          'ec2:DeleteNatGateway',
+          'ec2:AllocateAddress',
+          'ec2:ReleaseAddress',
+          'ec2:DisassociateAddress',
+          'ec2:CreateVpcEndpoint',
+          'ec2:ModifyVpcEndpoint',
+          'ec2:DeleteVpcEndpoints',
+          'ec2:CreateSecurityGroup',
+          'ec2:DeleteSecurityGroup',
+          'ec2:AuthorizeSecurityGroupEgress',
+          'ec2:AuthorizeSecurityGroupIngress',
+          'ec2:RevokeSecurityGroupEgress',
+          'ec2:RevokeSecurityGroupIngress',
+          'ec2:CreateFlowLogs',
+          'ec2:DeleteFlowLogs',
+          'ec2:CreateTags',
+          'ec2:DeleteTags',
+        ],
+        resources: ['*'],
+        conditions: {
+          StringEqualsIfExists: {
+            [`aws:ResourceTag/${STAGE_TAG}`]: s.stage,
+            [`aws:RequestTag/${STAGE_TAG}`]: s.stage,
+          },
+        },
+      },
+    ],
+  },
+];

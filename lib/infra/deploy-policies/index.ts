@@ -1,0 +1,146 @@
+/**
+ * What a stage's deployment may do, as policies this repository defines (docs/security.md,
+ * "Stages that cannot reach each other"):
+ *
+ * - the CloudFormation execution policies (`cdk bootstrap --cloudformation-execution-policies`,
+ *   two of them for IAM's size limit): for each resource type the stage's stack holds, the
+ *   actions CloudFormation takes on it, only on resources named after the stage's stack or
+ *   tagged with its stage; IAM only on the stack's own roles, which must carry the workload
+ *   boundary;
+ * - the deploy boundary (`cdk bootstrap --custom-permissions-boundary
+ *   --apply-permissions-boundary-to-all-roles`): the most any bootstrap role of the stage may do,
+ *   the execution policies' and the CLI's actions on the stage's resources only;
+ * - the workload boundary: the most any role the stack creates may do.
+ *
+ * No statement grants a whole service (`*` or `service:*`): each action is named.
+ */
+import { Fn } from 'aws-cdk-lib';
+import { PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { COMPUTE_GRANTS } from './execution-compute';
+import { DATA_GRANTS, type ResourceGrants } from './execution-data';
+import { deployGrants } from './deploy';
+import type { DeployPolicyScope, Grant, PseudoParameters } from './grants';
+import { workloadGrants } from './workload';
+
+export { ATTACHED_MANAGED_POLICIES } from './execution-compute';
+export type { DeployPolicyScope, Grant } from './grants';
+
+/** Every resource type the stage's stack may hold, with what CloudFormation does to it. */
+export const EXECUTION_GRANTS: readonly ResourceGrants[] = [...DATA_GRANTS, ...COMPUTE_GRANTS];
+
+/** The grants of `entries` that apply to the stage's stack. */
+const grantsOf = (entries: readonly ResourceGrants[], scope: DeployPolicyScope) =>
+  entries
+    .filter((entry) => !entry.staticEgress || scope.staticEgress)
+    .flatMap((entry) => entry.grants(scope));
+
+/** The read-only verbs the deploy boundary writes as one prefix (IAM's size limit). */
+const READ_VERBS = ['Describe', 'Get', 'List'] as const;
+
+/** `pattern` (IAM's `*` wildcard) as a regular expression. */
+const glob = (pattern: string) =>
+  new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*')}$`);
+
+/**
+ * The boundary of the bootstrap roles, compact enough for IAM's 6,144 characters: per service,
+ * one statement for the resources that name the stage (its stack's, its bootstrap's) and one per
+ * other set of resources; two or more reads with the same verb written as its prefix
+ * (`dynamodb:Describe*`); a statement another covers left out. Conditions are left to the
+ * execution policies, which still bind CloudFormation's role; the CLI's roles hold no action they
+ * guard, and a boundary grants nothing by itself.
+ */
+function boundaryOf(grants: readonly Grant[], scope: DeployPolicyScope): Grant[] {
+  const namesStage = (resource: string) =>
+    resource.includes(`${scope.stackName}-`) ||
+    resource.includes(`/${scope.stackName}`) ||
+    resource.includes(scope.qualifier);
+  const merged = new Map<string, { resources: Set<string>; actions: Set<string> }>();
+  for (const { actions, resources } of grants) {
+    const service = actions[0]!.split(':')[0]!;
+    const key = resources.every(namesStage) ? service : `${service} ${[...resources].sort()}`;
+    const entry = merged.get(key) ?? { resources: new Set(), actions: new Set() };
+    merged.set(key, entry);
+    for (const action of actions) entry.actions.add(action);
+    for (const resource of resources) entry.resources.add(resource);
+  }
+  const prefixOf = (action: string) => {
+    const [service, name] = action.split(':') as [string, string];
+    const verb = READ_VERBS.find((read) => name.startsWith(read));
+    return verb && `${service}:${verb}*`;
+  };
+  const statements = [...merged.values()].map(({ resources, actions }) => {
+    const count = (prefix: string) => [...actions].filter((a) => prefixOf(a) === prefix).length;
+    const written = [...actions].map((action) => {
+      const prefix = prefixOf(action);
+      return prefix && count(prefix) > 1 ? prefix : action;
+    });
+    return { actions: [...new Set(written)].sort(), resources: [...resources].sort() };
+  });
+  const covers = (wide: Grant, narrow: Grant) =>
+    wide !== narrow &&
+    narrow.actions.every((action) => wide.actions.includes(action)) &&
+    narrow.resources.every((resource) => wide.resources.some((p) => glob(p).test(resource)));
+  return statements.filter((narrow) => !statements.some((wide) => covers(wide, narrow)));
+}
+
+/** The policies of a stage, as grants. */
+export const STAGE_POLICIES = {
+  executionData: (scope: DeployPolicyScope) => grantsOf(DATA_GRANTS, scope),
+  executionCompute: (scope: DeployPolicyScope) => grantsOf(COMPUTE_GRANTS, scope),
+  deployBoundary: (scope: DeployPolicyScope) =>
+    boundaryOf([...grantsOf(EXECUTION_GRANTS, scope), ...deployGrants(scope)], scope),
+  workloadBoundary: workloadGrants,
+} as const satisfies Record<string, (scope: DeployPolicyScope) => Grant[]>;
+
+/** A policy's name in `STAGE_POLICIES`. */
+export type StagePolicy = keyof typeof STAGE_POLICIES;
+
+/** A string holding `${AWS::…}` placeholders, as CloudFormation's `Fn::Sub` of it. */
+const sub = (value: string) => (value.includes('${AWS::') ? Fn.sub(value) : value);
+const subAll = (value: string | string[]) => (Array.isArray(value) ? value.map(sub) : sub(value));
+
+/** A policy of a stage as an IAM policy document. */
+export function policyDocument(policy: StagePolicy, scope: DeployPolicyScope): PolicyDocument {
+  return new PolicyDocument({
+    statements: STAGE_POLICIES[policy](scope).map(
+      ({ actions, resources, conditions }) =>
+        new PolicyStatement({
+          actions: [...actions],
+          resources: resources.map(sub),
+          conditions:
+            conditions &&
+            Object.fromEntries(
+              Object.entries(conditions).map(([operator, keys]) => [
+                operator,
+                Object.fromEntries(
+                  Object.entries(keys).map(([key, value]) => [key, subAll(value)]),
+                ),
+              ]),
+            ),
+        }),
+    ),
+  });
+}
+
+/** How cdk-nag writes CloudFormation's pseudo parameters in a finding. */
+const NAG_PSEUDO: PseudoParameters = {
+  partition: '<AWS::Partition>',
+  region: '<AWS::Region>',
+  account: '<AWS::AccountId>',
+};
+
+/**
+ * The wildcards of a policy of a stage, as cdk-nag's AwsSolutions-IAM5 names them
+ * (`Resource::arn:<AWS::Partition>:…`, `Action::dynamodb:Describe*`): each is acknowledged by
+ * name, so a new wildcard fails synth until someone looks at it.
+ */
+export function wildcardFindings(policy: StagePolicy, scope: DeployPolicyScope): string[] {
+  const grants = STAGE_POLICIES[policy]({ ...scope, aws: NAG_PSEUDO });
+  const findings = [
+    ...grants.flatMap((grant) => grant.actions).map((action) => `Action::${action}`),
+    ...grants.flatMap((grant) => grant.resources).map((resource) => `Resource::${resource}`),
+  ];
+  return [...new Set(findings.filter((finding) => finding.includes('*')))].map(
+    (finding) => `AwsSolutions-IAM5[${finding}]`,
+  );
+}
