@@ -1,5 +1,5 @@
 /**
- * `npm run release -- check-diff|keep`: the release procedure's two steps that are code
+ * `npm run release -- check-diff|summarize-diff|keep`: the release procedure's steps that are code
  * (docs/operations.md, "Releasing"). `check-diff` reads `cdk diff` of a deployed stack and
  * refuses a deployment that would remove or replace a table, key or queue; `keep` writes a
  * release's templates and `openapi.json` under `releases/<version>/`.
@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { UsageError, commandError, parseCommandLine } from '../cli/args';
 import { failureExitCode, type CliIo } from '../cli/run';
 import { PROJECT_ROOT } from '../definitions/bundling';
-import { statefulChanges } from './cdk-diff';
+import { diffSummary, statefulChanges } from './cdk-diff';
 import { RELEASES_DIR, RELEASE_STACKS } from './releases';
 import { parseVersion } from './versions';
 
@@ -24,6 +24,10 @@ Commands:
                  table, KMS key or SQS queue would be removed or replaced (a new one starts
                  empty). Prints one line per such resource. --allow-replacement (the deploy
                  workflow's documented override) prints them and succeeds.
+  summarize-diff <file> [--title <text>]
+                 Print the resources a \`cdk diff\` output would add, remove or modify (action,
+                 type, logical id) as a Markdown table for the deploy job's summary, and
+                 nothing else of the diff: no ARN, account id or address.
   keep <version> Synthesize the default and prod templates (cdk synth) and copy openapi.json
                  into releases/<version>/, the release the next one is compared with.
 
@@ -45,13 +49,18 @@ export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise
       if (file === undefined || extra.length > 0) {
         throw new UsageError('check-diff takes one file: the output of cdk diff');
       }
-      let diff: string;
-      try {
-        diff = readFileSync(file, 'utf8');
-      } catch {
-        throw new UsageError(`cannot read ${file}`);
+      return checkDiff(readDiff(file), line.values['allow-replacement'] === true, io);
+    }
+    if (command === 'summarize-diff') {
+      const line = parseCommandLine(rest, { title: { type: 'string' } }, true);
+      if (line.help) return (io.out(RELEASE_HELP), 0);
+      const [file, ...extra] = line.positionals;
+      if (file === undefined || extra.length > 0) {
+        throw new UsageError('summarize-diff takes one file: the output of cdk diff');
       }
-      return checkDiff(diff, line.values['allow-replacement'] === true, io);
+      const title = (line.values.title as string | undefined) ?? 'Changes to the stack';
+      io.out(diffSummary(readDiff(file), title));
+      return 0;
     }
     if (command === 'keep') {
       const line = parseCommandLine(rest, {}, true);
@@ -66,9 +75,18 @@ export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise
       await keep(version, io);
       return 0;
     }
-    throw commandError(command, ['check-diff', 'keep']);
+    throw commandError(command, ['check-diff', 'summarize-diff', 'keep']);
   } catch (error) {
     return failureExitCode('release', error, io.err);
+  }
+}
+
+/** A `cdk diff` output saved in `file`. */
+function readDiff(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read ${file}`);
   }
 }
 

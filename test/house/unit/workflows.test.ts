@@ -2,10 +2,12 @@
  * The GitHub workflows: valid against the workflow schema (action-validator, the schema GitHub's
  * own editor uses), every action pinned to a full commit SHA with its version beside it, no token
  * left in `.git/config`, Dependabot watching actions and npm; CI installs chromium and tests;
- * Deploy refuses prod from any ref but main or a protected v* tag on main (its guard script run
- * here against a real git repository), assumes a role through OIDC only in the deploy job,
- * prints the change set and refuses to lose a table, key or queue before `cdk deploy`; the
- * client is published with provenance on a client-v* tag.
+ * Deploy runs by hand only, prod only from main (a release tag named, and checked to be on
+ * main) and dev only from a branch (its guard script run here against a real git repository),
+ * assumes a role through OIDC only in the deploy job, masks the account and the alarm address,
+ * summarizes the change set without its ARNs and refuses to lose a table, key or queue before
+ * `cdk deploy`; the client is published by hand from main through npm trusted publishing, no
+ * token anywhere.
  */
 import { validateWorkflow } from '@action-validator/core';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -13,7 +15,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { DEPLOY_REFS, STAGES } from '../../../lib/infra/stages';
+import { DEPLOY_REFS, DEPLOY_WORKFLOW, STAGES } from '../../../lib/infra/stages';
 
 const ROOT = join(__dirname, '../../..');
 const WORKFLOWS = join(ROOT, '.github/workflows');
@@ -30,6 +32,7 @@ interface Step {
 }
 interface Job {
   needs?: string;
+  defaults?: Record<string, unknown>;
   environment?: string;
   permissions?: Record<string, string>;
   outputs?: Record<string, string>;
@@ -141,29 +144,31 @@ describe('Deploy', () => {
   const job = deploy.jobs.deploy!;
   const script = guard.steps.find((step) => step.id === 'stage')!.run!;
 
-  it('runs by hand for a chosen stage, or on a v* tag', () => {
+  it('runs by hand only, for a chosen stage: no push or tag starts it', () => {
+    expect(Object.keys(deploy.on)).toEqual(['workflow_dispatch']);
     expect(deploy.on.workflow_dispatch!.inputs!.stage!.options).toEqual(Object.keys(STAGES));
-    expect(deploy.on.push).toEqual({ tags: ['v*'] });
   });
 
-  it('deploys only after the guard, to the stage it decided, in its environment', () => {
+  it('deploys only after the guard, the commit it chose, to the stage it decided, in its environment', () => {
     expect(job.needs).toBe('guard');
     expect(job.environment).toBe('${{ needs.guard.outputs.stage }}');
     expect(job.env?.STAGE).toBe('${{ needs.guard.outputs.stage }}');
+    expect(job.steps[0]!.with?.ref).toBe('${{ needs.guard.outputs.sha }}');
     expect(guard.permissions).toBeUndefined();
     expect(guard.environment).toBeUndefined();
   });
 
-  it("the guard's refs for prod are the ones its deploy role trusts", () => {
-    expect(DEPLOY_REFS.prod).toEqual(['refs/heads/main', 'refs/tags/v*']);
+  it("the guard's refs are the ones the deploy roles trust, and the roles trust this file", () => {
+    expect(DEPLOY_REFS).toEqual({ dev: ['refs/heads/*'], prod: ['refs/heads/main'] });
     const patterns = [...script.matchAll(/^\s*(refs\/[^)\s]+)\)/gm)].map((m) => m[1]);
-    expect(patterns).toEqual(DEPLOY_REFS.prod);
+    expect(patterns).toEqual([...DEPLOY_REFS.dev, ...DEPLOY_REFS.prod]);
+    expect(DEPLOY_WORKFLOW).toBe('.github/workflows/deploy.yml');
   });
 
   describe('the guard script, run against a real repository', () => {
     let repo: string;
     let onMain: string;
-    let offMain: string;
+    let mainHead: string;
     beforeAll(() => {
       repo = mkdtempSync(join(tmpdir(), 'plant-store-guard-'));
       const git = (...args: string[]) =>
@@ -183,15 +188,18 @@ describe('Deploy', () => {
         );
       commit('a');
       onMain = git('rev-parse', 'HEAD');
-      git('update-ref', 'refs/remotes/origin/main', onMain);
-      git('checkout', '-q', '-b', 'feature');
+      git('tag', 'v1.1.0');
+      commit('c');
+      mainHead = git('rev-parse', 'HEAD');
+      git('checkout', '-q', '-b', 'feature', onMain);
       commit('b');
-      offMain = git('rev-parse', 'HEAD');
+      git('tag', 'v9.9.9');
+      git('checkout', '-q', 'main');
     });
     afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
     /** Runs the guard's step as GitHub would: bash -e, the step's env, GITHUB_OUTPUT. */
-    function runGuard(env: { STAGE: string; REF: string; REF_PROTECTED?: string; SHA?: string }) {
+    function runGuard(env: { STAGE: string; REF: string; VERSION?: string }) {
       const output = join(repo, `output-${Math.random()}`);
       writeFileSync(output, '');
       const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
@@ -200,8 +208,8 @@ describe('Deploy', () => {
           PATH: process.env.PATH ?? '',
           STAGE: env.STAGE,
           REF: env.REF,
-          REF_PROTECTED: env.REF_PROTECTED ?? 'false',
-          GITHUB_SHA: env.SHA ?? onMain,
+          VERSION: env.VERSION ?? '',
+          GITHUB_SHA: mainHead,
           GITHUB_OUTPUT: output,
         },
         encoding: 'utf8',
@@ -209,37 +217,47 @@ describe('Deploy', () => {
       return { status: result.status, stdout: result.stdout, output: readFileSync(output, 'utf8') };
     }
 
-    it.each([
-      ['dev', 'refs/heads/feature', 'false'],
-      ['prod', 'refs/heads/main', 'false'],
-      ['prod', 'refs/tags/v1.1.0', 'true'],
-    ])('%s from %s (protected %s): goes on', (STAGE, REF, REF_PROTECTED) => {
-      const run = runGuard({ STAGE, REF, REF_PROTECTED });
+    it('dev from a branch: goes on, at the run’s commit', () => {
+      const run = runGuard({ STAGE: 'dev', REF: 'refs/heads/feature' });
       expect(run.status).toBe(0);
-      expect(run.output).toBe(`stage=${STAGE}\n`);
+      expect(run.output).toBe(`stage=dev\nsha=${mainHead}\n`);
+    });
+
+    it('prod from main: goes on, at main, or at the release tag named', () => {
+      expect(runGuard({ STAGE: 'prod', REF: 'refs/heads/main' }).output).toBe(
+        `stage=prod\nsha=${mainHead}\n`,
+      );
+      const tagged = runGuard({ STAGE: 'prod', REF: 'refs/heads/main', VERSION: 'v1.1.0' });
+      expect(tagged.status).toBe(0);
+      expect(tagged.output).toBe(`stage=prod\nsha=${onMain}\n`);
     });
 
     it.each([
+      ['prod', 'refs/heads/feature', '', 'prod deploys only from main, not refs/heads/feature'],
+      ['prod', 'refs/tags/v1.1.0', '', 'prod deploys only from main, not refs/tags/v1.1.0'],
+      ['prod', 'refs/pull/7/merge', '', 'not refs/pull/7/merge'],
+      ['prod', 'refs/heads/main', 'v9.9.9', 'prod deploys only a tag on main; v9.9.9 is not'],
+      ['prod', 'refs/heads/main', 'v2.0.0', 'no tag v2.0.0'],
+      ['prod', 'refs/heads/main', 'main~1', 'version must be a release tag vX.Y.Z, not main~1'],
       [
-        'refs/heads/feature',
-        'true',
-        undefined,
-        'prod deploys only from main or a protected v* tag, not refs/heads/feature',
+        'dev',
+        'refs/tags/v1.1.0',
+        '',
+        'dev deploys a branch of this repository, not refs/tags/v1.1.0',
       ],
-      ['refs/pull/7/merge', 'false', undefined, 'not refs/pull/7/merge'],
-      ['refs/tags/v1.1.0', 'false', undefined, 'refs/tags/v1.1.0 is not protected'],
-      ['refs/tags/release', 'true', undefined, 'not refs/tags/release'],
-      ['refs/tags/v9.9.9', 'true', 'off main', 'refs/tags/v9.9.9 is not'],
-    ])('prod from %s (protected %s, %s): refused', (REF, REF_PROTECTED, where, message) => {
-      const run = runGuard({ STAGE: 'prod', REF, REF_PROTECTED, SHA: where ? offMain : onMain });
+      [
+        'dev',
+        'refs/pull/7/merge',
+        '',
+        'dev deploys a branch of this repository, not refs/pull/7/merge',
+      ],
+      ['staging', 'refs/heads/main', '', 'unknown stage staging'],
+    ])('%s from %s (version %j): refused', (STAGE, REF, VERSION, message) => {
+      const run = runGuard({ STAGE, REF, VERSION });
       expect(run.status).toBe(1);
       expect(run.stdout).toContain(`::error::`);
       expect(run.stdout).toContain(message);
       expect(run.output).toBe('');
-    });
-
-    it('refuses a stage it does not know', () => {
-      expect(runGuard({ STAGE: 'staging', REF: 'refs/heads/main' }).status).toBe(1);
     });
   });
 
@@ -261,20 +279,32 @@ describe('Deploy', () => {
     expect(node.with).not.toHaveProperty('cache');
   });
 
-  it('prints the change set, refuses to lose a table, key or queue, then deploys', () => {
+  it('masks the account id and the alarm address, summarizes the change set without the diff, refuses to lose a table, key or queue, then deploys', () => {
     const runs = job.steps.map((step) => step.run ?? '');
+    const mask = runs.findIndex((run) => run.includes('::add-mask::'));
     const diff = runs.findIndex((run) => run.includes('npx cdk diff'));
     const check = runs.findIndex((run) => run.includes('release -- check-diff cdk-diff.txt'));
     const deployed = runs.findIndex((run) => run.startsWith('npx cdk deploy'));
-    expect([diff, check, deployed].every((i) => i >= 0)).toBe(true);
+    expect([mask, diff, check, deployed].every((i) => i >= 0)).toBe(true);
+    expect(mask).toBeLessThan(diff);
     expect(diff).toBeLessThan(check);
     expect(check).toBeLessThan(deployed);
+    expect(runs[mask]).toContain('aws sts get-caller-identity --query Account');
+    expect(runs[mask]).toContain('::add-mask::$ALARM_EMAIL');
     expect(runs[diff]).toContain('--change-set -c stage="$STAGE" -c alarmEmail="$ALARM_EMAIL"');
-    expect(runs[diff]).toContain('$GITHUB_STEP_SUMMARY');
+    // The raw diff (ARNs, the account id, the alarm address) goes to a file, never the log or
+    // the summary; only summarize-diff's table reaches the summary.
+    expect(runs[diff]).toContain('> cdk-diff.txt 2>&1');
+    expect(read('deploy.yml')).not.toMatch(/cat cdk-diff|cdk-diff\.txt \|/);
+    const summaryLines = runs[diff]!.split('\n').filter((line) => line.includes('STEP_SUMMARY'));
+    expect(summaryLines).toEqual([
+      'npm run --silent release -- summarize-diff cdk-diff.txt --title "Changes to the $STAGE stack" | tee -a "$GITHUB_STEP_SUMMARY"',
+    ]);
     expect(runs[check]).toContain('--allow-replacement');
     expect(runs[deployed]).toBe(
       'npx cdk deploy --no-notices --require-approval never -c stage="$STAGE" -c alarmEmail="$ALARM_EMAIL"',
     );
+    expect(job.defaults).toEqual({ run: { shell: 'bash' } });
     expect(job.env?.ALLOW_REPLACEMENT).toBe("${{ inputs.allow-replacement && 'true' || 'false' }}");
     expect(job.env?.ALARM_EMAIL).toBe('${{ vars.ALARM_EMAIL }}');
   });
@@ -283,16 +313,23 @@ describe('Deploy', () => {
 describe('Release client', () => {
   const release = workflow('release-client.yml');
   const job = release.jobs.publish!;
+  const runs = job.steps.map((step) => step.run ?? '');
 
-  it('publishes @plant-store/client with provenance on a client-v* tag', () => {
-    expect(release.on.push).toEqual({ tags: ['client-v*'] });
+  it('runs by hand only (on main, for a tag): a pushed tag starts nothing', () => {
+    expect(Object.keys(release.on)).toEqual(['workflow_dispatch']);
+    const check = runs.find((run) => run.includes('client-v$version'))!;
+    expect(check).toContain('if [ "$REF" != refs/heads/main ]');
+    expect(check).toContain('git merge-base --is-ancestor "$sha" "$GITHUB_SHA"');
+  });
+
+  it('publishes with npm trusted publishing in the npm environment: no token anywhere', () => {
+    expect(job.environment).toBe('npm');
     expect(job.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
-    const runs = job.steps.map((step) => step.run ?? '');
     expect(runs).toContain(
       'npm publish --workspace @plant-store/client --provenance --access public',
     );
-    const check = runs.find((run) => run.includes('client-v$version'));
-    expect(check).toContain('REF_PROTECTED');
-    expect(check).toContain('git merge-base --is-ancestor "$GITHUB_SHA" origin/main');
+    const steps = job.steps.map(({ run, with: w, env }) => ({ run, with: w, env }));
+    expect(JSON.stringify(steps)).not.toMatch(/NPM_TOKEN|NODE_AUTH_TOKEN|secrets\.|registry-url/);
+    expect(runs.some((run) => run.includes('npm --version'))).toBe(true);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The deploy workflow's check before a deployment (`npm run release -- check-diff`): what
  * `cdk diff` prints against a deployed stack, read for tables, keys and queues that would be
- * removed or replaced; refused unless the documented override is given; usage mistakes are one
- * line and exit code 2.
+ * removed or replaced; refused unless the documented override is given; its job summary
+ * (`summarize-diff`), the resources' actions without an ARN, account id or address; usage
+ * mistakes are one line and exit code 2.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,7 +91,52 @@ describe('npm run release -- check-diff', () => {
     expect(out.at(-1)).toBe('Deploying anyway: allow-replacement was given (4 above).');
   });
 
+  it('summarize-diff: each resource’s action, type and logical id, and nothing else of the diff', async () => {
+    // What cdk diff prints besides the resources: ARNs with the account id, the alarm address.
+    const secrets = [
+      'arn:aws:iam::123456789012:role/cdk-plantprod-cfn-exec-role-123456789012-eu-west-1',
+      'ops@example.com',
+      'https://sqs.eu-west-1.amazonaws.com/123456789012/PlantStore-prod-Queue',
+    ];
+    writeFileSync(
+      join(dir, 'full.txt'),
+      `${DIFF}IAM Statement Changes\n│ + │ ${secrets[0]} │ Allow │ kms:PutKeyPolicy │\nParameters\n[+] Parameter AlarmEmail: ${secrets[1]}\nOutputs\n[~] Output DeadLetterQueueUrl: ${secrets[2]}\n[~] AWS::SNS::Subscription Alarms/Email ${secrets[1]}\n`,
+    );
+    const { code, out } = await run(
+      'summarize-diff',
+      join(dir, 'full.txt'),
+      '--title',
+      'Changes to the prod stack',
+    );
+    expect(code).toBe(0);
+    const summary = out.join('\n');
+    expect(summary).toBe(
+      [
+        '## Changes to the prod stack',
+        '',
+        '| action | type | logical id |',
+        '| --- | --- | --- |',
+        '| modify | AWS::Lambda::Function | CreatePlantFunction6E3A3B55 |',
+        '| remove (destroy) | AWS::SQS::Queue | WebhooksDeadLetterQueue1C65998B |',
+        '| modify (replace) | AWS::DynamoDB::Table | PlantsTable0ED39346 |',
+        '| modify (may be replaced) | AWS::KMS::Key | WebhooksSecretsKeyD20F1394 |',
+        '| modify | AWS::SQS::Queue | WebhooksDeliveryQueue42B30D41 |',
+        '| add | AWS::SQS::Queue | WebhooksOther0A1B2C3D |',
+        '| remove (orphan) | AWS::DynamoDB::Table | OldTable1234ABCD |',
+        '| remove (destroy) | AWS::Logs::LogGroup | OldLogs5678EF90 |',
+        '| modify (replace) | AWS::Lambda::Function | DeliverFunctionAAAA1111 |',
+        '',
+      ].join('\n'),
+    );
+    for (const secret of [...secrets, '123456789012', 'arn:'])
+      expect(summary).not.toContain(secret);
+    expect((await run('summarize-diff', join(dir, 'good.txt'))).out.join('\n')).toContain(
+      '| modify | AWS::Lambda::Function | CreatePlantFunction6E3A3B55 |',
+    );
+  });
+
   it.each([
+    [['summarize-diff'], 'release: summarize-diff takes one file: the output of cdk diff'],
     [['check-diff'], 'release: check-diff takes one file: the output of cdk diff'],
     [['check-diff', '/nonexistent'], 'release: cannot read /nonexistent'],
     [['keep', 'one'], 'release: not a version (major.minor.patch): "one"'],
