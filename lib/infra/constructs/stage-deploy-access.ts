@@ -99,7 +99,7 @@ export class StageDeployAccess extends Construct {
       'workloadBoundary',
       `The most any role of the ${stackName} stack may do`,
     );
-    new CfnOutput(scope, `DeployRoleArn-${stage}`, {
+    new CfnOutput(scope, 'DeployRoleArn', {
       value: this.github.role.roleArn,
       description: `AWS_DEPLOY_ROLE_ARN of the GitHub environment ${stage}`,
     });
