@@ -4,10 +4,11 @@
  * together, ten to a SendMessageBatch across records, at most `FAN_OUT_IN_FLIGHT` calls at once
  * (`send-all.ts`): 100 records at one subscriber are 10 calls, at ten subscribers 100. A record
  * that can never succeed (not a stored plant, or a delivery the queue refuses as malformed: our
- * bug) is sent whole to the stream failure queue and passed, so it never blocks its shard. What
- * fails otherwise (the subscriptions table or the queue unreachable) is tried again within the
- * invocation until its deadline; then the first record not wholly queued is reported, and Lambda
- * retries from it until the mapping's maximum record age (the ones before it are done).
+ * bug) is sent whole to the stream failure queue and passed, so it never blocks its shard. A
+ * delivery the queue refuses on its side, or a call that failed, is sent again within the
+ * invocation until its deadline; then the first record not wholly queued is reported (the first
+ * of all when the subscribers could not be read), and Lambda retries from it until the mapping's
+ * maximum record age (the ones before it are done).
  */
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { DeliveryQueue } from '../webhook/delivery-queue';
