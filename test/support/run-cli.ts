@@ -1,6 +1,15 @@
-/** Runs one of the project's commands as a user would: a child process, exit code and output. */
+/**
+ * Runs one of the project's commands: `runBin` as a user would (a child process: tsx compiles it
+ * at start, a second or more on a busy machine), `runCommand` in this process through the same
+ * `main(argv, io)` its bin/ entry hands to runCli, by the same exit rule (lib/cli/run.ts). The
+ * process-level parts of that rule (closed stdout, signals, exit codes of a real process) are
+ * tested once, in test/house; a suite that checks what a command says and does uses runCommand.
+ */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { failureExitCode, type CliIo, type CliMain } from '../../lib/cli/run';
+import { runTokenCli } from '../../lib/operator/token-cli';
+import { runWebhookCli } from '../../lib/operator/webhook/cli';
 
 const ROOT = join(__dirname, '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -10,6 +19,13 @@ export interface CliResult {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;
+}
+
+/** The environment of a command: this process's, with `env` over it (`undefined` unsets one). */
+function environment(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined),
+  );
 }
 
 /** Runs `bin/<script>.ts` with `args` and extra environment variables (`undefined` unsets one). */
@@ -22,17 +38,42 @@ export function runBin(
     execFile(
       TSX,
       [join(ROOT, 'bin', `${script}.ts`), ...args],
-      {
-        cwd: ROOT,
-        env: Object.fromEntries(
-          Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined),
-        ),
-        timeout: 60_000,
-      },
+      { cwd: ROOT, env: environment(env), timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });
       },
     );
   });
+}
+
+/** The commands runCommand knows: the `main` each bin/ entry hands to runCli. */
+const MAINS = { token: runTokenCli, webhook: runWebhookCli } satisfies Record<string, CliMain>;
+
+/**
+ * Runs `npm run <name> -- <args>` in this process, with this process's environment and `env`
+ * over it (`undefined` unsets one); a command that serves is stopped by `signal`.
+ */
+export async function runCommand(
+  name: keyof typeof MAINS,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  signal?: AbortSignal,
+): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    out: (line) => void (stdout += `${line}\n`),
+    err: (line) => void (stderr += `${line}\n`),
+    env: environment(env),
+    signal,
+  };
+  const main: CliMain = MAINS[name];
+  let code: number;
+  try {
+    code = (await main(args, io)) ?? 0;
+  } catch (caught) {
+    code = failureExitCode(name, caught, io.err);
+  }
+  return { code, stdout, stderr };
 }

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { freePort } from '../../../lib/local/process/free-port';
 import { portsFile } from '../../../lib/local/process/ports-file';
 import { startNpmStart, type ListeningNpmStart } from '../../../lib/npm-start/spawn';
-import { runBin } from '../../support/run-cli';
+import { runBin, runCommand } from '../../support/run-cli';
 
 jest.setTimeout(120_000);
 
@@ -64,7 +64,7 @@ function modes(dir: string): [string, 'dir' | 'file', number][] {
 it('keeps the data directory and everything under it private: 0700 and 0600', async () => {
   // A write, so that the engine has written its files too.
   const token = (
-    await runBin('token', ['create', '--name', 'modes'], { PLANT_STORE_DATA_DIR: dataDir })
+    await runCommand('token', ['create', '--name', 'modes'], { PLANT_STORE_DATA_DIR: dataDir })
   ).stdout.trim();
   expect(token).toMatch(/^pst_/);
   const all = modes(dataDir);
@@ -76,10 +76,10 @@ it('keeps the data directory and everything under it private: 0700 and 0600', as
 
 it('the CLIs find it on its ports through the record in the data directory', async () => {
   expect(dbPort).not.toBe(8000);
-  const tokens = await runBin('token', ['list'], { PLANT_STORE_DATA_DIR: dataDir });
+  const tokens = await runCommand('token', ['list'], { PLANT_STORE_DATA_DIR: dataDir });
   expect(tokens).toMatchObject({ code: 0 });
   expect(tokens.stdout).toMatch(/^tok_dev\t/m);
-  const subscribers = await runBin('webhook', ['list'], { PLANT_STORE_DATA_DIR: dataDir });
+  const subscribers = await runCommand('webhook', ['list'], { PLANT_STORE_DATA_DIR: dataDir });
   expect(subscribers).toMatchObject({
     code: 0,
     stderr: `no subscribers in the local engine at http://127.0.0.1:${dbPort}\n`,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocal, type LocalOptions, type LocalService } from '../../../lib/local/runtime';
 import { runTokenCli } from '../../../lib/operator/token-cli';
-import { runBin } from '../../support/run-cli';
+import { runCommand } from '../../support/run-cli';
 import { uncheckedFetch } from '../../support/http';
 import { ALLOWED_METHODS, unroutedMethods } from '../../support/routes';
 import { takenMessage } from '../../../lambda/create-plant/create-plant';
@@ -38,7 +38,7 @@ async function post(body: string, headers: Record<string, string> = {}, path = '
 }
 
 const cliEnvironment = () => ({ ...process.env, PLANT_STORE_DB_PORT: String(service.dbPort) });
-const cli = (...args: string[]) => runBin('token', args, cliEnvironment());
+const cli = (...args: string[]) => runCommand('token', args, cliEnvironment());
 
 beforeAll(async () => {
   service = await startLocal(options);

@@ -12,14 +12,14 @@ import { MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
 import { freePort } from '../../../lib/local/process/free-port';
 import { useLocalService } from '../../support/local-service';
 import { uncheckedFetch } from '../../support/http';
-import { runBin } from '../../support/run-cli';
+import { runCommand } from '../../support/run-cli';
 import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
 
 jest.setTimeout(180_000);
 
 const service = useLocalService('webhook-tools', { webhookRetryScale: 0.00001 });
 const cli = (...args: string[]) =>
-  runBin('webhook', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
+  runCommand('webhook', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
 
 const EXAMPLE = '{"id":9007199254740993,"name":"Monstera","tag":"aroid"}';
 

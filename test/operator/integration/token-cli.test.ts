@@ -1,6 +1,7 @@
 /**
- * `npm run token` end to end, as a child process against a real engine: create → authorize →
- * list → revoke → denied, and one clear line with a non-zero exit code for every mistake.
+ * `npm run token` end to end against a real engine, in-process (runCommand: its main, by the CLI
+ * exit rule): create → authorize → list → revoke → denied, and one clear line with a non-zero
+ * exit code for every mistake.
  */
 import { makeAuthorizerHandler } from '../../../lambda/authorizer/handler';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
@@ -8,14 +9,14 @@ import { TOKEN_FORMAT, generateToken, hashToken, tokenItem } from '../../../lamb
 import { TOKENS_TABLE, TokensTable } from '../../../lambda/tokens/table';
 import { startEngine, type Engine } from '../../../lib/local/dynamodb/engine';
 import { authorizerEvent } from '../../support/events';
-import { runBin } from '../../support/run-cli';
+import { runBin, runCommand } from '../../support/run-cli';
 
 let engine: Engine;
 let env: Record<string, string>;
-const token = (...args: string[]) => runBin('token', args, env);
-// Every step is a fresh CLI process (tsx compiles it at start): a test of ten steps needs minutes,
-// not seconds, on a busy two-core machine (CI saw 30 s run out at a load average of 23).
-jest.setTimeout(180_000);
+const token = (...args: string[]) => runCommand('token', args, env);
+// The one child process (--aws without a region: the AWS SDK reads the process's environment)
+// compiles the CLI at start: seconds on a busy two-core machine.
+jest.setTimeout(60_000);
 
 beforeAll(async () => {
   engine = await startEngine();
@@ -250,7 +251,7 @@ it('--help prints usage and exits 0', async () => {
 });
 
 it('an unreachable engine is one line and exit 1', async () => {
-  const result = await runBin('token', ['list'], { PLANT_STORE_DB_PORT: '9' });
+  const result = await runCommand('token', ['list'], { PLANT_STORE_DB_PORT: '9' });
   expect(result).toMatchObject({ code: 1, stdout: '' });
   expect(result.stderr).toBe(
     'token: cannot reach the local engine at http://127.0.0.1:9 (from PLANT_STORE_DB_PORT); start npm start (or npm run db), or set PLANT_STORE_DB_PORT to the engine port its banner prints\n',
@@ -259,7 +260,7 @@ it('an unreachable engine is one line and exit 1', async () => {
 
 it('a missing table is one line and exit 1', async () => {
   const bare = await startEngine({ tables: [] });
-  const result = await runBin('token', ['list'], { PLANT_STORE_DB_PORT: String(bare.port) });
+  const result = await runCommand('token', ['list'], { PLANT_STORE_DB_PORT: String(bare.port) });
   await bare.close();
   expect(result.code).toBe(1);
   expect(result.stderr).toMatch(

@@ -10,7 +10,7 @@ import { PlantStore } from '@plant-store/client';
 import { parseJson } from '../../../lambda/http/json';
 import { useLocalService } from '../../support/local-service';
 import { ALLOWED_METHODS, unroutedMethods } from '../../support/routes';
-import { runBin } from '../../support/run-cli';
+import { runCommand } from '../../support/run-cli';
 
 const ID_RULE =
   '{"error":400,"message":"id: must be an integer from -9223372036854775808 to 9223372036854775807"}';
@@ -44,7 +44,7 @@ async function createAll(ids: readonly string[]): Promise<void> {
 async function createToken(...scopes: string[]): Promise<string> {
   const args = ['create', '--name', `e2e ${scopes.join(' ') || 'default'}`];
   if (scopes.length > 0) args.push('--scopes', scopes.join(','));
-  const created = await runBin('token', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
+  const created = await runCommand('token', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
   expect(created.code).toBe(0);
   return created.stdout.trim();
 }

@@ -22,7 +22,7 @@ import {
   plantAtLimits,
   requiredOnly,
 } from '../../support/plant-fields';
-import { runBin } from '../../support/run-cli';
+import { runCommand } from '../../support/run-cli';
 import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
 
 jest.setTimeout(120_000);
@@ -53,7 +53,7 @@ let client: PlantStore;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  const added = await runBin('webhook', ['add', '--url', receiver.url], {
+  const added = await runCommand('webhook', ['add', '--url', receiver.url], {
     PLANT_STORE_DB_PORT: String(service.dbPort),
   });
   expect(added.code).toBe(0);

@@ -16,7 +16,7 @@ import { Webhook } from 'standardwebhooks';
 import { generateToken } from '../../../lambda/tokens/token';
 import { freePort } from '../../../lib/local/process/free-port';
 import { startNpmStart } from '../../../lib/npm-start/spawn';
-import { runBin } from '../../support/run-cli';
+import { runCommand } from '../../support/run-cli';
 import { until } from '../../support/webhook-receiver';
 
 jest.setTimeout(420_000);
@@ -129,7 +129,7 @@ it.each([
     try {
       for (const receiver of [steady, fragile]) {
         await receiver.start();
-        const added = await runBin('webhook', ['add', '--url', receiver.url], {
+        const added = await runCommand('webhook', ['add', '--url', receiver.url], {
           PLANT_STORE_DB_PORT: String(dbPort),
         });
         expect(added.code).toBe(0);
@@ -201,7 +201,7 @@ it.each([
       const deadLetters = async () =>
         new Set(
           (
-            await runBin('webhook', ['dead-letters'], { PLANT_STORE_DB_PORT: String(dbPort) })
+            await runCommand('webhook', ['dead-letters'], { PLANT_STORE_DB_PORT: String(dbPort) })
           ).stdout
             .split('\n')
             .filter(Boolean)

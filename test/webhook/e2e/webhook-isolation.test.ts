@@ -6,7 +6,7 @@
  * deliveries gathered into few invocations (batches of 100 over a 1 s window), not one
  * invocation per few plants filling the deliverer's 50.
  */
-import { runBin } from '../../support/run-cli';
+import { runCommand } from '../../support/run-cli';
 import { useLocalService } from '../../support/local-service';
 import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
 
@@ -14,7 +14,7 @@ jest.setTimeout(120_000);
 
 const service = useLocalService('webhook-isolation', { webhookRetryScale: 0.0001 });
 const cli = (...args: string[]) =>
-  runBin('webhook', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
+  runCommand('webhook', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
 
 const receivers: Receiver[] = [];
 afterAll(async () => {

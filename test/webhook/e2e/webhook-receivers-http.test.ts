@@ -6,7 +6,7 @@
  * webhook-ids it would have had, and a rate-limited receiver never gets more than its rate,
  * loses nothing and has nothing dead-lettered. Everything is measured from the receivers' side.
  */
-import { runBin } from '../../support/run-cli';
+import { runCommand } from '../../support/run-cli';
 import { useLocalService } from '../../support/local-service';
 import { startReceiver, until, type Answer, type Receiver } from '../../support/webhook-receiver';
 import { HORIZON_SECONDS, MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
@@ -16,7 +16,7 @@ jest.setTimeout(600_000);
 const SCALE = 0.0001;
 const service = useLocalService('webhook-receivers', { webhookRetryScale: SCALE });
 const cli = (...args: string[]) =>
-  runBin('webhook', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
+  runCommand('webhook', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
 
 const receivers: Receiver[] = [];
 afterAll(async () => {

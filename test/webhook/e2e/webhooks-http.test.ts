@@ -5,7 +5,7 @@
  * recovers, one that hangs while another is served, dead letters listed and redriven by the CLI.
  * The retry schedule runs at 1/10,000 of its real length (PLANT_STORE_WEBHOOK_RETRY_SCALE).
  */
-import { runBin } from '../../support/run-cli';
+import { runCommand } from '../../support/run-cli';
 import { useLocalService } from '../../support/local-service';
 import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
 import { Webhook } from 'standardwebhooks';
@@ -15,7 +15,7 @@ jest.setTimeout(600_000);
 
 const service = useLocalService('webhooks', { webhookRetryScale: 0.0001 });
 const cli = (...args: string[]) =>
-  runBin('webhook', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
+  runCommand('webhook', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
 
 /** Adds `receiver` as a subscriber through the CLI; its secret is what `add` printed. */
 async function subscribe(receiver: Receiver, name: string): Promise<string> {
