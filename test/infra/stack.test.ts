@@ -37,9 +37,16 @@ afterAll(() => {
 });
 
 let outdir: string;
-function synth(props: PlantStoreStackProps = {}) {
+/**
+ * The app with `props`, cdk-nag included. `bundle`: the functions bundled as `cdk synth` does
+ * (seconds each on a busy machine); the default synth in beforeAll bundles, and the assets and
+ * bundle tests read it. A synth with other props checks the resources those props change, so it
+ * skips bundling (context `aws:cdk:bundling-stacks: []`, as deploy.test.ts synthesizes).
+ */
+function synth(props: PlantStoreStackProps = {}, { bundle = false } = {}) {
   outdir = tempDir('plant-store-cdk-');
-  const app = new App({ outdir, context: CONTEXT });
+  const context = bundle ? CONTEXT : { ...CONTEXT, 'aws:cdk:bundling-stacks': [] };
+  const app = new App({ outdir, context });
   // Bundling writes nothing on stderr: not CDK's "Bundling asset …" notes (withoutBundlingNote).
   const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
   try {
@@ -56,7 +63,7 @@ function synth(props: PlantStoreStackProps = {}) {
 let template: Template;
 let defaultOutdir: string;
 beforeAll(() => {
-  template = synth();
+  template = synth({}, { bundle: true });
   defaultOutdir = outdir;
 });
 
