@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { failureExitCode, type CliIo, type CliMain } from '../../lib/cli/run';
 import { runTokenCli } from '../../lib/operator/token-cli';
 import { runWebhookCli } from '../../lib/operator/webhook/cli';
+import { loadCommand } from '../../lib/lab/load';
 
 const ROOT = join(__dirname, '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -47,15 +48,22 @@ export function runBin(
   });
 }
 
-/** The commands runCommand knows: the `main` each bin/ entry hands to runCli. */
-const MAINS = { token: runTokenCli, webhook: runWebhookCli } satisfies Record<string, CliMain>;
+/**
+ * The commands runCommand knows: the name runCli gives it in its bin/ entry (the exit rule's
+ * lines start with it) and the `main` that entry hands to runCli.
+ */
+const COMMANDS = {
+  token: ['token', runTokenCli],
+  webhook: ['webhook', runWebhookCli],
+  load: ['npm run load', loadCommand],
+} satisfies Record<string, [string, CliMain]>;
 
 /**
- * Runs `npm run <name> -- <args>` in this process, with this process's environment and `env`
+ * Runs `npm run <command> -- <args>` in this process, with this process's environment and `env`
  * over it (`undefined` unsets one); a command that serves is stopped by `signal`.
  */
 export async function runCommand(
-  name: keyof typeof MAINS,
+  command: keyof typeof COMMANDS,
   args: string[],
   env: Record<string, string | undefined> = {},
   signal?: AbortSignal,
@@ -68,7 +76,7 @@ export async function runCommand(
     env: environment(env),
     signal,
   };
-  const main: CliMain = MAINS[name];
+  const [name, main]: [string, CliMain] = COMMANDS[command];
   let code: number;
   try {
     code = (await main(args, io)) ?? 0;

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadReport } from '../../../lib/lab/load/report';
-import { runBin } from '../../support/run-cli';
+import { runBin, runCommand } from '../../support/run-cli';
 import { startStallServer, type StallServer } from '../../support/stall-server';
 
 const STALL_MS = 1000;
@@ -195,7 +195,7 @@ describe('npm run load counts statuses by kind', () => {
     const server = await startStallServer({ afterMs: 0, stallMs: 0 });
     const { url } = server;
     await server.close();
-    const result = await runBin(
+    const result = await runCommand(
       'load',
       ['--url', url, '--rate', '20', '--duration', '1', '--out', join(dir, 'refused')],
       {
@@ -218,14 +218,14 @@ describe('npm run load refuses a mistake in one line', () => {
       'npm run load: abc.execute-api.us-east-1.amazonaws.com is not this machine: without --yes a run is at most 20 requests a second for 60 s, and this one asks 100 a second for 10 s',
     ],
   ])('%j', async (argv, line) => {
-    const result = await runBin('load', argv);
+    const result = await runCommand('load', argv);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`${line} (see npm run load -- --help)\n`);
     expect(result.stdout).toBe('');
   });
 
   it('--help says how, exit 0', async () => {
-    const result = await runBin('load', ['--help']);
+    const result = await runCommand('load', ['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('PLANT_STORE_TOKEN');
     expect(result.stdout).toContain('--yes');
