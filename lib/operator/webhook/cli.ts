@@ -23,8 +23,8 @@ const OPTIONS = {
   name: { type: 'string' },
   id: { type: 'string' },
   port: { type: 'string' },
-  secret: { type: 'string' },
   'forward-to': { type: 'string' },
+  'show-urls': { type: 'boolean' },
   redrive: { type: 'boolean' },
   rate: { type: 'string' },
   aws: { type: 'boolean' },
@@ -66,9 +66,9 @@ const COMMANDS: Readonly<Record<string, (call: Call) => Promise<void>>> = {
   },
   update: ({ rest, values, target, io }) =>
     update(target, subscriberIdOf('update', rest), values.rate, io),
-  list: async ({ rest, target, io }) => {
+  list: async ({ rest, values, target, io }) => {
     noArguments(rest);
-    await list(target, io);
+    await list(target, io, values['show-urls'] === true);
   },
   remove: ({ rest, target, io }) => remove(target, subscriberIdOf('remove', rest), io),
   attempts: ({ rest, target, io }) =>

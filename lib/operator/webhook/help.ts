@@ -13,19 +13,21 @@ export const SECRET_VARIABLE = 'PLANT_STORE_WEBHOOK_SECRET';
 export const WEBHOOK_HELP = `Usage: npm run webhook -- <command> [options]
 
 Commands:
-  add --url <url> [--name <label>] [--id sub_<id>] [--rate <per second>]
+  add --url <url> [--name <label>] [--id sub_<id>] [--rate <per second>] [--show-urls]
                        Subscribe a receiver to newPlant. Prints its whsec_ secret alone on
-                       stdout (shown this once), its subscriber id on stderr. Deployed, the
+                       stdout (shown this once), its subscriber id and URL on stderr (scheme
+                       and host, the path as /…, unless --show-urls). Deployed, the
                        URL must be https to a public address; locally http is fine. --id
                        (local only) picks the id, e.g. the one events/deliver.json names.
                        --rate: requests a second it receives at most (default ${DEFAULT_RATE_PER_SECOND}).
                        With --aws it returns after ${SUBSCRIBERS_FRESH_SECONDS + 1} s, once every fan-out reads it.
   update <subscriberId> --rate <per second>
                        Change a subscriber's rate; deliveries over it wait, spending no attempt.
-  list                 A header row, then one line per subscriber: subscriberId, name, url,
-                       created, rotationEnds (empty unless a rotation overlaps), rate, state
-                       (active, or disabled since <time>: <reason>) and its failed attempts
-                       in a row (tab-separated). Never a secret.
+  list [--show-urls]   A header row, then one line per subscriber: subscriberId, name, url
+                       (scheme and host, its path and query as /…: they may be a credential;
+                       whole with --show-urls), created, rotationEnds (empty unless a rotation
+                       overlaps), rate, state (active, or disabled since <time>: <reason>) and
+                       its failed attempts in a row (tab-separated). Never a secret.
   attempts <subscriberId>
                        Its latest attempts, newest first: time, webhookId, attempt, ms, status
                        or failure (the last 20 are kept on the subscriber).
@@ -57,10 +59,11 @@ Commands:
   listen [--port <p>] [--forward-to <url>]
                        A local receiver on 127.0.0.1 (default port ${DEFAULT_LISTEN_PORT}) that verifies each
                        signature and prints each delivery: webhook-id, attempt, body. The
-                       secret comes from $${SECRET_VARIABLE} (or --secret <whsec_…>, which
-                       your shell history keeps). --forward-to sends each verified delivery
-                       on, the same bytes and headers, prints the receiver's answer and
-                       answers with its status (a delivery that fails to verify is not sent).
+                       secret comes from $${SECRET_VARIABLE} only (an argument would show in
+                       ps). --forward-to sends each verified delivery on, the same bytes with
+                       its content type and webhook-* headers only, prints the receiver's
+                       answer and answers with its status and Retry-After (a delivery that
+                       fails to verify is not sent).
 
 Exit codes: 0 done, 1 failed or not found, 2 a usage mistake.
 

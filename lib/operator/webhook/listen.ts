@@ -2,10 +2,15 @@
  * `npm run webhook -- listen`: a receiver for trying the webhook by hand. It verifies each
  * delivery's signature with the `standardwebhooks` package (as a subscriber would), answers 204
  * (401 when the signature does not verify) and prints one line per delivery. With `forwardTo`,
- * each verified delivery is sent on — the same bytes and headers — and answered with the status
- * that receiver gave, so that the deliverer retries what it refused.
+ * each verified delivery is sent on — the same bytes, its content type and its `webhook-*`
+ * headers, nothing else of the request (an `Authorization`, a cookie or a proxy's header a
+ * replayed capture carried stays here) — and answered with the status and `Retry-After` that
+ * receiver gave, so that the deliverer retries what it refused, when it was asked to. The secret
+ * comes from the environment only: a command-line argument is visible to every user of the
+ * machine (`ps`).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { SECRET_FORMAT } from '../../../lambda/webhook/signature';
@@ -32,18 +37,8 @@ export interface Listener {
 /** The longest body the receiver reads (a NewPlant is far smaller). */
 const MAX_BODY = 1_048_576;
 
-/** Headers that belong to one connection, not to the delivery (RFC 9110 §7.6.1), and `host`. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-  'host',
-  'content-length',
-]);
+/** The request headers forwarded: the delivery's own (RFC 9110 names are case-insensitive). */
+const forwarded = (name: string) => /^(content-type|webhook-[a-z0-9-]+)$/i.test(name);
 
 /** How long the receiver forwarded to may take, as the deliverer allows a receiver. */
 const FORWARD_TIMEOUT_MS = 10_000;
@@ -79,9 +74,9 @@ export async function listen(options: ListenOptions): Promise<Listener> {
         return;
       }
       void forward(options.forwardTo, req.rawHeaders, bytes).then(
-        ({ status, text }) => {
+        ({ status, retryAfter, text }) => {
           options.out(`${id}\t→ ${options.forwardTo!.href}\t${status}\t${text}`);
-          res.writeHead(status).end();
+          res.writeHead(status, retryAfter === null ? {} : { 'retry-after': retryAfter }).end();
         },
         (error: unknown) => {
           const why = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
@@ -107,41 +102,60 @@ export async function listen(options: ListenOptions): Promise<Listener> {
 }
 
 /**
- * Sends `body` on to `url` with the headers received (as sent, in order, but those of the
- * connection); resolves with the status and the first 300 characters of the answer.
+ * Sends `body` on to `url` with the delivery's headers received (content type and `webhook-*`,
+ * as sent) and no other but what HTTP itself needs (host, length, connection); resolves
+ * with the status, its `Retry-After` and the first 300 characters of the answer.
  */
-async function forward(
+function forward(
   url: URL,
   rawHeaders: readonly string[],
   body: Buffer,
-): Promise<{ status: number; text: string }> {
-  const headers = new Headers();
+): Promise<{ status: number; retryAfter: string | null; text: string }> {
+  const headers: Record<string, string> = {};
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
-    if (!HOP_BY_HOP.has(name.toLowerCase())) headers.append(name, rawHeaders[i + 1]!);
+    if (!forwarded(name)) continue;
+    const key = Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase()) ?? name;
+    headers[key] = key in headers ? `${headers[key]}, ${rawHeaders[i + 1]!}` : rawHeaders[i + 1]!;
   }
-  const response = await fetch(url, {
-    method: 'POST',
-    headers,
-    body,
-    redirect: 'manual',
-    signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(body.length) },
+        signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const retryAfter = res.headers['retry-after'];
+          resolve({
+            status: res.statusCode ?? 502,
+            retryAfter: retryAfter === undefined ? null : String(retryAfter),
+            text: Buffer.concat(chunks).toString('utf8').slice(0, 300).replace(/\s+/g, ' '),
+          });
+        });
+      },
+    );
+    req.on('error', (error) => reject(Object.assign(new Error(error.message), { cause: error })));
+    req.end(body);
   });
-  const text = (await response.text()).slice(0, 300).replace(/\s+/g, ' ');
-  return { status: response.status, text };
 }
 
 /** `listen`'s options as the command line gives them. */
 export interface ListenCommandOptions {
   readonly port?: string;
-  readonly secret?: string;
   readonly 'forward-to'?: string;
 }
 
 /** `listen`: serves until `io.signal` aborts (SIGINT or SIGTERM), then closes its port. */
 export async function listenCommand(options: ListenCommandOptions, io: CliIo): Promise<void> {
-  const secret = options.secret ?? io.env[SECRET_VARIABLE];
-  if (!secret) throw new UsageError(`listen needs the secret in $${SECRET_VARIABLE} (or --secret)`);
+  const secret = io.env[SECRET_VARIABLE];
+  if (!secret) throw new UsageError(`listen needs the secret in $${SECRET_VARIABLE}`);
   if (!SECRET_FORMAT.test(secret))
     throw new UsageError('the secret must be whsec_ and 32 bytes of base64, as add printed it');
   const port = integerOption(options.port, 'port', DEFAULT_LISTEN_PORT, 0, 65535);

@@ -43,10 +43,22 @@ export function stateText(state: ReceiverState | undefined): string {
  * `list`'s header and rows, tab-separated: who each subscriber is, a rotation still overlapping
  * (a rotation that has ended is no longer one: empty), its pace, its state and its failures.
  */
+/**
+ * A subscriber's URL as the CLI shows it unless asked for more (`--show-urls`): its scheme and
+ * host, and its path and query as `/…` (a path or a query may be a credential; the deliverer
+ * logs only the host too).
+ */
+export function shownUrl(href: string): string {
+  const url = new URL(href);
+  const rest = url.pathname + url.search + url.hash;
+  return `${url.protocol}//${url.host}${rest === '/' ? '/' : '/…'}`;
+}
+
 export function listRows(
   subscribers: readonly Subscriber[],
   states: ReadonlyMap<string, ReceiverState>,
   at = new Date().toISOString(),
+  showUrls = false,
 ): string[][] {
   const header = [
     'subscriberId',
@@ -68,7 +80,7 @@ export function listRows(
       return [
         s.subscriberId,
         fieldText(s.name),
-        s.url,
+        showUrls ? s.url : shownUrl(s.url),
         s.createdAt,
         s.rotationEndsAt && s.rotationEndsAt > at ? s.rotationEndsAt : '',
         current < rate ? `${rate}/s (slowed to ${round(current)}/s)` : `${rate}/s`,

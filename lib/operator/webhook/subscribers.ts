@@ -10,7 +10,7 @@ import { generateSecret } from '../../../lambda/webhook/signature';
 import { newSubscriberId } from '../../../lambda/webhook/subscriptions-table';
 import { UsageError } from '../../cli/args';
 import type { CliIo } from '../../cli/run';
-import { listRows, rateOption } from './receivers';
+import { listRows, rateOption, shownUrl } from './receivers';
 import { receiverStates, secretBox, subscriptions, type Target } from './target';
 
 /** The URL a subscriber gives, checked as far as it can be before delivery time. */
@@ -58,11 +58,13 @@ export async function add(
     name,
     id,
     rate: rawRate,
+    'show-urls': showUrls,
   }: {
     readonly url?: string;
     readonly name?: string;
     readonly id?: string;
     readonly rate?: string;
+    readonly 'show-urls'?: boolean;
   },
   io: CliIo,
 ): Promise<void> {
@@ -93,7 +95,9 @@ export async function add(
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   }
   io.out(secret);
-  io.err(`subscriberId ${subscriberId}  url ${url.href}  (the secret above is shown this once)`);
+  io.err(
+    `subscriberId ${subscriberId}  url ${showUrls ? url.href : shownUrl(url.href)}  (the secret above is shown this once)`,
+  );
   const refused = target.local ? deployedRefusal(url) : undefined;
   if (refused) {
     io.err(
@@ -125,8 +129,8 @@ export async function remove(target: Target, subscriberId: string, io: CliIo): P
   io.err(`removed ${subscriberId}; deliveries already queued for it are dropped`);
 }
 
-/** `list`: a header row, then one line per subscriber, oldest first. */
-export async function list(target: Target, io: CliIo): Promise<void> {
+/** `list`: a header row, then one line per subscriber, oldest first; URLs in full if asked. */
+export async function list(target: Target, io: CliIo, showUrls = false): Promise<void> {
   const [all, states] = await Promise.all([
     subscriptions(target).list(),
     receiverStates(target).all(),
@@ -136,7 +140,7 @@ export async function list(target: Target, io: CliIo): Promise<void> {
     io.err(`no subscribers in ${target.where}`);
     return;
   }
-  for (const row of listRows(all, states)) io.out(row.join('\t'));
+  for (const row of listRows(all, states, undefined, showUrls)) io.out(row.join('\t'));
 }
 
 /** `rotate <id>`: a new secret; the old one keeps signing for ROTATION_OVERLAP_SECONDS. */

@@ -1,7 +1,7 @@
 /** `npm run webhook`'s command line: help, and one-line errors before anything is reached. */
 import { fieldText } from '../../../lib/cli/args';
 import { runWebhookCli, WEBHOOK_HELP } from '../../../lib/operator/webhook/cli';
-import { listRows } from '../../../lib/operator/webhook/receivers';
+import { listRows, shownUrl } from '../../../lib/operator/webhook/receivers';
 
 async function run(...argv: string[]) {
   const out: string[] = [];
@@ -51,11 +51,8 @@ it.each([
   [['remove'], 'remove needs exactly one subscriberId'],
   [['list', '--table', 'T'], '--table, --plants-table, --queue and --region go with --aws'],
   [['dead-letters', '--aws'], 'dead-letters --aws needs --queue <DeadLetterQueueUrl>'],
-  [['listen'], 'listen needs the secret in $PLANT_STORE_WEBHOOK_SECRET (or --secret)'],
-  [
-    ['listen', '--secret', 'nope'],
-    'the secret must be whsec_ and 32 bytes of base64, as add printed it',
-  ],
+  [['listen'], 'listen needs the secret in $PLANT_STORE_WEBHOOK_SECRET'],
+  [['listen', '--secret', 'whsec_x'], 'unknown option --secret'],
   [['list', '--bogus'], 'unknown option --bogus'],
   [['update', 'sub_x'], 'update needs --rate <per second>'],
   [['update'], 'update needs exactly one subscriberId'],
@@ -74,6 +71,23 @@ it.each([
     out: [],
     err: [`webhook: ${message} (see npm run webhook -- --help)`],
   });
+});
+
+it('list shows a URL’s scheme and host and its path as /…, whole with --show-urls', () => {
+  expect(shownUrl('https://hooks.example.com/')).toBe('https://hooks.example.com/');
+  expect(shownUrl('https://hooks.example.com:8443/t/0ken?sig=abc#x')).toBe(
+    'https://hooks.example.com:8443/…',
+  );
+  expect(shownUrl('http://127.0.0.1:4000/?key=secret')).toBe('http://127.0.0.1:4000/…');
+  const subscriber = {
+    subscriberId: 'sub_1',
+    name: 'hook',
+    url: 'https://hooks.example.com/t/0ken?sig=abc',
+    createdAt: '2026-01-01',
+  };
+  const column = (rows: string[][]) => rows[1]![rows[0]!.indexOf('url')];
+  expect(column(listRows([subscriber], new Map()))).toBe('https://hooks.example.com/…');
+  expect(column(listRows([subscriber], new Map(), undefined, true))).toBe(subscriber.url);
 });
 
 it('list prints a name as token list does: as typed, unquoted, a control character as a space', () => {
