@@ -8,7 +8,8 @@ const USAGE = `Usage: PLANT_STORE_TOKEN=<token> npm run smoke -- --url <ApiUrl>
 
 Checks a deployment (or npm start) with a short, safe sequence: create a plant, retry it (200),
 conflict (409), invalid body (400), no token (401), unknown token (403), wrong content type
-(415), then read back (GET /plants/{id}) and delete what it created where those routes exist.
+(415), then read back (GET /plants/{id}), change it (PATCH with If-Match, and a stale one:
+412) and delete what it created where those routes exist.
 The id is random, from ${SMOKE_ID_RANGE.min} to ${SMOKE_ID_RANGE.max}.
 
   --url <url>      the API's base URL: the stack output ApiUrl (default: npm start's,

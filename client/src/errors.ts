@@ -3,6 +3,7 @@
  * want to `catch` apart, and `ConnectionError` for a call that got no answer. `errorFromAnswer`
  * is the one place an answer becomes an error.
  */
+import { versionOf } from './versions.js';
 
 /** What an error carries beside its message. */
 export interface ErrorDetails {
@@ -74,6 +75,22 @@ export class NotFoundError extends PlantStoreError {
 export class ConflictError extends PlantStoreError {
   static override errorName = 'ConflictError';
 }
+/**
+ * 412: the plant is not at the version `ifMatch` named, and nothing changed. `currentVersion` is
+ * the version it is at (from the answer's `ETag`): read it again, apply the change, send again.
+ */
+export class PreconditionFailedError extends PlantStoreError {
+  static override errorName = 'PreconditionFailedError';
+  /** The plant's version now, when the answer said it. */
+  readonly currentVersion?: number;
+
+  constructor(status: number, message: string, details: ErrorDetails = {}) {
+    super(status, message, details);
+    const etag = this.headers.get('etag');
+    const version = etag === null ? undefined : versionOf(etag);
+    if (version !== undefined) this.currentVersion = version;
+  }
+}
 /** 413: the body is larger than the API accepts. */
 export class PayloadTooLargeError extends PlantStoreError {
   static override errorName = 'PayloadTooLargeError';
@@ -104,6 +121,7 @@ const BY_STATUS: Readonly<Record<number, typeof PlantStoreError>> = {
   403: PermissionDeniedError,
   404: NotFoundError,
   409: ConflictError,
+  412: PreconditionFailedError,
   413: PayloadTooLargeError,
   429: RateLimitError,
 };

@@ -6,13 +6,18 @@
 export { PlantStore } from './plant-store.js';
 export type {
   CallOptions,
+  IfMatch,
   NewPlant,
   PageQuery,
   Plant,
   PlantPage,
+  PlantPatch,
   PlantStoreOptions,
+  PlantUpdate,
   StoredPlant,
+  VersionedPlant,
   WalkOptions,
+  WriteOptions,
 } from './plant-store.js';
 export {
   AuthenticationError,
@@ -25,6 +30,7 @@ export {
   PayloadTooLargeError,
   PermissionDeniedError,
   PlantStoreError,
+  PreconditionFailedError,
   RateLimitError,
 } from './errors.js';
 export { APIPromise, type WithResponse } from './api-promise.js';

@@ -21,14 +21,35 @@ import {
 import { retryPolicy } from './retry.js';
 import { NEW_PLANT_MEMBERS, type components, type paths } from './schema.js';
 import { checkTimeout, DEFAULT_TIMEOUT_MS } from './timeout.js';
+import { ifMatchHeader, versionOf, type IfMatch } from './versions.js';
 
 /** A stored plant as the API answers it, `id` a `bigint` with every digit. */
 export type StoredPlant = components['schemas']['StoredPlant'];
+/**
+ * A plant as a read or a change answers it, with its `version` (the answer's `ETag`): pass it
+ * as `ifMatch` to change or delete only that version. `version` is not enumerable, so that
+ * `{ ...plant }`, `toEqual` and `console.log` see the API's StoredPlant.
+ */
+export type VersionedPlant = StoredPlant & { readonly version: number };
+/** What `updatePlant` sends: every member but the id (one left out is removed). */
+export type PlantUpdate = Omit<components['schemas']['PlantReplacement'], 'id'>;
+/** What `patchPlant` sends, a JSON Merge Patch: a member set, `null` removes it, absent keeps it. */
+export type PlantPatch = Omit<components['schemas']['PlantPatch'], 'id'>;
 /** What a create answers: the plant's name and tag, never its id. */
 export type Plant = components['schemas']['Plant'];
 /** A plant to create; `id` as any `PlantId`. */
 export type NewPlant = Omit<components['schemas']['NewPlant'], 'id'> & { readonly id: PlantId };
-export type { CallOptions, PlantPage };
+export type { CallOptions, IfMatch, PlantPage };
+
+/** Options of a call that changes or deletes a plant. */
+export interface WriteOptions extends CallOptions {
+  /**
+   * Apply only while the plant is at this version (a read's `version`), one of these, or any
+   * (`'*'`: it exists); otherwise a `PreconditionFailedError` and nothing changes.
+   * @default - whatever version is stored
+   */
+  readonly ifMatch?: IfMatch;
+}
 
 /** Where the API is, as whom to call it, and how: the defaults of every call. */
 export interface PlantStoreOptions extends CallOptions {
@@ -110,12 +131,48 @@ export class PlantStore {
     );
   }
 
-  /** The plant stored under `id`; a `NotFoundError` when there is none. */
-  getPlant(id: PlantId, options?: CallOptions): APIPromise<StoredPlant> {
+  /** The plant stored under `id`, with its `version`; a `NotFoundError` when there is none. */
+  getPlant(id: PlantId, options?: CallOptions): APIPromise<VersionedPlant> {
     return this.#send(
       options,
       () => ({ method: 'GET', path: plantPath(id) }),
-      (answer) => this.#object<StoredPlant>(answer, (plant) => typeof plant.id === 'bigint'),
+      (answer) => this.#versioned(answer),
+    );
+  }
+
+  /**
+   * Replaces the members of the plant stored under `id` (all but its id; one left out is
+   * removed) and answers it with its new `version`. `NotFoundError` when there is none (this
+   * never creates one), `PreconditionFailedError` when `ifMatch` names another version.
+   */
+  updatePlant(id: PlantId, plant: PlantUpdate, options?: WriteOptions): APIPromise<VersionedPlant> {
+    return this.#send(
+      options,
+      () => ({
+        method: 'PUT',
+        path: plantPath(id),
+        body: JSON.stringify(newPlantMembers(plant)),
+        headers: conditions(options),
+      }),
+      (answer) => this.#versioned(answer),
+    );
+  }
+
+  /**
+   * Changes the members `patch` names (`null` removes one: `{ tag: null }`) and keeps the
+   * others; answers the plant with its new `version`. Errors as `updatePlant`.
+   */
+  patchPlant(id: PlantId, patch: PlantPatch, options?: WriteOptions): APIPromise<VersionedPlant> {
+    return this.#send(
+      options,
+      () => ({
+        method: 'PATCH',
+        path: plantPath(id),
+        body: JSON.stringify(newPlantMembers(patch, true)),
+        contentType: 'application/merge-patch+json',
+        headers: conditions(options),
+      }),
+      (answer) => this.#versioned(answer),
     );
   }
 
@@ -155,10 +212,10 @@ export class PlantStore {
    * have: when an earlier attempt's answer was lost (a reset, a timeout, the gateway's 500 or
    * 503) and the retry finds nothing, that attempt probably deleted it. `false`: there was none.
    */
-  deletePlant(id: PlantId, options?: CallOptions): APIPromise<boolean> {
+  deletePlant(id: PlantId, options?: WriteOptions): APIPromise<boolean> {
     return this.#send(
       options,
-      () => ({ method: 'DELETE', path: plantPath(id) }),
+      () => ({ method: 'DELETE', path: plantPath(id), headers: conditions(options) }),
       (answer) => {
         if (answer.response.status === 404 && hasErrorMember(parseError(answer.text))) {
           return answer.mayHaveActed;
@@ -197,6 +254,17 @@ export class PlantStore {
     }
   }
 
+  /**
+   * A stored plant and the version its answer's `ETag` names, as a property that is not
+   * enumerable: the plant spreads, compares and prints as the API's StoredPlant.
+   */
+  #versioned(answer: Answer): VersionedPlant {
+    const plant = this.#object<StoredPlant>(answer, (value) => typeof value.id === 'bigint');
+    const version = versionOf(answer.response.headers.get('etag'));
+    if (version === undefined) throw malformedAnswer(answer.response, 'an ETag that is no version');
+    return Object.defineProperty(plant, 'version', { value: version }) as VersionedPlant;
+  }
+
   /** The body as an object of the API; a malformed answer when it is none, or fails `check`. */
   #object<T>(answer: Answer, check: (value: Record<string, unknown>) => boolean = () => true): T {
     const value = this.#data(answer);
@@ -211,15 +279,23 @@ export class PlantStore {
 /**
  * NewPlant's members besides `id` that `plant` has, as the list generated from openapi.json
  * names them: a member added to the API is sent with no edit here, anything else the object
- * holds is not.
+ * holds (a read's `id` and `version`) is not. `null` is kept for a merge patch (it removes).
  */
-function newPlantMembers(plant: NewPlant): Record<string, unknown> {
-  const source = plant as unknown as Record<string, unknown>;
+function newPlantMembers(plant: object, keepNull = false): Record<string, unknown> {
+  const source = plant as Record<string, unknown>;
   return Object.fromEntries(
-    NEW_PLANT_MEMBERS.filter((member) => member !== 'id' && source[member] !== undefined).map(
-      (member) => [member, source[member]],
-    ),
+    NEW_PLANT_MEMBERS.filter(
+      (member) =>
+        member !== 'id' && source[member] !== undefined && (keepNull || source[member] !== null),
+    ).map((member) => [member, source[member]]),
   );
+}
+
+/** The `If-Match` header a write's options ask for, if any. */
+function conditions(options: WriteOptions | undefined): Record<string, string> | undefined {
+  return options?.ifMatch === undefined
+    ? undefined
+    : { 'if-match': ifMatchHeader(options.ifMatch) };
 }
 
 /** `/plants/{id}` for an id (a `TypeError` for one the client refuses). */

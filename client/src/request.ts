@@ -44,12 +44,16 @@ export type Method = Uppercase<
   }[keyof paths]
 >;
 
-/** An operation's request: the path under the base URL, its query, its JSON body. */
+/** An operation's request: the path under the base URL, its query, its JSON body, its own headers. */
 export interface Route {
   readonly method: Method;
   readonly path: string;
   readonly query?: Readonly<Record<string, string | number | undefined>>;
   readonly body?: string;
+  /** The body's media type. @default 'application/json' */
+  readonly contentType?: string;
+  /** Headers the operation sends (`If-Match`), over the client's and the call's. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** An answer as the pipeline hands it on: read whole, within the attempt's timeout. */
@@ -75,8 +79,11 @@ export async function send(
   const signal = combine(settings.signal, options.signal);
   const headers = new Headers(settings.headers);
   for (const [name, value] of new Headers(options.headers)) headers.set(name, value);
+  for (const [name, value] of Object.entries(route.headers ?? {})) headers.set(name, value);
   headers.set('authorization', `Bearer ${settings.token}`);
-  if (route.body !== undefined) headers.set('content-type', 'application/json');
+  if (route.body !== undefined) {
+    headers.set('content-type', route.contentType ?? 'application/json');
+  }
   // encodeURIComponent, not URLSearchParams: its `+` for a space is not every server's space.
   const query = Object.entries(route.query ?? {})
     .filter(([, value]) => value !== undefined)

@@ -46,23 +46,45 @@ export interface paths {
         };
         /**
          * Read a plant
-         * @description Answers the plant stored under `id`, with its id. Needs the scope `plants:read`. One strongly consistent read: a plant is readable as soon as its POST has answered.
+         * @description Answers the plant stored under `id`, with its id, and its version as `ETag`. Needs the scope `plants:read`. One strongly consistent read: a plant is readable as soon as its POST has answered.
          *
-         *     Checks run in this order: scope (403), `id` (400), store (200/404/503).
+         *     With `If-None-Match` naming the stored version, 304 without a body.
+         *
+         *     Checks run in this order: scope (403), `id` and `If-None-Match` (400), store (200/304/404/503).
          */
         get: operations["getPlant"];
-        put?: never;
+        /**
+         * Replace a plant
+         * @description Replaces the members of the plant stored under `id` (all but its id) with the body's: a member left out is removed. Needs the scope `plants:write`. One conditional UpdateItem.
+         *
+         *     The body follows POST's rules: JSON (`application/json` or any `application/*+json`) of at most 262144 bytes, `name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100; other members are ignored, a member that appears twice is a 400. An `id` may be sent and must equal the path's.
+         *
+         *     Each change raises the version by one (`ETag`), also when it repeats what is stored. With `If-Match`, it applies only while the plant is at a version named there: of concurrent changes sent with the same `If-Match`, one is 200 and the others 412, so no change is lost. Without it, the change applies to whatever is stored, atomically (never a partial write). The plant's `createdAt` is kept; `plantUpdated` subscribers are told.
+         *
+         *     Checks run in this order: scope (403), `id` and `If-Match` (400), content type (415), size (413), JSON syntax (400), fields (400), store (200/404/412/503). Nothing is written unless the answer is 200.
+         */
+        put: operations["updatePlant"];
         post?: never;
         /**
          * Delete a plant
-         * @description Deletes the plant stored under `id`. Needs the scope `plants:delete`, which tokens get only when asked for. One DeleteItem that returns the old item, so 204 and 404 need no second call. After a delete the id is free: POST may create it again.
+         * @description Deletes the plant stored under `id`. Needs the scope `plants:delete`, which tokens get only when asked for. With `If-Match`, only while the plant is at a version it names (412 otherwise, nothing deleted). Two writes: an UpdateItem marks the plant deleted (so that the deletion, with its version, reaches `plantDeleted` subscribers), then a DeleteItem removes it. After a delete the id is free: POST may create it again.
          *
-         *     Checks run in this order: scope (403), `id` (400), store (204/404/503).
+         *     Checks run in this order: scope (403), `id` and `If-Match` (400), store (204/404/412/503).
          */
         delete: operations["deletePlant"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change some members of a plant
+         * @description Applies a JSON Merge Patch (RFC 7396) to the plant stored under `id`: a member set to a string is set, a member set to `null` is removed (`{"tag":null}`; `name` cannot be removed: `{"name":null}` is a 400), a member left out stays. Needs the scope `plants:write`. One conditional UpdateItem.
+         *
+         *     Send `application/merge-patch+json` (or `application/json`), at most 262144 bytes; each string member follows POST's rules (`name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100). An `id` may be sent and must equal the path's.
+         *
+         *     Each change raises the version by one (`ETag`), also when it repeats what is stored. With `If-Match`, it applies only while the plant is at a version named there: of concurrent changes sent with the same `If-Match`, one is 200 and the others 412, so no change is lost. Without it, the change applies to whatever is stored, atomically (never a partial write). The plant's `createdAt` is kept; `plantUpdated` subscribers are told.
+         *
+         *     Checks run in this order: scope (403), `id` and `If-Match` (400), content type (415), size (413), JSON syntax (400), fields (400), store (200/404/412/503). Nothing is written unless the answer is 200.
+         */
+        patch: operations["patchPlant"];
         trace?: never;
     };
 }
@@ -149,6 +171,40 @@ export interface components {
             plants: components["schemas"]["StoredPlant"][];
             /** @description Opaque cursor: pass it as `cursor` to get the next page; absent on the last page */
             next?: string;
+        };
+        /** @description The body of PUT /plants/{id}: the plant's members besides its id, each replaced (a member left out is removed, `name` is required), with the rules of NewPlant. An `id` may be sent and must then equal the path's. Other members are accepted and ignored. */
+        PlantReplacement: {
+            /**
+             * Format: int64
+             * @description Identification number of the plant
+             * @example 1
+             */
+            id?: bigint;
+            /**
+             * @description The name of the plant
+             * @example Monstera
+             */
+            name: string;
+            /**
+             * @description Tag that specifies the type of the plant
+             * @example aroid
+             */
+            tag?: string;
+        };
+        /** @description The body of PATCH /plants/{id}, a JSON Merge Patch (RFC 7396): a member with a string sets it (the rules of NewPlant), `null` removes it (`tag`; `name` is required and cannot be removed), a member left out stays as it is. An `id` may be sent and must then equal the path's. Other members are accepted and ignored. */
+        PlantPatch: {
+            /**
+             * Format: int64
+             * @description Identification number of the plant
+             * @example 1
+             */
+            id?: bigint;
+            /**
+             * @description The name of the plant
+             * @example Monstera
+             */
+            name?: string;
+            tag?: string | null;
         };
         /** @description An error answered by the function. `error` equals the HTTP status; a 4xx `message` says what to fix, a 5xx one is generic. */
         Error: {
@@ -519,7 +575,10 @@ export interface operations {
     getPlant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Answer 304 (no body) if the plant is at one of these versions: `*` or a comma-separated list of entity tags from `ETag` (compared weakly: `W/"3"` matches `"3"`). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Identification number of the plant: the canonical decimal spelling of an int64 (`0`, `42`, `-7`; no `+`, no leading zeros, no exponent, no fraction), after percent-decoding. */
                 id: bigint;
@@ -528,9 +587,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The plant: `id` as a JSON integer with every digit (never a string, never through a float64); `tag` only if the plant has one. */
+            /** @description The plant: `id` as a JSON integer with every digit (never a string, never through a float64); `tag` only if the plant has one. `ETag` is its version. */
             200: {
                 headers: {
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -544,7 +605,16 @@ export interface operations {
                     "application/json": components["schemas"]["StoredPlant"];
                 };
             };
-            /** @description The path id is not an int64's canonical spelling: `id: must be an integer from -9223372036854775808 to 9223372036854775807`. */
+            /** @description `If-None-Match` names the stored version: no body; `ETag` is that version. */
+            304: {
+                headers: {
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path id is not an int64's canonical spelling: `id: must be an integer from -9223372036854775808 to 9223372036854775807`; or `If-None-Match` is no list of entity tags. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -673,10 +743,211 @@ export interface operations {
             };
         };
     };
+    updatePlant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Apply only if the plant is at one of these versions: `*` (any version: the plant exists) or a comma-separated list of at most 20 entity tags from `ETag`, e.g. `"3"`, compared strongly (a weak tag `W/"3"` never matches). Otherwise 412 and nothing changes. A value that is no list of entity tags is 400. Without it the request applies to whatever version is stored, still atomically. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Identification number of the plant: the canonical decimal spelling of an int64 (`0`, `42`, `-7`; no `+`, no leading zeros, no exponent, no fraction), after percent-decoding. */
+                id: bigint;
+            };
+            cookie?: never;
+        };
+        /** @description The plant's new members. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlantReplacement"];
+            };
+        };
+        responses: {
+            /** @description The plant after the change: `id` with every digit, `tag` only if the plant has one. `ETag` is its new version. */
+            200: {
+                headers: {
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9007199254740993",
+                     *       "name": "Monstera",
+                     *       "tag": "aroid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoredPlant"];
+                };
+            };
+            /** @description The path id is not an int64's canonical spelling (`id: must be an integer from -9223372036854775808 to 9223372036854775807`), `If-Match` is no list of entity tags, or the body is not JSON, not an object, repeats a member, breaks a field rule or names another id. The message names every offending field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 400,
+                     *       "message": "name: required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Unauthorized"}` when the request has no `Authorization` header, or an empty one (the authorizer is not called). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): The token is valid but lacks the scope `plants:write`; the message names it.
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Forbidden"}` when the authorizer refused the token (malformed, unknown, expired or revoked).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description No plant has this id: `no plant with id N`. A change never creates a plant (POST does). Preconditions count only for a plant that is there, so this comes before 412. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 404,
+                     *       "message": "no plant with id 9007199254740993"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` names none of the plant's versions: `plant N is at version V`, and `ETag` is the stored version. Nothing changed. Read the plant again, apply your change to it, and send it with the new `ETag`. */
+            412: {
+                headers: {
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 412,
+                     *       "message": "plant 9007199254740993 is at version 2"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description From the function (Error): The body is larger than 262144 bytes (256 KiB).
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The content type is not JSON (`application/json` or `application/*+json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 415,
+                     *       "message": "content-type text/plain is not accepted; send application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Too Many Requests"}` when the stage is throttling requests, or has too many in flight. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Request Header Fields Too Large"}` when the request line and headers are larger than 10,240 bytes. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request Header Fields Too Large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): A bug in the function. The message says nothing of internals; the service log has them with the request id (`apigw-requestid`).
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Internal Server Error"}` when the authorizer or the function failed, timed out, was throttled or answered something malformed.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Service Unavailable"}` when the function did not answer within 30 s.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (1). Set on the function's 503 (Error body); the gateway's own 503 has none. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
     deletePlant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Apply only if the plant is at one of these versions: `*` (any version: the plant exists) or a comma-separated list of at most 20 entity tags from `ETag`, e.g. `"3"`, compared strongly (a weak tag `W/"3"` never matches). Otherwise 412 and nothing changes. A value that is no list of entity tags is 400. Without it the request applies to whatever version is stored, still atomically. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description Identification number of the plant: the canonical decimal spelling of an int64 (`0`, `42`, `-7`; no `+`, no leading zeros, no exponent, no fraction), after percent-decoding. */
                 id: bigint;
@@ -692,7 +963,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The path id is not an int64's canonical spelling: `id: must be an integer from -9223372036854775808 to 9223372036854775807`. */
+            /** @description The path id is not an int64's canonical spelling: `id: must be an integer from -9223372036854775808 to 9223372036854775807`; or `If-Match` is no list of entity tags. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -749,6 +1020,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `If-Match` names none of the plant's versions: `plant N is at version V`, and `ETag` is the stored version. Nothing changed. Read the plant again, apply your change to it, and send it with the new `ETag`. */
+            412: {
+                headers: {
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 412,
+                     *       "message": "plant 9007199254740993 is at version 2"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description From the gateway: `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB. */
             413: {
                 headers: {
@@ -761,6 +1049,205 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Too Many Requests"}` when the stage is throttling requests, or has too many in flight. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Request Header Fields Too Large"}` when the request line and headers are larger than 10,240 bytes. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request Header Fields Too Large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): A bug in the function. The message says nothing of internals; the service log has them with the request id (`apigw-requestid`).
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Internal Server Error"}` when the authorizer or the function failed, timed out, was throttled or answered something malformed.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Service Unavailable"}` when the function did not answer within 30 s.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (1). Set on the function's 503 (Error body); the gateway's own 503 has none. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    patchPlant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Apply only if the plant is at one of these versions: `*` (any version: the plant exists) or a comma-separated list of at most 20 entity tags from `ETag`, e.g. `"3"`, compared strongly (a weak tag `W/"3"` never matches). Otherwise 412 and nothing changes. A value that is no list of entity tags is 400. Without it the request applies to whatever version is stored, still atomically. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Identification number of the plant: the canonical decimal spelling of an int64 (`0`, `42`, `-7`; no `+`, no leading zeros, no exponent, no fraction), after percent-decoding. */
+                id: bigint;
+            };
+            cookie?: never;
+        };
+        /** @description The merge patch. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["PlantPatch"];
+                "application/json": components["schemas"]["PlantPatch"];
+            };
+        };
+        responses: {
+            /** @description The plant after the change: `id` with every digit, `tag` only if the plant has one. `ETag` is its new version. */
+            200: {
+                headers: {
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9007199254740993",
+                     *       "name": "Monstera",
+                     *       "tag": "aroid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoredPlant"];
+                };
+            };
+            /** @description The path id is not an int64's canonical spelling (`id: must be an integer from -9223372036854775808 to 9223372036854775807`), `If-Match` is no list of entity tags, or the body is not JSON, not an object, repeats a member, breaks a field rule, removes `name` or names another id. The message names every offending field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 400,
+                     *       "message": "name: must be a string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description From the gateway: `{"message":"Unauthorized"}` when the request has no `Authorization` header, or an empty one (the authorizer is not called). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /**
+             * @description From the function (Error): The token is valid but lacks the scope `plants:write`; the message names it.
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Forbidden"}` when the authorizer refused the token (malformed, unknown, expired or revoked).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description No plant has this id: `no plant with id N`. A change never creates a plant (POST does). Preconditions count only for a plant that is there, so this comes before 412. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 404,
+                     *       "message": "no plant with id 9007199254740993"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` names none of the plant's versions: `plant N is at version V`, and `ETag` is the stored version. Nothing changed. Read the plant again, apply your change to it, and send it with the new `ETag`. */
+            412: {
+                headers: {
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 412,
+                     *       "message": "plant 9007199254740993 is at version 2"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description From the function (Error): The body is larger than 262144 bytes (256 KiB).
+             *
+             *     From the gateway (GatewayMessage): `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The content type is not JSON (`application/json` or `application/*+json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 415,
+                     *       "message": "content-type text/plain is not accepted; send application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description From the gateway: `{"message":"Too Many Requests"}` when the stage is throttling requests, or has too many in flight. */

@@ -1,79 +1,11 @@
-/**
- * Turns a POST /plants event into a NewPlant, checking in the contract's order: content type
- * (415), size (413), JSON (400), fields (400).
- */
+/** Turns a POST /plants event into a NewPlant: the JSON body, validated by the NewPlant schema. */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import * as v from 'valibot';
-import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from '../http/answers';
-import { JsonSyntaxError, parseJson } from '../http/json';
-import { NewPlant, describeIssues } from '../plants/schemas';
+import { readJsonBody } from '../plants/json-body';
+import { NewPlant } from '../plants/schemas';
 
-/** The largest body accepted, in bytes: 256 KiB. */
-export const MAX_BODY_BYTES = 262_144;
-
-/** `application/json` or any `application/*+json`. */
-const JSON_MEDIA_TYPE = /^application\/(?:[a-z0-9!#$&^_.+-]+\+)?json$/;
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+export { MAX_BODY_BYTES } from '../plants/json-body';
 
 /** Reads, checks and validates the body of a create-plant request. */
 export function readNewPlant(event: APIGatewayProxyEventV2): NewPlant {
-  checkContentType(header(event, 'content-type'));
-  const result = v.safeParse(NewPlant, parseBody(decodeBody(event)));
-  if (!result.success) throw new BadRequest(describeIssues(result.issues));
-  return result.output;
-}
-
-/** A header's value; payload 2.0 lower-cases names, but a hand-made event may not. */
-function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
-  const headers = event.headers ?? {};
-  return headers[name] ?? Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
-}
-
-function checkContentType(contentType: string | undefined): void {
-  const [mediaType = '', ...parameters] = (contentType ?? '').split(';');
-  const charset = parameters
-    .map((parameter) => parameter.trim().toLowerCase())
-    .find((parameter) => parameter.startsWith('charset='));
-  const charsetValue = charset?.slice('charset='.length).replace(/^"|"$/g, '');
-  if (!JSON_MEDIA_TYPE.test(mediaType.trim().toLowerCase())) {
-    throw new UnsupportedMediaType(
-      contentType
-        ? `content-type ${contentType} is not accepted; send application/json`
-        : 'content-type is required; send application/json',
-    );
-  }
-  if (charsetValue !== undefined && charsetValue !== 'utf-8' && charsetValue !== 'utf8') {
-    throw new UnsupportedMediaType(`charset ${charsetValue} is not accepted; send UTF-8`);
-  }
-}
-
-/** The body's text, after the size check and, for base64 bodies, strict UTF-8 decoding. */
-function decodeBody(event: APIGatewayProxyEventV2): string {
-  const body = event.body ?? '';
-  if (!event.isBase64Encoded) {
-    checkSize(Buffer.byteLength(body, 'utf8'));
-    return body;
-  }
-  const bytes = Buffer.from(body, 'base64');
-  checkSize(bytes.length);
-  try {
-    return UTF8.decode(bytes);
-  } catch {
-    throw new BadRequest('body: must be UTF-8');
-  }
-}
-
-function checkSize(bytes: number): void {
-  if (bytes > MAX_BODY_BYTES) {
-    throw new PayloadTooLarge(`body: must be at most ${MAX_BODY_BYTES} bytes; got ${bytes}`);
-  }
-}
-
-function parseBody(text: string): unknown {
-  try {
-    return parseJson(text);
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new BadRequest(error.message);
-    throw error;
-  }
+  return readJsonBody(event, NewPlant);
 }

@@ -1,11 +1,17 @@
-/** Deleting one plant: one DeleteItem that returns the old item, so 204 and 404 need no read. */
-import { NotFound } from '../http/answers';
-import type { PlantsStore } from '../plants/table';
-import type { StoredPlant } from '../plants/schemas';
+/** Deleting one plant: marked deleted, then removed (see `PlantsTable.delete`). */
+import { written } from '../plants/conditional';
+import type { Validators } from '../plants/versions';
+import type { PlantsStore, Versioned } from '../plants/table';
 
-/** Deletes the plant stored under `id` and answers it, or `NotFound` when there was none. */
-export async function deletePlant(plants: PlantsStore, id: bigint): Promise<StoredPlant> {
-  const plant = await plants.delete(id);
-  if (!plant) throw new NotFound(`no plant with id ${id}`);
-  return plant;
+/**
+ * Deletes the plant stored under `id` when there is one and, with `ifMatch`, at a version it
+ * names; answers it (with the deletion's version), or throws `NotFound` or `PreconditionFailed`.
+ */
+export async function deletePlant(
+  plants: PlantsStore,
+  id: bigint,
+  options: { readonly ifMatch?: Validators; readonly now?: Date } = {},
+): Promise<Versioned> {
+  const { ifMatch, now = new Date() } = options;
+  return written(id, await plants.delete(id, { ifMatch, at: now.toISOString() }));
 }

@@ -1,4 +1,5 @@
 /** DELETE /plants/{id}: an adapter from the HTTP API event to `deletePlant` and back. */
+import { readIfMatch } from '../plants/conditional';
 import { emptyResponse } from '../http/answers';
 import { plantsHandler } from '../plants/handler';
 import { PLANTS_DELETE } from '../tokens/principal';
@@ -12,7 +13,7 @@ export const makeDeletePlantHandler = plantsHandler(
     const id = readPlantId(event);
     // A deletion cannot be undone: the log line keeps who deleted what.
     log.set({ plantId: String(id) });
-    await deletePlant(plants, id);
+    await deletePlant(plants, id, { ifMatch: readIfMatch(event) });
     return { outcome: 'deleted', response: emptyResponse(204) };
   },
 );

@@ -1,5 +1,7 @@
 /** GET /plants/{id}: an adapter from the HTTP API event to `getPlant` and back. */
-import { jsonResponse } from '../http/answers';
+import { plantResponse, readIfNoneMatch } from '../plants/conditional';
+import { etagOf, names } from '../plants/versions';
+import { emptyResponse } from '../http/answers';
 import { plantsHandler } from '../plants/handler';
 import { PLANTS_READ } from '../tokens/principal';
 import { readPlantId } from '../plants/request';
@@ -9,5 +11,13 @@ import { getPlant } from './get-plant';
 export const makeGetPlantHandler = plantsHandler(PLANTS_READ, async ({ event, plants, log }) => {
   const id = readPlantId(event);
   log.set({ plantId: String(id) });
-  return { outcome: 'read', response: jsonResponse(200, await getPlant(plants, id)) };
+  const ifNoneMatch = readIfNoneMatch(event);
+  const plant = await getPlant(plants, id);
+  if (ifNoneMatch && names(ifNoneMatch, plant.version)) {
+    return {
+      outcome: 'not-modified',
+      response: emptyResponse(304, { etag: etagOf(plant.version) }),
+    };
+  }
+  return { outcome: 'read', response: plantResponse(plant) };
 });

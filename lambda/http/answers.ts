@@ -48,6 +48,13 @@ export class Conflict extends HttpError {
   }
 }
 
+/** 412: the plant is not at a version the request's `If-Match` names; the answer tells its version. */
+export class PreconditionFailed extends HttpError {
+  constructor(message: string, etag: string) {
+    super(412, message, { etag });
+  }
+}
+
 /** 413: the body is too large. */
 export class PayloadTooLarge extends HttpError {
   constructor(message: string) {
@@ -92,9 +99,12 @@ export function jsonResponse(
   };
 }
 
-/** An answer without a body (204). */
-export function emptyResponse(status: number): APIGatewayProxyStructuredResultV2 {
-  return { statusCode: status };
+/** An answer without a body (204, 304). */
+export function emptyResponse(
+  status: number,
+  headers?: Readonly<Record<string, string>>,
+): APIGatewayProxyStructuredResultV2 {
+  return headers ? { statusCode: status, headers } : { statusCode: status };
 }
 
 /** The outcome a status stands for in the request's log line and metrics. */
@@ -102,6 +112,7 @@ function outcomeOf(status: number): Outcome {
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not-found';
   if (status === 409) return 'conflict';
+  if (status === 412) return 'precondition-failed';
   if (status === 503) return 'unavailable';
   return status < 500 ? 'invalid' : 'error';
 }

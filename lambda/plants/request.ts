@@ -1,11 +1,20 @@
-/** The parts of a request the read and delete operations take: the path id and the page query. */
-import type { APIGatewayProxyEventV2WithLambdaAuthorizer } from 'aws-lambda';
+/** The parts of a request the plants operations take: headers, the path id and the page query. */
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyEventV2WithLambdaAuthorizer,
+} from 'aws-lambda';
 import * as v from 'valibot';
 import { BadRequest } from '../http/answers';
 import { PageQuery, PlantPath, describeIssues } from './schemas';
 
 /** A payload 2.0 event with the authorizer's context, which may be missing when invoked directly. */
 export type PlantsEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<unknown>;
+
+/** A header's value; payload 2.0 lower-cases names, but a hand-made event may not. */
+export function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
+  const headers = event.headers ?? {};
+  return headers[name] ?? Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+}
 
 /** The id of `/plants/{id}`, or `BadRequest` unless it is an int64's canonical spelling. */
 export function readPlantId(event: PlantsEvent): bigint {

@@ -176,6 +176,39 @@ export const NewPlant = v.pipe(
 );
 export type NewPlant = v.InferOutput<typeof NewPlant>;
 
+/** A plant's members as a merge patch names them: each optional, and an optional one may be `null`. */
+function patchEntries() {
+  return Object.fromEntries(
+    PLANT_FIELD_NAMES.map((name) => {
+      const text = PlantEntries[name] as Text | v.OptionalSchema<Text, undefined>;
+      const bounded = 'wrapped' in text ? text.wrapped : text;
+      return [name, v.optional(PLANT_FIELDS[name].required ? bounded : v.nullable(bounded))];
+    }),
+  ) as {
+    readonly [F in PlantFieldName]: Fields[F]['required'] extends true
+      ? v.OptionalSchema<Text, undefined>
+      : v.OptionalSchema<v.NullableSchema<Text, undefined>, undefined>;
+  };
+}
+
+/** The body of PUT /plants/{id}: a Plant, and its id if sent (it must be the path's). */
+export const PlantReplacement = v.pipe(
+  jsonObject({ id: v.optional(plantId(1)), ...PlantEntries }),
+  v.description(
+    "The body of PUT /plants/{id}: the plant's members besides its id, each replaced (a member left out is removed, `name` is required), with the rules of NewPlant. An `id` may be sent and must then equal the path's. Other members are accepted and ignored.",
+  ),
+);
+export type PlantReplacement = v.InferOutput<typeof PlantReplacement>;
+
+/** The body of PATCH /plants/{id}: a JSON Merge Patch (RFC 7396) of a plant. */
+export const PlantPatch = v.pipe(
+  jsonObject({ id: v.optional(plantId(1)), ...patchEntries() }),
+  v.description(
+    "The body of PATCH /plants/{id}, a JSON Merge Patch (RFC 7396): a member with a string sets it (the rules of NewPlant), `null` removes it (`tag`; `name` is required and cannot be removed), a member left out stays as it is. An `id` may be sent and must then equal the path's. Other members are accepted and ignored.",
+  ),
+);
+export type PlantPatch = v.InferOutput<typeof PlantPatch>;
+
 /** A stored plant as GET /plants/{id} and GET /plants answer it: its id with every digit. */
 export const StoredPlant = v.pipe(
   v.object({ id: plantId(9007199254740993n), ...StoredPlantEntries }),

@@ -13,6 +13,7 @@ import {
   GetCommand,
   PutCommand,
   ScanCommand,
+  UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -27,8 +28,18 @@ import {
   type PlantMembers,
 } from './schemas';
 import { PLANTS_TABLE } from '../aws/tables';
+import { FIRST_VERSION, type Validators } from '../plants/versions';
+import {
+  changeExpression,
+  matchCondition,
+  PLANT_ATTRIBUTES,
+  VERSION_RAISE,
+  type ItemUpdate,
+  type PlantChange,
+} from '../plants/item';
 
 const KEY = PLANTS_TABLE.partitionKey.name;
+const { version: VERSION, deletedAt: DELETED_AT } = PLANT_ATTRIBUTES;
 
 /** What a handler needs to reach the table: a document client and the table's name. */
 export type PlantsTableDeps = TableDeps<'plants'>;
@@ -47,8 +58,24 @@ export interface ScanPage {
   readonly last?: bigint;
 }
 
+/** A stored plant and its version. */
+export interface Versioned {
+  readonly plant: StoredPlant;
+  readonly version: number;
+}
+
+/** Why a conditional write wrote nothing: no plant under the id, or another version of it. */
+export type Refusal =
+  { readonly refused: 'missing' } | { readonly refused: 'version'; readonly version: number };
+
+/** Who changes or deletes, and when. */
+export interface ChangeAudit {
+  readonly at: string;
+  readonly by: string;
+}
+
 /** What the operations use of the table: tests may inject any object that has it. */
-export type PlantsStore = Pick<PlantsTable, 'putNew' | 'get' | 'delete' | 'scan'>;
+export type PlantsStore = Pick<PlantsTable, 'putNew' | 'get' | 'update' | 'delete' | 'scan'>;
 
 /** The plants table through one document client. */
 export class PlantsTable {
@@ -71,8 +98,9 @@ export class PlantsTable {
         new PutCommand({
           TableName: this.tableName,
           Item: { [KEY]: plant.id, ...plantMembers(plant), ...audit },
-          ConditionExpression: 'attribute_not_exists(#key)',
-          ExpressionAttributeNames: { '#key': KEY },
+          // A deleted plant whose removal was interrupted (see `delete`) does not hold its id.
+          ConditionExpression: 'attribute_not_exists(#key) OR attribute_exists(#deletedAt)',
+          ExpressionAttributeNames: { '#key': KEY, '#deletedAt': DELETED_AT },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
@@ -84,31 +112,55 @@ export class PlantsTable {
     const stored = await this.get(plant.id);
     // The put saw the id taken, so the item can only be missing if it was deleted since.
     if (!stored) throw new ServiceUnavailable('the plant was deleted during the request');
-    return stored;
+    return stored.plant;
   }
 
-  /** The plant stored under `id`, read strongly consistent (one GetItem), or `undefined`. */
-  async get(id: bigint): Promise<StoredPlant | undefined> {
-    const { Item } = await this.call(() =>
-      this.client.send(
-        new GetCommand({ TableName: this.tableName, Key: { [KEY]: id }, ConsistentRead: true }),
-      ),
-    );
-    return Item && decodePlant(Item);
+  /**
+   * The plant stored under `id` and its version, read strongly consistent (one GetItem), or
+   * `undefined` when there is none (or it is being deleted).
+   */
+  async get(id: bigint): Promise<Versioned | undefined> {
+    const item = await this.item(id);
+    return item && !isDeleted(item) ? decodeVersioned(item) : undefined;
   }
 
-  /** Deletes the plant under `id` (one DeleteItem) and answers it, or `undefined` if there was none. */
-  async delete(id: bigint): Promise<StoredPlant | undefined> {
-    const { Attributes } = await this.call(() =>
-      this.client.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: { [KEY]: id },
-          ReturnValues: 'ALL_OLD',
-        }),
-      ),
-    );
-    return Attributes && decodePlant(Attributes);
+  /**
+   * Changes the plant under `id` (one UpdateItem): sets and removes its members as `change`
+   * says, raises its version by one and records who and when. Writes only when a plant is there
+   * and, with `ifMatch`, at one of those versions; answers the plant after the change, or why
+   * nothing was written.
+   */
+  async update(
+    id: bigint,
+    change: PlantChange,
+    options: { readonly ifMatch?: Validators; readonly audit: ChangeAudit },
+  ): Promise<Versioned | Refusal> {
+    const { at, by } = options.audit;
+    const expression = changeExpression(change, { at, by });
+    return this.conditionalWrite(id, expression, options.ifMatch);
+  }
+
+  /**
+   * Deletes the plant under `id`, when it is there and, with `ifMatch`, at one of those versions;
+   * answers it with the deletion's version, or why nothing was deleted. Two writes: an
+   * UpdateItem that marks it deleted (version + 1, `deletedAt`), so that the stream's record of
+   * the deletion says which plant and version went (a REMOVE record of a NEW_IMAGE stream holds
+   * only the key), then the DeleteItem of that marked item. A marked item is deleted for every
+   * reader; one left by an interrupted delete is removed by the next delete of its id and
+   * overwritten by a create.
+   */
+  async delete(
+    id: bigint,
+    options: { readonly ifMatch?: Validators; readonly at: string },
+  ): Promise<Versioned | Refusal> {
+    const expression = {
+      update: `SET #deletedAt = :at, ${VERSION_RAISE}`,
+      names: { '#deletedAt': DELETED_AT },
+      values: { ':at': options.at },
+    };
+    const marked = await this.conditionalWrite(id, expression, options.ifMatch);
+    if (!('refused' in marked)) await this.removeMarked(id, options.at);
+    return marked;
   }
 
   /**
@@ -126,7 +178,7 @@ export class PlantsTable {
         }),
       ),
     );
-    const plants = Items.map(decodePlant);
+    const plants = Items.filter((item) => !isDeleted(item)).map(decodePlant);
     return LastEvaluatedKey ? { plants, last: decodeId(LastEvaluatedKey[KEY]) } : { plants };
   }
 
@@ -146,10 +198,11 @@ export class PlantsTable {
           new RawScanCommand({
             TableName: this.tableName,
             ConsistentRead: true,
-            FilterExpression:
+            FilterExpression: `attribute_not_exists(${DELETED_AT}) AND ${
               range.until === undefined
                 ? 'createdAt >= :since'
-                : 'createdAt >= :since AND createdAt < :until',
+                : 'createdAt >= :since AND createdAt < :until'
+            }`,
             ExpressionAttributeValues: {
               ':since': { S: range.since },
               ...(range.until === undefined ? {} : { ':until': { S: range.until } }),
@@ -161,6 +214,77 @@ export class PlantsTable {
       yield Items;
       after = LastEvaluatedKey;
     } while (after);
+  }
+
+  /** The item under `id` as stored, marked or not (one strongly consistent GetItem). */
+  private async item(id: bigint): Promise<Record<string, unknown> | undefined> {
+    const { Item } = await this.call(() =>
+      this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { [KEY]: id }, ConsistentRead: true }),
+      ),
+    );
+    return Item;
+  }
+
+  /**
+   * One UpdateItem of a plant that is there and not deleted, at a version `ifMatch` names; the
+   * item after it, or why it wrote nothing: from the failed condition's old item when the
+   * engine returns it (DynamoDB does), else from a strongly consistent read (dynalite). A marked
+   * item found on the way is removed (an interrupted delete's).
+   */
+  private async conditionalWrite(
+    id: bigint,
+    expression: ItemUpdate,
+    ifMatch: Validators | undefined,
+  ): Promise<Versioned | Refusal> {
+    const condition = matchCondition(ifMatch);
+    let old: Record<string, unknown> | undefined;
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { [KEY]: id },
+          UpdateExpression: expression.update,
+          ConditionExpression: condition.expression,
+          ExpressionAttributeNames: { ...expression.names, ...condition.names },
+          ExpressionAttributeValues: {
+            ':one': FIRST_VERSION,
+            ...expression.values,
+            ...condition.values,
+          },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return decodeVersioned(Attributes!);
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
+      old = error.Item ? unmarshall(error.Item, { wrapNumbers: true }) : await this.item(id);
+    }
+    if (!old) return { refused: 'missing' };
+    if (isDeleted(old)) {
+      await this.removeMarked(id, String(old[DELETED_AT]));
+      return { refused: 'missing' };
+    }
+    return { refused: 'version', version: versionOf(old) };
+  }
+
+  /** Removes the item under `id` if it is still the one marked deleted at `at` (one DeleteItem). */
+  private async removeMarked(id: bigint, at: string): Promise<void> {
+    try {
+      await this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { [KEY]: id },
+          ConditionExpression: '#deletedAt = :at',
+          ExpressionAttributeNames: { '#deletedAt': DELETED_AT },
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      );
+    } catch (error) {
+      // Gone already, or a create has taken the id since: either way the mark is not there.
+      if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
+    }
   }
 
   private async call<T>(send: () => Promise<T>): Promise<T> {
@@ -188,6 +312,22 @@ export function decodePlant(item: Record<string, unknown>): StoredPlant {
     );
   }
   return result.output;
+}
+
+/** A stored item as a plant and its version (absent: the first, as every item before versions). */
+export function decodeVersioned(item: Record<string, unknown>): Versioned {
+  return { plant: decodePlant(item), version: versionOf(item) };
+}
+
+/** An item's version: its `version` attribute, or the first when it has none. */
+function versionOf(item: Record<string, unknown>): number {
+  const version = item[VERSION];
+  return version === undefined ? FIRST_VERSION : Number(String(version));
+}
+
+/** Whether an item is marked deleted (its removal is on its way, or was interrupted). */
+function isDeleted(item: Record<string, unknown>): boolean {
+  return item[DELETED_AT] !== undefined;
 }
 
 /** A stored item in DynamoDB's own JSON (a stream record's image, a refused put's old item) as a plant. */

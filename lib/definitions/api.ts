@@ -39,6 +39,8 @@ export interface ApiDefinition {
     /** Default allowed origins. */
     readonly defaultAllowOrigins: readonly string[];
     readonly allowHeaders: readonly string[];
+    /** Answer headers a page's script may read besides the safelisted ones. */
+    readonly exposeHeaders: readonly string[];
     readonly allowMethods: readonly string[];
     readonly maxAgeSeconds: number;
   };
@@ -77,7 +79,9 @@ export const API: ApiDefinition = {
   },
   cors: {
     defaultAllowOrigins: ['*'],
-    allowHeaders: ['authorization', 'content-type'],
+    allowHeaders: ['authorization', 'content-type', 'if-match', 'if-none-match'],
+    // A plant's version (read-modify-write with If-Match) and how long to wait after a 503.
+    exposeHeaders: ['etag', 'retry-after'],
     // Every method a route serves, so that a browser may call each of them.
     allowMethods: [...new Set(ROUTES.map((route) => route.method))],
     maxAgeSeconds: 3600,

@@ -115,7 +115,7 @@ const REGISTRY = {
       method: 'GET',
       path: '/plants/{id}',
       scope: PLANTS_READ,
-      outcomes: ['read', 'invalid', 'not-found'],
+      outcomes: ['read', 'not-modified', 'invalid', 'not-found'],
     },
   },
   'list-plants': {
@@ -131,17 +131,46 @@ const REGISTRY = {
       outcomes: ['listed', 'invalid'],
     },
   },
+  // A change is one conditional UpdateItem; GetItem reads the stored version for a 412 or 404
+  // only where the engine returns no old item with the failed condition (dynalite, or none).
+  'update-plant': {
+    id: 'UpdatePlant',
+    entry: 'lambda/update-plant/index.ts',
+    tables: { plants: ['dynamodb:UpdateItem', 'dynamodb:GetItem'] },
+    memorySize: 256,
+    timeoutSeconds: 10,
+    operation: {
+      method: 'PUT',
+      path: '/plants/{id}',
+      scope: PLANTS_WRITE,
+      outcomes: ['updated', 'invalid', 'not-found', 'precondition-failed'],
+    },
+  },
+  'patch-plant': {
+    id: 'PatchPlant',
+    entry: 'lambda/patch-plant/index.ts',
+    tables: { plants: ['dynamodb:UpdateItem', 'dynamodb:GetItem'] },
+    memorySize: 256,
+    timeoutSeconds: 10,
+    operation: {
+      method: 'PATCH',
+      path: '/plants/{id}',
+      scope: PLANTS_WRITE,
+      outcomes: ['updated', 'invalid', 'not-found', 'precondition-failed'],
+    },
+  },
+  // A delete marks the plant deleted (UpdateItem), then removes it (DeleteItem); GetItem as above.
   'delete-plant': {
     id: 'DeletePlant',
     entry: 'lambda/delete-plant/index.ts',
-    tables: { plants: ['dynamodb:DeleteItem'] },
+    tables: { plants: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem'] },
     memorySize: 256,
     timeoutSeconds: 10,
     operation: {
       method: 'DELETE',
       path: '/plants/{id}',
       scope: PLANTS_DELETE,
-      outcomes: ['deleted', 'invalid', 'not-found'],
+      outcomes: ['deleted', 'invalid', 'not-found', 'precondition-failed'],
     },
   },
   // The newPlant webhook: the stream's inserts become one queued delivery per subscriber; 30 s

@@ -1,7 +1,7 @@
 /**
  * A short, safe check of any deployment (or `npm start`): create a plant, retry it, provoke each
- * rejection once, then read back and delete what was created where those routes exist, so that
- * nothing is left behind. The id is drawn at random far above typical ids. Every request goes
+ * rejection once, then read back, change (and a stale change: 412) and delete what was created
+ * where those routes exist, so that nothing is left behind. The id is drawn at random far above typical ids. Every request goes
  * through `@plant-store/client`, as a user's program would.
  */
 import { PlantStore, PlantStoreError } from '@plant-store/client';
@@ -199,6 +199,30 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeStep[]> {
     skip('read back', `GET /plants/${id}`, 200, 'no such route in this deployment');
   } else {
     step('read back', `GET /plants/${id}`, 200, read, equals({ id, ...created }));
+  }
+  const version = (read.value as { version?: number } | undefined)?.version ?? 1;
+  const changes = { name: 'smoke test changed' };
+  const changed = await call((signal) =>
+    store.patchPlant(id, changes, { ifMatch: version, signal }),
+  );
+  if (noRoute(changed)) {
+    skip('change', `PATCH /plants/${id}`, 200, 'no such route in this deployment');
+  } else if (
+    step(
+      'change',
+      `PATCH /plants/${id} If-Match "${version}"`,
+      200,
+      changed,
+      equals({ id, ...created, ...changes }),
+    )
+  ) {
+    step(
+      'stale change',
+      `PATCH /plants/${id} If-Match "${version}" again`,
+      412,
+      await call((signal) => store.patchPlant(id, changes, { ifMatch: version, signal })),
+      serviceError,
+    );
   }
   const deleted = await call((signal) => store.deletePlant(id, { signal }));
   if (noRoute(deleted)) {

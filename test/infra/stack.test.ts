@@ -225,7 +225,7 @@ describe('functions', () => {
     ).toBe('TokensTable6C9B5BC6');
   });
 
-  it('grants each function exactly its table actions: GetItem on tokens; PutItem+GetItem, GetItem, Scan, DeleteItem on plants; Scan, GetItem on subscriptions', () => {
+  it('grants each function exactly its table actions: GetItem on tokens; PutItem+GetItem, GetItem, Scan, UpdateItem+GetItem (twice), UpdateItem+DeleteItem+GetItem on plants; Scan, GetItem on subscriptions', () => {
     const subscriptions = logicalIdOf('AWS::DynamoDB::Table', {
       KeySchema: [{ AttributeName: 'subscriberId', KeyType: 'HASH' }],
     });
@@ -276,9 +276,14 @@ describe('functions', () => {
         actions: ['dynamodb:Scan'],
         resource: [{ 'Fn::GetAtt': [plants, 'Arn'] }],
       },
+      ...['UpdatePlantRole', 'PatchPlantRole'].map((role) => ({
+        policy: expect.stringMatching(new RegExp(`^${role}`)),
+        actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        resource: [{ 'Fn::GetAtt': [plants, 'Arn'] }],
+      })),
       {
         policy: expect.stringMatching(/^DeletePlantRole/),
-        actions: ['dynamodb:DeleteItem'],
+        actions: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
         resource: [{ 'Fn::GetAtt': [plants, 'Arn'] }],
       },
       {

@@ -66,9 +66,9 @@ export function plantBody(id: string, plant: Plant): string {
   return `{"id":${id}${members.join('')}}`;
 }
 
-/** What a read or delete request test sets. */
+/** What a read, change or delete request test sets. */
 export interface PlantsEventOptions {
-  readonly method: 'GET' | 'DELETE';
+  readonly method: 'GET' | 'DELETE' | 'PUT' | 'PATCH';
   /** The route as defined, e.g. `/plants/{id}`. */
   readonly route: string;
   /** `pathParameters`, already percent-decoded as the gateway passes them. */
@@ -77,6 +77,10 @@ export interface PlantsEventOptions {
   /** Authorizer context; `null` removes the authorizer. */
   readonly context?: Record<string, string> | null;
   readonly requestId?: string;
+  /** Headers to add (lower-case names, as payload 2.0 has them): `if-match`, `content-type`. */
+  readonly headers?: Record<string, string>;
+  /** A JSON body (PUT, PATCH), sent as `application/json` unless `headers` say otherwise. */
+  readonly body?: string;
 }
 
 /** Every scope: the default authorizer context of read and delete events. */
@@ -86,7 +90,7 @@ export const ALL_SCOPES_CONTEXT = {
   scopes: 'plants:read plants:write plants:delete',
 };
 
-/** A payload 2.0 GET or DELETE event for the plants routes, without a body. */
+/** A payload 2.0 event for the plants routes besides POST (a body only when given). */
 export function plantsEvent(options: PlantsEventOptions): CreatePlantEvent {
   const event = JSON.parse(TEMPLATE) as CreatePlantEvent & { body?: string };
   delete event.body;
@@ -114,5 +118,10 @@ export function plantsEvent(options: PlantsEventOptions): CreatePlantEvent {
     event.requestContext.authorizer = { lambda: options.context ?? ALL_SCOPES_CONTEXT };
   }
   if (options.requestId) event.requestContext.requestId = options.requestId;
+  if (options.body !== undefined) {
+    event.body = options.body;
+    event.headers['content-type'] = 'application/json';
+  }
+  Object.assign(event.headers, options.headers);
   return event;
 }

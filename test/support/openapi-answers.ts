@@ -145,6 +145,7 @@ export class AnswerChecker {
       allowOrigins: string[];
       allowMethods: string[];
       allowHeaders: string[];
+      exposeHeaders: string[];
       maxAge: number;
     };
   }
@@ -191,6 +192,16 @@ export class AnswerChecker {
     const allowed = answer.headers['access-control-allow-origin'];
     if (allowed !== '*' && allowed !== origin)
       fail(`access-control-allow-origin is ${allowed ?? 'missing'} for origin ${origin}`);
+    const exposed = (answer.headers['access-control-expose-headers'] ?? '').toLowerCase();
+    for (const name of this.cors.exposeHeaders) {
+      if (
+        !exposed
+          .split(',')
+          .map((item) => item.trim())
+          .includes(name)
+      )
+        fail(`access-control-expose-headers does not name ${name}`);
+    }
   }
 
   private checkHeaders(

@@ -175,7 +175,12 @@ function operation(
           requestBody: {
             description: described.requestBody.description,
             required: true,
-            ...json(ref(described.requestBody.body)),
+            content: Object.fromEntries(
+              (described.requestBody.mediaTypes ?? ['application/json']).map((type) => [
+                type,
+                { schema: ref(described.requestBody!.body) },
+              ]),
+            ),
           },
         }
       : {}),
@@ -261,6 +266,7 @@ export function buildDocument(
       allowOrigins: [...api.cors.defaultAllowOrigins],
       allowMethods: [...api.cors.allowMethods],
       allowHeaders: [...api.cors.allowHeaders],
+      exposeHeaders: [...api.cors.exposeHeaders],
       maxAge: api.cors.maxAgeSeconds,
     },
   };

@@ -6,22 +6,35 @@
  */
 import * as v from 'valibot';
 import { MAX_BODY_BYTES } from '../../../lambda/create-plant/request';
-import { RETRY_AFTER_SECONDS, SERVER_MESSAGES } from '../../../lambda/http/answers';
 import { PLANTS_DELETE, PLANTS_READ, PLANTS_WRITE } from '../../../lambda/tokens/principal';
 import {
   ErrorBody,
   GatewayMessage,
-  Int64,
   NewPlant,
   PAGE_LIMIT,
   Plant,
   PLANT_FIELDS_IN_WORDS,
   PLANT_TEXT_LIMITS,
   PlantPage,
+  PlantPatch,
+  PlantReplacement,
   StoredPlant,
 } from '../../../lambda/plants/schemas';
 import type { RouteDefinition } from '../../definitions/api';
 import { EXAMPLE_PLANT } from '../../definitions/example-plant';
+import {
+  commonAnswers,
+  error,
+  ETAG,
+  ID_ERROR,
+  ID_MESSAGE,
+  IF_MATCH,
+  IF_NONE_MATCH,
+  NOT_FOUND,
+  PLANT_ID,
+  PRECONDITION_FAILED,
+} from './answers';
+import { CHANGE_OPERATIONS } from './change-operations';
 import { FIELD_RULES, OPTIONAL_ONLY_IF_SET, SAME_FIELDS } from './plant-words';
 
 /** The bodies the document names, by their name under `components/schemas`. */
@@ -30,6 +43,8 @@ export const BODY_SCHEMAS = {
   Plant,
   StoredPlant,
   PlantPage,
+  PlantReplacement,
+  PlantPatch,
   Error: ErrorBody,
   GatewayMessage,
 } as const;
@@ -57,7 +72,7 @@ export interface AnswerDescription {
 /** A path or query parameter. */
 export interface ParameterDescription {
   readonly name: string;
-  readonly in: 'path' | 'query';
+  readonly in: 'path' | 'query' | 'header';
   readonly description: string;
   readonly required: boolean;
   readonly schema: v.GenericSchema;
@@ -69,66 +84,18 @@ export interface OperationDescription {
   readonly summary: string;
   readonly description: string;
   readonly parameters?: readonly ParameterDescription[];
-  readonly requestBody?: { readonly description: string; readonly body: BodyName };
+  readonly requestBody?: {
+    readonly description: string;
+    readonly body: BodyName;
+    /** @default ['application/json'] */
+    readonly mediaTypes?: readonly string[];
+  };
   /** The function's answers by status. */
   readonly answers: Readonly<Record<number, AnswerDescription>>;
 }
 
 /** A route's key: `POST /plants`. */
 export type RouteKey = `${RouteDefinition['method']} ${string}`;
-
-/** An Error body as the function writes it. */
-const error = (status: number, message: string) => ({ error: status, message });
-
-/** `Retry-After` on the function's 503. */
-const RETRY_AFTER: HeaderDescription = {
-  description: `Seconds to wait before retrying (${RETRY_AFTER_SECONDS}). Set on the function's 503 (Error body); the gateway's own 503 has none.`,
-  schema: v.pipe(v.number(), v.integer(), v.minValue(0)),
-};
-
-/** The answers every function gives when a scope is missing, on a bug, and when the store is down. */
-function commonAnswers(scope: string): Record<number, AnswerDescription> {
-  return {
-    403: {
-      description: `The token is valid but lacks the scope \`${scope}\`; the message names it.`,
-      body: 'Error',
-      example: error(403, `the token lacks the scope ${scope}`),
-    },
-    500: {
-      description:
-        'A bug in the function. The message says nothing of internals; the service log has them with the request id (`apigw-requestid`).',
-      body: 'Error',
-      example: error(500, SERVER_MESSAGES[500]!),
-    },
-    503: {
-      description:
-        'The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.',
-      body: 'Error',
-      example: error(503, SERVER_MESSAGES[503]!),
-      headers: { 'Retry-After': RETRY_AFTER },
-    },
-  };
-}
-
-/** The message of a 400 for a path id that is not an int64's canonical spelling. */
-const ID_MESSAGE = '`id: must be an integer from -9223372036854775808 to 9223372036854775807`';
-
-/** The 400 and the 404 of the routes with a path id, for the example id. */
-const ID_ERROR = error(
-  400,
-  'id: must be an integer from -9223372036854775808 to 9223372036854775807',
-);
-const NOT_FOUND = error(404, `no plant with id ${EXAMPLE_PLANT.id}`);
-
-/** `{id}` of `/plants/{id}`: the canonical decimal spelling of an int64. */
-const PLANT_ID: ParameterDescription = {
-  name: 'id',
-  in: 'path',
-  description:
-    'Identification number of the plant: the canonical decimal spelling of an int64 (`0`, `42`, `-7`; no `+`, no leading zeros, no exponent, no fraction), after percent-decoding.',
-  required: true,
-  schema: v.pipe(Int64, v.metadata({ examples: [9007199254740993n] })),
-};
 
 /** `limit` of GET /plants. */
 const LIMIT: ParameterDescription = {
@@ -209,20 +176,27 @@ export const OPERATIONS: Readonly<Record<RouteKey, OperationDescription>> = {
     operationId: 'getPlant',
     summary: 'Read a plant',
     description: [
-      'Answers the plant stored under `id`, with its id. Needs the scope `plants:read`. One strongly consistent read: a plant is readable as soon as its POST has answered.',
+      'Answers the plant stored under `id`, with its id, and its version as `ETag`. Needs the scope `plants:read`. One strongly consistent read: a plant is readable as soon as its POST has answered.',
       '',
-      'Checks run in this order: scope (403), `id` (400), store (200/404/503).',
+      'With `If-None-Match` naming the stored version, 304 without a body.',
+      '',
+      'Checks run in this order: scope (403), `id` and `If-None-Match` (400), store (200/304/404/503).',
     ].join('\n'),
-    parameters: [PLANT_ID],
+    parameters: [PLANT_ID, IF_NONE_MATCH],
     answers: {
       200: {
         description:
-          'The plant: `id` as a JSON integer with every digit (never a string, never through a float64); `tag` only if the plant has one.',
+          'The plant: `id` as a JSON integer with every digit (never a string, never through a float64); `tag` only if the plant has one. `ETag` is its version.',
         body: 'StoredPlant',
         example: EXAMPLE_PLANT,
+        headers: { ETag: ETAG },
+      },
+      304: {
+        description: '`If-None-Match` names the stored version: no body; `ETag` is that version.',
+        headers: { ETag: ETAG },
       },
       400: {
-        description: `The path id is not an int64's canonical spelling: ${ID_MESSAGE}.`,
+        description: `The path id is not an int64's canonical spelling: ${ID_MESSAGE}; or \`If-None-Match\` is no list of entity tags.`,
         body: 'Error',
         example: ID_ERROR,
       },
@@ -266,15 +240,15 @@ export const OPERATIONS: Readonly<Record<RouteKey, OperationDescription>> = {
     operationId: 'deletePlant',
     summary: 'Delete a plant',
     description: [
-      'Deletes the plant stored under `id`. Needs the scope `plants:delete`, which tokens get only when asked for. One DeleteItem that returns the old item, so 204 and 404 need no second call. After a delete the id is free: POST may create it again.',
+      'Deletes the plant stored under `id`. Needs the scope `plants:delete`, which tokens get only when asked for. With `If-Match`, only while the plant is at a version it names (412 otherwise, nothing deleted). Two writes: an UpdateItem marks the plant deleted (so that the deletion, with its version, reaches `plantDeleted` subscribers), then a DeleteItem removes it. After a delete the id is free: POST may create it again.',
       '',
-      'Checks run in this order: scope (403), `id` (400), store (204/404/503).',
+      'Checks run in this order: scope (403), `id` and `If-Match` (400), store (204/404/412/503).',
     ].join('\n'),
-    parameters: [PLANT_ID],
+    parameters: [PLANT_ID, IF_MATCH],
     answers: {
       204: { description: 'The plant was deleted. No body.' },
       400: {
-        description: `The path id is not an int64's canonical spelling: ${ID_MESSAGE}.`,
+        description: `The path id is not an int64's canonical spelling: ${ID_MESSAGE}; or \`If-Match\` is no list of entity tags.`,
         body: 'Error',
         example: ID_ERROR,
       },
@@ -284,6 +258,8 @@ export const OPERATIONS: Readonly<Record<RouteKey, OperationDescription>> = {
         body: 'Error',
         example: NOT_FOUND,
       },
+      412: PRECONDITION_FAILED,
     },
   },
+  ...CHANGE_OPERATIONS,
 };

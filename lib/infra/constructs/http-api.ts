@@ -85,6 +85,7 @@ export class ServiceHttpApi extends Construct {
       corsPreflight: {
         allowOrigins: [...(props.corsAllowOrigins ?? definition.cors.defaultAllowOrigins)],
         allowHeaders: [...definition.cors.allowHeaders],
+        exposeHeaders: [...definition.cors.exposeHeaders],
         allowMethods: definition.cors.allowMethods.map(
           (m) => CorsHttpMethod[m as keyof typeof CorsHttpMethod],
         ),

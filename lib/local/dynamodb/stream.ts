@@ -22,11 +22,15 @@ interface PutItemInput {
   readonly ExpressionAttributeNames?: Record<string, string>;
 }
 
-/** True when a put can only have created its item (its condition: the key does not exist). */
+/**
+ * True when a put is a create (its condition: the key does not exist, or names a plant marked
+ * deleted, which a create may overwrite).
+ */
 function isInsert(input: PutItemInput): boolean {
-  const operand = /^\s*attribute_not_exists\s*\(\s*([#\w]+)\s*\)\s*$/.exec(
-    input.ConditionExpression ?? '',
-  )?.[1];
+  const operand =
+    /^\s*attribute_not_exists\s*\(\s*([#\w]+)\s*\)(?:\s+OR\s+attribute_exists\s*\(\s*[#\w]+\s*\))?\s*$/.exec(
+      input.ConditionExpression ?? '',
+    )?.[1];
   const name = operand?.startsWith('#') ? input.ExpressionAttributeNames?.[operand] : operand;
   return name === KEY;
 }

@@ -21,9 +21,10 @@ export class Cors {
   headers(requestOrigin: string | undefined): Record<string, string> {
     const origin = this.allowedOrigin(requestOrigin);
     if (!origin) return {};
+    const expose = { 'access-control-expose-headers': this.cors.exposeHeaders.join(',') };
     return origin === '*'
-      ? { 'access-control-allow-origin': '*' }
-      : { 'access-control-allow-origin': origin, vary: 'origin' };
+      ? { 'access-control-allow-origin': '*', ...expose }
+      : { 'access-control-allow-origin': origin, vary: 'origin', ...expose };
   }
 
   /** The preflight's answer: 204, with the configured headers when the origin is allowed. */

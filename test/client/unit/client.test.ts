@@ -19,28 +19,7 @@ import {
   type Logger,
   type PlantId,
 } from '@plant-store/client';
-
-type Reply = { status: number; body?: string; headers?: Record<string, string> } | Error;
-
-/** A `fetch` that records each request and gives the next reply (the last one repeats). */
-function fakeFetch(...replies: Reply[]) {
-  const requests: { method: string; url: string; headers: Headers; body: string }[] = [];
-  const fetch = async (request: Request): Promise<Response> => {
-    requests.push({
-      method: request.method,
-      url: request.url,
-      headers: request.headers,
-      body: await request.text(),
-    });
-    const reply = replies[Math.min(requests.length, replies.length) - 1]!;
-    if (!('status' in reply)) throw reply;
-    return new Response(reply.body ?? null, {
-      status: reply.status,
-      headers: { 'content-type': 'application/json', ...reply.headers },
-    });
-  };
-  return { fetch, requests };
-}
+import { fakeFetch } from '../../support/fake-fetch';
 
 const TOKEN = 'pst_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 const store = (fetch: (request: Request) => Promise<Response>, retries = 3) =>

@@ -241,7 +241,7 @@ describe('the template as SAM reads it', () => {
 
 /**
  * What each function's event comes to, by registry name: each may rely on those before it in
- * the registry (a client's order: authorize, create, read, list, delete; then the webhook). An
+ * the registry (a client's order: authorize, create, read, list, change, delete; then the webhook). An
  * operation not named here must answer its event without a server error (`ANSWERED`).
  */
 const OUTCOMES: Partial<
@@ -262,6 +262,14 @@ const OUTCOMES: Partial<
   'list-plants': (answer) => {
     expect(answer.statusCode).toBe(200);
     expect(answer.body).toContain('"id":9007199254740993');
+  },
+  'update-plant': (answer) => {
+    expect(answer).toMatchObject({ statusCode: 200, headers: { etag: '"2"' } });
+    expect(answer.body).toContain('"name":"Monstera deliciosa"');
+  },
+  'patch-plant': (answer) => {
+    expect(answer).toMatchObject({ statusCode: 200, headers: { etag: '"3"' } });
+    expect(answer.body).not.toContain('"tag"');
   },
   'delete-plant': async (answer) => {
     expect(answer).toMatchObject({ statusCode: 204 });

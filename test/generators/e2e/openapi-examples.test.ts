@@ -132,6 +132,28 @@ it('the function examples of every operation, each provoked', async () => {
   answer = await send('GET', `/plants/${EXAMPLE_ID}`);
   expectExample(answer.body, 'GET /plants/{id} 200 function');
 
+  // The changes: PUT makes version 2; a write that names version 1 is then the 412's example.
+  const one = `/plants/${EXAMPLE_ID}`;
+  answer = await send('PUT', one, { body: '{"name":"Monstera","tag":"aroid"}' });
+  expect(answer.headers.get('etag')).toBe('"2"');
+  expectExample(answer.body, 'PUT /plants/{id} 200 function');
+  for (const method of ['PUT', 'PATCH', 'DELETE']) {
+    answer = await send(method, one, {
+      body: method === 'DELETE' ? undefined : '{"name":"Monstera"}',
+      headers: { 'if-match': '"1"' },
+    });
+    expect(answer.status).toBe(412);
+    expectExample(answer.body, `${method} /plants/{id} 412 function`);
+  }
+  answer = await send('PATCH', one, { body: '{"tag":"aroid"}' });
+  expectExample(answer.body, 'PATCH /plants/{id} 200 function');
+  answer = await send('PUT', one, { body: '{"tag":"aroid"}' });
+  expect(answer.status).toBe(400);
+  expectExample(answer.body, 'PUT /plants/{id} 400 function');
+  answer = await send('PATCH', one, { body: '{"name":null}' });
+  expect(answer.status).toBe(400);
+  expectExample(answer.body, 'PATCH /plants/{id} 400 function');
+
   answer = await send('POST', '/plants', { body: '{"name":5}' });
   expect(answer.status).toBe(400);
   expectExample(answer.body, 'POST /plants 400 function');
@@ -140,15 +162,22 @@ it('the function examples of every operation, each provoked', async () => {
   expectExample(answer.body, 'POST /plants 409 function');
   const large = `{"id":1,"name":"${'x'.repeat(MAX_BODY_BYTES + 1 - '{"id":1,"name":""}'.length)}"}`;
   expect(Buffer.byteLength(large)).toBe(MAX_BODY_BYTES + 1);
-  answer = await send('POST', '/plants', { body: large });
-  expect(answer.status).toBe(413);
-  expectExample(answer.body, 'POST /plants 413 function');
-  answer = await send('POST', '/plants', {
-    body: EXAMPLE_BODY,
-    headers: { 'content-type': 'text/plain' },
-  });
-  expect(answer.status).toBe(415);
-  expectExample(answer.body, 'POST /plants 415 function');
+  for (const [method, path] of [
+    ['POST', '/plants'],
+    ['PUT', `/plants/${EXAMPLE_ID}`],
+    ['PATCH', `/plants/${EXAMPLE_ID}`],
+  ] as const) {
+    const route = `${method} ${path.replace(EXAMPLE_ID, '{id}')}`;
+    answer = await send(method, path, { body: large });
+    expect(answer.status).toBe(413);
+    expectExample(answer.body, `${route} 413 function`);
+    answer = await send(method, path, {
+      body: EXAMPLE_BODY,
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(answer.status).toBe(415);
+    expectExample(answer.body, `${route} 415 function`);
+  }
 
   for (const method of ['GET', 'DELETE']) {
     answer = await send(method, '/plants/abc');
@@ -166,11 +195,13 @@ it('the function examples of every operation, each provoked', async () => {
     ['POST', '/plants', readOnly],
     ['GET', `/plants/${EXAMPLE_ID}`, writeOnly],
     ['GET', '/plants', writeOnly],
+    ['PUT', `/plants/${EXAMPLE_ID}`, readOnly],
+    ['PATCH', `/plants/${EXAMPLE_ID}`, readOnly],
     ['DELETE', `/plants/${EXAMPLE_ID}`, readOnly],
   ] as const) {
     answer = await send(method, path, {
       token,
-      body: method === 'POST' ? EXAMPLE_BODY : undefined,
+      body: ['POST', 'PUT', 'PATCH'].includes(method) ? EXAMPLE_BODY : undefined,
     });
     expect(answer.status).toBe(403);
     expectExample(answer.body, `${method} ${path.replace(EXAMPLE_ID, '{id}')} 403 function`);
@@ -178,8 +209,10 @@ it('the function examples of every operation, each provoked', async () => {
 
   answer = await send('DELETE', `/plants/${EXAMPLE_ID}`);
   expect(answer.status).toBe(204);
-  for (const method of ['GET', 'DELETE']) {
-    answer = await send(method, `/plants/${EXAMPLE_ID}`);
+  for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
+    answer = await send(method, `/plants/${EXAMPLE_ID}`, {
+      body: ['PUT', 'PATCH'].includes(method) ? '{"name":"Monstera"}' : undefined,
+    });
     expect(answer.status).toBe(404);
     expectExample(answer.body, `${method} /plants/{id} 404 function`);
   }

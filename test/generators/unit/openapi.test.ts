@@ -210,6 +210,7 @@ describe('beyond the seed', () => {
       allowOrigins: API.cors.defaultAllowOrigins,
       allowMethods: API.cors.allowMethods,
       allowHeaders: API.cors.allowHeaders,
+      exposeHeaders: API.cors.exposeHeaders,
       maxAge: BigInt(API.cors.maxAgeSeconds),
     });
   });
@@ -217,12 +218,12 @@ describe('beyond the seed', () => {
   it('refuses to generate a document with a route it does not describe', () => {
     const extra = {
       method: 'PATCH',
-      path: '/plants/{id}',
+      path: '/plants',
       function: 'create-plant',
       authorized: true,
     } as const;
     expect(() => buildDocument({ ...API, routes: [...API.routes, extra] })).toThrow(
-      'route PATCH /plants/{id} has no description',
+      'route PATCH /plants has no description',
     );
   });
 });

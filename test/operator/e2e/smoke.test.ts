@@ -56,6 +56,11 @@ it('npm run smoke passes against npm start, one function line per request', asyn
     expect(rows.find((row) => row.startsWith(`${step} `))).toMatch(/ pass$/);
   }
   expect(rows.find((row) => row.startsWith('content type '))).toMatch(/ 415 +pass$/);
+  expect(rows.find((row) => row.startsWith('change '))).toMatch(/If-Match "1" +200 +200 +pass$/);
+  expect(rows.find((row) => row.startsWith('stale change '))).toMatch(/ 412 +412 +pass$/);
+  expect(
+    logs.filter((line) => /^\[patch-plant\] INFO /.test(line)).map((l) => l.split(' ')[2]),
+  ).toEqual(['updated', 'precondition-failed']);
   expect(result.stdout).toMatch(/^\d+ passed, 0 failed, \d+ skipped \(\d+ steps\)$/m);
   const id = /POST \/plants id=(\d+)/.exec(result.stdout)![1]!;
   expect(BigInt(id) >= SMOKE_ID_RANGE.min && BigInt(id) < SMOKE_ID_RANGE.max).toBe(true);

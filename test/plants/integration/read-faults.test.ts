@@ -1,5 +1,5 @@
 /**
- * Faults for GET /plants/{id}, GET /plants and DELETE /plants/{id}: throttling injected inside
+ * Faults for GET /plants/{id}, GET /plants, PUT, PATCH and DELETE /plants/{id}: throttling injected inside
  * the SDK's retry loop against a real engine is 503 with Retry-After after the retries, and a
  * bug is a 500 that says nothing of internals — the plants-table module maps both for every call.
  */
@@ -7,6 +7,8 @@ import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb
 import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
 import { makeGetPlantHandler } from '../../../lambda/get-plant/handler';
 import { makeListPlantsHandler } from '../../../lambda/list-plants/handler';
+import { makePatchPlantHandler } from '../../../lambda/patch-plant/handler';
+import { makeUpdatePlantHandler } from '../../../lambda/update-plant/handler';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import { plantsEvent } from '../../support/events';
@@ -30,8 +32,25 @@ const OPERATIONS = [
     name: 'DELETE /plants/{id}',
     make: makeDeletePlantHandler,
     event: plantsEvent({ method: 'DELETE', route: '/plants/{id}', pathParameters: { id: '1' } }),
-    command: 'DeleteItemCommand',
+    // The delete's first write marks the plant deleted.
+    command: 'UpdateItemCommand',
   },
+  ...(
+    [
+      ['PUT /plants/{id}', 'PUT', makeUpdatePlantHandler],
+      ['PATCH /plants/{id}', 'PATCH', makePatchPlantHandler],
+    ] as const
+  ).map(([name, method, make]) => ({
+    name,
+    make,
+    event: plantsEvent({
+      method,
+      route: '/plants/{id}',
+      pathParameters: { id: '1' },
+      body: '{"name":"x"}',
+    }),
+    command: 'UpdateItemCommand',
+  })),
 ];
 
 let store: TestStore;

@@ -1,5 +1,5 @@
 /**
- * The plants-handler frame, through the four real handlers with a table injected in place of
+ * The plants-handler frame, through the real plants handlers with a table injected in place of
  * DynamoDB: the scope check comes before anything reaches the table, its 403 log line names the
  * caller's token, and an operation that passes the check answers from the injected table.
  */
@@ -7,6 +7,8 @@ import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
 import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
 import { makeGetPlantHandler } from '../../../lambda/get-plant/handler';
 import { makeListPlantsHandler } from '../../../lambda/list-plants/handler';
+import { makePatchPlantHandler } from '../../../lambda/patch-plant/handler';
+import { makeUpdatePlantHandler } from '../../../lambda/update-plant/handler';
 import type { PlantsHandlerDeps } from '../../../lambda/plants/handler';
 import type { PlantsStore } from '../../../lambda/plants/table';
 import { PLANTS_DELETE, PLANTS_READ, PLANTS_WRITE } from '../../../lambda/tokens/principal';
@@ -27,11 +29,15 @@ function injectedTable() {
     },
     get: async (id) => {
       calls.push(`get ${id}`);
-      return id === monstera.id ? monstera : undefined;
+      return id === monstera.id ? { plant: monstera, version: 1 } : undefined;
+    },
+    update: async (id) => {
+      calls.push(`update ${id}`);
+      return id === monstera.id ? { plant: monstera, version: 2 } : { refused: 'missing' };
     },
     delete: async (id) => {
       calls.push(`delete ${id}`);
-      return id === monstera.id ? monstera : undefined;
+      return id === monstera.id ? { plant: monstera, version: 2 } : { refused: 'missing' };
     },
     scan: async (limit) => {
       calls.push(`scan ${limit}`);
@@ -77,6 +83,21 @@ const HANDLERS = [
     outcome: 'listed',
     status: 200,
   },
+  ...(
+    [
+      ['update-plant', 'PUT', makeUpdatePlantHandler],
+      ['patch-plant', 'PATCH', makePatchPlantHandler],
+    ] as const
+  ).map(([name, method, make]) => ({
+    name,
+    scope: PLANTS_WRITE,
+    make,
+    event: (scopes: string) =>
+      plantsEvent({ ...GET_ONE, method, body: '{"name":"Monstera"}', context: caller(scopes) }),
+    call: 'update 7',
+    outcome: 'updated',
+    status: 200,
+  })),
   {
     name: 'delete-plant',
     scope: PLANTS_DELETE,

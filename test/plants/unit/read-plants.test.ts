@@ -3,11 +3,11 @@
  * place of DynamoDB: the scope check first, then every parameter rule with its exact message,
  * and nothing reaches the store for a rejected request.
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
-  DeleteCommand,
-  GetCommand,
   NumberValue,
   ScanCommand,
+  UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
@@ -21,11 +21,18 @@ const ID_RULE = 'id: must be an integer from -9223372036854775808 to 92233720368
 const LIMIT_RULE = 'limit: must be an integer from 1 to 100';
 const CURSOR_RULE = 'cursor: must be the next value of a previous page';
 
+/**
+ * A client that records each command and answers `answer`; a conditional UpdateItem (a delete's
+ * mark) whose answer has no item fails its condition, as on an engine without the plant.
+ */
 function harness(answer: Record<string, unknown> = {}) {
   const sent: { input: Record<string, unknown> }[] = [];
   const plants = {
     send: async (command: { input: Record<string, unknown> }) => {
       sent.push(command);
+      if (command instanceof UpdateCommand && !('Attributes' in answer)) {
+        throw new ConditionalCheckFailedException({ message: 'no plant', $metadata: {} });
+      }
       return answer;
     },
   } as unknown as DynamoDBDocumentClient;
@@ -57,22 +64,34 @@ describe('path ids: the canonical decimal spelling of an int64', () => {
     ['9007199254740993', 2n ** 53n + 1n],
     ['9223372036854775807', 2n ** 63n - 1n],
     ['-9223372036854775808', -(2n ** 63n)],
-  ])('%s is the key %p of one GetItem and one DeleteItem', async (text, id) => {
-    const { call, sent } = harness();
-    expect(await call('GET', byId(text))).toMatchObject({
-      statusCode: 404,
-      json: { error: 404, message: `no plant with id ${text}` },
-    });
-    expect(await call('DELETE', byId(text))).toMatchObject({
-      statusCode: 404,
-      json: { error: 404, message: `no plant with id ${text}` },
-    });
-    expect(sent).toHaveLength(2);
-    expect(sent[0]).toBeInstanceOf(GetCommand);
-    expect(sent[0]!.input).toEqual({ TableName: 'plants', Key: { id }, ConsistentRead: true });
-    expect(sent[1]).toBeInstanceOf(DeleteCommand);
-    expect(sent[1]!.input).toEqual({ TableName: 'plants', Key: { id }, ReturnValues: 'ALL_OLD' });
-  });
+  ])(
+    '%s is the key %p of the GetItem and of the delete’s conditional UpdateItem',
+    async (text, id) => {
+      const { call, sent } = harness();
+      expect(await call('GET', byId(text))).toMatchObject({
+        statusCode: 404,
+        json: { error: 404, message: `no plant with id ${text}` },
+      });
+      expect(await call('DELETE', byId(text))).toMatchObject({
+        statusCode: 404,
+        json: { error: 404, message: `no plant with id ${text}` },
+      });
+      // The delete's mark found nothing; this engine returned no old item, so one read says so.
+      expect(sent.map((command) => command.constructor.name)).toEqual([
+        'GetCommand',
+        'UpdateCommand',
+        'GetCommand',
+      ]);
+      const read = { TableName: 'plants', Key: { id }, ConsistentRead: true };
+      expect(sent[0]!.input).toEqual(read);
+      expect(sent[1]!.input).toMatchObject({
+        TableName: 'plants',
+        Key: { id },
+        ConditionExpression: 'attribute_exists(#key) AND attribute_not_exists(#deletedAt)',
+      });
+      expect(sent[2]!.input).toEqual(read);
+    },
+  );
 
   it.each([
     '+5',
@@ -133,7 +152,7 @@ describe('answers', () => {
     });
     const answer = await call('GET', byId('9007199254740993'));
     expect(answer.statusCode).toBe(200);
-    expect(answer.headers).toEqual({ 'content-type': 'application/json' });
+    expect(answer.headers).toEqual({ 'content-type': 'application/json', etag: '"1"' });
     expect(answer.body).toBe('{"id":9007199254740993,"name":"Monstera","tag":"aroid"}');
   });
 
@@ -143,7 +162,9 @@ describe('answers', () => {
   });
 
   it('DELETE answers 204 without a body when there was a plant', async () => {
-    const { call } = harness({ Attributes: { id: new NumberValue('5'), name: 'Fern' } });
+    const { call } = harness({
+      Attributes: { id: new NumberValue('5'), name: 'Fern', deletedAt: 'now', version: 2 },
+    });
     const answer = await call('DELETE', byId('5'));
     expect(answer).toEqual({ statusCode: 204, json: undefined });
   });

@@ -1,0 +1,33 @@
+/**
+ * A plant's version: the API answers it as `ETag: "<version>"` on a read and a change, and a
+ * change or a delete sends it back as `If-Match` to apply only to that version (a 412,
+ * `PreconditionFailedError`, when the plant has moved on).
+ */
+
+/** A version to match: the number a read answered (`plant.version`), several, or `'*'` (any). */
+export type IfMatch = number | readonly number[] | '*';
+
+/** The version of a plant that was never changed (and of every plant a server without versions holds). */
+const FIRST_VERSION = 1;
+
+/** The `If-Match` header for `ifMatch`: `"3"`, `"3", "4"` or `*`. */
+export function ifMatchHeader(ifMatch: IfMatch): string {
+  if (ifMatch === '*') return '*';
+  const versions = typeof ifMatch === 'number' ? [ifMatch] : ifMatch;
+  if (versions.length === 0 || !versions.every((v) => Number.isSafeInteger(v) && v >= 1)) {
+    throw new TypeError(
+      `ifMatch must be '*' or versions (positive integers), not ${String(ifMatch)}`,
+    );
+  }
+  return versions.map((version) => `"${version}"`).join(', ');
+}
+
+/**
+ * The version an `ETag` names, `FIRST_VERSION` when there is none (a server before versions),
+ * `undefined` when it is not one of ours.
+ */
+export function versionOf(etag: string | null): number | undefined {
+  if (etag === null) return FIRST_VERSION;
+  const digits = /^"([1-9]\d{0,14})"$/.exec(etag)?.[1];
+  return digits === undefined ? undefined : Number(digits);
+}

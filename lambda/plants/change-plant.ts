@@ -1,0 +1,31 @@
+/** Changing a plant (PUT and PATCH): one conditional UpdateItem, which never creates one. */
+import { BadRequest } from '../http/answers';
+import type { PlantsStore, Versioned } from './table';
+import { written } from './conditional';
+import type { PlantChange } from './item';
+import type { Validators } from './versions';
+
+/**
+ * Applies `change` to the plant under `id`, when there is one and, with `ifMatch`, at a version
+ * it names; answers the plant after the change (its version one more), or throws `NotFound` or
+ * `PreconditionFailed`. Atomic: concurrent changes each apply whole, one after another.
+ */
+export async function changePlant(
+  plants: PlantsStore,
+  id: bigint,
+  change: PlantChange,
+  options: { readonly ifMatch?: Validators; readonly by: string; readonly now?: Date },
+): Promise<Versioned> {
+  const { ifMatch, by, now = new Date() } = options;
+  return written(
+    id,
+    await plants.update(id, change, { ifMatch, audit: { at: now.toISOString(), by } }),
+  );
+}
+
+/** A body's `id`, when it has one, must be the path's: a plant's id never changes. */
+export function requireSameId(body: { readonly id?: bigint }, id: bigint): void {
+  if (body.id !== undefined && body.id !== id) {
+    throw new BadRequest(`id: must equal the id in the path, ${id} (a plant's id cannot change)`);
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * A plant's item beyond its members, and the expressions that change it. Every attribute here
+ * is optional, so that each item stored before it existed is read as it is (no table rewrite):
+ * no `version` is the first version, and a create writes none, so its item is what 1.1.0 wrote.
+ */
+import { PLANT_FIELD_NAMES, PLANT_FIELDS, type PlantFieldName } from './schemas';
+import { PLANTS_TABLE } from '../aws/tables';
+import type { Validators } from './versions';
+
+/** The attributes a change or a delete writes, by role. */
+export const PLANT_ATTRIBUTES = {
+  /** The number of changes plus one (a number; absent: 1). */
+  version: 'version',
+  /** When and by whom (token id) the last change was made. */
+  updatedAt: 'updatedAt',
+  updatedBy: 'updatedBy',
+  /** When a delete marked the plant deleted; the item is removed right after. */
+  deletedAt: 'deletedAt',
+} as const;
+
+/** A change of a plant's members: a string sets the member, `null` removes it, absent keeps it. */
+export type PlantChange = { readonly [F in PlantFieldName]?: string | null };
+
+/** An UpdateExpression with its placeholders (`:one` is always 1, set by the table). */
+export interface ItemUpdate {
+  readonly update: string;
+  readonly names: Readonly<Record<string, string>>;
+  readonly values: Readonly<Record<string, unknown>>;
+}
+
+/** Raises the version by one, counting an item without one as the first. */
+export const VERSION_RAISE = '#version = if_not_exists(#version, :one) + :one';
+
+/**
+ * The update of a change: each of the schema's members that `change` names set or removed,
+ * the version raised, and who changed it when.
+ */
+export function changeExpression(
+  change: PlantChange,
+  audit: { readonly at: string; readonly by: string },
+): ItemUpdate {
+  const set = [VERSION_RAISE, '#updatedAt = :updatedAt', '#updatedBy = :updatedBy'];
+  const remove: string[] = [];
+  const names: Record<string, string> = {
+    '#updatedAt': PLANT_ATTRIBUTES.updatedAt,
+    '#updatedBy': PLANT_ATTRIBUTES.updatedBy,
+  };
+  const values: Record<string, unknown> = { ':updatedAt': audit.at, ':updatedBy': audit.by };
+  PLANT_FIELD_NAMES.forEach((field, n) => {
+    const value = change[field];
+    if (value === undefined) return;
+    names[`#m${n}`] = field;
+    if (value === null) {
+      if (PLANT_FIELDS[field].required)
+        throw new Error(`${field} is required: it cannot be removed`);
+      remove.push(`#m${n}`);
+    } else {
+      values[`:m${n}`] = value;
+      set.push(`#m${n} = :m${n}`);
+    }
+  });
+  const update = `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`;
+  return { update, names, values };
+}
+
+/**
+ * The condition of every change and delete: the plant is there, not deleted, and — with an
+ * `If-Match` that is not `*` — at one of the versions it names (none of ours: never).
+ */
+export function matchCondition(ifMatch: Validators | undefined): {
+  readonly expression: string;
+  readonly names: Readonly<Record<string, string>>;
+  readonly values: Readonly<Record<string, unknown>>;
+} {
+  const names = {
+    '#key': PLANTS_TABLE.partitionKey.name,
+    '#deletedAt': PLANT_ATTRIBUTES.deletedAt,
+    '#version': PLANT_ATTRIBUTES.version,
+  };
+  const present = 'attribute_exists(#key) AND attribute_not_exists(#deletedAt)';
+  if (!ifMatch || ifMatch.any) return { expression: present, names, values: {} };
+  const values = Object.fromEntries(ifMatch.versions.map((version, n) => [`:v${n}`, version]));
+  const terms = Object.keys(values).map((placeholder) => `#version = ${placeholder}`);
+  if (ifMatch.versions.includes(1)) terms.push('attribute_not_exists(#version)');
+  // No version of ours: a term that never holds, so that the write still reads the old item.
+  if (terms.length === 0) terms.push('attribute_not_exists(#key)');
+  return { expression: `${present} AND (${terms.join(' OR ')})`, names, values };
+}

@@ -1,0 +1,100 @@
+/**
+ * The pieces of the OpenAPI document's answers that several operations share: the example
+ * plant, the Error bodies, the answers every function gives (403, 500, 503), the path id, and
+ * the version's validators (`ETag`, `If-Match`, `If-None-Match`, and the 304 and 412 they lead to).
+ */
+import * as v from 'valibot';
+import { RETRY_AFTER_SECONDS, SERVER_MESSAGES } from '../../../lambda/http/answers';
+import { MAX_TAGS } from '../../../lambda/plants/versions';
+import { Int64 } from '../../../lambda/plants/schemas';
+import { EXAMPLE_PLANT } from '../../definitions/example-plant';
+import type { AnswerDescription, HeaderDescription, ParameterDescription } from './operations';
+
+/** An Error body as the function writes it. */
+export const error = (status: number, message: string) => ({ error: status, message });
+
+/** `Retry-After` on the function's 503. */
+export const RETRY_AFTER: HeaderDescription = {
+  description: `Seconds to wait before retrying (${RETRY_AFTER_SECONDS}). Set on the function's 503 (Error body); the gateway's own 503 has none.`,
+  schema: v.pipe(v.number(), v.integer(), v.minValue(0)),
+};
+
+/** The answers every function gives when a scope is missing, on a bug, and when the store is down. */
+export function commonAnswers(scope: string): Record<number, AnswerDescription> {
+  return {
+    403: {
+      description: `The token is valid but lacks the scope \`${scope}\`; the message names it.`,
+      body: 'Error',
+      example: error(403, `the token lacks the scope ${scope}`),
+    },
+    500: {
+      description:
+        'A bug in the function. The message says nothing of internals; the service log has them with the request id (`apigw-requestid`).',
+      body: 'Error',
+      example: error(500, SERVER_MESSAGES[500]!),
+    },
+    503: {
+      description:
+        'The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.',
+      body: 'Error',
+      example: error(503, SERVER_MESSAGES[503]!),
+      headers: { 'Retry-After': RETRY_AFTER },
+    },
+  };
+}
+
+/** The message of a 400 for a path id that is not an int64's canonical spelling. */
+export const ID_MESSAGE =
+  '`id: must be an integer from -9223372036854775808 to 9223372036854775807`';
+
+/** The 400 and the 404 of the routes with a path id, for the example id. */
+export const ID_ERROR = error(
+  400,
+  'id: must be an integer from -9223372036854775808 to 9223372036854775807',
+);
+export const NOT_FOUND = error(404, `no plant with id ${EXAMPLE_PLANT.id}`);
+
+/** `{id}` of `/plants/{id}`: the canonical decimal spelling of an int64. */
+export const PLANT_ID: ParameterDescription = {
+  name: 'id',
+  in: 'path',
+  description:
+    'Identification number of the plant: the canonical decimal spelling of an int64 (`0`, `42`, `-7`; no `+`, no leading zeros, no exponent, no fraction), after percent-decoding.',
+  required: true,
+  schema: v.pipe(Int64, v.metadata({ examples: [9007199254740993n] })),
+};
+
+/** `ETag` of an answer that carries a plant: its version, a strong validator. */
+export const ETAG: HeaderDescription = {
+  description:
+    'The plant\'s version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one.',
+  schema: v.pipe(v.string(), v.regex(/^"[1-9]\d*"$/), v.examples(['"3"'])),
+};
+
+/** `If-Match` of PUT, PATCH and DELETE. */
+export const IF_MATCH: ParameterDescription = {
+  name: 'If-Match',
+  in: 'header',
+  description: `Apply only if the plant is at one of these versions: \`*\` (any version: the plant exists) or a comma-separated list of at most ${MAX_TAGS} entity tags from \`ETag\`, e.g. \`"3"\`, compared strongly (a weak tag \`W/"3"\` never matches). Otherwise 412 and nothing changes. A value that is no list of entity tags is 400. Without it the request applies to whatever version is stored, still atomically.`,
+  required: false,
+  schema: v.pipe(v.string(), v.examples(['"3"'])),
+};
+
+/** `If-None-Match` of GET one. */
+export const IF_NONE_MATCH: ParameterDescription = {
+  name: 'If-None-Match',
+  in: 'header',
+  description:
+    'Answer 304 (no body) if the plant is at one of these versions: `*` or a comma-separated list of entity tags from `ETag` (compared weakly: `W/"3"` matches `"3"`).',
+  required: false,
+  schema: v.pipe(v.string(), v.examples(['"3"'])),
+};
+
+/** The 412 of a write whose `If-Match` names another version than the stored one. */
+export const PRECONDITION_FAILED: AnswerDescription = {
+  description:
+    "`If-Match` names none of the plant's versions: `plant N is at version V`, and `ETag` is the stored version. Nothing changed. Read the plant again, apply your change to it, and send it with the new `ETag`.",
+  body: 'Error',
+  example: error(412, `plant ${EXAMPLE_PLANT.id} is at version 2`),
+  headers: { ETag: ETAG },
+};

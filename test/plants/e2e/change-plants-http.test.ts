@@ -1,0 +1,145 @@
+/**
+ * PUT and PATCH /plants/{id} and conditional requests over HTTP against the local runtime (what
+ * `npm start` runs), through `@plant-store/client` and raw `fetch` (every answer checked against
+ * openapi.json): read-modify-write in two lines, concurrent editors with and without If-Match,
+ * ids at the int64 limits, 304, the CORS headers a page's script needs, and the scope.
+ */
+import {
+  NotFoundError,
+  PermissionDeniedError,
+  PlantStore,
+  PreconditionFailedError,
+} from '@plant-store/client';
+import { useLocalService } from '../../support/local-service';
+
+const service = useLocalService('change-plants');
+let store: PlantStore;
+beforeAll(() => {
+  store = new PlantStore({ baseUrl: service.url, token: service.devToken });
+});
+
+async function send(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+) {
+  const response = await fetch(`${service.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${service.devToken}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    body,
+  });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+it.each([2n ** 63n - 1n, -(2n ** 63n), 9007199254740993n])(
+  'read-modify-write of %p in two lines, then a stale write is a PreconditionFailedError',
+  async (id) => {
+    await store.createPlant({ id, name: 'Monstera', tag: 'aroid' });
+    const plant = await store.getPlant(id);
+    const changed = await store.updatePlant(
+      id,
+      { ...plant, name: 'Monstera deliciosa' },
+      { ifMatch: plant.version },
+    );
+    expect(changed).toEqual({ id, name: 'Monstera deliciosa', tag: 'aroid' });
+    expect([plant.version, changed.version]).toEqual([1, 2]);
+    const stale = await store
+      .patchPlant(id, { tag: null }, { ifMatch: plant.version })
+      .catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(PreconditionFailedError);
+    expect(stale).toMatchObject({
+      status: 412,
+      currentVersion: 2,
+      message: `plant ${id} is at version 2`,
+    });
+    const patched = await store.patchPlant(id, { tag: null }, { ifMatch: changed.version });
+    expect(patched).toEqual({ id, name: 'Monstera deliciosa' });
+    expect(patched.version).toBe(3);
+    await expect(store.getPlant(id)).resolves.toEqual(patched);
+  },
+);
+
+it('40 concurrent PATCHes with the same If-Match: one 200, 39 412; without: all 200, version +40', async () => {
+  await store.createPlant({ id: 4040n, name: 'Contested' });
+  const noRetry = { retry: { retries: 0 } };
+  const raced = await Promise.allSettled(
+    Array.from({ length: 40 }, (_, n) =>
+      store.patchPlant(4040n, { name: `editor ${n}` }, { ifMatch: 1, ...noRetry }),
+    ),
+  );
+  expect(raced.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+  const refused = raced.filter((r) => r.status === 'rejected');
+  expect(refused).toHaveLength(39);
+  for (const r of refused)
+    expect((r as PromiseRejectedResult).reason).toBeInstanceOf(PreconditionFailedError);
+
+  const before = (await store.getPlant(4040n)).version;
+  const all = await Promise.all(
+    Array.from({ length: 40 }, (_, n) => store.patchPlant(4040n, { tag: `t${n}` }, noRetry)),
+  );
+  expect(new Set(all.map((plant) => plant.version)).size).toBe(40);
+  expect((await store.getPlant(4040n)).version).toBe(before + 40);
+}, 60_000);
+
+it('raw HTTP: ETag, 304 for If-None-Match, 412 for If-Match, merge-patch+json, 404, and the scope', async () => {
+  await store.createPlant({ id: 77n, name: 'Ivy' });
+  const read = await send('GET', '/plants/77');
+  expect([read.status, read.headers.get('etag'), read.text]).toEqual([
+    200,
+    '"1"',
+    '{"id":77,"name":"Ivy"}',
+  ]);
+  const notModified = await send('GET', '/plants/77', { 'if-none-match': '"1"' });
+  expect([notModified.status, notModified.headers.get('etag'), notModified.text]).toEqual([
+    304,
+    '"1"',
+    '',
+  ]);
+  const patched = await send(
+    'PATCH',
+    '/plants/77',
+    { 'content-type': 'application/merge-patch+json', 'if-match': '"1"' },
+    '{"tag":"vine"}',
+  );
+  expect([patched.status, patched.headers.get('etag'), patched.text]).toEqual([
+    200,
+    '"2"',
+    '{"id":77,"name":"Ivy","tag":"vine"}',
+  ]);
+  const refused = await send('DELETE', '/plants/77', { 'if-match': '"1"' });
+  expect([refused.status, refused.headers.get('etag'), refused.text]).toEqual([
+    412,
+    '"2"',
+    '{"error":412,"message":"plant 77 is at version 2"}',
+  ]);
+  expect((await send('PUT', '/plants/78', {}, '{"name":"x"}')).status).toBe(404);
+  await expect(store.updatePlant(78n, { name: 'x' })).rejects.toBeInstanceOf(NotFoundError);
+  await expect(store.deletePlant(77n, { ifMatch: 2 })).resolves.toBe(true);
+});
+
+it('a page’s script may send If-Match and read ETag (CORS)', async () => {
+  const preflight = await fetch(`${service.url}/plants/1`, {
+    method: 'OPTIONS',
+    headers: { origin: 'https://shop.example', 'access-control-request-method': 'PATCH' },
+  });
+  expect(preflight.status).toBe(204);
+  expect(preflight.headers.get('access-control-allow-methods')).toContain('PATCH');
+  expect(preflight.headers.get('access-control-allow-headers')).toContain('if-match');
+  const read = await send('GET', '/plants/1', { origin: 'https://shop.example' });
+  expect(read.headers.get('access-control-expose-headers')).toContain('etag');
+});
+
+it('a token without plants:write cannot change a plant', async () => {
+  await store.createPlant({ id: 90n, name: 'Guarded' });
+  const reader = new PlantStore({
+    baseUrl: service.url,
+    token: 'pst_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  });
+  await expect(reader.patchPlant(90n, { name: 'x' })).rejects.toBeInstanceOf(PermissionDeniedError);
+  await expect(store.getPlant(90n)).resolves.toEqual({ id: 90n, name: 'Guarded' });
+});

@@ -1,0 +1,299 @@
+/**
+ * PUT and PATCH /plants/{id}, versions and conditional requests, against real engines (dynalite,
+ * and AWS's DynamoDB Local where Java is available), through the real handlers: what a change
+ * stores and answers, 404 and 412 that change nothing, items stored before versions existed,
+ * concurrent editors with and without If-Match, the deletion's mark and what every reader makes
+ * of one left behind.
+ */
+import { UpdateCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
+import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
+import { makeGetPlantHandler } from '../../../lambda/get-plant/handler';
+import { makeListPlantsHandler } from '../../../lambda/list-plants/handler';
+import { makePatchPlantHandler } from '../../../lambda/patch-plant/handler';
+import { makeUpdatePlantHandler } from '../../../lambda/update-plant/handler';
+import { parseJson } from '../../../lambda/http/json';
+import { PLANTS_TABLE } from '../../../lambda/aws/tables';
+import { startEngine, type Engine } from '../../../lib/local/dynamodb/engine';
+import {
+  dynamoDbLocalSkipReason,
+  javaAvailable,
+  startDynamoDbLocal,
+} from '../../support/dynamodb-local';
+import { createPlantEvent, plantBody, plantsEvent } from '../../support/events';
+import { startTestStore, type TestStore } from '../../support/store';
+
+const ENGINES: { engine: string; start: () => Promise<Engine> }[] = [
+  { engine: 'dynalite', start: () => startEngine() },
+  ...(javaAvailable ? [{ engine: 'DynamoDB Local', start: startDynamoDbLocal }] : []),
+];
+if (!javaAvailable) it.skip(`DynamoDB Local (${dynamoDbLocalSkipReason})`, () => undefined);
+
+type Headers = Record<string, string>;
+
+/** The operations over one store, each answering status, headers and body. */
+function service(store: TestStore) {
+  const deps = { plants: store.plants, tableName: PLANTS_TABLE.localName };
+  const handlers = {
+    create: makeCreatePlantHandler(deps),
+    get: makeGetPlantHandler(deps),
+    list: makeListPlantsHandler(deps),
+    put: makeUpdatePlantHandler(deps),
+    patch: makePatchPlantHandler(deps),
+    remove: makeDeletePlantHandler(deps),
+  };
+  const one = (method: 'GET' | 'DELETE' | 'PUT' | 'PATCH', id: string) => ({
+    method,
+    route: '/plants/{id}',
+    pathParameters: { id },
+  });
+  return {
+    create: (id: string, name: string, tag?: string) =>
+      handlers.create(createPlantEvent({ body: plantBody(id, { name, tag }) })),
+    get: (id: string, headers?: Headers) =>
+      handlers.get(plantsEvent({ ...one('GET', id), headers })),
+    put: (id: string, body: string, headers?: Headers) =>
+      handlers.put(plantsEvent({ ...one('PUT', id), body, headers })),
+    patch: (id: string, body: string, headers?: Headers) =>
+      handlers.patch(plantsEvent({ ...one('PATCH', id), body, headers })),
+    remove: (id: string, headers?: Headers) =>
+      handlers.remove(plantsEvent({ ...one('DELETE', id), headers })),
+    list: () =>
+      handlers.list(plantsEvent({ method: 'GET', route: '/plants', query: { limit: '100' } })),
+  };
+}
+
+describe.each(ENGINES)('on $engine', ({ start }) => {
+  let store: TestStore;
+  let ops: ReturnType<typeof service>;
+  beforeAll(async () => {
+    store = await startTestStore(start);
+    ops = service(store);
+    // A JVM starting on a busy machine.
+  }, 90_000);
+  afterAll(async () => {
+    await store.close();
+  });
+  beforeEach(() => {
+    store.requests.length = 0;
+  });
+
+  it.each(['9223372036854775807', '-9223372036854775808', '9007199254740993'])(
+    'PUT %s replaces the members in one UpdateItem, answers the plant and ETag "2", keeps createdAt',
+    async (id) => {
+      await ops.create(id, 'Monstera', 'aroid');
+      const created = await store.readStored(id);
+      store.requests.length = 0;
+      const answer = await ops.put(id, '{"name":"Monstera deliciosa"}');
+      expect(answer).toMatchObject({
+        statusCode: 200,
+        headers: { etag: '"2"' },
+        body: `{"id":${id},"name":"Monstera deliciosa"}`,
+      });
+      expect(store.requests).toEqual(['UpdateItemCommand']);
+      expect(await store.readStored(id)).toEqual({
+        id,
+        name: 'Monstera deliciosa',
+        createdAt: created!.createdAt,
+        createdBy: created!.createdBy,
+        version: '2',
+        updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        updatedBy: 'tok_example',
+      });
+      expect((await ops.get(id)).headers).toMatchObject({ etag: '"2"' });
+    },
+  );
+
+  it('PATCH merges: a string sets, null removes the tag, a member left out stays', async () => {
+    await ops.create('20', 'Fern', 'pteridophyte');
+    expect(await ops.patch('20', '{"name":"Boston fern"}')).toMatchObject({
+      statusCode: 200,
+      headers: { etag: '"2"' },
+      body: '{"id":20,"name":"Boston fern","tag":"pteridophyte"}',
+    });
+    const removed = await ops.patch('20', '{"tag":null}', {
+      'content-type': 'application/merge-patch+json',
+    });
+    expect(removed).toMatchObject({ statusCode: 200, headers: { etag: '"3"' } });
+    expect(removed.body).toBe('{"id":20,"name":"Boston fern"}');
+    expect(await ops.patch('20', '{}')).toMatchObject({
+      statusCode: 200,
+      headers: { etag: '"4"' },
+    });
+  });
+
+  it('bad bodies are 400 (or 415) and change nothing', async () => {
+    await ops.create('21', 'Cactus', 'succulent');
+    const before = await store.readStored('21');
+    const cases: [Promise<{ statusCode?: number; body?: string }>, number, string][] = [
+      [ops.patch('21', '{"name":null}'), 400, 'name: must be a string'],
+      [ops.put('21', '{"tag":"x"}'), 400, 'name: required'],
+      [ops.put('21', '{"id":22,"name":"x"}'), 400, 'id: must equal the id in the path, 21'],
+      [ops.patch('21', '{"id":null}'), 400, 'id: must be an integer'],
+      [ops.patch('21', `{"tag":"${'x'.repeat(101)}"}`), 400, 'tag: must be at most 100'],
+      [ops.patch('21', '{"tag":"a","tag":"b"}'), 400, 'tag'],
+      [ops.patch('21', '[]'), 400, 'body: must be a JSON object'],
+      [ops.put('21', '{"name":"x"}', { 'content-type': 'text/plain' }), 415, 'content-type'],
+      [ops.put('21', '{"name":"x"}', { 'if-match': 'v1' }), 400, 'If-Match: must be *'],
+    ];
+    for (const [answer, status, message] of cases) {
+      const { statusCode, body } = await answer;
+      expect({ statusCode, body }).toEqual({
+        statusCode: status,
+        body: expect.stringContaining(message),
+      });
+    }
+    expect(await store.readStored('21')).toEqual(before);
+    expect(await ops.put('21', '{"id":21,"name":"Cactus"}')).toMatchObject({ statusCode: 200 });
+  });
+
+  it('PUT and PATCH of a missing plant are 404 and create nothing, with or without If-Match', async () => {
+    for (const headers of [undefined, { 'if-match': '*' }, { 'if-match': '"1"' }]) {
+      expect(await ops.put('-404', '{"name":"x"}', headers)).toMatchObject({
+        statusCode: 404,
+        body: '{"error":404,"message":"no plant with id -404"}',
+      });
+      expect((await ops.patch('-404', '{"name":"x"}', headers)).statusCode).toBe(404);
+    }
+    expect(await store.readStored('-404')).toBeUndefined();
+  });
+
+  it('If-Match: a version or * it names writes; another is 412 with the stored version; nothing changes', async () => {
+    await ops.create('30', 'Palm');
+    const refused = await ops.patch('30', '{"name":"x"}', { 'if-match': '"2", W/"1"' });
+    expect(refused).toMatchObject({
+      statusCode: 412,
+      headers: { etag: '"1"' },
+      body: '{"error":412,"message":"plant 30 is at version 1"}',
+    });
+    expect(await store.readStored('30')).toMatchObject({ name: 'Palm' });
+    expect(await ops.patch('30', '{"name":"Areca"}', { 'if-match': '"7", "1"' })).toMatchObject({
+      statusCode: 200,
+      headers: { etag: '"2"' },
+    });
+    expect((await ops.put('30', '{"name":"x"}', { 'if-match': '"1"' })).statusCode).toBe(412);
+    expect(await ops.put('30', '{"name":"Kentia"}', { 'if-match': '*' })).toMatchObject({
+      statusCode: 200,
+      headers: { etag: '"3"' },
+    });
+  });
+
+  it('a plant stored before versions existed is version 1, with no rewrite, and changes to 2', async () => {
+    await store.plants.send(
+      new PutCommand({
+        TableName: PLANTS_TABLE.localName,
+        Item: {
+          id: 40n,
+          name: 'Old',
+          tag: 'v1.1',
+          createdAt: '2024-01-01T00:00:00.000Z',
+          createdBy: 'tok_old',
+        },
+      }),
+    );
+    expect((await ops.get('40')).headers).toMatchObject({ etag: '"1"' });
+    expect(await store.readStored('40')).not.toHaveProperty('version');
+    expect(await ops.patch('40', '{"tag":null}', { 'if-match': '"1"' })).toMatchObject({
+      statusCode: 200,
+      headers: { etag: '"2"' },
+      body: '{"id":40,"name":"Old"}',
+    });
+  });
+
+  it('GET with If-None-Match naming the version is 304 with the ETag and no body', async () => {
+    await ops.create('50', 'Ivy');
+    for (const value of ['"1"', 'W/"1"', '"9", "1"', '*']) {
+      const answer = await ops.get('50', { 'if-none-match': value });
+      expect(answer).toEqual({ statusCode: 304, headers: { etag: '"1"' } });
+    }
+    expect(await ops.get('50', { 'if-none-match': '"2"' })).toMatchObject({
+      statusCode: 200,
+      headers: { etag: '"1"' },
+      body: '{"id":50,"name":"Ivy"}',
+    });
+    expect((await ops.get('-50', { 'if-none-match': '*' })).statusCode).toBe(404);
+  });
+
+  it('40 concurrent PATCHes with one If-Match: exactly one 200, 39 412', async () => {
+    await ops.create('60', 'Contested');
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, n) =>
+        ops.patch('60', `{"name":"editor ${n}"}`, { 'if-match': '"1"' }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 412)).toHaveLength(39);
+    const winner = answers.find((answer) => answer.statusCode === 200)!;
+    expect(await store.readStored('60')).toMatchObject({
+      version: '2',
+      name: (parseJson(winner.body!) as { name: string }).name,
+    });
+  });
+
+  it('40 concurrent PATCHes without If-Match: all 200, the version rises by 40, each version once', async () => {
+    await ops.create('61', 'Shared');
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, n) => ops.patch('61', `{"tag":"t${n}"}`)),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(40).fill(200));
+    const etags = answers.map((answer) => (answer.headers as Headers).etag).sort();
+    expect(new Set(etags).size).toBe(40);
+    expect(await store.readStored('61')).toMatchObject({ version: '41' });
+  });
+
+  it('DELETE honours If-Match: 412 deletes nothing; a match deletes (marked, then removed)', async () => {
+    await ops.create('70', 'Aloe');
+    expect(await ops.remove('70', { 'if-match': '"2"' })).toMatchObject({
+      statusCode: 412,
+      body: '{"error":412,"message":"plant 70 is at version 1"}',
+    });
+    expect(await store.readStored('70')).toMatchObject({ name: 'Aloe' });
+    store.requests.length = 0;
+    expect(await ops.remove('70', { 'if-match': '"1"' })).toEqual({ statusCode: 204 });
+    expect(store.requests).toEqual(['UpdateItemCommand', 'DeleteItemCommand']);
+    expect(await store.readStored('70')).toBeUndefined();
+    expect((await ops.remove('70', { 'if-match': '"1"' })).statusCode).toBe(404);
+  });
+
+  it('a mark left by an interrupted delete: gone for every reader, removed by a delete, overwritten by a create', async () => {
+    const mark = async (id: bigint) => {
+      await ops.create(String(id), 'Half-deleted', 'ghost');
+      await store.plants.send(
+        new UpdateCommand({
+          TableName: PLANTS_TABLE.localName,
+          Key: { id },
+          UpdateExpression: 'SET deletedAt = :at, version = :two',
+          ExpressionAttributeValues: { ':at': '2024-06-01T00:00:00.000Z', ':two': 2 },
+        }),
+      );
+    };
+    await mark(80n);
+    expect((await ops.get('80')).statusCode).toBe(404);
+    expect((await ops.put('80', '{"name":"x"}')).statusCode).toBe(404);
+    expect((await ops.patch('80', '{"name":"x"}', { 'if-match': '*' })).statusCode).toBe(404);
+    expect(parseJson((await ops.list()).body!)).toEqual({
+      plants: expect.not.arrayContaining([expect.objectContaining({ id: 80n })]),
+    });
+    expect((await ops.remove('80')).statusCode).toBe(404);
+    expect(await store.readStored('80')).toBeUndefined();
+
+    await mark(81n);
+    expect((await ops.create('81', 'Reborn')).statusCode).toBe(200);
+    expect(await store.readStored('81')).toEqual({
+      id: '81',
+      name: 'Reborn',
+      createdAt: expect.any(String),
+      createdBy: 'tok_example',
+    });
+    expect((await ops.get('81')).headers).toMatchObject({ etag: '"1"' });
+  });
+
+  it('a create that repeats a plant since changed is judged against the stored plant', async () => {
+    await ops.create('90', 'Basil', 'herb');
+    await ops.patch('90', '{"name":"Thai basil"}');
+    expect((await ops.create('90', 'Basil', 'herb')).statusCode).toBe(409);
+    expect((await ops.create('90', 'Thai basil', 'herb')).statusCode).toBe(200);
+    expect(await store.readStored('90')).toMatchObject({ name: 'Thai basil', version: '2' });
+  });
+});
