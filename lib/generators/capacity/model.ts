@@ -25,6 +25,8 @@ export interface Mix {
   readonly create: number;
   readonly get: number;
   readonly list: number;
+  readonly update: number;
+  readonly patch: number;
   readonly delete: number;
 }
 
@@ -33,6 +35,8 @@ export const FUNCTION_OF: Record<keyof Mix, Measured> = {
   create: 'create-plant',
   get: 'get-plant',
   list: 'list-plants',
+  update: 'update-plant',
+  patch: 'patch-plant',
   delete: 'delete-plant',
 };
 
@@ -171,7 +175,11 @@ export function model(
       Math.ceil(mix.create / q.lambdaScalingRequestsPer10s.value),
     );
   const units = (name: Measured) => MEASURED.functions[name].units;
-  const writeUnits = mix.create * units('create-plant') + mix.delete * units('delete-plant');
+  const writeUnits =
+    mix.create * units('create-plant') +
+    mix.update * units('update-plant') +
+    mix.patch * units('patch-plant') +
+    mix.delete * units('delete-plant');
   const plantReads = mix.get * units('get-plant') + mix.list * units('list-plants');
   const readUnits = plantReads + authorizer * units('authorizer') + webhook.subscriptionReads;
   const row = (what: string, demand: number, quota: Sourced) => ({
@@ -299,11 +307,23 @@ export function quotaNeeds(m: LevelModel): Record<(typeof QUOTA_CODES)[number]['
 }
 
 /** A mix of creates only. */
-export const creates = (rate: number): Mix => ({ create: rate, get: 0, list: 0, delete: 0 });
-/** The read-heavy mix: of every 100 requests, 80 gets, 10 lists, 9 creates and 1 delete. */
+export const creates = (rate: number): Mix => ({
+  create: rate,
+  get: 0,
+  list: 0,
+  update: 0,
+  patch: 0,
+  delete: 0,
+});
+/**
+ * The read-heavy mix: of every 100 requests, 78 gets, 10 lists, 7 creates, 2 patches, 2 puts and
+ * 1 delete.
+ */
 export const readHeavy = (rate: number): Mix => ({
-  create: rate * 0.09,
-  get: rate * 0.8,
+  create: rate * 0.07,
+  get: rate * 0.78,
   list: rate * 0.1,
+  update: rate * 0.02,
+  patch: rate * 0.02,
   delete: rate * 0.01,
 });

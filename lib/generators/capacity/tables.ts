@@ -268,7 +268,7 @@ export function capacityTables(): string {
     '',
     raisingTable(write),
     '',
-    '#### The read-heavy mix (80 % get, 10 % list, 9 % create, 1 % delete), per million requests',
+    '#### The read-heavy mix (78 % get, 10 % list, 7 % create, 2 % put, 2 % patch, 1 % delete), per million requests',
     '',
     costTable(read, 'requests'),
     '',

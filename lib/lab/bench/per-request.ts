@@ -9,6 +9,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeAuthorizerHandler } from '../../../lambda/authorizer/handler';
 import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
+import { makePatchPlantHandler } from '../../../lambda/patch-plant/handler';
+import { makeUpdatePlantHandler } from '../../../lambda/update-plant/handler';
 import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
 import { makeGetPlantHandler } from '../../../lambda/get-plant/handler';
 import { makeListPlantsHandler } from '../../../lambda/list-plants/handler';
@@ -95,6 +97,8 @@ export async function measureRequestCosts(rounds: number): Promise<RequestCost[]
     'create-plant': makeCreatePlantHandler(plants),
     'get-plant': makeGetPlantHandler(plants),
     'list-plants': makeListPlantsHandler(plants),
+    'update-plant': makeUpdatePlantHandler(plants),
+    'patch-plant': makePatchPlantHandler(plants),
     'delete-plant': makeDeletePlantHandler(plants),
   };
   const names = Object.keys(handlers) as FunctionName[];

@@ -6,7 +6,7 @@ import { API, type RouteDefinition } from '../../definitions/api';
 import type { FunctionName } from '../../definitions/functions';
 
 /** The operations, in the order the report lists them. */
-export const OPERATIONS = ['create', 'get', 'list', 'delete'] as const;
+export const OPERATIONS = ['create', 'get', 'list', 'update', 'patch', 'delete'] as const;
 /** One operation. */
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -15,6 +15,8 @@ export const FUNCTION_OF: Record<Operation, FunctionName> = {
   create: 'create-plant',
   get: 'get-plant',
   list: 'list-plants',
+  update: 'update-plant',
+  patch: 'patch-plant',
   delete: 'delete-plant',
 };
 
@@ -132,6 +134,19 @@ export function plan(
     }
     case 'list':
       return { operation, method: route.method, path: `${route.path}?limit=20` };
+    case 'update':
+    case 'patch': {
+      // A change of a plant kept for reading: a change never makes a get answer 404.
+      const id = plants.readable.any();
+      if (id === undefined) return undefined;
+      const body = JSON.stringify(LOAD_PLANT);
+      return {
+        operation,
+        method: route.method,
+        path: route.path.replace('{id}', String(id)),
+        body,
+      };
+    }
     case 'get':
     case 'delete': {
       const id = operation === 'get' ? plants.readable.any() : plants.deletable.take();

@@ -109,11 +109,21 @@ describe('the model', () => {
     );
   });
 
-  it('counts a write unit per create and a read unit per get', () => {
-    const at = model({ create: 10, get: 100, list: 0, delete: 0 }, { subscribers: 0 });
-    expect(at.writeUnits).toBe(10);
+  it('counts a write unit per create and change, two per delete, and a read unit per get', () => {
+    const at = model(
+      { create: 10, get: 100, list: 0, update: 3, patch: 2, delete: 1 },
+      { subscribers: 0 },
+    );
+    expect(at.writeUnits).toBe(10 + 3 + 2 + 2);
     expect(at.readUnits).toBeCloseTo(100 + 1000 / 300);
-    expect(model(readHeavy(1000)).mix).toEqual({ create: 90, get: 800, list: 100, delete: 10 });
+    expect(model(readHeavy(1000)).mix).toEqual({
+      create: 70,
+      get: 780,
+      list: 100,
+      update: 20,
+      patch: 20,
+      delete: 10,
+    });
   });
 });
 
