@@ -3,6 +3,8 @@
  * (Pure JavaScript on purpose: native transformers need platform packages that the lock
  * file must list for `npm ci`, and this registry does not serve them all.)
  */
+const { availableParallelism } = require('node:os');
+
 module.exports = {
   testEnvironment: '<rootDir>/test/support/node-environment.js',
   roots: ['<rootDir>/test'],
@@ -29,6 +31,10 @@ module.exports = {
   // e2e suites: every answer must be one that openapi.json describes.
   setupFilesAfterEnv: ['<rootDir>/test/support/check-answers.ts'],
   testTimeout: 30_000,
+  // One worker per core, at least two (Jest's default, cores - 1, runs a 2-core machine's suites
+  // one after another in one process): most suites wait on engines, sockets and child processes
+  // (npm start, esbuild, tsx) more than they compute. `npx jest --maxWorkers=1` runs them in band.
+  maxWorkers: Math.max(2, availableParallelism()),
   // Functions log a JSON line per request; `npx jest --silent=false` shows them.
   silent: true,
 };
