@@ -1,7 +1,8 @@
 /**
  * What an upgrade must never do to the resources that hold data (CONTRACT "Upgrades lose
  * nothing"): a table, key or queue of the released template gone, of another type, or changed
- * in a property CloudFormation cannot update in place; and, where the release retained tables
+ * in a property CloudFormation cannot update in place; a table's stream ended (its view type
+ * changed, or the stream removed) with records its consumer had not read; and, where the release retained tables
  * and keys (prod), a template that no longer retains them. One comparison, read by the test
  * against the kept releases and by `npm run release -- check` against a deployed stack.
  */
@@ -140,6 +141,21 @@ export function compareStateful(released: Template, current: Template): Finding[
         }
       }
     }
+    // A stream's view type cannot change in place: DynamoDB ends the stream and starts another
+    // (a new ARN), and the records the old one held that no consumer had read are lost with
+    // the mapping that read it. Removing the stream loses them the same way.
+    if (type === 'AWS::DynamoDB::Table') {
+      const before = streamViewType(old);
+      const after = streamViewType(now);
+      if (before !== undefined && before !== after) {
+        findings.push({
+          logicalId,
+          type,
+          property: 'StreamSpecification.StreamViewType',
+          message: `${type} ${logicalId}: the stream's view type changed from ${shown(before)} to ${shown(after)}, which ends its stream: records not yet read by its consumer are lost`,
+        });
+      }
+    }
     if (RETAINED_TYPES.includes(type)) {
       for (const policy of ['DeletionPolicy', 'UpdateReplacePolicy'] as const) {
         if (old[policy] === 'Retain' && now[policy] !== 'Retain') {
@@ -154,6 +170,12 @@ export function compareStateful(released: Template, current: Template): Finding[
     }
   }
   return findings;
+}
+
+/** A table's stream view type, or `undefined` when it has no stream. */
+function streamViewType(table: TemplateResource): unknown {
+  return (table.Properties?.StreamSpecification as { StreamViewType?: unknown } | undefined)
+    ?.StreamViewType;
 }
 
 /** What names a stateful resource whatever its logical id: its replacement-requiring values. */

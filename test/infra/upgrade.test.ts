@@ -150,11 +150,24 @@ describe('the comparison catches what would lose data (mutated templates)', () =
     ]);
   });
 
-  it('what does not lose data passes: a new property, a new table, a changed policy', () => {
+  it("the plants table's stream view type, which ends the stream and loses its unread records", () => {
     const findings = mutated((resources) => {
       resources.PlantsTable0ED39346!.Properties.StreamSpecification = {
         StreamViewType: 'NEW_AND_OLD_IMAGES',
       };
+    });
+    expect(messages(findings)).toEqual([
+      'AWS::DynamoDB::Table PlantsTable0ED39346: the stream\'s view type changed from "NEW_IMAGE" to "NEW_AND_OLD_IMAGES", which ends its stream: records not yet read by its consumer are lost',
+    ]);
+    const removed = mutated((resources) => {
+      delete resources.PlantsTable0ED39346!.Properties.StreamSpecification;
+    });
+    expect(removed.map((f) => f.property)).toEqual(['StreamSpecification.StreamViewType']);
+  });
+
+  it('what does not lose data passes: a new property, a new table, a changed policy', () => {
+    const findings = mutated((resources) => {
+      resources.PlantsTable0ED39346!.Properties.TableClass = 'STANDARD_INFREQUENT_ACCESS';
       resources.WebhooksDeliveryQueue42B30D41!.Properties.VisibilityTimeout = 900;
       resources.WebhooksSecretsKeyD20F1394!.Properties.KeyPolicy = { Statement: [] };
       resources.NewTable = { Type: 'AWS::DynamoDB::Table', Properties: {} };
