@@ -4,6 +4,7 @@
  * update and delete take, on the stage's resources only. IAM reaches only the stack's own roles,
  * and creates them only under the stage's workload boundary.
  */
+import { bootstrapBucketArn } from '../bootstrap';
 import { STAGE_TAG } from '../stages';
 import type { ResourceGrants } from './execution-data';
 import {
@@ -77,6 +78,11 @@ export const COMPUTE_GRANTS: readonly ResourceGrants[] = [
         conditions: taggedOnCreate(s),
       },
       { actions: ['lambda:ListEventSourceMappings'], resources: ['*'] },
+      {
+        // Lambda reads a function's code from the stage's asset bucket as CloudFormation's role.
+        actions: ['s3:GetObject'],
+        resources: [`${bootstrapBucketArn({ qualifier: s.qualifier, ...pseudo(s) })}/*`],
+      },
     ],
   },
   {
