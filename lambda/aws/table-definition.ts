@@ -11,3 +11,14 @@ export interface TableDefinition {
   /** What the table's stream carries, when it has one (the plants table feeds the webhook). */
   readonly streamViewType?: 'NEW_IMAGE';
 }
+
+/**
+ * The IAM actions each public method of a resource's module calls (a table's, a queue's, a
+ * key's): a function given a method is granted exactly these. Every method must say, so a new one
+ * cannot be called without its actions being granted.
+ */
+export type MethodActions<Module> = {
+  readonly [
+    Method in keyof Module as Module[Method] extends (...args: never[]) => unknown ? Method : never
+  ]: readonly string[];
+};

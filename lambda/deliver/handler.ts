@@ -23,7 +23,7 @@ import { ReceiverGate, type GateDeps } from './receiver-gate';
 import { ReceiverStates } from '../webhook/receiver-state';
 import { BatchResolver, type ResolverOptions } from './resolver';
 import { QUEUE_RETRY_PAUSES_MS } from '../webhook/schedule';
-import { kmsSecretBox, LOCAL_SECRET_BOX, OpenedSecrets } from '../webhook/secrets';
+import { kmsSecretBox, OpenedSecrets } from '../webhook/secrets';
 import { SubscriptionsTable } from '../webhook/subscriptions-table';
 import { deliver, type DeliverDeps, type DeliveryOutcome } from './deliver';
 
@@ -188,13 +188,12 @@ function describe(error: unknown): string {
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */
 export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): DeliverHandlerDeps {
-  const keyId = env[WEBHOOK_ENVIRONMENT.secretsKey];
   return {
     subscriptions: new SubscriptionsTable(
       makeDocumentClient(),
       requireEnv(SUBSCRIPTIONS_TABLE.environmentVariable, env),
     ),
-    secrets: new OpenedSecrets(keyId ? kmsSecretBox(keyId) : LOCAL_SECRET_BOX),
+    secrets: new OpenedSecrets(kmsSecretBox(requireEnv(WEBHOOK_ENVIRONMENT.secretsKey, env))),
     policy:
       env[WEBHOOK_ENVIRONMENT.allowLoopback] === 'true' ? { allowLoopback: true } : PUBLIC_ONLY,
     queue: sqsDeliveryQueue(requireEnv(WEBHOOK_ENVIRONMENT.queueUrl, env)),

@@ -27,6 +27,7 @@ import {
   type NewPlant,
   type PlantMembers,
 } from './schemas';
+import type { MethodActions } from '../aws/table-definition';
 import { PLANTS_TABLE } from '../aws/tables';
 import { FIRST_VERSION, type Validators } from '../plants/versions';
 import {
@@ -340,6 +341,18 @@ function decodeId(value: unknown): bigint {
   // NumberValue's toString is its exact decimal text; BigInt refuses anything but an integer.
   return BigInt(String(value));
 }
+
+/** The DynamoDB actions of each method (a function given a method is granted them). */
+export const PLANTS_TABLE_ACTIONS = {
+  putNew: ['dynamodb:PutItem', 'dynamodb:GetItem'],
+  get: ['dynamodb:GetItem'],
+  // One UpdateItem; on a refused condition, the GetItem that says why (dynalite returns no item).
+  update: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
+  // The UpdateItem that marks it (and its GetItem when refused), then the DeleteItem.
+  delete: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem'],
+  scan: ['dynamodb:Scan'],
+  storedImages: ['dynamodb:Scan'],
+} as const satisfies MethodActions<PlantsTable>;
 
 function storeError(error: unknown): unknown {
   return isStoreUnavailable(error)

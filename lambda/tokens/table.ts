@@ -11,7 +11,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { tableDepsFromEnvironment, type TableDeps } from '../aws/dynamodb';
-import type { TableDefinition } from '../aws/table-definition';
+import type { MethodActions, TableDefinition } from '../aws/table-definition';
 
 /** Bearer tokens, keyed by the hex SHA-256 of the token; `expiresAt` (epoch seconds) is the TTL. */
 export const TOKENS_TABLE = {
@@ -103,6 +103,14 @@ export class TokensTable {
     return items;
   }
 }
+
+/** The DynamoDB actions of each method (a function given a method is granted them). */
+export const TOKENS_TABLE_ACTIONS = {
+  get: ['dynamodb:GetItem'],
+  put: ['dynamodb:PutItem'],
+  delete: ['dynamodb:DeleteItem'],
+  scan: ['dynamodb:Scan'],
+} as const satisfies MethodActions<TokensTable>;
 
 /** A stored item with its key renamed `hash`. */
 function decodeItem(item: Record<string, unknown>): StoredTokenItem {

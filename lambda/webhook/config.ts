@@ -6,7 +6,7 @@ export const WEBHOOK_ENVIRONMENT = {
   deadLetterQueueUrl: 'DEAD_LETTER_QUEUE_URL',
   /** The stream failure queue's URL (fan-out sends a record there, whole, that can never succeed). */
   streamFailureQueueUrl: 'STREAM_FAILURE_QUEUE_URL',
-  /** The KMS key that seals subscriber secrets; unset only locally, where secrets are kept as they are. */
+  /** The KMS key that seals subscriber secrets (its ARN; locally, its alias on npm start's KMS). */
   secretsKey: 'WEBHOOK_SECRETS_KEY',
   /** `true` only locally: deliveries may use http and reach loopback addresses. */
   allowLoopback: 'WEBHOOK_ALLOW_LOOPBACK',

@@ -6,6 +6,7 @@ import {
   SQSClient,
   type SQSClientConfig,
 } from '@aws-sdk/client-sqs';
+import type { MethodActions } from '../aws/table-definition';
 import type { DeliveryMessage } from './message';
 
 /** One entry of a SendMessageBatch: an id unique in its call, and the delivery. */
@@ -43,6 +44,24 @@ export interface DeliveryQueue {
 export interface DeadLetters {
   deadLetter(message: DeliveryMessage): Promise<void>;
 }
+
+/** The SQS actions of each method (a function given a method is granted them on the queue). */
+export const DELIVERY_QUEUE_ACTIONS = {
+  send: ['sqs:SendMessage'],
+  // SendMessageBatch is authorized as sqs:SendMessage.
+  sendBatch: ['sqs:SendMessage'],
+  retryAfter: ['sqs:ChangeMessageVisibility'],
+} as const satisfies MethodActions<DeliveryQueue>;
+
+/** The SQS actions of the dead-letter queue's method. */
+export const DEAD_LETTERS_ACTIONS = {
+  deadLetter: ['sqs:SendMessage'],
+} as const satisfies MethodActions<DeadLetters>;
+
+/** The SQS actions of a JSON queue's method (`sqsJsonQueue`). */
+export const JSON_QUEUE_ACTIONS = {
+  put: ['sqs:SendMessage'],
+} as const satisfies MethodActions<ReturnType<typeof sqsJsonQueue>>;
 
 /** SendMessageBatch takes at most ten entries. */
 export const BATCH_ENTRIES = 10;

@@ -12,6 +12,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import type { MethodActions } from '../aws/table-definition';
 import { SUBSCRIPTIONS_TABLE } from '../aws/tables';
 import { RECENT_ATTEMPTS_KEPT } from './health';
 import type { Pace } from './rate-limit';
@@ -316,6 +317,21 @@ export class ReceiverStates {
     }
   }
 }
+
+/** The DynamoDB actions of each method (a function given a method is granted them). */
+export const RECEIVER_STATES_ACTIONS = {
+  read: ['dynamodb:GetItem'],
+  all: ['dynamodb:Scan'],
+  reserve: ['dynamodb:UpdateItem'],
+  holdUntil: ['dynamodb:UpdateItem'],
+  record: ['dynamodb:UpdateItem'],
+  recentAttempts: ['dynamodb:GetItem'],
+  disable: ['dynamodb:UpdateItem'],
+  keepForReplay: ['dynamodb:UpdateItem'],
+  enable: ['dynamodb:UpdateItem'],
+  replayed: ['dynamodb:UpdateItem'],
+  setRate: ['dynamodb:UpdateItem'],
+} as const satisfies MethodActions<ReceiverStates>;
 
 /** An attempt as kept: without the batch's `ok` flag. */
 function recordOf({ at, webhookId, attempt, ms, status, failure }: AttemptRecord): AttemptRecord {

@@ -1,12 +1,12 @@
 /**
- * How a subscriber's secret is kept at rest. Deployed, it is encrypted with the stack's KMS key
- * (encryption context: the subscriber's id, so a ciphertext copied to another item does not
- * open) and only the deliver function may decrypt; locally, where there is no KMS, it is kept
- * as it is in the local engine's data directory. The stored value says which (`kms:` or
- * `local:`), and a deployed function refuses a `local:` one. A rotation keeps the previous
+ * How a subscriber's secret is kept at rest: encrypted with the stack's KMS key (encryption
+ * context: the subscriber's id, so a ciphertext copied to another item does not open), which
+ * only the deliver function may decrypt; locally the same way, with `npm start`'s KMS and the
+ * same key policy. The stored value is `kms:` and the ciphertext. A rotation keeps the previous
  * secret beside the new one for `ROTATION_OVERLAP_SECONDS`, and attempts are signed with both.
  */
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
+import type { MethodActions } from '../aws/table-definition';
 
 /** Seals secrets before they are stored and opens them to sign. */
 export interface SecretBox {
@@ -14,8 +14,21 @@ export interface SecretBox {
   open(sealed: string, subscriberId: string): Promise<string>;
 }
 
+/** The KMS actions of each method (the key policy grants a function given a method these). */
+export const SECRET_BOX_ACTIONS = {
+  seal: ['kms:Encrypt'],
+  open: ['kms:Decrypt'],
+} as const satisfies MethodActions<SecretBox>;
+
+/**
+ * The encryption context every sealed secret is bound to: its subscriber's id (`sub_…`). The key
+ * policy allows Encrypt and Decrypt under this context only, so the key opens nothing else.
+ */
+export const SUBSCRIBER_CONTEXT_CONDITION = {
+  StringLike: { 'kms:EncryptionContext:subscriberId': 'sub_*' },
+} as const;
+
 const KMS_PREFIX = 'kms:';
-const LOCAL_PREFIX = 'local:';
 
 /** The KMS key (id, ARN or alias) that seals secrets in AWS. */
 export function kmsSecretBox(keyId: string, client: KMSClient = new KMSClient({})): SecretBox {
@@ -45,17 +58,6 @@ export function kmsSecretBox(keyId: string, client: KMSClient = new KMSClient({}
     },
   };
 }
-
-/** The local runtime's box: no KMS on this machine, so the secret is stored as it is. */
-export const LOCAL_SECRET_BOX: SecretBox = {
-  seal: async (secret) => `${LOCAL_PREFIX}${secret}`,
-  async open(sealed, subscriberId) {
-    if (!sealed.startsWith(LOCAL_PREFIX)) {
-      throw new Error(`the secret of ${subscriberId} was sealed by KMS, which is not here`);
-    }
-    return sealed.slice(LOCAL_PREFIX.length);
-  },
-};
 
 /** How long a rotated-out secret still signs (beside the new one): 24 h. */
 export const ROTATION_OVERLAP_SECONDS = 86_400;

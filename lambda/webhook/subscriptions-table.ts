@@ -12,6 +12,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
+import type { MethodActions } from '../aws/table-definition';
 import { SUBSCRIPTIONS_TABLE } from '../aws/tables';
 
 const KEY = SUBSCRIPTIONS_TABLE.partitionKey.name;
@@ -129,6 +130,15 @@ export class SubscriptionsTable {
     return Attributes !== undefined;
   }
 }
+
+/** The DynamoDB actions of each method (a function given a method is granted them). */
+export const SUBSCRIPTIONS_TABLE_ACTIONS = {
+  add: ['dynamodb:PutItem'],
+  list: ['dynamodb:Scan'],
+  get: ['dynamodb:GetItem'],
+  rotate: ['dynamodb:UpdateItem'],
+  remove: ['dynamodb:DeleteItem'],
+} as const satisfies MethodActions<SubscriptionsTable>;
 
 function decode(item: Record<string, unknown>): Subscriber {
   const { subscriberId, url, name, createdAt, rotationEndsAt } = item;

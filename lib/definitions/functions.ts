@@ -1,10 +1,12 @@
 /**
- * The function registry, defined once: each function's entry point, the tables it may touch
- * and with which actions, its memory and timeout. The stack deploys one function per entry
- * (environment and IAM derived from `tables`), the local runtime builds and runs the same
- * entries, and the tests loop over them. A new function is one entry here plus one folder
- * under `lambda/`; an API function's entry is its operation's descriptor too (`operation`: route,
- * scope, outcomes), from which the route table, the dashboard and the tests derive theirs.
+ * The function registry, defined once: each function's entry point, the methods it is given on
+ * each table, queue and key (and so its grants: each method's actions, lib/definitions/
+ * resources.ts), its memory and timeout. The stack deploys one function per entry (environment
+ * and IAM derived from it, lib/definitions/policies.ts), the local runtime builds and runs the
+ * same entries under the same policies, and the tests loop over them. A new function is one entry
+ * here plus one folder under `lambda/`; an API function's entry is its operation's descriptor too
+ * (`operation`: route, scope, outcomes), from which the route table, the dashboard and the tests
+ * derive theirs.
  */
 import {
   PLANTS_TABLE,
@@ -14,15 +16,15 @@ import {
 } from '../../lambda/aws/tables';
 import { OUTCOME_METRICS, type Outcome } from '../../lambda/observability/metrics-contract';
 import { PLANTS_DELETE, PLANTS_READ, PLANTS_WRITE } from '../../lambda/tokens/principal';
+import { actionsOf, TABLE_METHODS, type TableKey, type Uses } from './resources';
 
 /** The tables, by the key the registry and the stack use. */
 export const TABLES_BY_KEY = {
   plants: PLANTS_TABLE,
   tokens: TOKENS_TABLE,
   subscriptions: SUBSCRIPTIONS_TABLE,
-} as const;
-/** A table's key in `TABLES_BY_KEY`. */
-export type TableKey = keyof typeof TABLES_BY_KEY;
+} as const satisfies Record<TableKey, TableDefinition>;
+export type { TableKey };
 
 /**
  * What an API function serves: the one route that reaches it, behind the authorizer, the scope its
@@ -48,11 +50,15 @@ export interface FunctionDefinition {
   /** The TypeScript entry point, relative to the project root. */
   readonly entry: string;
   /**
-   * The tables the function uses and the exact DynamoDB actions it may call on each; its role
-   * gets these and nothing else, and it receives each table's name in the table's
-   * `environmentVariable`.
+   * The methods the function is given on each table (its role gets their DynamoDB actions and
+   * nothing else; it receives each table's name in the table's `environmentVariable`), queue
+   * and key (their SQS actions, and a key policy statement for their KMS actions).
    */
-  readonly tables: Readonly<Partial<Record<TableKey, readonly string[]>>>;
+  readonly tables: NonNullable<Uses['tables']>;
+  /** @default - no queue */
+  readonly queues?: Uses['queues'];
+  /** @default - no key */
+  readonly keys?: Uses['keys'];
   /**
    * Memory in MB. 256 unless said: Lambda gives CPU in proportion to memory, and at 128 MB the
    * cold import of the SDK takes about twice as long; every function uses far less than 100 MB.
@@ -88,14 +94,14 @@ const REGISTRY = {
   authorizer: {
     id: 'Authorizer',
     entry: 'lambda/authorizer/index.ts',
-    tables: { tokens: ['dynamodb:GetItem'] },
+    tables: { tokens: ['get'] },
     memorySize: 256,
     timeoutSeconds: 10,
   },
   'create-plant': {
     id: 'CreatePlant',
     entry: 'lambda/create-plant/index.ts',
-    tables: { plants: ['dynamodb:PutItem', 'dynamodb:GetItem'] },
+    tables: { plants: ['putNew'] },
     memorySize: 256,
     timeoutSeconds: 10,
     operation: {
@@ -108,7 +114,7 @@ const REGISTRY = {
   'get-plant': {
     id: 'GetPlant',
     entry: 'lambda/get-plant/index.ts',
-    tables: { plants: ['dynamodb:GetItem'] },
+    tables: { plants: ['get'] },
     memorySize: 256,
     timeoutSeconds: 10,
     operation: {
@@ -121,7 +127,7 @@ const REGISTRY = {
   'list-plants': {
     id: 'ListPlants',
     entry: 'lambda/list-plants/index.ts',
-    tables: { plants: ['dynamodb:Scan'] },
+    tables: { plants: ['scan'] },
     memorySize: 256,
     timeoutSeconds: 10,
     operation: {
@@ -136,7 +142,7 @@ const REGISTRY = {
   'update-plant': {
     id: 'UpdatePlant',
     entry: 'lambda/update-plant/index.ts',
-    tables: { plants: ['dynamodb:UpdateItem', 'dynamodb:GetItem'] },
+    tables: { plants: ['update'] },
     memorySize: 256,
     timeoutSeconds: 10,
     operation: {
@@ -149,7 +155,7 @@ const REGISTRY = {
   'patch-plant': {
     id: 'PatchPlant',
     entry: 'lambda/patch-plant/index.ts',
-    tables: { plants: ['dynamodb:UpdateItem', 'dynamodb:GetItem'] },
+    tables: { plants: ['update'] },
     memorySize: 256,
     timeoutSeconds: 10,
     operation: {
@@ -163,7 +169,7 @@ const REGISTRY = {
   'delete-plant': {
     id: 'DeletePlant',
     entry: 'lambda/delete-plant/index.ts',
-    tables: { plants: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem'] },
+    tables: { plants: ['delete'] },
     memorySize: 256,
     timeoutSeconds: 10,
     operation: {
@@ -180,7 +186,8 @@ const REGISTRY = {
   'fan-out': {
     id: 'FanOut',
     entry: 'lambda/fan-out/index.ts',
-    tables: { subscriptions: ['dynamodb:Scan'] },
+    tables: { subscriptions: ['list'] },
+    queues: { deliveries: ['sendBatch'], streamFailures: ['put'] },
     memorySize: 1_769,
     timeoutSeconds: 30,
     trigger: 'plants-stream',
@@ -189,7 +196,14 @@ const REGISTRY = {
   deliver: {
     id: 'Deliver',
     entry: 'lambda/deliver/index.ts',
-    tables: { subscriptions: ['dynamodb:GetItem'] },
+    // Who the subscriber is, and what the deliverer learns of its receiver (pace, failures,
+    // disabling, where `enable` replays from): GetItem and UpdateItem on the item.
+    tables: {
+      subscriptions: ['get', 'read', 'reserve', 'holdUntil', 'record', 'disable', 'keepForReplay'],
+    },
+    // A failed attempt's next copy or a wait on the delivery queue; the last one's dead letter.
+    queues: { deliveries: ['send', 'retryAfter'], deadLetters: ['deadLetter'] },
+    keys: { secrets: ['open'] },
     memorySize: 256,
     timeoutSeconds: 30,
     trigger: 'delivery-queue',
@@ -240,8 +254,13 @@ export function tableEnvironment(
   );
 }
 
+/** The DynamoDB actions a function is granted on a table: those of the methods it is given. */
+export function tableActions(name: FunctionName, table: TableKey): string[] {
+  return actionsOf(TABLE_METHODS[table], FUNCTIONS[name].tables[table] ?? []);
+}
+
 /** The DynamoDB operations any function may call on a table (`GetItem`…, without `dynamodb:`). */
 export function operationsOn(table: TableKey): string[] {
-  const actions = FUNCTION_NAMES.flatMap((name) => FUNCTIONS[name].tables[table] ?? []);
+  const actions = FUNCTION_NAMES.flatMap((name) => tableActions(name, table));
   return [...new Set(actions)].map((action) => action.replace('dynamodb:', ''));
 }

@@ -2,8 +2,18 @@
  * Plant Store in one stack: the tables, one function per registry entry, the HTTP API in front
  * of them and the monitoring, each a construct with its own props; this file only wires them.
  */
-import { CfnOutput, Duration, Fn, Stack, type RemovalPolicy, type StackProps } from 'aws-cdk-lib';
+import {
+  DefaultStackSynthesizer,
+  Aws,
+  CfnOutput,
+  Duration,
+  Fn,
+  Stack,
+  type RemovalPolicy,
+  type StackProps,
+} from 'aws-cdk-lib';
 import type { Operation } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ApplicationLogLevel, Architecture } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -24,6 +34,8 @@ import {
   type FunctionName,
   type TableKey,
 } from '../definitions/functions';
+import { functionStatements, keyPolicy, type ResourceArns } from '../definitions/policies';
+import { bootstrapRoleArn } from './bootstrap';
 
 /** Settings of a Plant Store deployment. */
 export interface PlantStoreStackProps extends StackProps {
@@ -195,12 +207,40 @@ export class PlantStoreStack extends Stack {
     });
     this.apiUrl = api.url;
 
+    // Every grant from the registry: each role's policy, and the secrets key's.
+    const arns = (queues?: Webhooks): ResourceArns => ({
+      table: (key) => tables[key].tableArn,
+      queue: (key) => {
+        if (!queues) throw new Error(`the ${key} queue is made with the webhook`);
+        return {
+          deliveries: queues.deliveryQueue,
+          deadLetters: queues.deadLetterQueue,
+          streamFailures: queues.streamFailureQueue,
+        }[key].queueArn;
+      },
+      role: (name) => this.functions[name].role.roleArn,
+      accountRoot: `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:root`,
+      // Only a deployment of this stack may rewrite the key policy (docs/security.md).
+      deployer: bootstrapRoleArn(
+        {
+          qualifier:
+            this.synthesizer.bootstrapQualifier ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER,
+        },
+        'cfn-exec',
+      ),
+    });
     const webhooks = new Webhooks(this, 'Webhooks', {
       plantsTable: tables.plants,
       subscriptionsTable: tables.subscriptions,
       fanOut: functions['fan-out'],
       deliver: functions.deliver,
+      secretsKeyPolicy: PolicyDocument.fromJson(keyPolicy('secrets', arns())),
     });
+    for (const name of FUNCTION_NAMES) {
+      for (const statement of functionStatements(name, arns(webhooks))) {
+        this.functions[name].role.addToPolicy(PolicyStatement.fromJson(statement));
+      }
+    }
 
     new Monitoring(this, 'Monitoring', {
       api: api.api,

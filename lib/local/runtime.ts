@@ -17,7 +17,9 @@ import { recordPorts } from './process/ports-file';
 import { makePrivate } from './process/private-dir';
 import { ensureDevToken } from './dev/dev-token';
 import { docsPages } from './dev/docs-pages';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, startEngine, type LocalEngine } from './dynamodb/engine';
+import { LOCAL_REGION, startEngine, type LocalEngine } from './dynamodb/engine';
+import { openLocalAccount } from './iam/account';
+import { sealPlainSecrets } from './kms/seal-plain-secrets';
 import { checkPortFree } from './process/free-port';
 import { Gateway } from './gateway';
 import { TokenBucket } from './gateway/throttle';
@@ -38,6 +40,10 @@ export interface LocalService {
   readonly port: number;
   readonly dbPort: number;
   readonly devToken: string;
+  /** SDK settings that reach the engine, its queues and key as the local account's operator. */
+  readonly engineClientConfig: LocalEngine['clientConfig'];
+  /** The function grants no allowed call has used since the start (`<function> <action> on <arn>`). */
+  unusedGrants(): string[];
   /** With `inspectFirstPort`: each function's inspector port. */
   readonly inspectPorts?: ReadonlyMap<FunctionName, number>;
   /**
@@ -62,6 +68,8 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       inspectPorts.set(name, options.inspectFirstPort + i);
     }
   }
+  // Before anything runs: the identities, policies and keys every AWS call is judged by.
+  const account = await openLocalAccount({ dataDir: options.dataDir, log: options.log });
   const pools = new Map<FunctionName, SandboxPool>();
   // One gate for every function: a burst starts the authorizer's and the route's sandboxes on
   // the same cores.
@@ -140,6 +148,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
         port: options.dbPort,
         dataDir: options.memory ? undefined : join(options.dataDir, 'db'),
         intercept: webhooks.intercept,
+        account,
       }).catch((error: unknown) => {
         throw inUse(error, 'PLANT_STORE_DB_PORT', options.dbPort);
       }),
@@ -158,8 +167,6 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
           bundle: bundles!.files.get(name)!,
           environment: {
             AWS_REGION: LOCAL_REGION,
-            AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-            AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
             AWS_ENDPOINT_URL_DYNAMODB: endpoint,
             AWS_LAMBDA_FUNCTION_NAME: name,
             AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -175,9 +182,13 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
           idleSeconds: options.idleSeconds,
           inspectPort: inspectPorts.get(name),
           startGate,
+          // Each sandbox signs as a session of the function's role, issued for it alone.
+          credentials: () => account.sandboxCredentials(name),
         }),
       );
     }
+    // Before anything delivers: secrets an earlier npm start kept in plain text are sealed.
+    await sealPlainSecrets(engine!, options.log);
     // Before listening: every plant a request stores reaches the stream and its subscribers.
     webhooks.start(invoke);
     // Before listening: a request that reaches the gateway finds the dev token valid.
@@ -195,6 +206,8 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       port,
       dbPort: engine!.port,
       devToken,
+      engineClientConfig: engine!.clientConfig,
+      unusedGrants: () => account.unusedGrants(),
       inspectPorts,
       setEngineAvailable: (available) => engine!.setAvailable(available),
       close: stop,

@@ -11,28 +11,19 @@ import { WEBHOOK_ENVIRONMENT } from '../../lambda/webhook/config';
 import { FUNCTIONS, FUNCTION_NAMES, type FunctionName } from '../definitions/functions';
 import { DELIVERY_SOURCE, STREAM_SOURCE } from '../definitions/webhooks';
 import { startEngine, type Engine, type EngineOptions } from './dynamodb/engine';
+import { LOCAL_QUEUE_NAMES, LOCAL_SECRETS_KEY_ALIAS } from './iam/account';
+import { LOCAL_ACCOUNT } from './iam/identities';
+import { localQueueArn } from './sqs/access';
 import { LocalQueue, type QueueMessage } from './sqs/queue';
 import { serveSqs, SQS_TARGET_PREFIX } from './sqs/api';
 import { LocalStream } from './dynamodb/stream';
 
 /** The local queues' names (their URLs are on the engine's endpoint). */
-export const LOCAL_QUEUE_NAMES = {
-  deliveries: 'plant-store-deliveries',
-  deadLetters: 'plant-store-dead-letters',
-  streamFailures: 'plant-store-stream-failures',
-} as const;
-
-/** The account id in local queue URLs and ARNs. */
-const LOCAL_ACCOUNT = '000000000000';
+export { LOCAL_QUEUE_NAMES, localQueueArn };
 
 /** The local queue URL of `name` on `endpoint`. */
 export function localQueueUrl(endpoint: string, name: string): string {
   return `${endpoint}/${LOCAL_ACCOUNT}/${name}`;
-}
-
-/** The local queue ARN of `name`. */
-export function localQueueArn(name: string): string {
-  return `arn:aws:sqs:local:${LOCAL_ACCOUNT}:${name}`;
 }
 
 /** What the webhook emulation needs. */
@@ -228,7 +219,11 @@ export function localWebhookEnvironment(
   retryScale = 1,
 ): Record<string, string> {
   const trigger = FUNCTIONS[name].trigger;
-  if (!trigger) return {};
+  // The local KMS serves the secrets key on the engine's port, under the alias the stack gives it.
+  const key: Record<string, string> = FUNCTIONS[name].keys?.secrets
+    ? { AWS_ENDPOINT_URL_KMS: endpoint, [WEBHOOK_ENVIRONMENT.secretsKey]: LOCAL_SECRETS_KEY_ALIAS }
+    : {};
+  if (!trigger) return key;
   // As the stack gives them: the fan-out its failure queue, the deliverer its dead letters.
   const [variable, queue] =
     trigger === 'plants-stream'
@@ -242,6 +237,7 @@ export function localWebhookEnvironment(
     [WEBHOOK_ENVIRONMENT.retryScale]: String(retryScale),
     // The fan-out reads the subscribers on every batch: a local `webhook add` does not wait.
     [WEBHOOK_ENVIRONMENT.subscribersFreshSeconds]: '0',
+    ...key,
   };
 }
 

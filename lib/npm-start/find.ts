@@ -12,6 +12,8 @@ import { dataDirOf } from '../local/process/settings';
 
 export { devTokenFile } from '../local/dev/dev-token';
 export { localCliClientConfig } from '../local/dynamodb/engine';
+export { LOCAL_SECRETS_KEY_ALIAS } from '../local/iam/account';
+export type { Credentials } from '../local/iam/identities';
 export { portsFile, readRecordedPorts, type RecordedPorts } from '../local/process/ports-file';
 export {
   DEFAULT_DB_PORT,

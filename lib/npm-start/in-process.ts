@@ -4,12 +4,7 @@
  * free ports it gives what it starts.
  */
 export { freePort } from '../local/process/free-port';
-export {
-  createTables,
-  LOCAL_CREDENTIALS,
-  LOCAL_REGION,
-  startEngine,
-} from '../local/dynamodb/engine';
+export { createTables, LOCAL_REGION, startEngine } from '../local/dynamodb/engine';
 export { startLocal } from '../local/runtime';
 export { LocalQueue } from '../local/sqs/queue';
 export { serveSqs, SQS_TARGET_PREFIX } from '../local/sqs/api';

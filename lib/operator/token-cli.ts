@@ -131,7 +131,7 @@ function resolveTarget(
   }
   if (values.table || values.region) throw new UsageError('--table and --region go with --aws');
   const engine = localEngineTarget(env);
-  const client = makeDocumentClient(localCliClientConfig(engine.endpoint));
+  const client = makeDocumentClient(localCliClientConfig(engine.endpoint, engine.credentials));
   return {
     client,
     table: new TokensTable(client, TOKENS_TABLE.localName),

@@ -22,6 +22,7 @@ import {
   type FunctionName,
 } from '../../lib/definitions/functions';
 import { PlantStoreStack, type PlantStoreStackProps } from '../../lib/infra/plant-store-stack';
+import { functionStatements, keyPolicy, type ResourceArns } from '../../lib/definitions/policies';
 import { VERSION } from '../../lib/definitions/version';
 
 /** The feature flags `cdk synth` reads from cdk.json, so that the template tested is the one deployed. */
@@ -225,83 +226,132 @@ describe('functions', () => {
     ).toBe('TokensTable6C9B5BC6');
   });
 
-  it('grants each function exactly its table actions: GetItem on tokens; PutItem+GetItem, GetItem, Scan, UpdateItem+GetItem (twice), UpdateItem+DeleteItem+GetItem on plants; Scan, GetItem on subscriptions', () => {
-    const subscriptions = logicalIdOf('AWS::DynamoDB::Table', {
-      KeySchema: [{ AttributeName: 'subscriberId', KeyType: 'HASH' }],
-    });
-    const tokens = logicalIdOf('AWS::DynamoDB::Table', {
-      KeySchema: [{ AttributeName: 'tokenHash', KeyType: 'HASH' }],
-    });
-    const plants = logicalIdOf('AWS::DynamoDB::Table', {
-      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-    });
-    const dynamoStatements = Object.entries(template.findResources('AWS::IAM::Policy')).flatMap(
-      ([id, policy]) =>
-        (
-          policy.Properties.PolicyDocument.Statement as {
-            Action: string | string[];
-            Resource: unknown;
-          }[]
-        )
-          .filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')))
-          // The fan-out's stream read (event source mapping), checked in webhooks.test.ts.
-          .filter(
-            (s) => ![s.Action].flat().some((a) => /Stream|GetRecords|GetShardIterator/.test(a)),
-          )
-          // `[x].flat()`: one resource may be written alone or as a list (minimizePolicies).
-          .map((s) => ({
-            policy: id,
-            actions: [s.Action].flat().sort(),
-            resource: [s.Resource].flat(),
-          })),
+  it('grants each function exactly what the registry gives it, besides what Lambda itself uses on its behalf', () => {
+    const arnOf = (type: string, prefix: string) => {
+      const ids = Object.keys(template.findResources(type)).filter((id) => id.startsWith(prefix));
+      if (ids.length !== 1) throw new Error(`no single ${type} ${prefix}…: ${ids.join(', ')}`);
+      return JSON.stringify({ 'Fn::GetAtt': [ids[0], 'Arn'] });
+    };
+    const queueIds = {
+      deliveries: 'WebhooksDeliveryQueue',
+      deadLetters: 'WebhooksDeadLetterQueue',
+      streamFailures: 'WebhooksStreamFailureQueue',
+    } as const;
+    const arns: ResourceArns = {
+      table: (key) =>
+        JSON.stringify({
+          'Fn::GetAtt': [
+            logicalIdOf('AWS::DynamoDB::Table', {
+              KeySchema: [{ AttributeName: TABLES_BY_KEY[key].partitionKey.name, KeyType: 'HASH' }],
+            }),
+            'Arn',
+          ],
+        }),
+      queue: (key) => arnOf('AWS::SQS::Queue', queueIds[key]),
+      role: (name) => arnOf('AWS::IAM::Role', `${FUNCTIONS[name].id}Role`),
+      accountRoot: '',
+      deployer: '',
+    };
+    const pairs = (statements: readonly { Action: unknown; Resource: unknown }[]) =>
+      statements.flatMap((s) =>
+        [s.Action]
+          .flat()
+          .flatMap((action) =>
+            [s.Resource]
+              .flat()
+              .map(
+                (resource) =>
+                  `${String(action)} ${typeof resource === 'string' && !resource.startsWith('{') ? resource : JSON.stringify(typeof resource === 'string' ? JSON.parse(resource) : resource)}`,
+              ),
+          ),
+      );
+    for (const name of FUNCTION_NAMES) {
+      const [, policy] = Object.entries(template.findResources('AWS::IAM::Policy')).find(([id]) =>
+        id.startsWith(`${FUNCTIONS[name].id}RoleDefaultPolicy`),
+      )!;
+      const granted = new Set(pairs(policy.Properties.PolicyDocument.Statement));
+      const registry = pairs(functionStatements(name, arns));
+      expect([...registry].filter((pair) => !granted.has(pair))).toEqual([]);
+      // Everything else is Lambda's own work for the function: its logs, and its event source
+      // mapping's reads (the stream's, or the queue's) and on-failure sends.
+      const logs = arnOf('AWS::Logs::LogGroup', `${FUNCTIONS[name].id}Logs`);
+      const lambdasOwn = [...granted].filter((pair) => !registry.includes(pair));
+      for (const pair of lambdasOwn) {
+        expect(pair).toMatch(
+          new RegExp(
+            `^(logs:(CreateLogStream|PutLogEvents) ${escape(logs)}|dynamodb:(DescribeStream|GetRecords|GetShardIterator|ListStreams) .*|sqs:(ReceiveMessage|DeleteMessage|ChangeMessageVisibility|GetQueueAttributes|GetQueueUrl) ${escape(arns.queue('deliveries'))}|sqs:(SendMessage|GetQueueAttributes|GetQueueUrl) ${escape(arns.queue('streamFailures'))})$`,
+          ),
+        );
+        if (pair.startsWith('sqs:') || pair.startsWith('dynamodb:')) {
+          expect(FUNCTIONS[name].trigger).toBeDefined();
+        }
+      }
+    }
+    // The deliverer's batch: what the receiver gate keeps on the subscriber's item is written.
+    expect(pairs(functionStatements('deliver', arns))).toEqual(
+      expect.arrayContaining([
+        `dynamodb:GetItem ${arns.table('subscriptions')}`,
+        `dynamodb:UpdateItem ${arns.table('subscriptions')}`,
+      ]),
     );
-    expect(dynamoStatements).toEqual([
-      {
-        policy: expect.stringMatching(/^AuthorizerRole/),
-        actions: ['dynamodb:GetItem'],
-        resource: [{ 'Fn::GetAtt': [tokens, 'Arn'] }],
-      },
-      {
-        policy: expect.stringMatching(/^CreatePlantRole/),
-        actions: ['dynamodb:GetItem', 'dynamodb:PutItem'],
-        resource: [{ 'Fn::GetAtt': [plants, 'Arn'] }],
-      },
-      {
-        policy: expect.stringMatching(/^GetPlantRole/),
-        actions: ['dynamodb:GetItem'],
-        resource: [{ 'Fn::GetAtt': [plants, 'Arn'] }],
-      },
-      {
-        policy: expect.stringMatching(/^ListPlantsRole/),
-        actions: ['dynamodb:Scan'],
-        resource: [{ 'Fn::GetAtt': [plants, 'Arn'] }],
-      },
-      ...['UpdatePlantRole', 'PatchPlantRole'].map((role) => ({
-        policy: expect.stringMatching(new RegExp(`^${role}`)),
-        actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-        resource: [{ 'Fn::GetAtt': [plants, 'Arn'] }],
-      })),
-      {
-        policy: expect.stringMatching(/^DeletePlantRole/),
-        actions: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
-        resource: [{ 'Fn::GetAtt': [plants, 'Arn'] }],
-      },
-      {
-        policy: expect.stringMatching(/^FanOutRole/),
-        actions: ['dynamodb:Scan'],
-        resource: [{ 'Fn::GetAtt': [subscriptions, 'Arn'] }],
-      },
-      {
-        policy: expect.stringMatching(/^DeliverRole/),
-        actions: ['dynamodb:GetItem'],
-        resource: [{ 'Fn::GetAtt': [subscriptions, 'Arn'] }],
-      },
-    ]);
     expect(JSON.stringify(template.findResources('AWS::IAM::Role'))).not.toContain(
       'ManagedPolicyArns',
     );
   });
+
+  it("deploys the secrets key's policy from the registry: the account administers and seals, the functions given the key use it, under a subscriber context", () => {
+    const [key] = Object.values(template.findResources('AWS::KMS::Key'));
+    const normal = (statement: Record<string, unknown>) =>
+      JSON.parse(
+        JSON.stringify({
+          ...statement,
+          Action: [statement.Action].flat(),
+          Resource: [statement.Resource].flat(),
+        }),
+        (_, value: unknown) =>
+          typeof value === 'string' && value.startsWith('{') ? JSON.parse(value) : value,
+      );
+    const roleArn = (name: FunctionName) =>
+      JSON.stringify({
+        'Fn::GetAtt': [
+          Object.keys(template.findResources('AWS::IAM::Role')).find((id) =>
+            id.startsWith(`${FUNCTIONS[name].id}Role`),
+          ),
+          'Arn',
+        ],
+      });
+    const expected = keyPolicy('secrets', {
+      table: () => '',
+      queue: () => '',
+      role: roleArn,
+      accountRoot: JSON.stringify({
+        'Fn::Join': [
+          '',
+          ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':root'],
+        ],
+      }),
+      // The bootstrap's execution role, as the template writes it.
+      deployer: JSON.stringify(deployerOf(key!.Properties.KeyPolicy.Statement)),
+    });
+    expect(key!.Properties.KeyPolicy.Statement.map(normal)).toEqual(
+      expected.Statement.map((s) => normal(s as unknown as Record<string, unknown>)),
+    );
+  });
 });
+
+/** The deployer ARN the template's key policy names (the bootstrap's, with its own intrinsics). */
+function deployerOf(
+  statements: { Sid?: string; Condition?: Record<string, Record<string, unknown>> }[],
+) {
+  return statements.find((s) => s.Sid === 'OnlyDeploymentsChangeThePolicy')?.Condition?.ArnEquals?.[
+    'aws:PrincipalArn'
+  ];
+}
+
+/** `text` matched literally in a regular expression. */
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 describe('tables', () => {
   it.each([

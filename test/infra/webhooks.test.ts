@@ -14,6 +14,9 @@ import { Webhooks } from '../../lib/infra/constructs/webhooks';
 import { DELIVERY_SOURCE, STREAM_SOURCE } from '../../lib/definitions/webhooks';
 import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { FUNCTIONS } from '../../lib/definitions/functions';
+import { keyPolicy } from '../../lib/definitions/policies';
+import { bootstrapRoleArn } from '../../lib/infra/bootstrap';
+import { PolicyDocument } from 'aws-cdk-lib/aws-iam';
 import {
   MAX_ATTEMPTS,
   RETRY_DELAYS_SECONDS,
@@ -44,11 +47,25 @@ function build(stream = true, qualifier?: string) {
       handler: 'index.handler',
       code: Code.fromInline('export const handler = async () => ({});'),
     });
+  const deliver = fn('Deliver');
   const webhooks = new Webhooks(stack, 'Webhooks', {
     plantsTable,
     subscriptionsTable,
     fanOut: fn('FanOut'),
-    deliver: fn('Deliver'),
+    deliver,
+    secretsKeyPolicy: PolicyDocument.fromJson(
+      keyPolicy('secrets', {
+        table: () => 'unused',
+        queue: () => 'unused',
+        role: () => deliver.role!.roleArn,
+        accountRoot: `arn:aws:iam::${stack.account}:root`,
+        // As the stack gives it: its synthesizer's bootstrap execution role.
+        deployer: bootstrapRoleArn(
+          { qualifier: qualifier ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER },
+          'cfn-exec',
+        ),
+      }),
+    ),
   });
   return { stack, webhooks };
 }
@@ -152,12 +169,11 @@ it('dead-letters by SQS only as a safety net (the deliverer counts attempts); en
   );
 });
 
-it('gives the fan-out only send on the delivery (and stream failure) queue and the stream read', () => {
+it("adds to the fan-out's role only the stream mapping's read and its on-failure send (the function's own grants come from the registry)", () => {
   const statements = statementsOf('FanOut');
+  // The mapping itself sends a record past its age to the stream failure queue.
   for (const s of statements.filter((s) => s.actions.includes('sqs:SendMessage'))) {
-    expect(JSON.stringify(s.resource)).toMatch(
-      /^\{"Fn::GetAtt":\["Webhooks(DeliveryQueue|StreamFailureQueue)/,
-    );
+    expect(JSON.stringify(s.resource)).toMatch(/^\{"Fn::GetAtt":\["WebhooksStreamFailureQueue/);
   }
   expect([...new Set(statements.flatMap((s) => s.actions))].sort()).toEqual(
     [
@@ -173,24 +189,15 @@ it('gives the fan-out only send on the delivery (and stream failure) queue and t
   expect(JSON.stringify(statements)).not.toMatch(/kms:|sqs:ReceiveMessage|sqs:DeleteMessage/);
 });
 
-it('gives the deliverer consume and send on the delivery queue, send on the dead letters and Decrypt on the secrets key, nothing else', () => {
+it("adds to the deliverer's role only the queue mapping's consume (its grants come from the registry)", () => {
   const statements = statementsOf('Deliver');
-  const decrypt = statements.find((s) => s.actions.includes('kms:Decrypt'));
-  expect(JSON.stringify(decrypt?.resource)).toMatch(/WebhooksSecretsKey/);
-  for (const s of statements.filter((s) => s.actions.includes('sqs:SendMessage'))) {
-    expect(JSON.stringify(s.resource)).toMatch(
-      /^\{"Fn::GetAtt":\["Webhooks(DeliveryQueue|DeadLetterQueue)/,
-    );
-  }
   expect([...new Set(statements.flatMap((s) => s.actions))].sort()).toEqual(
     [
-      'kms:Decrypt',
       'sqs:ChangeMessageVisibility',
       'sqs:DeleteMessage',
       'sqs:GetQueueAttributes',
       'sqs:GetQueueUrl',
       'sqs:ReceiveMessage',
-      'sqs:SendMessage',
     ].sort(),
   );
   template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });

@@ -12,14 +12,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import {
-  createTables,
-  LOCAL_CREDENTIALS,
-  LOCAL_REGION,
-  type Engine,
-} from '../../lib/local/dynamodb/engine';
+import { createTables, LOCAL_REGION, type Engine } from '../../lib/local/dynamodb/engine';
 import { TABLES } from '../../lambda/aws/tables';
 import { freePort } from '../../lib/local/process/free-port';
+
+/** DynamoDB Local checks no signature: any keys do. */
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /** The folder holding DynamoDBLocal.jar and DynamoDBLocal_lib, or `undefined` when not installed. */
 function jarFolder(): string | undefined {

@@ -28,7 +28,9 @@ export function useEngineWithQueues(): EngineWithQueues {
   const ready = {} as { -readonly [K in keyof EngineWithQueues]: EngineWithQueues[K] };
   beforeAll(async () => {
     ready.engine = await startEngineWithQueues();
-    ready.sqs = new SQSClient(localCliClientConfig(ready.engine.endpoint));
+    ready.sqs = new SQSClient(
+      localCliClientConfig(ready.engine.endpoint, ready.engine.clientConfig.credentials),
+    );
     const url = (name: string) => localQueueUrl(ready.engine.endpoint, name);
     ready.urls = {
       deliveries: url(LOCAL_QUEUE_NAMES.deliveries),

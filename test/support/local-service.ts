@@ -12,7 +12,7 @@ import { startLocal, type LocalOptions, type LocalService } from '../../lib/loca
 export function useLocalService(
   name: string,
   options: Partial<Omit<LocalOptions, 'dataDir'>> = {},
-): LocalService {
+): LocalService & { readonly dataDir: string } {
   const dataDir = mkdtempSync(join(tmpdir(), `plant-store-${name}-`));
   let service: LocalService | undefined;
   beforeAll(async () => {
@@ -35,6 +35,7 @@ export function useLocalService(
     return service;
   };
   return {
+    dataDir,
     get url() {
       return started().url;
     },
@@ -47,9 +48,21 @@ export function useLocalService(
     get devToken() {
       return started().devToken;
     },
+    get engineClientConfig() {
+      return started().engineClientConfig;
+    },
+    unusedGrants: () => started().unusedGrants(),
     setEngineAvailable: (available) => started().setEngineAvailable(available),
     close: () => started().close(),
   };
+}
+
+/**
+ * The environment with which a CLI reaches `service`: its engine's port and its data directory,
+ * where the operator's keys are (the engine refuses any other signer).
+ */
+export function cliEnvironment(service: { readonly dbPort: number; readonly dataDir: string }) {
+  return { PLANT_STORE_DB_PORT: String(service.dbPort), PLANT_STORE_DATA_DIR: service.dataDir };
 }
 
 /**

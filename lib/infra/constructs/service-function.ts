@@ -1,7 +1,7 @@
 /**
  * One function of the registry as deployed: bundled from the one build definition, with its own
- * log group and a role that may write only there and call exactly the registry's actions on its
- * tables.
+ * log group and a role that may write only there; the stack adds the role's grants, from the
+ * registry (lib/definitions/policies.ts).
  */
 import { CfnResource, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -32,7 +32,7 @@ import { TABLES_BY_KEY, type FunctionDefinition, type TableKey } from '../../def
 export interface ServiceFunctionProps {
   /** The registry name: the metrics' service dimension and the role's description. */
   readonly name: string;
-  /** The registry entry: entry point, memory, timeout and the actions on each table. */
+  /** The registry entry: entry point, memory, timeout and the tables it is given. */
   readonly definition: FunctionDefinition;
   /** The deployed tables, by registry key; the function gets the ones its definition names. */
   readonly tables: Readonly<Partial<Record<TableKey, ITable>>>;
@@ -162,10 +162,10 @@ export class ServiceFunction extends Construct {
         `applicationLogLevel must be TRACE, DEBUG or INFO (a higher level drops the EMF metrics), got ${logLevel}`,
       );
     }
-    const tables = Object.entries(definition.tables).map(([key, actions]) => {
+    const tables = Object.keys(definition.tables).map((key) => {
       const table = props.tables[key as TableKey];
       if (!table) throw new Error(`${name} uses the ${key} table, which tables does not hold`);
-      return { table, actions: actions!, definition: TABLES_BY_KEY[key as TableKey] };
+      return { table, definition: TABLES_BY_KEY[key as TableKey] };
     });
 
     this.logGroup = new LogGroup(this, 'Logs', {
@@ -212,7 +212,6 @@ export class ServiceFunction extends Construct {
         bundling: nodejsBundling(),
       });
     this.function = withoutBundlingNote(build);
-    for (const { table, actions } of tables) table.grant(this.function, ...actions);
     // SAM names a function by the id before `Resource` in its path (here `Function`, the same
     // for all): this metadata gives it the construct's own id (`sam local invoke CreatePlant`).
     (this.function.node.defaultChild as CfnResource).addMetadata('SamResourceId', id);

@@ -5,7 +5,7 @@
  * sets each message's visibility) until the last, after which the queue moves the message to the
  * dead-letter queue, which is alarmed. Subscriber secrets are sealed with this construct's KMS key.
  */
-import { DefaultStackSynthesizer, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import {
   GraphWidget,
   Stats,
@@ -14,12 +14,7 @@ import {
   type IWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import {
-  AccountRootPrincipal,
-  ArnPrincipal,
-  PolicyDocument,
-  PolicyStatement,
-} from 'aws-cdk-lib/aws-iam';
+import type { PolicyDocument } from 'aws-cdk-lib/aws-iam';
 import { Alias, Key } from 'aws-cdk-lib/aws-kms';
 import {
   FilterCriteria,
@@ -34,40 +29,7 @@ import { WEBHOOK_ENVIRONMENT } from '../../../lambda/webhook/config';
 import { MAX_RETRY_AFTER_SECONDS } from '../../../lambda/webhook/retry-after';
 import { HORIZON_SECONDS } from '../../../lambda/webhook/schedule';
 import { DELIVERY_SOURCE, STREAM_FILTER_PATTERN, STREAM_SOURCE } from '../../definitions/webhooks';
-import { bootstrapRoleArn } from '../bootstrap';
 import { businessMetric, type ThresholdAlarm } from './monitoring';
-
-/**
- * What the account may do with the secrets key: administer it, and seal a subscriber's secret
- * (the CLI's `add` and `rotate`), but never decrypt, nor grant (a grant could give decrypt), nor
- * change the key policy (which could give decrypt): only the stack's deployments do that.
- */
-const KEY_ADMINISTRATION = [
-  'kms:CancelKeyDeletion',
-  'kms:CreateAlias',
-  'kms:DeleteAlias',
-  'kms:DescribeKey',
-  'kms:DisableKey',
-  'kms:DisableKeyRotation',
-  'kms:EnableKey',
-  'kms:EnableKeyRotation',
-  'kms:GetKeyPolicy',
-  'kms:GetKeyRotationStatus',
-  'kms:ListAliases',
-  'kms:ListGrants',
-  'kms:ListKeyPolicies',
-  'kms:ListResourceTags',
-  'kms:RevokeGrant',
-  'kms:RotateKeyOnDemand',
-  'kms:ScheduleKeyDeletion',
-  'kms:TagResource',
-  'kms:UntagResource',
-  'kms:UpdateAlias',
-  'kms:UpdateKeyDescription',
-];
-
-/** Only a subscriber's secret: the encryption context names a subscriber id. */
-const SUBSCRIBER_CONTEXT = { StringLike: { 'kms:EncryptionContext:subscriberId': 'sub_*' } };
 
 /** What the webhook is built from. */
 export interface WebhooksProps {
@@ -79,6 +41,11 @@ export interface WebhooksProps {
   readonly fanOut: LambdaFunction;
   /** The deliver function (registry entry `deliver`). */
   readonly deliver: LambdaFunction;
+  /**
+   * The secrets key's policy: who administers it, seals and opens subscriber secrets (from the
+   * registry, lib/definitions/policies.ts).
+   */
+  readonly secretsKeyPolicy: PolicyDocument;
   /**
    * How long an undelivered message is kept on the delivery queue; longer than the whole retry
    * schedule (at most 3.9 days with its jitter) and the waits receivers ask for.
@@ -149,56 +116,11 @@ export class Webhooks extends Construct {
       reason: 'it is the on-failure destination of the stream mapping: a dead-letter queue itself',
     });
 
-    // The key policy is the whole of who may do what (no root kms:*, so no IAM policy can add
-    // decrypt): the deliver role opens secrets, the account administers and seals, and only the
-    // stack's CloudFormation execution role (a deployment of this stack, which for prod is
-    // reviewed) may rewrite the policy; docs/security.md says why.
-    const deployer = bootstrapRoleArn(
-      {
-        qualifier:
-          Stack.of(this).synthesizer.bootstrapQualifier ??
-          DefaultStackSynthesizer.DEFAULT_QUALIFIER,
-      },
-      'cfn-exec',
-    );
-    const deliverRole = deliver.role;
-    if (!deliverRole) throw new Error(`the deliver function ${deliver.node.path} has no role`);
+    // The key policy is the whole of who may do what (lib/definitions/policies.ts).
     this.secretsKey = new Key(this, 'SecretsKey', {
       description: 'Plant Store webhook subscriber secrets',
       enableKeyRotation: true,
-      policy: new PolicyDocument({
-        statements: [
-          new PolicyStatement({
-            sid: 'AccountAdministersWithoutDecrypt',
-            principals: [new AccountRootPrincipal()],
-            actions: KEY_ADMINISTRATION,
-            resources: ['*'],
-          }),
-          new PolicyStatement({
-            sid: 'OnlyDeploymentsChangeThePolicy',
-            principals: [new AccountRootPrincipal()],
-            actions: ['kms:PutKeyPolicy'],
-            resources: ['*'],
-            // A string condition, not the role as principal: a key policy keeps a principal's
-            // unique id, so a bootstrap role deleted and made again would lock the key.
-            conditions: { ArnEquals: { 'aws:PrincipalArn': deployer } },
-          }),
-          new PolicyStatement({
-            sid: 'AccountSealsSubscriberSecrets',
-            principals: [new AccountRootPrincipal()],
-            actions: ['kms:Encrypt'],
-            resources: ['*'],
-            conditions: SUBSCRIBER_CONTEXT,
-          }),
-          new PolicyStatement({
-            sid: 'DeliverOpensSubscriberSecrets',
-            principals: [new ArnPrincipal(deliverRole.roleArn)],
-            actions: ['kms:Decrypt'],
-            resources: ['*'],
-            conditions: SUBSCRIBER_CONTEXT,
-          }),
-        ],
-      }),
+      policy: props.secretsKeyPolicy,
     });
     new Alias(this, 'SecretsKeyAlias', {
       aliasName: `alias/${props.subscriptionsTable.tableName}`,
@@ -210,8 +132,6 @@ export class Webhooks extends Construct {
       WEBHOOK_ENVIRONMENT.streamFailureQueueUrl,
       this.streamFailureQueue.queueUrl,
     );
-    this.deliveryQueue.grantSendMessages(fanOut);
-    this.streamFailureQueue.grantSendMessages(fanOut);
     fanOut.addEventSource(
       new DynamoEventSource(plantsTable, {
         startingPosition: StartingPosition.LATEST,
@@ -235,10 +155,6 @@ export class Webhooks extends Construct {
     deliver.addEnvironment(WEBHOOK_ENVIRONMENT.queueUrl, this.deliveryQueue.queueUrl);
     deliver.addEnvironment(WEBHOOK_ENVIRONMENT.deadLetterQueueUrl, this.deadLetterQueue.queueUrl);
     deliver.addEnvironment(WEBHOOK_ENVIRONMENT.secretsKey, this.secretsKey.keyArn);
-    this.secretsKey.grantDecrypt(deliver);
-    // A failed attempt queues its next attempt's copy; the last one goes to the dead letters.
-    this.deliveryQueue.grantSendMessages(deliver);
-    this.deadLetterQueue.grantSendMessages(deliver);
     deliver.addEventSource(
       new SqsEventSource(this.deliveryQueue, {
         batchSize: DELIVERY_SOURCE.batchSize,

@@ -19,6 +19,9 @@ import type {
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import { TABLES, type TableDefinition } from '../../../lambda/aws/tables';
+import { openLocalAccount, type LocalAccount } from '../iam/account';
+import type { Credentials } from '../iam/identities';
+import { LOCAL_REGION } from '../iam/identities';
 import { LOOPBACK_HOST_NAMES } from '../process/settings';
 
 /** Where and how to run the engine. */
@@ -41,6 +44,12 @@ export interface EngineOptions {
    * @default - the engine serves every admitted request
    */
   readonly intercept?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /**
+   * The local account whose identities may call the engine (and its queues and key) and whose
+   * policies judge each call (lib/local/iam/).
+   * @default - an account of its own, in memory: only its operator (`clientConfig`) is let in
+   */
+  readonly account?: LocalAccount;
 }
 
 /** The names of the loopback address the engine listens on (see `settings.ts`). */
@@ -51,14 +60,16 @@ export interface Engine {
   readonly port: number;
   /** `http://127.0.0.1:<port>`, for `AWS_ENDPOINT_URL_DYNAMODB` or a client's `endpoint`. */
   readonly endpoint: string;
-  /** Client settings that reach this engine with dummy credentials. */
-  readonly clientConfig: DynamoDBClientConfig;
+  /** Client settings that reach this engine (as the local account's operator). */
+  readonly clientConfig: DynamoDBClientConfig & { readonly credentials: Credentials };
   /** Stops accepting connections and closes the store (flushing it to disk). */
   close(): Promise<void>;
 }
 
 /** The embedded engine, which can also play an outage. */
 export interface LocalEngine extends Engine {
+  /** The account in front of it. */
+  readonly account: LocalAccount;
   /**
    * An outage drill: while unavailable, every new connection and every new request is reset
    * (requests being served finish), so callers fail as against a stopped engine after their
@@ -67,17 +78,16 @@ export interface LocalEngine extends Engine {
   setAvailable(available: boolean): void;
 }
 
-/** Credentials the engine accepts (it checks none); the SDK insists on some. */
-export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
-/** The region the SDK is told locally; the engine ignores it. */
-export const LOCAL_REGION = 'local';
+/** The region the SDK is told locally (every local ARN names it). */
+export { LOCAL_REGION };
 
 /**
- * The SDK settings with which a CLI reaches the local engine (its tables and queues) at
- * `endpoint`: one attempt, since an engine that is not there will not come back.
+ * The SDK settings with which a CLI reaches the local engine (its tables, queues and key) at
+ * `endpoint`, signing as the operator: one attempt, since an engine that is not there will not
+ * come back.
  */
-export function localCliClientConfig(endpoint: string) {
-  return { endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 };
+export function localCliClientConfig(endpoint: string, credentials: Credentials) {
+  return { endpoint, region: LOCAL_REGION, credentials, maxAttempts: 1 };
 }
 
 /** Starts the engine and creates the missing tables. */
@@ -89,7 +99,8 @@ export async function startEngine(options: EngineOptions = {}): Promise<LocalEng
     deleteTableMs: 0,
     updateTableMs: 0,
   });
-  guardFromWebPages(server, options.hostNames ?? LOOPBACK_HOST_NAMES, options.intercept);
+  const account = options.account ?? (await openLocalAccount({ log: () => undefined }));
+  guardFromWebPages(server, options.hostNames ?? LOOPBACK_HOST_NAMES, account, options.intercept);
   // The outage drill: a request that reaches the engine while it is unavailable has its connection
   // reset before anything reads it, and so does a new connection; requests already being served
   // finish (cutting one mid-body would make dynalite throw, and the process with it).
@@ -116,10 +127,10 @@ export async function startEngine(options: EngineOptions = {}): Promise<LocalEng
   });
   const port = (server.address() as AddressInfo).port;
   const endpoint = `http://127.0.0.1:${port}`;
-  const clientConfig: DynamoDBClientConfig = {
+  const clientConfig = {
     endpoint,
     region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
+    credentials: account.identities.operator.credentials,
   };
   const close = () =>
     new Promise<void>((resolve, reject) => {
@@ -132,7 +143,7 @@ export async function startEngine(options: EngineOptions = {}): Promise<LocalEng
     await close();
     throw error;
   }
-  return { port, endpoint, clientConfig, setAvailable, close };
+  return { port, endpoint, clientConfig, account, setAvailable, close };
 }
 
 /** Creates each table that does not exist yet, on-demand, from its definition. */
@@ -187,13 +198,15 @@ export function refusal(
 }
 
 /**
- * Puts `refusal` in front of dynalite's own request listener: a refused request gets a 403
- * DynamoDB error (which the SDK raises as `AccessDeniedException`) without CORS headers and never
- * reaches the engine.
+ * Puts `refusal` and then the account's gate in front of dynalite's own request listener: a
+ * refused request gets a 403 DynamoDB error (which the SDK raises as `AccessDeniedException`)
+ * without CORS headers, a request the gate refuses its service's error; neither reaches the
+ * engine, the queues or the key.
  */
 function guardFromWebPages(
   server: Server,
   hostNames: readonly string[],
+  account: LocalAccount,
   intercept: EngineOptions['intercept'],
 ): void {
   const listeners = server.listeners('request') as RequestListener[];
@@ -202,14 +215,16 @@ function guardFromWebPages(
     const port = (server.address() as AddressInfo).port;
     const reason = refusal(req.method, req.headers, port, hostNames);
     if (reason === undefined) {
-      try {
-        if (intercept?.(req, res)) return;
-        for (const listener of listeners) listener.call(server, req, res);
-      } catch {
-        // Whatever a request holds, it fails alone: the engine (and npm start) keeps serving.
-        if (!res.headersSent) res.writeHead(500, { connection: 'close' });
-        res.end();
-      }
+      account.gate.handle(req, res, (checked) => {
+        try {
+          if (account.kms.intercept(checked, res) || intercept?.(checked, res)) return;
+          for (const listener of listeners) listener.call(server, checked, res);
+        } catch {
+          // Whatever a request holds, it fails alone: the engine (and npm start) keeps serving.
+          if (!res.headersSent) res.writeHead(500, { connection: 'close' });
+          res.end();
+        }
+      });
       return;
     }
     const body = JSON.stringify({

@@ -46,6 +46,12 @@ export interface PoolOptions {
    * own, as many starts at once as the machine has cores
    */
   readonly startGate?: StartGate;
+  /**
+   * Issues each new sandbox's AWS credentials (added to its environment), as Lambda gives each
+   * execution environment a session of the function's role of its own.
+   * @default - the environment's own, if any
+   */
+  readonly credentials?: () => Record<string, string>;
 }
 
 /** An invocation waiting for the one sandbox under the inspector. */
@@ -333,6 +339,7 @@ export class SandboxPool {
       generation: this.generation,
       environment: {
         ...this.options.environment,
+        ...this.options.credentials?.(),
         AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(this.options.memorySize),
         AWS_LAMBDA_FUNCTION_TIMEOUT: String(this.options.timeoutSeconds),
       },

@@ -1,6 +1,9 @@
 /** The local settings' defaults and parsing, shared by `npm start`, `npm run db` and `npm run token`. */
 import { resolve } from 'node:path';
 import { UsageError } from '../../cli/args';
+import { readFileSync } from 'node:fs';
+import { operatorFile } from '../iam/identities';
+import type { Credentials } from '../iam/identities';
 import { portsFile, readRecordedPorts } from './ports-file';
 
 /** The names of the loopback address the engine and the gateway listen on. */
@@ -66,6 +69,11 @@ export interface LocalEngineTarget {
   readonly where: string;
   /** One line naming the URL tried, where it came from and the variable that sets it. */
   readonly unreachable: string;
+  /**
+   * The operator's keys, which the engine, queues and key require, kept in the data directory
+   * by `npm start` or `npm run db` (none before their first start: every call is then refused).
+   */
+  readonly credentials: Credentials;
 }
 
 /**
@@ -92,9 +100,22 @@ export function localEngineTarget(env: NodeJS.ProcessEnv): LocalEngineTarget {
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
+    credentials: operatorCredentials(dataDir),
     where: `the local engine at ${endpoint}`,
     unreachable: `cannot reach the local engine at ${endpoint} (${from}); start npm start (or npm run db), or set PLANT_STORE_DB_PORT to the engine port its banner prints`,
   };
+}
+
+/** The operator's keys kept in `dataDir` (empty ones, which the engine refuses, before any). */
+function operatorCredentials(dataDir: string): Credentials {
+  try {
+    const { accessKeyId, secretAccessKey } = JSON.parse(
+      readFileSync(operatorFile(dataDir), 'utf8'),
+    ) as Credentials;
+    return { accessKeyId: String(accessKeyId), secretAccessKey: String(secretAccessKey) };
+  } catch {
+    return { accessKeyId: 'none', secretAccessKey: `no operator keys in ${dataDir} yet` };
+  }
 }
 
 /** `localEngineTarget(env).endpoint`. */

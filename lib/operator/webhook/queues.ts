@@ -12,12 +12,19 @@ import {
 } from '@aws-sdk/client-sqs';
 import { stringifyJson } from '../../../lambda/http/json-answer';
 import type { DeliveryMessage } from '../../../lambda/webhook/message';
-import { LOCAL_QUEUE_NAMES, localCliClientConfig, localQueueUrl } from '../../npm-start/find';
+import {
+  LOCAL_QUEUE_NAMES,
+  localCliClientConfig,
+  localQueueUrl,
+  type Credentials,
+} from '../../npm-start/find';
 import { EXAMPLE_PLANT } from '../../definitions/example-plant';
 
 /** Where the CLI's queue commands go. */
 export interface QueueTarget {
   readonly local: boolean;
+  /** Locally: the operator's keys. */
+  readonly credentials?: Credentials;
   /** npm start's engine endpoint, when local. */
   readonly endpoint?: string;
   readonly region?: string;
@@ -35,7 +42,7 @@ export function webhookQueues(target: QueueTarget): {
   readonly deliveries: () => Promise<string>;
 } {
   if (target.local) {
-    const client = new SQSClient(localCliClientConfig(target.endpoint!));
+    const client = new SQSClient(localCliClientConfig(target.endpoint!, target.credentials!));
     return {
       client,
       deadLetters: localQueueUrl(target.endpoint!, LOCAL_QUEUE_NAMES.deadLetters),

@@ -10,14 +10,16 @@ import { PLANTS_TABLE, SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
 import { PlantsTable } from '../../../lambda/plants/table';
 import { sqsDeliveryQueue, type DeliveryQueue } from '../../../lambda/webhook/delivery-queue';
 import { ReceiverStates } from '../../../lambda/webhook/receiver-state';
-import { kmsSecretBox, LOCAL_SECRET_BOX, type SecretBox } from '../../../lambda/webhook/secrets';
+import { kmsSecretBox, type SecretBox } from '../../../lambda/webhook/secrets';
 import { SubscriptionsTable } from '../../../lambda/webhook/subscriptions-table';
 import { UsageError } from '../../cli/args';
 import {
   LOCAL_QUEUE_NAMES,
+  LOCAL_SECRETS_KEY_ALIAS,
   localCliClientConfig,
   localEngineTarget,
   localQueueUrl,
+  type Credentials,
 } from '../../npm-start/find';
 import type { ReplayDeps } from './replay';
 
@@ -32,6 +34,8 @@ export interface Target {
   readonly queue?: string;
   /** Locally: what to say when the engine cannot be reached. */
   readonly unreachable?: string;
+  /** Locally: the operator's keys (npm start's data directory keeps them). */
+  readonly credentials?: Credentials;
 }
 
 /** The target the options name: `--aws` and its tables and queue, else npm start's engine. */
@@ -52,14 +56,14 @@ export function resolveTarget(
   }
   if (values.table || values['plants-table'] || values.queue || region)
     throw new UsageError('--table, --plants-table, --queue and --region go with --aws');
-  const { endpoint, where, unreachable } = localEngineTarget(env);
-  return { local: true, where, endpoint, unreachable };
+  const { endpoint, where, unreachable, credentials } = localEngineTarget(env);
+  return { local: true, where, endpoint, unreachable, credentials };
 }
 
 /** The subscriptions table of `target`: a client for it and its name. */
 function subscriptionsTableOf(target: Target): [ReturnType<typeof makeDocumentClient>, string] {
   if (target.local) {
-    const client = makeDocumentClient(localCliClientConfig(target.endpoint!));
+    const client = makeDocumentClient(localCliClientConfig(target.endpoint!, target.credentials!));
     return [client, SUBSCRIPTIONS_TABLE.localName];
   }
   if (!target.table) throw new UsageError('--aws needs --table <SubscriptionsTableName>');
@@ -76,9 +80,12 @@ export function receiverStates(target: Target): ReceiverStates {
   return new ReceiverStates(...subscriptionsTableOf(target));
 }
 
-/** How `target` seals a subscriber's secret: KMS deployed, a fixed local box locally. */
+/** How `target` seals a subscriber's secret: with KMS, npm start's locally (never plain text). */
 export function secretBox(target: Target): SecretBox {
-  if (target.local) return LOCAL_SECRET_BOX;
+  if (target.local) {
+    const config = localCliClientConfig(target.endpoint!, target.credentials!);
+    return kmsSecretBox(LOCAL_SECRETS_KEY_ALIAS, new KMSClient(config));
+  }
   return kmsSecretBox(
     `alias/${target.table}`,
     new KMSClient(target.region ? { region: target.region } : {}),
@@ -91,7 +98,7 @@ export function replayDependencies(target: Target, command: string): ReplayDeps 
   let plantsTable: PlantsTable;
   let queue: DeliveryQueue;
   if (target.local) {
-    const config = localCliClientConfig(target.endpoint!);
+    const config = localCliClientConfig(target.endpoint!, target.credentials!);
     plantsTable = new PlantsTable(makeDocumentClient(config), PLANTS_TABLE.localName);
     const url = localQueueUrl(target.endpoint!, LOCAL_QUEUE_NAMES.deliveries);
     queue = sqsDeliveryQueue(url, new SQSClient(config));

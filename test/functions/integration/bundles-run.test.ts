@@ -22,12 +22,7 @@ import {
   type FunctionName,
 } from '../../../lib/definitions/functions';
 import { lambdaNode } from '../../../lib/definitions/lambda-node';
-import {
-  LOCAL_CREDENTIALS,
-  LOCAL_REGION,
-  startEngine,
-  type Engine,
-} from '../../../lib/local/dynamodb/engine';
+import { LOCAL_REGION, startEngine, type Engine } from '../../../lib/local/dynamodb/engine';
 import {
   dynamoDbLocalSkipReason,
   javaAvailable,
@@ -90,8 +85,9 @@ describe.each(ENGINES)('on $engine', ({ engine: label, start }) => {
         env: {
           PATH: process.env.PATH ?? '',
           AWS_REGION: LOCAL_REGION,
-          AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-          AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+          // The engine's operator: this suite runs the bundles, not npm start's sandboxes.
+          AWS_ACCESS_KEY_ID: engine.clientConfig.credentials.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: engine.clientConfig.credentials.secretAccessKey,
           AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint,
           AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
           ...tableEnvironment(name, (_key, table) => table.localName),

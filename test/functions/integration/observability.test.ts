@@ -11,10 +11,13 @@ import { redact } from '../../../lambda/observability/powertools';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import { generateToken, hashToken, tokenItem } from '../../../lambda/tokens/token';
 import { TOKENS_TABLE, TokensTable } from '../../../lambda/tokens/table';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../lib/local/dynamodb/engine';
+import { LOCAL_REGION } from '../../../lib/local/dynamodb/engine';
 import { authorizerEvent, createPlantEvent, plantBody } from '../../support/events';
 import { captureOutput, type CapturedOutput } from '../../support/output';
 import { startTestStore, type TestStore } from '../../support/store';
+
+/** Nothing listens where these go: any keys do. */
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 let store: TestStore;
 let output: CapturedOutput;

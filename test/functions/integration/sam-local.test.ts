@@ -25,7 +25,7 @@ import {
 } from '../../../lib/definitions/functions';
 import { lambdaNode } from '../../../lib/definitions/lambda-node';
 import { ensureDevToken } from '../../../lib/local/dev/dev-token';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, type Engine } from '../../../lib/local/dynamodb/engine';
+import { LOCAL_REGION, type Engine } from '../../../lib/local/dynamodb/engine';
 import { freePort } from '../../../lib/local/process/free-port';
 import {
   LOCAL_QUEUE_NAMES,
@@ -177,8 +177,9 @@ function samEnvironment(name: FunctionName): Record<string, string> {
     PATH: process.env.PATH ?? '',
     ...Object.fromEntries(variables),
     AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    // npm run db's operator: sam local's functions sign as it (the engine refuses strangers).
+    AWS_ACCESS_KEY_ID: engine.clientConfig.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: engine.clientConfig.credentials.secretAccessKey,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
 }

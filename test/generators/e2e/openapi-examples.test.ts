@@ -15,7 +15,6 @@ import { generateToken, tokenItem } from '../../../lambda/tokens/token';
 import { TOKENS_TABLE, TokensTable } from '../../../lambda/tokens/table';
 import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
 import { MAX_BODY_BYTES } from '../../../lambda/create-plant/request';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../lib/local/dynamodb/engine';
 import { createPlantEvent } from '../../support/events';
 import { useLocalService } from '../../support/local-service';
 import { unroutedMethods } from '../../support/routes';
@@ -109,11 +108,7 @@ async function send(
 
 /** A token with exactly `scopes`, written into the runtime's engine. */
 async function tokenWith(...scopes: string[]): Promise<string> {
-  const client = makeDocumentClient({
-    endpoint: `http://127.0.0.1:${service.dbPort}`,
-    region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
-  });
+  const client = makeDocumentClient(service.engineClientConfig);
   const { token, tokenId } = generateToken();
   await new TokensTable(client, TOKENS_TABLE.localName).put(
     tokenItem(token, tokenId, { name: scopes.join(' '), scopes }),

@@ -213,7 +213,7 @@ it('an action the local queues do not answer: 400 UnsupportedOperation', async (
 });
 
 it('the AWS SDK names the refusal as SQS would (InvalidParameterValue) and accepts what is valid', async () => {
-  const sqs = new SQSClient(localCliClientConfig(engine.endpoint));
+  const sqs = new SQSClient(localCliClientConfig(engine.endpoint, engine.clientConfig.credentials));
   try {
     await expect(
       sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, VisibilityTimeout: 1e8 })),
@@ -235,7 +235,7 @@ it('the AWS SDK names the refusal as SQS would (InvalidParameterValue) and accep
 });
 
 it('ChangeMessageVisibility within 12 h of the receive that issued the handle: accepted; past it, refused as SQS refuses it', async () => {
-  const sqs = new SQSClient(localCliClientConfig(engine.endpoint));
+  const sqs = new SQSClient(localCliClientConfig(engine.endpoint, engine.clientConfig.credentials));
   // Only the clock is faked: the engine, the queue and this test read it in one process.
   const at = Date.parse('2026-01-01T00:00:00.000Z');
   jest.useFakeTimers({ now: at, doNotFake: ['setTimeout', 'setImmediate', 'nextTick'] });

@@ -10,7 +10,7 @@ import { DEAD_LETTERS_HEADER } from '../../../lib/operator/webhook/dead-letters'
 import { TEST_WEBHOOK_ID_PREFIX } from '../../../lib/operator/webhook/queues';
 import { MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
 import { freePort } from '../../../lib/local/process/free-port';
-import { useLocalService } from '../../support/local-service';
+import { cliEnvironment, useLocalService } from '../../support/local-service';
 import { uncheckedFetch } from '../../support/http';
 import { runCommand } from '../../support/run-cli';
 import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
@@ -18,8 +18,7 @@ import { startReceiver, until, type Receiver } from '../../support/webhook-recei
 jest.setTimeout(180_000);
 
 const service = useLocalService('webhook-tools', { webhookRetryScale: 0.00001 });
-const cli = (...args: string[]) =>
-  runCommand('webhook', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
+const cli = (...args: string[]) => runCommand('webhook', args, cliEnvironment(service));
 
 const EXAMPLE = '{"id":9007199254740993,"name":"Monstera","tag":"aroid"}';
 

@@ -7,7 +7,6 @@
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { parseJson } from '../../../lambda/http/json';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../lib/local/dynamodb/engine';
 import { sendAsDev, useLocalService } from '../../support/local-service';
 
 const service = useLocalService('e2e-limits');
@@ -80,11 +79,7 @@ describe('a longer plant stored before the limits existed', () => {
   const old = { name: text(['a', 'é', '中', '🌿'], 48_000), tag: text(['🌿', 'x'], 500) };
 
   beforeAll(async () => {
-    const raw = new DynamoDBClient({
-      endpoint: `http://127.0.0.1:${service.dbPort}`,
-      region: LOCAL_REGION,
-      credentials: LOCAL_CREDENTIALS,
-    });
+    const raw = new DynamoDBClient(service.engineClientConfig);
     await raw.send(
       new PutItemCommand({
         TableName: PLANTS_TABLE.localName,

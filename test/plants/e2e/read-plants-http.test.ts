@@ -8,7 +8,7 @@
  */
 import { PlantStore } from '@plant-store/client';
 import { parseJson } from '../../../lambda/http/json';
-import { useLocalService } from '../../support/local-service';
+import { cliEnvironment, useLocalService } from '../../support/local-service';
 import { ALLOWED_METHODS, unroutedMethods } from '../../support/routes';
 import { runCommand } from '../../support/run-cli';
 
@@ -44,7 +44,7 @@ async function createAll(ids: readonly string[]): Promise<void> {
 async function createToken(...scopes: string[]): Promise<string> {
   const args = ['create', '--name', `e2e ${scopes.join(' ') || 'default'}`];
   if (scopes.length > 0) args.push('--scopes', scopes.join(','));
-  const created = await runCommand('token', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
+  const created = await runCommand('token', args, cliEnvironment(service));
   expect(created.code).toBe(0);
   return created.stdout.trim();
 }

@@ -14,7 +14,6 @@ import { parseJson } from '../../../lambda/http/json';
 import { takenMessage } from '../../../lambda/create-plant/create-plant';
 import type { Plant } from '../../../lambda/plants/schemas';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../lib/local/dynamodb/engine';
 import { sendAsDev, useLocalService } from '../../support/local-service';
 import {
   expectStrictly,
@@ -58,11 +57,7 @@ beforeAll(async () => {
   });
   expect(added.code).toBe(0);
   receiver.secret = added.stdout.trim();
-  raw = new DynamoDBClient({
-    endpoint: `http://127.0.0.1:${service.dbPort}`,
-    region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
-  });
+  raw = new DynamoDBClient(service.engineClientConfig);
   client = new PlantStore({ baseUrl: service.url, token: service.devToken });
 });
 

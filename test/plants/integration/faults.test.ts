@@ -9,10 +9,13 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../lib/local/dynamodb/engine';
+import { LOCAL_REGION } from '../../../lib/local/dynamodb/engine';
 import { createPlantEvent, plantBody } from '../../support/events';
 import { captureOutput, type CapturedOutput } from '../../support/output';
 import { countRequests, startTestStore, type TestStore } from '../../support/store';
+
+/** Nothing listens where these go: any keys do. */
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 const UNAVAILABLE = {
   error: 503,

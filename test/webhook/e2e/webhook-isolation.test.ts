@@ -7,14 +7,13 @@
  * invocation per few plants filling the deliverer's 50.
  */
 import { runCommand } from '../../support/run-cli';
-import { useLocalService } from '../../support/local-service';
+import { cliEnvironment, useLocalService } from '../../support/local-service';
 import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
 
 jest.setTimeout(120_000);
 
 const service = useLocalService('webhook-isolation', { webhookRetryScale: 0.0001 });
-const cli = (...args: string[]) =>
-  runCommand('webhook', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
+const cli = (...args: string[]) => runCommand('webhook', args, cliEnvironment(service));
 
 const receivers: Receiver[] = [];
 afterAll(async () => {

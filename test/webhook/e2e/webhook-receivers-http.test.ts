@@ -7,7 +7,7 @@
  * loses nothing and has nothing dead-lettered. Everything is measured from the receivers' side.
  */
 import { runCommand } from '../../support/run-cli';
-import { useLocalService } from '../../support/local-service';
+import { cliEnvironment, useLocalService } from '../../support/local-service';
 import { startReceiver, until, type Answer, type Receiver } from '../../support/webhook-receiver';
 import { HORIZON_SECONDS, MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
 
@@ -15,8 +15,7 @@ jest.setTimeout(600_000);
 
 const SCALE = 0.0001;
 const service = useLocalService('webhook-receivers', { webhookRetryScale: SCALE });
-const cli = (...args: string[]) =>
-  runCommand('webhook', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
+const cli = (...args: string[]) => runCommand('webhook', args, cliEnvironment(service));
 
 const receivers: Receiver[] = [];
 afterAll(async () => {

@@ -6,7 +6,7 @@
  * The retry schedule runs at 1/10,000 of its real length (PLANT_STORE_WEBHOOK_RETRY_SCALE).
  */
 import { runCommand } from '../../support/run-cli';
-import { useLocalService } from '../../support/local-service';
+import { cliEnvironment, useLocalService } from '../../support/local-service';
 import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
 import { Webhook } from 'standardwebhooks';
 import { MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
@@ -14,8 +14,7 @@ import { MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
 jest.setTimeout(600_000);
 
 const service = useLocalService('webhooks', { webhookRetryScale: 0.0001 });
-const cli = (...args: string[]) =>
-  runCommand('webhook', args, { PLANT_STORE_DB_PORT: String(service.dbPort) });
+const cli = (...args: string[]) => runCommand('webhook', args, cliEnvironment(service));
 
 /** Adds `receiver` as a subscriber through the CLI; its secret is what `add` printed. */
 async function subscribe(receiver: Receiver, name: string): Promise<string> {

@@ -11,9 +11,12 @@ import type { AddressInfo } from 'node:net';
 import { fanOut, type FanOutDeps } from '../../../lambda/fan-out/fan-out';
 import { makeSqsClient, sqsDeliveryQueue } from '../../../lambda/webhook/delivery-queue';
 import { parseDeliveryMessage } from '../../../lambda/webhook/message';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../lib/local/dynamodb/engine';
+import { LOCAL_REGION } from '../../../lib/local/dynamodb/engine';
 import { LocalQueue } from '../../../lib/local/sqs/queue';
 import { serveSqs, type SqsFaults } from '../../../lib/local/sqs/api';
+
+/** The bare SQS server here has no gate in front: any keys do. */
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 const AT = '2026-01-01T00:00:00.000Z';
 const SUBSCRIBERS = ['sub_a', 'sub_b', 'sub_c'].map((subscriberId) => ({

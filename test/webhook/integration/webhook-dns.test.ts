@@ -10,7 +10,8 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { createSocket, type Socket } from 'node:dgram';
 import { makeDeliverHandler } from '../../../lambda/deliver/handler';
 import type { DeliveryMessage } from '../../../lambda/webhook/message';
-import { LOCAL_SECRET_BOX, OpenedSecrets } from '../../../lambda/webhook/secrets';
+import { OpenedSecrets } from '../../../lambda/webhook/secrets';
+import { TEST_SECRET_BOX } from '../../support/secret-box';
 import { generateSecret } from '../../../lambda/webhook/signature';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver';
 
@@ -79,10 +80,10 @@ it('one subscriber whose DNS never answers delays none of the others in its batc
         url: subscribers[subscriberId]!,
         name: '',
         createdAt: '',
-        secret: await LOCAL_SECRET_BOX.seal(secret, subscriberId),
+        secret: await TEST_SECRET_BOX.seal(secret, subscriberId),
       }),
     },
-    secrets: new OpenedSecrets(LOCAL_SECRET_BOX),
+    secrets: new OpenedSecrets(TEST_SECRET_BOX),
     policy: { allowLoopback: true },
     dns: { servers: [`127.0.0.1:${dnsPort}`], deadlineMs: 2_000 },
     queue: {

@@ -16,11 +16,8 @@ import {
   MAX_ATTEMPTS,
   RETRY_DELAYS_SECONDS,
 } from '../../../lambda/webhook/schedule';
-import {
-  LOCAL_SECRET_BOX,
-  OpenedSecrets,
-  ROTATION_OVERLAP_SECONDS,
-} from '../../../lambda/webhook/secrets';
+import { OpenedSecrets, ROTATION_OVERLAP_SECONDS } from '../../../lambda/webhook/secrets';
+import { TEST_SECRET_BOX } from '../../support/secret-box';
 import { generateSecret } from '../../../lambda/webhook/signature';
 import type { SealedSubscriber } from '../../../lambda/webhook/subscriptions-table';
 
@@ -49,7 +46,7 @@ async function harness(options: {
   open?: (sealed: string, subscriberId: string) => Promise<string>;
 }) {
   const secret = generateSecret();
-  const sealed = await LOCAL_SECRET_BOX.seal(secret, 'sub_a');
+  const sealed = await TEST_SECRET_BOX.seal(secret, 'sub_a');
   const copies: DeliveryMessage[] = [];
   const deadLetters: DeliveryMessage[] = [];
   const visibility: [string, number][] = [];
@@ -67,8 +64,8 @@ async function harness(options: {
         })),
     },
     secrets: new OpenedSecrets({
-      ...LOCAL_SECRET_BOX,
-      open: options.open ?? LOCAL_SECRET_BOX.open,
+      ...TEST_SECRET_BOX,
+      open: options.open ?? TEST_SECRET_BOX.open,
     }),
     policy: PUBLIC_ONLY,
     post: async (_url, headers) => {
@@ -196,10 +193,10 @@ it('when the queue itself is out of reach the message comes back unchanged (its 
         url: 'https://a.example/',
         name: '',
         createdAt: '',
-        secret: await LOCAL_SECRET_BOX.seal(h.secret, subscriberId),
+        secret: await TEST_SECRET_BOX.seal(h.secret, subscriberId),
       }),
     },
-    secrets: new OpenedSecrets(LOCAL_SECRET_BOX),
+    secrets: new OpenedSecrets(TEST_SECRET_BOX),
     policy: PUBLIC_ONLY,
     post: async () => ({ status: 500 }),
     queue: {
@@ -229,13 +226,13 @@ it('opens each subscriber secret once per sandbox, keyed by subscriber and seale
         url: `https://${subscriberId}.example/`,
         name: '',
         createdAt: '',
-        secret: await LOCAL_SECRET_BOX.seal(secrets.get(subscriberId)!, subscriberId),
+        secret: await TEST_SECRET_BOX.seal(secrets.get(subscriberId)!, subscriberId),
       };
     },
     open: async (sealed, subscriberId) => {
       opened.push(subscriberId);
       await new Promise((resolve) => setTimeout(resolve, 5));
-      return LOCAL_SECRET_BOX.open(sealed, subscriberId);
+      return TEST_SECRET_BOX.open(sealed, subscriberId);
     },
   });
   const batch = Array.from({ length: 100 }, (_, n) =>
@@ -247,7 +244,7 @@ it('opens each subscriber secret once per sandbox, keyed by subscriber and seale
 });
 
 it('a sealed secret copied to another subscriber does not sign for it', async () => {
-  const sealedForA = await LOCAL_SECRET_BOX.seal(generateSecret(), 'sub_a');
+  const sealedForA = await TEST_SECRET_BOX.seal(generateSecret(), 'sub_a');
   const h = await harness({
     subscriber: async (subscriberId) => ({
       subscriberId,
@@ -259,7 +256,7 @@ it('a sealed secret copied to another subscriber does not sign for it', async ()
     // As KMS does with the subscriber id as encryption context.
     open: async (sealed, subscriberId) => {
       if (sealed === sealedForA && subscriberId !== 'sub_a') throw new Error('InvalidCiphertext');
-      return LOCAL_SECRET_BOX.open(sealed, subscriberId);
+      return TEST_SECRET_BOX.open(sealed, subscriberId);
     },
   });
   const answer = await h.run(record({ subscriberId: 'sub_a' }), record({ subscriberId: 'sub_b' }));
@@ -274,8 +271,8 @@ it('signs with the new and the previous secret while a rotation overlaps, then w
     url: 'https://a.example/',
     name: '',
     createdAt: '',
-    secret: await LOCAL_SECRET_BOX.seal(newSecret, 'sub_a'),
-    previousSecret: await LOCAL_SECRET_BOX.seal(oldSecret, 'sub_a'),
+    secret: await TEST_SECRET_BOX.seal(newSecret, 'sub_a'),
+    previousSecret: await TEST_SECRET_BOX.seal(oldSecret, 'sub_a'),
     rotationEndsAt,
   });
   const ends = new Date(NOW + ROTATION_OVERLAP_SECONDS * 1000).toISOString();
