@@ -18,7 +18,11 @@ import {
   type LocalAccount,
 } from '../../../lib/local/iam/account';
 import { LOCAL_REGION, type Engine } from '../../../lib/local/dynamodb/engine';
-import { LOCAL_QUEUE_NAMES, localQueueUrl, startEngineWithQueues } from '../../../lib/local/webhooks';
+import {
+  LOCAL_QUEUE_NAMES,
+  localQueueUrl,
+  startEngineWithQueues,
+} from '../../../lib/local/webhooks';
 
 const lines: string[] = [];
 let account: LocalAccount;
