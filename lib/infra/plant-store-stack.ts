@@ -301,7 +301,7 @@ export class PlantStoreStack extends Stack {
 
 /**
  * What a sam-local synth adds to a function's environment: the SDK reads the endpoints itself;
- * `npm run db` serves the webhook queues on the engine's port, and there the receivers are on
+ * `npm run db` serves the webhook queues and KMS on the engine's port, and there the receivers are on
  * loopback; the retry scale is 1 unless sam-env.json says otherwise. A normal synth adds nothing.
  */
 function samLocalEnvironment(
@@ -311,6 +311,8 @@ function samLocalEnvironment(
   if (!endpoint) return undefined;
   return {
     AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+    // npm run db serves KMS on the same port, for a function given a key (sam-env.json names it).
+    ...(FUNCTIONS[name].keys && { AWS_ENDPOINT_URL_KMS: endpoint }),
     ...(FUNCTIONS[name].trigger && {
       AWS_ENDPOINT_URL_SQS: endpoint,
       [WEBHOOK_ENVIRONMENT.allowLoopback]: 'true',

@@ -127,7 +127,7 @@ function bytes(data: SourceData): string | Uint8Array {
 }
 
 /** SHA-256 (or its HMAC, given a secret) as the signer asks for it, from `node:crypto`. */
-class NodeHash {
+export class NodeHash {
   private readonly hash: Hash | Hmac;
 
   constructor(secret?: SourceData) {

@@ -26,6 +26,8 @@ import {
 import { lambdaNode } from '../../../lib/definitions/lambda-node';
 import { ensureDevToken } from '../../../lib/local/dev/dev-token';
 import { LOCAL_REGION, type Engine } from '../../../lib/local/dynamodb/engine';
+import { openLocalAccount } from '../../../lib/local/iam/account';
+import { writeSamProfiles } from '../../../lib/local/iam/sam-profiles';
 import { freePort } from '../../../lib/local/process/free-port';
 import {
   LOCAL_QUEUE_NAMES,
@@ -74,6 +76,8 @@ interface FunctionResource {
 
 let dir: string;
 let engine: Engine;
+/** The profiles `npm run db` writes for `sam local invoke --profile <function>`. */
+let profiles: Map<string, Record<string, string>>;
 let resources: Record<FunctionName, FunctionResource>;
 let receiver: Listener;
 /** The lines the receiver printed: one per delivery whose signature verified. */
@@ -117,14 +121,18 @@ beforeAll(async () => {
   ) as Record<FunctionName, FunctionResource>;
 
   // docs/local.md, in its order: `npm run db`, the dev token, a receiver, the subscriber.
-  engine = await startEngineWithQueues();
+  // Its operator's keys in the data directory, where the webhook CLI finds them; each function's
+  // session in the profiles file, as npm run db writes it.
+  const account = await openLocalAccount({ dataDir: dir, log: () => undefined });
+  engine = await startEngineWithQueues({ account });
+  profiles = readProfiles(await writeSamProfiles(account, dir));
   const token = event('authorizer').identitySource[0].replace(/^Bearer /, '');
   await ensureDevToken({ dataDir: dir, devToken: token }, engine.clientConfig);
   const secret: string[] = [];
   const io = {
     out: (line: string) => secret.push(line),
     err: () => undefined,
-    env: { ...process.env, PLANT_STORE_DB_PORT: String(engine.port) },
+    env: { ...process.env, PLANT_STORE_DB_PORT: String(engine.port), PLANT_STORE_DATA_DIR: dir },
   };
   // The receiver's port is the test's own; the URL is stored with the subscriber, not in events/.
   const port = await freePort();
@@ -177,11 +185,23 @@ function samEnvironment(name: FunctionName): Record<string, string> {
     PATH: process.env.PATH ?? '',
     ...Object.fromEntries(variables),
     AWS_REGION: 'us-east-1',
-    // npm run db's operator: sam local's functions sign as it (the engine refuses strangers).
-    AWS_ACCESS_KEY_ID: engine.clientConfig.credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: engine.clientConfig.credentials.secretAccessKey,
+    // What `--profile <function>` gives the container: that function's own role session.
+    ...profiles.get(name),
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
+}
+
+/** A shared credentials file's profiles, as SAM hands one to the container (AWS_… variables). */
+function readProfiles(file: string): Map<string, Record<string, string>> {
+  const found = new Map<string, Record<string, string>>();
+  let current: Record<string, string> = {};
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const section = /^\[(.+)\]$/.exec(line);
+    if (section) found.set(section[1]!, (current = {}));
+    const pair = /^(\w+) = (.+)$/.exec(line);
+    if (pair) current[pair[1]!.toUpperCase()] = pair[2]!;
+  }
+  return found;
 }
 
 async function invoke(name: FunctionName): Promise<Record<string, unknown>> {

@@ -37,7 +37,11 @@ async function post(body: string, headers: Record<string, string> = {}, path = '
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
-const cliEnvironment = () => ({ ...process.env, PLANT_STORE_DB_PORT: String(service.dbPort) });
+const cliEnvironment = () => ({
+  ...process.env,
+  PLANT_STORE_DB_PORT: String(service.dbPort),
+  PLANT_STORE_DATA_DIR: dataDir,
+});
 const cli = (...args: string[]) => runCommand('token', args, cliEnvironment());
 
 beforeAll(async () => {

@@ -7,9 +7,14 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEngine, type Engine } from '../../../lib/local/dynamodb/engine';
+import type { Credentials } from '../../../lib/local/iam/identities';
+import { readOperatorCredentials } from '../../../lib/local/iam/identities';
 import { freePort } from '../../../lib/local/process/free-port';
+import { signedHeaders } from '../../support/signed-headers';
 
 let engine: Engine;
 beforeAll(async () => {
@@ -52,19 +57,26 @@ function raw(port: number, method: string, headers: Record<string, string>, body
 const accessControl = (headers: Record<string, unknown>) =>
   Object.keys(headers).filter((name) => name.startsWith('access-control-'));
 
-const listTables = (port: number, headers: Record<string, string>) =>
+/** A ListTables signed by `credentials` (the engine's operator by default) with `headers`. */
+const listTables = async (
+  port: number,
+  headers: Record<string, string>,
+  credentials: Credentials = engine.clientConfig.credentials,
+) =>
   raw(
     port,
     'POST',
-    {
-      'content-type': 'application/x-amz-json-1.0',
-      'x-amz-target': 'DynamoDB_20120810.ListTables',
-      // dynalite wants the parts of a signature, never a valid one.
-      authorization:
-        'AWS4-HMAC-SHA256 Credential=local/20240101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
-      'x-amz-date': '20240101T000000Z',
-      ...headers,
-    },
+    await signedHeaders(
+      `http://127.0.0.1:${port}`,
+      'dynamodb',
+      {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': 'DynamoDB_20120810.ListTables',
+        ...headers,
+      },
+      '{}',
+      credentials,
+    ),
     '{}',
   );
 
@@ -139,9 +151,14 @@ it('answers another host name only when told to (sam local: host.docker.internal
   const docker = await startEngine({ hostNames: ['127.0.0.1', 'host.docker.internal'] });
   try {
     const host = `host.docker.internal:${docker.port}`;
-    expect((await listTables(docker.port, { host })).status).toBe(200);
-    expect((await listTables(docker.port, { host: `localhost:${docker.port}` })).status).toBe(403);
-    expect((await listTables(docker.port, { host, origin: 'https://a.example' })).status).toBe(403);
+    const keys = docker.clientConfig.credentials;
+    expect((await listTables(docker.port, { host }, keys)).status).toBe(200);
+    expect((await listTables(docker.port, { host: `localhost:${docker.port}` }, keys)).status).toBe(
+      403,
+    );
+    expect(
+      (await listTables(docker.port, { host, origin: 'https://a.example' }, keys)).status,
+    ).toBe(403);
     expect(
       (await listTables(engine.port, { host: `host.docker.internal:${engine.port}` })).status,
     ).toBe(403);
@@ -153,13 +170,15 @@ it('answers another host name only when told to (sam local: host.docker.internal
 describe('npm run db', () => {
   let child: ChildProcess;
   let port: number;
+  let operator: Credentials;
+  const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-db-'));
   beforeAll(async () => {
     port = await freePort();
     child = spawn(
       join(__dirname, '../../../node_modules/.bin/tsx'),
       [join(__dirname, '../../../bin/db.ts'), '--memory'],
       {
-        env: { ...process.env, PLANT_STORE_DB_PORT: String(port) },
+        env: { ...process.env, PLANT_STORE_DB_PORT: String(port), PLANT_STORE_DATA_DIR: dataDir },
         stdio: ['ignore', 'pipe', 'inherit'],
       },
     );
@@ -169,12 +188,16 @@ describe('npm run db', () => {
       });
       child.once('exit', (code) => reject(new Error(`npm run db exited with ${code}`)));
     });
+    // The keys it keeps for the CLIs, even with --memory.
+    operator = (await readOperatorCredentials(dataDir))!;
   }, 60_000);
   afterAll(async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('refuses a preflight and a foreign Host, serves the engine address', async () => {
@@ -184,9 +207,16 @@ describe('npm run db', () => {
       'access-control-request-method': 'POST',
     });
     expect([preflight.status, accessControl(preflight.headers)]).toEqual([403, []]);
-    const rebound = await listTables(port, { host: `attacker.example:${port}` });
+    const rebound = await listTables(port, { host: `attacker.example:${port}` }, operator);
     expect(rebound.status).toBe(403);
-    const served = await listTables(port, { host: `localhost:${port}` });
+    const served = await listTables(port, { host: `localhost:${port}` }, operator);
     expect(served.status).toBe(200);
+    // A stranger's keys: DynamoDB's own refusal.
+    const stranger = { accessKeyId: 'AKIASTRANGER', secretAccessKey: 'x' };
+    const refused = await listTables(port, { host: `localhost:${port}` }, stranger);
+    expect([refused.status, JSON.parse(refused.body).__type]).toEqual([
+      400,
+      'com.amazon.coral.service#UnrecognizedClientException',
+    ]);
   });
 });

@@ -23,6 +23,7 @@ import {
   localQueueUrl,
   startEngineWithQueues,
 } from '../../../lib/local/webhooks';
+import { signedHeaders } from '../../support/signed-headers';
 
 let engine: Engine;
 let queueUrl: string;
@@ -33,30 +34,28 @@ beforeAll(async () => {
 afterAll(() => engine.close());
 
 /** One SQS JSON request with a raw body, as an SDK sends it (no browser headers). */
-function post(action: string, body: string) {
+async function post(action: string, body: string) {
+  // Signed by the engine's operator, as an SDK client signs (the engine refuses strangers).
+  const headers = await signedHeaders(
+    engine.endpoint,
+    'sqs',
+    { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `AmazonSQS.${action}` },
+    body,
+    engine.clientConfig.credentials,
+  );
   return new Promise<{ status: number; queryError: string | undefined; body: Fault }>(
     (resolve, reject) => {
-      const req = request(
-        engine.endpoint,
-        {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/x-amz-json-1.0',
-            'x-amz-target': `AmazonSQS.${action}`,
-          },
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode!,
-              queryError: res.headers['x-amzn-query-error'] as string | undefined,
-              body: JSON.parse(text) as Fault,
-            }),
-          );
-        },
-      );
+      const req = request(engine.endpoint, { method: 'POST', headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            queryError: res.headers['x-amzn-query-error'] as string | undefined,
+            body: JSON.parse(text) as Fault,
+          }),
+        );
+      });
       req.on('error', reject);
       req.end(body);
     },

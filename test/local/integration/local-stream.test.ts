@@ -11,6 +11,7 @@ import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import { startEngine, type LocalEngine } from '../../../lib/local/dynamodb/engine';
 import { LocalStream } from '../../../lib/local/dynamodb/stream';
+import { signedHeaders } from '../../support/signed-headers';
 
 const records: DynamoDBRecord[] = [];
 const stream = new LocalStream({
@@ -48,20 +49,18 @@ const insert = (id: number) => ({
   ExpressionAttributeNames: { '#id': 'id' },
 });
 
-/** Sends a PutItem as the SDK would, and drops the connection as soon as the body is sent. */
-function putAndHangUp(id: number): Promise<void> {
+/** Sends a PutItem as the SDK would (signed), and drops the connection as soon as the body is sent. */
+async function putAndHangUp(id: number): Promise<void> {
   const body = JSON.stringify(insert(id));
+  const headers = await signedHeaders(
+    engine.endpoint,
+    'dynamodb',
+    { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.PutItem' },
+    body,
+    engine.clientConfig.credentials,
+  );
   return new Promise((resolve) => {
-    const req = request(`${engine.endpoint}/`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amz-target': 'DynamoDB_20120810.PutItem',
-        authorization:
-          'AWS4-HMAC-SHA256 Credential=local/20260101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=00',
-        'x-amz-date': '20260101T000000Z',
-      },
-    });
+    const req = request(`${engine.endpoint}/`, { method: 'POST', headers });
     req.on('error', () => undefined);
     req.end(body, () => {
       req.destroy();

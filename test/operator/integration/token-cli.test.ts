@@ -7,11 +7,13 @@ import { makeAuthorizerHandler } from '../../../lambda/authorizer/handler';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { TOKEN_FORMAT, generateToken, hashToken, tokenItem } from '../../../lambda/tokens/token';
 import { TOKENS_TABLE, TokensTable } from '../../../lambda/tokens/table';
-import { startEngine, type Engine } from '../../../lib/local/dynamodb/engine';
+import type { Engine } from '../../../lib/local/dynamodb/engine';
 import { authorizerEvent } from '../../support/events';
+import { startOperatorEngine, type OperatorEngine } from '../../support/operator-engine';
 import { runBin, runCommand } from '../../support/run-cli';
 
 let engine: Engine;
+let running: OperatorEngine;
 let env: Record<string, string>;
 const token = (...args: string[]) => runCommand('token', args, env);
 // The one child process (--aws without a region: the AWS SDK reads the process's environment)
@@ -19,11 +21,11 @@ const token = (...args: string[]) => runCommand('token', args, env);
 jest.setTimeout(60_000);
 
 beforeAll(async () => {
-  engine = await startEngine();
-  env = { PLANT_STORE_DB_PORT: String(engine.port) };
+  running = await startOperatorEngine();
+  ({ engine, env } = running);
 });
 afterAll(async () => {
-  await engine.close();
+  await running.close();
 });
 
 it('create, list and revoke a token; the authorizer follows', async () => {
@@ -259,8 +261,8 @@ it('an unreachable engine is one line and exit 1', async () => {
 });
 
 it('a missing table is one line and exit 1', async () => {
-  const bare = await startEngine({ tables: [] });
-  const result = await runCommand('token', ['list'], { PLANT_STORE_DB_PORT: String(bare.port) });
+  const bare = await startOperatorEngine({ tables: [] });
+  const result = await runCommand('token', ['list'], bare.env);
   await bare.close();
   expect(result.code).toBe(1);
   expect(result.stderr).toMatch(

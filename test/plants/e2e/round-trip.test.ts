@@ -14,7 +14,7 @@ import { parseJson } from '../../../lambda/http/json';
 import { takenMessage } from '../../../lambda/create-plant/create-plant';
 import type { Plant } from '../../../lambda/plants/schemas';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
-import { sendAsDev, useLocalService } from '../../support/local-service';
+import { cliEnvironment, sendAsDev, useLocalService } from '../../support/local-service';
 import {
   expectStrictly,
   oneFieldDiffers,
@@ -52,9 +52,11 @@ let client: PlantStore;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  const added = await runCommand('webhook', ['add', '--url', receiver.url], {
-    PLANT_STORE_DB_PORT: String(service.dbPort),
-  });
+  const added = await runCommand(
+    'webhook',
+    ['add', '--url', receiver.url],
+    cliEnvironment(service),
+  );
   expect(added.code).toBe(0);
   receiver.secret = added.stdout.trim();
   raw = new DynamoDBClient(service.engineClientConfig);

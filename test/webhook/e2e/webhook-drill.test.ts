@@ -126,12 +126,12 @@ it.each([
     const fragile = killableReceiver(receiverPort);
     // The runtime's own pid (npm is its parent): signalled for outages, stopped at the end.
     const pid = Number(/outage: +kill -USR2 (\d+) /.exec(output())![1]);
+    // The CLIs find the engine and the operator's keys as a second terminal would.
+    const cli = { PLANT_STORE_DB_PORT: String(dbPort), PLANT_STORE_DATA_DIR: temporary.at(-1)! };
     try {
       for (const receiver of [steady, fragile]) {
         await receiver.start();
-        const added = await runCommand('webhook', ['add', '--url', receiver.url], {
-          PLANT_STORE_DB_PORT: String(dbPort),
-        });
+        const added = await runCommand('webhook', ['add', '--url', receiver.url], cli);
         expect(added.code).toBe(0);
         receiver.setSecret(added.stdout.trim());
       }
@@ -200,9 +200,7 @@ it.each([
 
       const deadLetters = async () =>
         new Set(
-          (
-            await runCommand('webhook', ['dead-letters'], { PLANT_STORE_DB_PORT: String(dbPort) })
-          ).stdout
+          (await runCommand('webhook', ['dead-letters'], cli)).stdout
             .split('\n')
             .filter(Boolean)
             .map((line) => line.split('\t')[2]!),
