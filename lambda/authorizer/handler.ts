@@ -5,16 +5,22 @@ import { withObservability } from '../observability/powertools';
 import type { Principal } from '../tokens/principal';
 import { TokensTable, tokensTableFromEnvironment, type TokensTableDeps } from '../tokens/table';
 import { verifyToken } from './verify-token';
+import type { Narrow } from '../aws/table-definition';
+import { AUTHORIZER_GRANTS } from './grants';
 
 /** What the authorizer needs: the tokens table itself, or a document client and its name. */
-export type AuthorizerDeps = TokensTableDeps | { readonly table: Pick<TokensTable, 'get'> };
+export type AuthorizerDeps = TokensTableDeps | { readonly table: TokensStore };
+
+/** The tokens table narrowed to the authorizer's grants: calling another method fails to compile. */
+type TokensStore = Narrow<TokensTable, typeof AUTHORIZER_GRANTS.tables.tokens>;
 
 /** A simple response: allowed with the principal as context, or not allowed. */
 export type AuthorizerResult = { isAuthorized: true; context: Principal } | { isAuthorized: false };
 
 /** Builds the authorizer around its dependencies, so tests can inject theirs. */
 export function makeAuthorizerHandler(deps: AuthorizerDeps) {
-  const table = 'table' in deps ? deps.table : new TokensTable(deps.tokens, deps.tableName);
+  const table: TokensStore =
+    'table' in deps ? deps.table : new TokensTable(deps.tokens, deps.tableName);
   // As stored (numbers as NumberValue, never float64): verifyToken validates it.
   const lookup = (hash: string) => table.get(hash);
   return withObservability(

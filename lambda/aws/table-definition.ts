@@ -22,3 +22,14 @@ export type MethodActions<Module> = {
     Method in keyof Module as Module[Method] extends (...args: never[]) => unknown ? Method : never
   ]: readonly string[];
 };
+
+/**
+ * `Store` narrowed to the methods a function is given (its folder's `grants.ts`, which the
+ * registry reads): calling any other method of the store fails to compile, so the code cannot
+ * call what the function's role does not allow. `Methods` may name methods of several modules
+ * that reach the same resource: each module keeps its own.
+ */
+export type Narrow<Store, Methods extends readonly string[]> = Pick<
+  Store,
+  Extract<Methods[number], keyof Store>
+>;

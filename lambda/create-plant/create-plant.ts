@@ -12,7 +12,7 @@ export type CreateOutcome = 'created' | 'unchanged';
  * another plant under the id is a `Conflict`.
  */
 export async function createPlant(
-  plants: PlantsStore,
+  plants: Pick<PlantsStore, 'putNew'>,
   plant: NewPlant,
   createdBy: string,
   now: Date = new Date(),

@@ -6,6 +6,7 @@ import type { PlantsEvent } from '../plants/request';
 import { plantMembers, type Plant } from '../plants/schemas';
 import { createPlant } from './create-plant';
 import { readNewPlant } from './request';
+import { CREATE_PLANT_GRANTS } from './grants';
 
 /** What the handler needs: the plants table, or a document client and the table's name. */
 export type CreatePlantDeps = PlantsHandlerDeps;
@@ -14,7 +15,7 @@ export type CreatePlantDeps = PlantsHandlerDeps;
 export type CreatePlantEvent = PlantsEvent;
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
-export const makeCreatePlantHandler = plantsHandler(
+export const makeCreatePlantHandler = plantsHandler<typeof CREATE_PLANT_GRANTS.tables.plants>(
   PLANTS_WRITE,
   async ({ event, plants, principal, log }) => {
     const plant = readNewPlant(event);

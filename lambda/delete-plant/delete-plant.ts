@@ -8,7 +8,7 @@ import type { PlantsStore, Versioned } from '../plants/table';
  * names; answers it (with the deletion's version), or throws `NotFound` or `PreconditionFailed`.
  */
 export async function deletePlant(
-  plants: PlantsStore,
+  plants: Pick<PlantsStore, 'delete'>,
   id: bigint,
   options: { readonly ifMatch?: Validators; readonly now?: Date } = {},
 ): Promise<Versioned> {

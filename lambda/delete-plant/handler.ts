@@ -5,9 +5,10 @@ import { plantsHandler } from '../plants/handler';
 import { PLANTS_DELETE } from '../tokens/principal';
 import { readPlantId } from '../plants/request';
 import { deletePlant } from './delete-plant';
+import { DELETE_PLANT_GRANTS } from './grants';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
-export const makeDeletePlantHandler = plantsHandler(
+export const makeDeletePlantHandler = plantsHandler<typeof DELETE_PLANT_GRANTS.tables.plants>(
   PLANTS_DELETE,
   async ({ event, plants, log }) => {
     const id = readPlantId(event);

@@ -27,11 +27,13 @@ import { signingSecrets, type OpenedSecrets } from '../webhook/secrets';
 import { signAll } from '../webhook/signature';
 import { visibilityLeftSeconds } from '../webhook/visibility';
 import type { SubscriptionsTable } from '../webhook/subscriptions-table';
+import type { Narrow } from '../aws/table-definition';
+import { DELIVER_GRANTS } from './grants';
 
 /** What a delivery needs. */
 export interface DeliverDeps {
-  readonly subscriptions: Pick<SubscriptionsTable, 'get'>;
-  readonly secrets: Pick<OpenedSecrets, 'open'>;
+  readonly subscriptions: Narrow<SubscriptionsTable, typeof DELIVER_GRANTS.tables.subscriptions>;
+  readonly secrets: Narrow<OpenedSecrets, typeof DELIVER_GRANTS.keys.secrets>;
   readonly policy: AddressPolicy;
   /** The batch's resolver (one resolution per host per batch). */
   readonly resolver?: BatchResolver;

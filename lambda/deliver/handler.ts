@@ -26,13 +26,15 @@ import { QUEUE_RETRY_PAUSES_MS } from '../webhook/schedule';
 import { kmsSecretBox, OpenedSecrets } from '../webhook/secrets';
 import { SubscriptionsTable } from '../webhook/subscriptions-table';
 import { deliver, type DeliverDeps, type DeliveryOutcome } from './deliver';
+import type { Narrow } from '../aws/table-definition';
+import { DELIVER_GRANTS } from './grants';
 
 /** What the handler needs: the delivery's dependencies and the queues it acts on. */
 export interface DeliverHandlerDeps extends Omit<DeliverDeps, 'gate'> {
-  readonly queue: Pick<DeliveryQueue, 'send' | 'retryAfter'>;
+  readonly queue: Narrow<DeliveryQueue, typeof DELIVER_GRANTS.queues.deliveries>;
   /** What each batch's gate reads and writes about the subscribers. @default - no gate */
   readonly receivers?: Omit<GateDeps, 'events'>;
-  readonly deadLetters: DeadLetters;
+  readonly deadLetters: Narrow<DeadLetters, typeof DELIVER_GRANTS.queues.deadLetters>;
   /** How each batch's resolver asks DNS. @default - the system's servers */
   readonly dns?: ResolverOptions;
   /** Pauses between tries of a queue call. @default QUEUE_RETRY_PAUSES_MS */

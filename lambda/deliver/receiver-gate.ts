@@ -17,6 +17,8 @@ import { maxSlowdown, reserve, START_TOLERANCE_MS } from '../webhook/rate-limit'
 import type { AttemptRecord, ReceiverState, ReceiverStates } from '../webhook/receiver-state';
 import { RETRY_AFTER_STATUSES, retryAfterSeconds } from '../webhook/retry-after';
 import { MAX_VISIBILITY_SECONDS } from '../webhook/visibility';
+import type { Narrow } from '../aws/table-definition';
+import { DELIVER_GRANTS } from './grants';
 
 /** What a delivery may do now. */
 export type Admission =
@@ -46,10 +48,8 @@ export interface GateEvents {
 
 /** What the gate needs. */
 export interface GateDeps {
-  readonly states: Pick<
-    ReceiverStates,
-    'read' | 'reserve' | 'holdUntil' | 'record' | 'disable' | 'keepForReplay'
-  >;
+  /** The receiver states, narrowed to the deliverer's grants on the subscriptions table. */
+  readonly states: Narrow<ReceiverStates, typeof DELIVER_GRANTS.tables.subscriptions>;
   readonly events: GateEvents;
   /**
    * `PLANT_STORE_WEBHOOK_RETRY_SCALE` (1 deployed): the local queue multiplies every visibility

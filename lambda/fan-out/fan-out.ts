@@ -16,6 +16,8 @@ import { deliveriesOf } from '../webhook/deliveries';
 import type { DeliveryMessage } from '../webhook/message';
 import type { Subscriber } from '../webhook/subscriptions-table';
 import { sendAll, type EntryFate } from './send-all';
+import type { Narrow } from '../aws/table-definition';
+import { FAN_OUT_GRANTS } from './grants';
 
 /**
  * SendMessageBatch calls in flight at once: with 10 ms a call, 32 keep 1,000 records a second
@@ -33,7 +35,7 @@ export const FAN_OUT_RESERVE_MS = 8_000;
 /** What the fan-out needs. */
 export interface FanOutDeps {
   readonly subscribers: () => Promise<readonly Subscriber[]>;
-  readonly queue: Pick<DeliveryQueue, 'sendBatch'>;
+  readonly queue: Narrow<DeliveryQueue, typeof FAN_OUT_GRANTS.queues.deliveries>;
   /** The stream failure queue: records that can never become deliveries, whole. */
   readonly failures: { put(document: PoisonRecord): Promise<void> };
 }

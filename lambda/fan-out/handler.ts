@@ -11,6 +11,8 @@ import { sqsDeliveryQueue, sqsJsonQueue } from '../webhook/delivery-queue';
 import { SubscriptionsTable } from '../webhook/subscriptions-table';
 import { FAN_OUT_RESERVE_MS, fanOut, type FanOutDeps } from './fan-out';
 import { freshSubscribers } from './fresh-subscribers';
+import type { Narrow } from '../aws/table-definition';
+import { FAN_OUT_GRANTS } from './grants';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export function makeFanOutHandler(deps: FanOutDeps) {
@@ -42,10 +44,11 @@ export function makeFanOutHandler(deps: FanOutDeps) {
 
 /** Reads the configuration once, at cold start; a missing variable fails the start, by name. */
 export function fromEnvironment(env: NodeJS.ProcessEnv = process.env): FanOutDeps {
-  const table = new SubscriptionsTable(
-    makeDocumentClient(),
-    requireEnv(SUBSCRIPTIONS_TABLE.environmentVariable, env),
-  );
+  const table: Narrow<SubscriptionsTable, typeof FAN_OUT_GRANTS.tables.subscriptions> =
+    new SubscriptionsTable(
+      makeDocumentClient(),
+      requireEnv(SUBSCRIPTIONS_TABLE.environmentVariable, env),
+    );
   return {
     subscribers: freshSubscribers(() => table.list(), subscribersFreshSecondsOf(env) * 1000),
     queue: sqsDeliveryQueue(requireEnv(WEBHOOK_ENVIRONMENT.queueUrl, env)),

@@ -6,18 +6,22 @@ import { plantsHandler } from '../plants/handler';
 import { PLANTS_READ } from '../tokens/principal';
 import { readPlantId } from '../plants/request';
 import { getPlant } from './get-plant';
+import { GET_PLANT_GRANTS } from './grants';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
-export const makeGetPlantHandler = plantsHandler(PLANTS_READ, async ({ event, plants, log }) => {
-  const id = readPlantId(event);
-  log.set({ plantId: String(id) });
-  const ifNoneMatch = readIfNoneMatch(event);
-  const plant = await getPlant(plants, id);
-  if (ifNoneMatch && names(ifNoneMatch, plant.version)) {
-    return {
-      outcome: 'not-modified',
-      response: emptyResponse(304, { etag: etagOf(plant.version) }),
-    };
-  }
-  return { outcome: 'read', response: plantResponse(plant) };
-});
+export const makeGetPlantHandler = plantsHandler<typeof GET_PLANT_GRANTS.tables.plants>(
+  PLANTS_READ,
+  async ({ event, plants, log }) => {
+    const id = readPlantId(event);
+    log.set({ plantId: String(id) });
+    const ifNoneMatch = readIfNoneMatch(event);
+    const plant = await getPlant(plants, id);
+    if (ifNoneMatch && names(ifNoneMatch, plant.version)) {
+      return {
+        outcome: 'not-modified',
+        response: emptyResponse(304, { etag: etagOf(plant.version) }),
+      };
+    }
+    return { outcome: 'read', response: plantResponse(plant) };
+  },
+);

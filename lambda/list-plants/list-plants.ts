@@ -7,7 +7,10 @@ import type { PageQuery, PlantPage } from '../plants/schemas';
  * At most `limit` plants after the cursor's key, and the cursor of the next page while more
  * may follow. A page may be short or empty and still have a `next`.
  */
-export async function listPlants(plants: PlantsStore, query: PageQuery): Promise<PlantPage> {
+export async function listPlants(
+  plants: Pick<PlantsStore, 'scan'>,
+  query: PageQuery,
+): Promise<PlantPage> {
   const page = await plants.scan(query.limit, query.cursor);
   return page.last === undefined
     ? { plants: page.plants }

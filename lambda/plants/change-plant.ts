@@ -11,7 +11,7 @@ import type { Validators } from './versions';
  * `PreconditionFailed`. Atomic: concurrent changes each apply whole, one after another.
  */
 export async function changePlant(
-  plants: PlantsStore,
+  plants: Pick<PlantsStore, 'update'>,
   id: bigint,
   change: PlantChange,
   options: { readonly ifMatch?: Validators; readonly by: string; readonly now?: Date },

@@ -5,6 +5,7 @@
  * every thrown error mapped to its answer.
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { Narrow } from '../aws/table-definition';
 import { errorResponse } from '../http/answers';
 import type { Outcome } from '../observability/metrics-contract';
 import { withObservability, type RequestLog } from '../observability/powertools';
@@ -15,10 +16,13 @@ import type { PlantsEvent } from './request';
 /** What a plants handler is built around: the table itself, or a document client and its name. */
 export type PlantsHandlerDeps = PlantsTableDeps | { readonly table: PlantsStore };
 
-/** What an operation is given: the event, the table, the caller (holding the scope), the log line. */
-export interface PlantsRequest {
+/**
+ * What an operation is given: the event, the table narrowed to the methods its function is given
+ * (`Store`), the caller (holding the scope), the log line.
+ */
+export interface PlantsRequest<Store = PlantsStore> {
   readonly event: PlantsEvent;
-  readonly plants: PlantsStore;
+  readonly plants: Store;
   readonly principal: Principal;
   readonly log: RequestLog;
 }
@@ -30,15 +34,23 @@ export interface PlantsAnswer {
 }
 
 /** A plants operation: runs once the caller is known to hold its scope; throws `HttpError`s. */
-export type PlantsOperation = (request: PlantsRequest) => Promise<PlantsAnswer>;
+export type PlantsOperation<Store = PlantsStore> = (
+  request: PlantsRequest<Store>,
+) => Promise<PlantsAnswer>;
 
 /**
  * The factory of a handler that requires `scope` and then runs `operation`. The token id goes on
- * the log line before the scope check, so that a 403 says whose token lacked the scope.
+ * the log line before the scope check, so that a 403 says whose token lacked the scope. `Methods`:
+ * the function's grants on the table (its `grants.ts`); the operation sees the table narrowed to
+ * them, so calling another method fails to compile.
  */
-export function plantsHandler(scope: string, operation: PlantsOperation) {
+export function plantsHandler<Methods extends readonly (keyof PlantsStore)[]>(
+  scope: string,
+  operation: PlantsOperation<Narrow<PlantsStore, Methods>>,
+) {
   return (deps: PlantsHandlerDeps) => {
-    const plants = 'table' in deps ? deps.table : new PlantsTable(deps.plants, deps.tableName);
+    const plants: Narrow<PlantsStore, Methods> =
+      'table' in deps ? deps.table : new PlantsTable(deps.plants, deps.tableName);
     return withObservability(
       async (event: PlantsEvent, log): Promise<APIGatewayProxyStructuredResultV2> => {
         try {

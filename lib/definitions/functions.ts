@@ -1,7 +1,8 @@
 /**
  * The function registry, defined once: each function's entry point, the methods it is given on
- * each table, queue and key (and so its grants: each method's actions, lib/definitions/
- * resources.ts), its memory and timeout. The stack deploys one function per entry (environment
+ * each table, queue and key (its folder's `grants.ts`, to which its handler's stores are narrowed
+ * so that calling another method fails to compile; its grants are each method's actions,
+ * lib/definitions/resources.ts), its memory and timeout. The stack deploys one function per entry (environment
  * and IAM derived from it, lib/definitions/policies.ts), the local runtime builds and runs the
  * same entries under the same policies, and the tests loop over them. A new function is one entry
  * here plus one folder under `lambda/`; an API function's entry is its operation's descriptor too
@@ -16,6 +17,13 @@ import {
 } from '../../lambda/aws/tables';
 import { OUTCOME_METRICS, type Outcome } from '../../lambda/observability/metrics-contract';
 import { PLANTS_DELETE, PLANTS_READ, PLANTS_WRITE } from '../../lambda/tokens/principal';
+import { AUTHORIZER_GRANTS } from '../../lambda/authorizer/grants';
+import { CREATE_PLANT_GRANTS } from '../../lambda/create-plant/grants';
+import { DELETE_PLANT_GRANTS } from '../../lambda/delete-plant/grants';
+import { DELIVER_GRANTS } from '../../lambda/deliver/grants';
+import { FAN_OUT_GRANTS } from '../../lambda/fan-out/grants';
+import { GET_PLANT_GRANTS } from '../../lambda/get-plant/grants';
+import { LIST_PLANTS_GRANTS } from '../../lambda/list-plants/grants';
 import { actionsOf, TABLE_METHODS, type TableKey, type Uses } from './resources';
 
 /** The tables, by the key the registry and the stack use. */
@@ -94,14 +102,14 @@ const REGISTRY = {
   authorizer: {
     id: 'Authorizer',
     entry: 'lambda/authorizer/index.ts',
-    tables: { tokens: ['get'] },
+    ...AUTHORIZER_GRANTS,
     memorySize: 256,
     timeoutSeconds: 10,
   },
   'create-plant': {
     id: 'CreatePlant',
     entry: 'lambda/create-plant/index.ts',
-    tables: { plants: ['putNew'] },
+    ...CREATE_PLANT_GRANTS,
     memorySize: 256,
     timeoutSeconds: 10,
     operation: {
@@ -114,7 +122,7 @@ const REGISTRY = {
   'get-plant': {
     id: 'GetPlant',
     entry: 'lambda/get-plant/index.ts',
-    tables: { plants: ['get'] },
+    ...GET_PLANT_GRANTS,
     memorySize: 256,
     timeoutSeconds: 10,
     operation: {
@@ -127,7 +135,7 @@ const REGISTRY = {
   'list-plants': {
     id: 'ListPlants',
     entry: 'lambda/list-plants/index.ts',
-    tables: { plants: ['scan'] },
+    ...LIST_PLANTS_GRANTS,
     memorySize: 256,
     timeoutSeconds: 10,
     operation: {
@@ -169,7 +177,7 @@ const REGISTRY = {
   'delete-plant': {
     id: 'DeletePlant',
     entry: 'lambda/delete-plant/index.ts',
-    tables: { plants: ['delete'] },
+    ...DELETE_PLANT_GRANTS,
     memorySize: 256,
     timeoutSeconds: 10,
     operation: {
@@ -186,8 +194,7 @@ const REGISTRY = {
   'fan-out': {
     id: 'FanOut',
     entry: 'lambda/fan-out/index.ts',
-    tables: { subscriptions: ['list'] },
-    queues: { deliveries: ['sendBatch'], streamFailures: ['put'] },
+    ...FAN_OUT_GRANTS,
     memorySize: 1_769,
     timeoutSeconds: 30,
     trigger: 'plants-stream',
@@ -196,14 +203,8 @@ const REGISTRY = {
   deliver: {
     id: 'Deliver',
     entry: 'lambda/deliver/index.ts',
-    // Who the subscriber is, and what the deliverer learns of its receiver (pace, failures,
-    // disabling, where `enable` replays from): GetItem and UpdateItem on the item.
-    tables: {
-      subscriptions: ['get', 'read', 'reserve', 'holdUntil', 'record', 'disable', 'keepForReplay'],
-    },
-    // A failed attempt's next copy or a wait on the delivery queue; the last one's dead letter.
-    queues: { deliveries: ['send', 'retryAfter'], deadLetters: ['deadLetter'] },
-    keys: { secrets: ['open'] },
+    // GetItem and UpdateItem on the subscriber's item, its queues' sends, Decrypt by the key policy.
+    ...DELIVER_GRANTS,
     memorySize: 256,
     timeoutSeconds: 30,
     trigger: 'delivery-queue',
