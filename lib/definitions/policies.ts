@@ -6,11 +6,13 @@
  * tokens); the local runtime its local ARNs, and judges every call by the same documents.
  */
 import { SUBSCRIBER_CONTEXT_CONDITION } from '../../lambda/webhook/secrets';
-import { FUNCTION_NAMES, FUNCTIONS, tableActions, type FunctionName } from './functions';
+import { FUNCTION_NAMES, FUNCTIONS, type FunctionName } from './functions';
 import {
   actionsOf,
   KEY_METHODS,
   QUEUE_METHODS,
+  TABLE_METHODS,
+  type Uses,
   type KeyKey,
   type QueueKey,
   type TableKey,
@@ -73,13 +75,20 @@ export const KEY_ADMINISTRATION = [
   'kms:UpdateKeyDescription',
 ];
 
-/** The statements of a function's role policy for its tables and queues (its key use is in the key policy). */
-export function functionStatements(name: FunctionName, arns: ResourceArns): Statement[] {
-  const { tables, queues = {} } = FUNCTIONS[name];
+/**
+ * The statements of a function's role policy for its tables and queues (its key use is in the key
+ * policy); `uses`: what it is given, the registry's unless a test replaces it.
+ */
+export function functionStatements(
+  name: FunctionName,
+  arns: ResourceArns,
+  uses: Uses = FUNCTIONS[name],
+): Statement[] {
+  const { tables = {}, queues = {} } = uses;
   return [
     ...(Object.keys(tables) as TableKey[]).map((table) => ({
       Effect: 'Allow' as const,
-      Action: tableActions(name, table),
+      Action: actionsOf(TABLE_METHODS[table], tables[table] ?? []),
       Resource: [arns.table(table)],
     })),
     ...(Object.keys(queues) as QueueKey[]).map((queue) => ({
@@ -87,12 +96,12 @@ export function functionStatements(name: FunctionName, arns: ResourceArns): Stat
       Action: actionsOf(QUEUE_METHODS[queue], queues[queue] ?? []),
       Resource: [arns.queue(queue)],
     })),
-  ];
+  ].filter((statement) => statement.Action.length > 0);
 }
 
-/** A function's role policy. */
-export function functionPolicy(name: FunctionName, arns: ResourceArns): Policy {
-  return { Version: '2012-10-17', Statement: functionStatements(name, arns) };
+/** A function's role policy (`uses`: as for `functionStatements`). */
+export function functionPolicy(name: FunctionName, arns: ResourceArns, uses?: Uses): Policy {
+  return { Version: '2012-10-17', Statement: functionStatements(name, arns, uses) };
 }
 
 /**

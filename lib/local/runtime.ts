@@ -69,7 +69,11 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     }
   }
   // Before anything runs: the identities, policies and keys every AWS call is judged by.
-  const account = await openLocalAccount({ dataDir: options.dataDir, log: options.log });
+  const account = await openLocalAccount({
+    dataDir: options.dataDir,
+    log: options.log,
+    grants: options.grants,
+  });
   const pools = new Map<FunctionName, SandboxPool>();
   // One gate for every function: a burst starts the authorizer's and the route's sandboxes on
   // the same cores.

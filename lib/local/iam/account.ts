@@ -5,7 +5,13 @@
  * used, so that a grant no call needed can be reported.
  */
 import { SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
-import { FUNCTION_NAMES, FUNCTIONS, TABLES_BY_KEY } from '../../definitions/functions';
+import {
+  FUNCTION_NAMES,
+  FUNCTIONS,
+  TABLES_BY_KEY,
+  type FunctionName,
+} from '../../definitions/functions';
+import type { Uses } from '../../definitions/resources';
 import { functionPolicy, keyPolicy, type ResourceArns } from '../../definitions/policies';
 import { DYNAMODB_ACCESS, localTableArn } from '../dynamodb/access';
 import { LocalKms } from '../kms/api';
@@ -53,6 +59,12 @@ export interface LocalAccountOptions {
   readonly log: (line: string) => void;
   /** Judges the functions by these policies instead of the registry's (tests of the gate). */
   readonly policies?: ReadonlyMap<string, readonly CheckedPolicy[]>;
+  /**
+   * What some functions are given instead of what the registry gives them (a clone of the
+   * registry, for tests): their policies are built from these, as the stack would build them.
+   * @default - the registry's
+   */
+  readonly grants?: Partial<Record<FunctionName, Uses>>;
 }
 
 /** Opens the account: identities, policies checked as IAM checks them, keys, and the gate. */
@@ -61,7 +73,8 @@ export async function openLocalAccount(options: LocalAccountOptions): Promise<Lo
   const policies = new Map<string, readonly CheckedPolicy[]>(options.policies ?? []);
   if (!options.policies) {
     for (const name of FUNCTION_NAMES) {
-      policies.set(name, [await checkPolicy(name, functionPolicy(name, LOCAL_ARNS), 'identity')]);
+      const policy = functionPolicy(name, LOCAL_ARNS, options.grants?.[name]);
+      policies.set(name, [await checkPolicy(name, policy, 'identity')]);
     }
   }
   const secretsPolicy = await checkPolicy(

@@ -4,6 +4,8 @@
  */
 import { TOKEN_FORMAT } from '../../../lambda/tokens/token';
 import { API, STAGE_THROTTLE } from '../../definitions/api';
+import type { FunctionName } from '../../definitions/functions';
+import type { Uses } from '../../definitions/resources';
 import { UsageError, integerOption } from '../../cli/args';
 import type { ThrottleSettings } from '../gateway/throttle';
 import {
@@ -45,6 +47,12 @@ export interface LocalOptions {
   readonly throttle?: ThrottleSettings;
   /** Multiplies the webhook's retry delays (`PLANT_STORE_WEBHOOK_RETRY_SCALE`). @default 1 */
   readonly webhookRetryScale?: number;
+  /**
+   * What some functions are given instead of what the registry gives them (a clone of the
+   * registry, for tests): each call is judged by the policy these grants make.
+   * @default - the registry's
+   */
+  readonly grants?: Partial<Record<FunctionName, Uses>>;
   readonly log: (line: string) => void;
 }
 
