@@ -110,6 +110,8 @@ export const fanOutThroughput: BenchPhase = {
       ...localWebhookEnvironment('fan-out', engine.endpoint),
       AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint,
       AWS_LAMBDA_FUNCTION_NAME: 'fan-out',
+      // A session of the fan-out's role, as npm start gives its sandbox: the engine checks it.
+      ...engine.account.sandboxCredentials('fan-out'),
     });
     // At least 20 timed batches of 100, however few requests were asked for.
     const batches = Math.max(20, Math.ceil(requests / STREAM_SOURCE.batchSize));

@@ -76,11 +76,8 @@ async function benchLocalRuntime({ dir, requests, print }: BenchContext): Promis
     log: () => undefined,
   });
   try {
-    const endpoint = {
-      endpoint: `http://127.0.0.1:${service.dbPort}`,
-      region: 'local',
-      credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
-    };
+    // The engine's operator: the handlers run here, in process, not in npm start's sandboxes.
+    const endpoint = service.engineClientConfig;
     const authorize = makeAuthorizerHandler({
       tokens: makeDocumentClient(endpoint),
       tableName: TOKENS_TABLE.localName,

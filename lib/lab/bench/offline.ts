@@ -13,7 +13,12 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API } from '../../definitions/api';
 import { FUNCTIONS, tableEnvironment, type FunctionName } from '../../definitions/functions';
-import { readRecordedPorts, untilRecorded } from '../../npm-start/find';
+import {
+  localEngineTarget,
+  readRecordedPorts,
+  untilRecorded,
+  type Credentials,
+} from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnOnFreePorts, withoutExtraCaCerts } from '../../npm-start/spawn';
 import { CONNECTIONS, distinctCreates, untilReady } from './load';
@@ -25,8 +30,16 @@ export const SLS_DIR_VARIABLE = 'PLANT_STORE_SLS_DIR';
 /** How to make that install (pinned: v3 runs offline without a login; v4 needs one). */
 const HOW_TO_INSTALL = `mkdir -p /tmp/sls && cd /tmp/sls && npm init -y && npm install serverless@3.40.0 serverless-offline@13.9.0, then ${SLS_DIR_VARIABLE}=/tmp/sls npm run bench -- --phases offline`;
 
-/** The serverless.yml (as JSON, which is YAML) for the API's routes on the built bundles. */
-export function serverlessConfig(endpoint: string, port: number, lambdaPort: number): object {
+/**
+ * The serverless.yml (as JSON, which is YAML) for the API's routes on the built bundles; its
+ * functions sign with `credentials` (npm start's operator: its engine refuses any other keys).
+ */
+export function serverlessConfig(
+  endpoint: string,
+  port: number,
+  lambdaPort: number,
+  credentials: Credentials = { accessKeyId: 'local', secretAccessKey: 'local' },
+): object {
   const routed = new Set<FunctionName>(API.routes.map((route) => route.function));
   const functions = [API.authorizer.function, ...routed].map((name) => [
     name,
@@ -35,8 +48,8 @@ export function serverlessConfig(endpoint: string, port: number, lambdaPort: num
       memorySize: FUNCTIONS[name].memorySize,
       timeout: FUNCTIONS[name].timeoutSeconds,
       environment: {
-        AWS_ACCESS_KEY_ID: 'local',
-        AWS_SECRET_ACCESS_KEY: 'local',
+        AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
         AWS_ENDPOINT_URL_DYNAMODB: endpoint,
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         ...tableEnvironment(name, (_, table) => table.localName),
@@ -147,7 +160,8 @@ export const offline: BenchPhase = {
       symlinkSync(join(dataDir, 'functions'), join(serviceDir, 'functions'));
       symlinkSync(resolve(slsDir, 'node_modules'), join(serviceDir, 'node_modules'));
       const port = await freePort();
-      const config = serverlessConfig(endpoint, port, await freePort());
+      const { credentials } = localEngineTarget({ PLANT_STORE_DATA_DIR: dataDir });
+      const config = serverlessConfig(endpoint, port, await freePort(), credentials);
       writeFileSync(join(serviceDir, 'serverless.yml'), JSON.stringify(config, null, 2));
       const offlineUrl = `http://127.0.0.1:${port}`;
       stopOffline = await startOffline(slsDir, serviceDir, offlineUrl);
