@@ -316,8 +316,9 @@ function samLocalEnvironment(
     ...(FUNCTIONS[name].trigger && {
       AWS_ENDPOINT_URL_SQS: endpoint,
       [WEBHOOK_ENVIRONMENT.allowLoopback]: 'true',
-      // Declared so that sam-env.json can set it (SAM overrides only declared variables).
+      // Declared so that sam-env.json can set them (SAM overrides only declared variables).
       [WEBHOOK_ENVIRONMENT.retryScale]: '1',
+      [WEBHOOK_ENVIRONMENT.subscribersFreshSeconds]: '0',
     }),
   };
 }

@@ -212,6 +212,9 @@ function guardFromWebPages(
   const listeners = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   server.on('request', (req, res) => {
+    // The answer's Date is the clock the gate checks signatures by (the SDK corrects its own by
+    // it, as against AWS): one clock, also when a test fakes it in this process.
+    res.setHeader('date', new Date().toUTCString());
     const port = (server.address() as AddressInfo).port;
     const reason = refusal(req.method, req.headers, port, hostNames);
     if (reason === undefined) {

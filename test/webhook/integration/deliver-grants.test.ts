@@ -30,6 +30,8 @@ import {
 } from '../../../lib/local/webhooks';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver';
 
+jest.setTimeout(180_000);
+
 const denials: string[] = [];
 let account: LocalAccount;
 let engine: Engine;
@@ -125,7 +127,8 @@ it("delivers a batch with exactly the deliverer's grants: nothing denied, nothin
   // a wait's ChangeMessageVisibility needs), until every receiver has had its first attempt (on
   // a loaded machine the rate's gate may make one wait a moment and come back).
   const waiting = new Set<string>();
-  for (let round = 0; round < 30 && receivers.some((r) => r.received.length === 0); round++) {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline && receivers.some((r) => r.received.length === 0)) {
     const { Messages = [] } = await sqs.send(
       new ReceiveMessageCommand({
         QueueUrl: deliveries,
@@ -134,6 +137,10 @@ it("delivers a batch with exactly the deliverer's grants: nothing denied, nothin
         WaitTimeSeconds: 1,
       }),
     );
+    if (Messages.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
     const answer = await handle(
       {
         Records: Messages.map((m) => ({
