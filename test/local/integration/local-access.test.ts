@@ -12,47 +12,15 @@ import {
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import {
-  LOCAL_SECRETS_KEY_ALIAS,
-  openLocalAccount,
-  type LocalAccount,
-} from '../../../lib/local/iam/account';
-import { LOCAL_REGION, type Engine } from '../../../lib/local/dynamodb/engine';
-import {
-  LOCAL_QUEUE_NAMES,
-  localQueueUrl,
-  startEngineWithQueues,
-} from '../../../lib/local/webhooks';
+import { LOCAL_SECRETS_KEY_ALIAS } from '../../../lib/local/iam/account';
+import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../../../lib/local/webhooks';
+import { useLocalAccount } from '../../support/local-account';
 
-const lines: string[] = [];
-let account: LocalAccount;
-let engine: Engine;
+const local = useLocalAccount();
+const { lines, as, asSandbox: sandbox } = local;
 
-beforeAll(async () => {
-  account = await openLocalAccount({ log: (line) => lines.push(line) });
-  engine = await startEngineWithQueues({ account });
-});
-afterAll(() => engine.close());
-
-type Keys = { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
-/** Settings that sign with `credentials`. */
-const as = (credentials: Keys) => ({
-  endpoint: engine.endpoint,
-  region: LOCAL_REGION,
-  credentials,
-  maxAttempts: 1,
-});
-/** Settings that sign as a new sandbox of the function `name`. */
-const sandbox = (name: string) => {
-  const env = account.sandboxCredentials(name);
-  return as({
-    accessKeyId: env.AWS_ACCESS_KEY_ID!,
-    secretAccessKey: env.AWS_SECRET_ACCESS_KEY!,
-    sessionToken: env.AWS_SESSION_TOKEN!,
-  });
-};
 const stranger = () => as({ accessKeyId: 'AKIASTRANGERSTRANGER', secretAccessKey: 'guessed' });
-const queue = (name: string) => localQueueUrl(engine.endpoint, name);
+const queue = (name: string) => localQueueUrl(local.engine.endpoint, name);
 
 it('refuses a stranger on the engine, the queues and the key, each with its own error', async () => {
   await expect(
@@ -71,7 +39,7 @@ it('refuses a stranger on the engine, the queues and the key, each with its own 
 });
 
 it('refuses an issued key id signed with a wrong secret', async () => {
-  const { accessKeyId } = engine.clientConfig.credentials;
+  const { accessKeyId } = local.engine.clientConfig.credentials;
   await expect(
     new DynamoDBClient(as({ accessKeyId, secretAccessKey: 'wrong' })).send(
       new ListTablesCommand({}),
@@ -108,7 +76,7 @@ it('judges SQS the same way: the fan-out sends deliveries, not dead letters (Acc
 });
 
 it('binds a sealed secret to its subscriber: the operator seals, the deliverer opens under the same context only, nobody else opens', async () => {
-  const operator = new KMSClient(as(engine.clientConfig.credentials));
+  const operator = new KMSClient(as(local.engine.clientConfig.credentials));
   const context = { subscriberId: 'sub_a' };
   const { CiphertextBlob } = await operator.send(
     new EncryptCommand({
@@ -142,7 +110,7 @@ it('binds a sealed secret to its subscriber: the operator seals, the deliverer o
 });
 
 it('reports the grants no allowed call used', () => {
-  const unused = account.unusedGrants();
+  const unused = local.account.unusedGrants();
   expect(unused).toContain(
     'create-plant dynamodb:PutItem on arn:aws:dynamodb:local:000000000000:table/plants',
   );

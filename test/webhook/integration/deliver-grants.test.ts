@@ -17,51 +17,19 @@ import { MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
 import { kmsSecretBox, OpenedSecrets } from '../../../lambda/webhook/secrets';
 import { generateSecret } from '../../../lambda/webhook/signature';
 import { SubscriptionsTable } from '../../../lambda/webhook/subscriptions-table';
-import { LOCAL_REGION, type Engine } from '../../../lib/local/dynamodb/engine';
-import {
-  LOCAL_SECRETS_KEY_ALIAS,
-  openLocalAccount,
-  type LocalAccount,
-} from '../../../lib/local/iam/account';
-import {
-  LOCAL_QUEUE_NAMES,
-  localQueueUrl,
-  startEngineWithQueues,
-} from '../../../lib/local/webhooks';
+import { LOCAL_SECRETS_KEY_ALIAS } from '../../../lib/local/iam/account';
+import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../../../lib/local/webhooks';
+import { useLocalAccount } from '../../support/local-account';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver';
 
 jest.setTimeout(180_000);
 
-const denials: string[] = [];
-let account: LocalAccount;
-let engine: Engine;
+const local = useLocalAccount();
 const receivers: Receiver[] = [];
-beforeAll(async () => {
-  account = await openLocalAccount({ log: (line) => denials.push(line) });
-  engine = await startEngineWithQueues({ account });
-});
-afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  await engine.close();
-});
-
-/** SDK settings signing as a new sandbox of the deliverer. */
-function asDeliverer() {
-  const keys = account.sandboxCredentials('deliver');
-  return {
-    endpoint: engine.endpoint,
-    region: LOCAL_REGION,
-    maxAttempts: 1,
-    credentials: {
-      accessKeyId: keys.AWS_ACCESS_KEY_ID!,
-      secretAccessKey: keys.AWS_SECRET_ACCESS_KEY!,
-      sessionToken: keys.AWS_SESSION_TOKEN!,
-    },
-  };
-}
+afterAll(() => Promise.all(receivers.map((r) => r.close())));
 
 it("delivers a batch with exactly the deliverer's grants: nothing denied, nothing granted unused", async () => {
-  const operator = { ...engine.clientConfig, maxAttempts: 1 };
+  const operator = { ...local.engine.clientConfig, maxAttempts: 1 };
   const box = kmsSecretBox(LOCAL_SECRETS_KEY_ALIAS, new KMSClient(operator));
   const subscriptions = new SubscriptionsTable(
     makeDocumentClient(operator),
@@ -89,7 +57,7 @@ it("delivers a batch with exactly the deliverer's grants: nothing denied, nothin
   // The batch as the mapping hands it over: received from the delivery queue (real receipt
   // handles, which a Retry-After's ChangeMessageVisibility needs).
   const sqs = new SQSClient(operator);
-  const deliveries = localQueueUrl(engine.endpoint, LOCAL_QUEUE_NAMES.deliveries);
+  const deliveries = localQueueUrl(local.engine.endpoint, LOCAL_QUEUE_NAMES.deliveries);
   await sqs.send(
     new SendMessageBatchCommand({
       QueueUrl: deliveries,
@@ -109,7 +77,7 @@ it("delivers a batch with exactly the deliverer's grants: nothing denied, nothin
       })),
     }),
   );
-  const config = asDeliverer();
+  const config = local.asSandbox('deliver');
   const client = makeDocumentClient(config);
   const handle = makeDeliverHandler({
     subscriptions: new SubscriptionsTable(client, SUBSCRIPTIONS_TABLE.localName),
@@ -117,7 +85,7 @@ it("delivers a batch with exactly the deliverer's grants: nothing denied, nothin
     policy: { allowLoopback: true },
     queue: sqsDeliveryQueue(deliveries, new SQSClient(config)),
     deadLetters: sqsDeadLetters(
-      localQueueUrl(engine.endpoint, LOCAL_QUEUE_NAMES.deadLetters),
+      localQueueUrl(local.engine.endpoint, LOCAL_QUEUE_NAMES.deadLetters),
       new SQSClient(config),
     ),
     receivers: { states: new ReceiverStates(client, SUBSCRIPTIONS_TABLE.localName) },
@@ -156,12 +124,12 @@ it("delivers a batch with exactly the deliverer's grants: nothing denied, nothin
     for (const { itemIdentifier } of answer.batchItemFailures) waiting.add(itemIdentifier);
   }
 
-  expect(denials).toEqual([]);
+  expect(local.lines).toEqual([]);
   // The one not due yet waits (ChangeMessageVisibility); each receiver had its attempt, signed
   // with its secret (opened by Decrypt).
   expect(waiting.size).toBeGreaterThan(0);
   expect(receivers.map((r) => r.received.length > 0)).toEqual(Array(5).fill(true));
   expect(receivers.flatMap((r) => r.received.map((d) => d.verified))).not.toContain(false);
   expect(receivers[0]!.delivered().size).toBe(1);
-  expect(account.unusedGrants().filter((grant) => grant.startsWith('deliver '))).toEqual([]);
+  expect(local.account.unusedGrants().filter((grant) => grant.startsWith('deliver '))).toEqual([]);
 });
