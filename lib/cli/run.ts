@@ -64,12 +64,10 @@ export function runCli(name: string, main: CliMain, options: RunOptions = {}): v
   if (options.stoppable) {
     process.on('SIGINT', () => stop.abort()).on('SIGTERM', () => stop.abort());
   }
-  let readerGone = false;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
     // The reader has gone (`| head`): what it wanted it has; end quietly.
     if (!options.stoppable) process.exit(0);
-    readerGone = true;
     stop.abort();
   });
   const io: CliIo = {
@@ -84,7 +82,9 @@ export function runCli(name: string, main: CliMain, options: RunOptions = {}): v
       // Stopped: exit now rather than when the event loop has drained. Ctrl-C reaches the
       // process twice (from the terminal and from npm); a copy that arrived during Node's own
       // teardown, its signal handlers gone, would end it by SIGINT instead of this exit code.
-      if (stop.signal.aborted) process.exit(readerGone ? 0 : code);
+      // A closed stdout is no failure, but it hides none either: a command that went on (the
+      // webhook CLI's commands but listen) and failed exits with its code.
+      if (stop.signal.aborted) process.exit(code);
       process.exitCode = code;
     },
     (caught: unknown) => process.exit(failureExitCode(name, caught, io.err)),

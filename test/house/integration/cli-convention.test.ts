@@ -53,6 +53,20 @@ it('a closed stdout ends it quietly with 0', async () => {
   expect(result).toEqual({ code: '0', stdout: 'line 0\n', stderr: '' });
 }, 60_000);
 
+it('a closed stdout hides no failure of a stoppable command that went on (exit 1)', async () => {
+  const result = await run(
+    `for (let i = 0; i < 1e5; i++) io.out('line ' + i);
+     await new Promise((resolve) => setTimeout(resolve, 100));
+     io.err('ready');
+     io.err('probe: the redrive was refused');
+     return 1;`,
+    'head -1',
+    'SIGTERM',
+  );
+  expect(result.code).toBe('1');
+  expect(result.stdout).toBe('line 0\n');
+}, 60_000);
+
 it('a usage mistake is one line naming --help, and 2', async () => {
   const result = await run(`throw new UsageError('--x needs a value');`);
   expect(result).toEqual({
