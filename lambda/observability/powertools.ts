@@ -12,6 +12,10 @@ import {
   REASON_DIMENSION,
   type Outcome,
 } from './metrics-contract';
+import { mapStackTraces } from './stack-map';
+
+// Every function logs through this module: its stack traces name the `.ts` lines once it loads.
+mapStackTraces();
 
 /** The service name: the function's name in the registry, as the stack and `npm start` set it. */
 function serviceName(env: NodeJS.ProcessEnv = process.env): string {

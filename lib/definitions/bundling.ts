@@ -68,11 +68,12 @@ export const ESM_REQUIRE_BANNER =
 
 /**
  * Node's options for every function: the stack sets them as `NODE_OPTIONS`, `npm start` starts
- * its sandboxes with them. `--enable-source-maps` makes a stack trace name the `lambda/…/*.ts`
- * line through the bundle's map (Lambda's Node reads no map without it); its cost is measured by
- * `npm run bench -- --phases readable` (docs/performance.md).
+ * its sandboxes with them. None: `--enable-source-maps` parsed each bundle's map at every cold
+ * start (~15 ms of CPU); the functions map a stack trace to its `lambda/…/*.ts` lines themselves,
+ * reading the map only when an error's stack is formatted (`lambda/observability/stack-map.ts`;
+ * `npm run bench -- --phases readable`, docs/performance.md).
  */
-export const FUNCTION_NODE_OPTIONS: readonly string[] = ['--enable-source-maps'];
+export const FUNCTION_NODE_OPTIONS: readonly string[] = [];
 
 /** The esbuild options every function is built with, in esbuild's own terms. */
 export const ESBUILD_OPTIONS = {

@@ -205,8 +205,10 @@ export class ServiceFunction extends Construct {
           ),
           // The service dimension of the metrics: the registry name the dashboard reads.
           POWERTOOLS_SERVICE_NAME: name,
-          // Stack traces through the bundle's source map (lib/definitions/bundling.ts).
-          NODE_OPTIONS: FUNCTION_NODE_OPTIONS.join(' '),
+          // Node's options for the functions (lib/definitions/bundling.ts), if any.
+          ...(FUNCTION_NODE_OPTIONS.length > 0 && {
+            NODE_OPTIONS: FUNCTION_NODE_OPTIONS.join(' '),
+          }),
           ...props.environment,
         },
         bundling: nodejsBundling(),

@@ -1,14 +1,16 @@
 /**
  * Readable errors, deployed and local: a function built with the stack's options keeps its class
  * and function names and carries a linked map (without the sources' text) that names its
- * TypeScript under `lambda/`; run on Lambda's Node with the stack's `NODE_OPTIONS`, an error's
- * log line says `ServiceUnavailable` and its stack names `lambda/…/*.ts` lines. Without the
- * option the same bundle's stack points into `index.mjs`: the option is what maps it. The
- * debugger's build (`npm start -- --inspect`) has an inline map with the sources.
+ * TypeScript under `lambda/`; run on Lambda's Node with the stack's `NODE_OPTIONS` (none), an
+ * error's log line says `ServiceUnavailable` and its stack names `lambda/…/*.ts` lines, the
+ * function mapping it itself (lambda/observability/stack-map.ts). Without the map beside it, or
+ * with the map gone after the import (it is read when the error is logged, not at cold start),
+ * the same bundle's stack points into `index.mjs`. The debugger's build (`npm start --
+ * --inspect`) has an inline map with the sources.
  */
 import { build } from 'esbuild';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -58,19 +60,28 @@ it.each(FUNCTION_NAMES)('%s: class names survive minifying', (name) => {
 });
 
 describe('an error logged by create-plant on Lambda Node, the store unreachable', () => {
-  /** Invokes create-plant's bundle once in a fresh process; returns its ERROR log line. */
-  async function failedCreate(nodeOptions: readonly string[]) {
+  /**
+   * Invokes a copy of create-plant's bundle once in a fresh process, its map beside it or not,
+   * or removed between the import and the call; returns its ERROR log line.
+   */
+  async function failedCreate(map: 'beside' | 'absent' | 'removed after import') {
     const fn = built.find((candidate) => candidate.name === 'create-plant')!;
+    const copy = join(mkdtempSync(join(dir, 'copy-')), 'index.mjs');
+    copyFileSync(fn.file, copy);
+    if (map !== 'absent') copyFileSync(`${fn.file}.map`, `${copy}.map`);
     const closed = await freePort(); // nothing listens: every call is refused
     const caller = [
-      `const { handler } = await import(${JSON.stringify(pathToFileURL(fn.file).href)});`,
+      `const { handler } = await import(${JSON.stringify(pathToFileURL(copy).href)});`,
       `const event = ${readFileSync(join(PROJECT_ROOT, 'events', 'create-plant.json'), 'utf8')};`,
+      ...(map === 'removed after import'
+        ? [`(await import('node:fs')).rmSync(${JSON.stringify(`${copy}.map`)});`]
+        : []),
       "const answer = await handler(event, { awsRequestId: 'maps' });",
       'if (answer.statusCode !== 503) throw new Error(JSON.stringify(answer));',
     ].join('\n');
     const { stdout, stderr } = await run(
       lambdaNode().path,
-      [...nodeOptions, '--input-type=module', '-e', caller],
+      [...FUNCTION_NODE_OPTIONS, '--input-type=module', '-e', caller],
       {
         env: {
           PATH: process.env.PATH ?? '',
@@ -92,19 +103,24 @@ describe('an error logged by create-plant on Lambda Node, the store unreachable'
     return line!.error!;
   }
 
-  it("with the stack's NODE_OPTIONS: the class's name, and a stack of lambda/ .ts lines", async () => {
-    const error = await failedCreate(FUNCTION_NODE_OPTIONS);
+  it("with the stack's NODE_OPTIONS and its map: the class's name, a stack of lambda/ .ts lines", async () => {
+    const error = await failedCreate('beside');
     expect(error.name).toBe('ServiceUnavailable');
-    expect(error.stack).toMatch(/lambda\/plants\/table\.ts:\d+:\d+/);
+    expect(error.stack).toMatch(/^ServiceUnavailable: /);
+    expect(error.stack).toMatch(/\n {4}at .*lambda\/plants\/table\.ts:\d+:\d+/);
     expect(error.stack).not.toMatch(/index\.mjs:\d+/);
   }, 30_000);
 
-  it('without them: the same name, but the stack points into the bundle', async () => {
-    const error = await failedCreate([]);
-    expect(error.name).toBe('ServiceUnavailable');
-    expect(error.stack).toMatch(/index\.mjs:\d+:\d+/);
-    expect(error.stack).not.toMatch(/plants\/table\.ts/);
-  }, 30_000);
+  it.each(['absent', 'removed after import'] as const)(
+    'the map %s: the same name, but the stack points into the bundle',
+    async (map) => {
+      const error = await failedCreate(map);
+      expect(error.name).toBe('ServiceUnavailable');
+      expect(error.stack).toMatch(/index\.mjs:\d+:\d+/);
+      expect(error.stack).not.toMatch(/plants\/table\.ts/);
+    },
+    30_000,
+  );
 });
 
 it('a function built for the debugger carries an inline map of its .ts sources', async () => {
