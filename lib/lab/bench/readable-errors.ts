@@ -1,8 +1,9 @@
 /**
  * What readable errors cost at cold start: each function built three ways — minified as before
  * (no names kept, no map), with `keepNames`, and as deployed (`keepNames` and a linked map, run
- * with the stack's `NODE_OPTIONS`) — imported by fresh processes of Lambda's Node, round-robin.
- * Each process also formats one error's stack after the import, which is when the map is used.
+ * with the stack's `NODE_OPTIONS`, none: the function reads its map when a stack with one of its
+ * frames is formatted) — imported by fresh processes of Lambda's Node, round-robin. Each process
+ * also formats one error's stack after the import (its frames are the caller's, not the bundle's).
  */
 import { build, type BuildOptions } from 'esbuild';
 import { statSync } from 'node:fs';
@@ -53,7 +54,7 @@ async function buildVariant(name: FunctionName, outdir: string, variant: Variant
 /** The `readable` phase of `npm run bench`. */
 export const readableErrors: BenchPhase = {
   name: 'readable',
-  description: 'readable errors at cold start: kept names, a source map and --enable-source-maps',
+  description: "readable errors at cold start: kept names and a linked source map, with the stack's NODE_OPTIONS",
   async run({ runs, dir, lambdaNode, print }) {
     print(
       `Readable errors at cold start (${runs} rounds of a fresh import and one error's stack, Node ${lambdaNode.major}, medians; CPU time in brackets):`,
@@ -96,7 +97,7 @@ export const readableErrors: BenchPhase = {
         `  ${name}: before ${before.kib.toFixed(1)} KiB ${ms(median(wall.before))}; ` +
           `+ names ${names.kib.toFixed(1)} KiB (+${(names.kib - before.kib).toFixed(1)}) ${ms(median(wall.names))} ` +
           `(+${ms(extra(wall, 'names', 'before'))} [+${ms(extra(cpu, 'names', 'before'))}]); ` +
-          `+ map and --enable-source-maps: map ${deployed.mapKib.toFixed(1)} KiB ${ms(median(wall.deployed))} ` +
+          `+ map, as deployed: map ${deployed.mapKib.toFixed(1)} KiB ${ms(median(wall.deployed))} ` +
           `(+${ms(extra(wall, 'deployed', 'names'))} [+${ms(extra(cpu, 'deployed', 'names'))}])`,
       );
     }
