@@ -35,40 +35,43 @@ function mapOf(script: string): LoadedMap | null {
   return loaded;
 }
 
-/** One frame as V8 prints it, its bundle position replaced by the TypeScript one when mapped. */
-function mappedFrame(site: NodeJS.CallSite): string {
-  const text = site.toString();
+/** One frame's bundle position replaced by the TypeScript one, or undefined: not mapped. */
+function mappedFrame(site: NodeJS.CallSite): string | undefined {
   const script = site.getFileName();
   const line = site.getLineNumber();
   const column = site.getColumnNumber();
-  if (!script || line === null || column === null) return text;
+  if (!script || line === null || column === null) return undefined;
   const loaded = mapOf(script);
-  if (!loaded) return text;
+  if (!loaded) return undefined;
   const origin = loaded.map.findOrigin(line, column);
-  if (!('fileName' in origin)) return text;
-  const source = fileURLToPath(new URL(origin.fileName, loaded.base));
+  if (!('fileName' in origin)) return undefined;
+  const text = site.toString();
   const at = `${script}:${line}:${column}`;
-  const place = `${source}:${origin.lineNumber}:${origin.columnNumber}`;
   const index = text.lastIndexOf(at);
-  return index < 0 ? text : `${text.slice(0, index)}${place}${text.slice(index + at.length)}`;
-}
-
-/** V8's own layout: the error's `name: message`, then one `    at …` line per frame. */
-function prepareStackTrace(error: Error, sites: NodeJS.CallSite[]): string {
-  const frames = sites.map((site) => `\n    at ${mappedFrame(site)}`).join('');
-  return `${Error.prototype.toString.call(error)}${frames}`;
-}
-
-/** Node's own formatting (Node 24 exposes it as `Error.prepareStackTrace`), or V8's (none). */
-function isNodeDefault(prepare: typeof Error.prepareStackTrace): boolean {
-  return prepare === undefined || prepare.name === 'ErrorPrepareStackTrace';
+  if (index < 0) return undefined;
+  const source = fileURLToPath(new URL(origin.fileName, loaded.base));
+  const place = `${source}:${origin.lineNumber}:${origin.columnNumber}`;
+  return `${text.slice(0, index)}${place}${text.slice(index + at.length)}`;
 }
 
 /**
- * Maps stack traces of this process from now on, unless something else already formats them
- * (Node with `--enable-source-maps`, a test runner): those are left as they are.
+ * Maps stack traces of this process from now on: a stack with a frame in a script that has a map
+ * beside it is laid out as V8 does (`name: message`, then `    at …` per frame) with those frames
+ * mapped; any other stack is left to the formatting there was (Node's own, a test runner's).
+ * With `--enable-source-maps` on, Node maps at load already: nothing is changed.
  */
 export function mapStackTraces(): void {
-  if (!isNodeDefault(Error.prepareStackTrace) || process.sourceMapsEnabled) return;
-  Error.prepareStackTrace = prepareStackTrace;
+  if (process.sourceMapsEnabled) return;
+  const previous = Error.prepareStackTrace;
+  Error.prepareStackTrace = (error: Error, sites: NodeJS.CallSite[]): unknown => {
+    let mapped: (string | undefined)[];
+    try {
+      mapped = sites.map(mappedFrame);
+    } catch {
+      mapped = []; // a stack is never lost to its mapping
+    }
+    if (previous && mapped.every((frame) => frame === undefined)) return previous(error, sites);
+    const frames = sites.map((site, i) => `\n    at ${mapped[i] ?? site.toString()}`).join('');
+    return `${Error.prototype.toString.call(error)}${frames}`;
+  };
 }

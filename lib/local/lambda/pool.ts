@@ -348,9 +348,12 @@ export class SandboxPool {
       // and garbage is collected as often (a young generation of a tenth, not V8's default).
       execArgv: [
         ...lambdaHeapFlags(this.options.memorySize),
-        // As the stack's NODE_OPTIONS: stack traces name the `.ts` lines.
+        // As the stack's NODE_OPTIONS (none: a deployed bundle maps its own stack traces).
         ...FUNCTION_NODE_OPTIONS,
-        ...(this.inspecting ? [`--inspect=127.0.0.1:${this.options.inspectPort}`] : []),
+        // The debugger's build has an inline map, which only Node's own source maps read.
+        ...(this.inspecting
+          ? ['--enable-source-maps', `--inspect=127.0.0.1:${this.options.inspectPort}`]
+          : []),
       ],
       log: this.options.log,
       onExit: (gone, reason) => {
