@@ -54,7 +54,8 @@ async function buildVariant(name: FunctionName, outdir: string, variant: Variant
 /** The `readable` phase of `npm run bench`. */
 export const readableErrors: BenchPhase = {
   name: 'readable',
-  description: "readable errors at cold start: kept names and a linked source map, with the stack's NODE_OPTIONS",
+  description:
+    "readable errors at cold start: kept names and a linked source map, with the stack's NODE_OPTIONS",
   async run({ runs, dir, lambdaNode, print }) {
     print(
       `Readable errors at cold start (${runs} rounds of a fresh import and one error's stack, Node ${lambdaNode.major}, medians; CPU time in brackets):`,
