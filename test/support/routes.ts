@@ -10,6 +10,9 @@ const METHODS: readonly RouteDefinition['method'][] = ['GET', 'POST', 'PUT', 'PA
 /** `Access-Control-Allow-Methods` as the gateway answers a preflight: every routed method. */
 export const ALLOWED_METHODS = [...new Set(API.routes.map((route) => route.method))].join(',');
 
+/** `Access-Control-Allow-Headers` as the gateway answers a preflight: the API's allowed headers. */
+export const ALLOWED_HEADERS = API.cors.allowHeaders.join(',');
+
 /** A route's path with each `{variable}` given the value `1`. */
 export function samplePath(path: string): string {
   return path.replace(/\{[^}]+\}/g, '1');

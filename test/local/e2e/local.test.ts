@@ -11,7 +11,7 @@ import { startLocal, type LocalOptions, type LocalService } from '../../../lib/l
 import { runTokenCli } from '../../../lib/operator/token-cli';
 import { runCommand } from '../../support/run-cli';
 import { uncheckedFetch } from '../../support/http';
-import { ALLOWED_METHODS, unroutedMethods } from '../../support/routes';
+import { ALLOWED_HEADERS, ALLOWED_METHODS, unroutedMethods } from '../../support/routes';
 import { takenMessage } from '../../../lambda/create-plant/create-plant';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-e2e-'));
@@ -103,9 +103,13 @@ describe('answers from the gateway', () => {
     expect(Object.fromEntries(response.headers)).toMatchObject({
       'access-control-allow-origin': '*',
       'access-control-allow-methods': ALLOWED_METHODS,
-      'access-control-allow-headers': 'authorization,content-type',
+      'access-control-allow-headers': ALLOWED_HEADERS,
       'access-control-max-age': '3600',
     });
+    // A browser's read-modify-write sends If-Match: the preflight must allow it.
+    expect(response.headers.get('access-control-allow-headers')?.split(',')).toEqual(
+      expect.arrayContaining(['authorization', 'content-type', 'if-match']),
+    );
   });
 
   it('refuses a payload over 10 MB', async () => {
