@@ -53,21 +53,27 @@ export interface RunOptions {
   /**
    * SIGINT and SIGTERM abort `io.signal` instead of ending the process (`on`, not `once`:
    * Ctrl-C reaches the process from the terminal and again from npm, which forwards it).
+   * A function decides it from the command line (a CLI whose one command serves).
    * @default false: a signal ends the process as Node's default does
    */
-  readonly stoppable?: boolean;
+  readonly stoppable?: boolean | ((argv: readonly string[]) => boolean);
 }
 
 /** Runs `main` as this process's command, by the exit rule above. */
 export function runCli(name: string, main: CliMain, options: RunOptions = {}): void {
+  const argv = process.argv.slice(2);
+  // A CLI of several commands may serve with one (webhook listen) and work to an end with the
+  // others: a signal must stop those as Node's default does, not be swallowed.
+  const stoppable =
+    typeof options.stoppable === 'function' ? options.stoppable(argv) : options.stoppable === true;
   const stop = new AbortController();
-  if (options.stoppable) {
+  if (stoppable) {
     process.on('SIGINT', () => stop.abort()).on('SIGTERM', () => stop.abort());
   }
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
     // The reader has gone (`| head`): what it wanted it has; end quietly.
-    if (!options.stoppable) process.exit(0);
+    if (!stoppable) process.exit(0);
     stop.abort();
   });
   const io: CliIo = {
@@ -76,7 +82,7 @@ export function runCli(name: string, main: CliMain, options: RunOptions = {}): v
     env: process.env,
     signal: stop.signal,
   };
-  main(process.argv.slice(2), io).then(
+  main(argv, io).then(
     (code) => {
       if (typeof code !== 'number') return;
       // Stopped: exit now rather than when the event loop has drained. Ctrl-C reaches the

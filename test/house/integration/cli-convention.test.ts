@@ -13,11 +13,12 @@ function run(
   body: string,
   pipe = 'cat',
   signal?: NodeJS.Signals,
+  stoppable = String(signal !== undefined),
 ): Promise<{ code: string; stdout: string; stderr: string }> {
   const script = `
     const { runCli } = require(${JSON.stringify(RUN)});
     const { UsageError } = require(${JSON.stringify(join(RUN, '../args.ts'))});
-    runCli('probe', async (argv, io) => { ${body} }, { stoppable: ${signal !== undefined} });`;
+    runCli('probe', async (argv, io) => { ${body} }, { stoppable: ${stoppable} });`;
   const child = spawn(
     'bash',
     [
@@ -93,4 +94,19 @@ it('SIGTERM reaches a stoppable command, which winds down and exits 0', async ()
     'SIGTERM',
   );
   expect(result).toEqual({ code: '0', stdout: 'stopped\n', stderr: 'ready\n' });
+}, 60_000);
+
+it("SIGTERM ends a command its CLI does not make stoppable, as Node's default does (143)", async () => {
+  const result = await run(
+    `const working = setInterval(() => undefined, 1000);
+     io.err('ready');
+     await new Promise((resolve) => io.signal.addEventListener('abort', resolve));
+     clearInterval(working);
+     io.out('swallowed');
+     return 0;`,
+    'cat',
+    'SIGTERM',
+    "(argv) => argv[0] === 'listen'",
+  );
+  expect(result).toEqual({ code: '143', stdout: '', stderr: 'ready\n' });
 }, 60_000);
