@@ -4,6 +4,7 @@
  * its own error), and what a failed call carried (the client's attempts spent, or timed out: it
  * may or may not be queued), is sent again after a pause, batched with the other such entries,
  * until `until`; an entry refused as malformed (`SenderFault`: our bug) is never sent again.
+ * No call starts after `until`, in the first round either.
  * An entry the queue accepted is never sent again, so a refusal duplicates nothing; only a call
  * that failed without an answer can queue its entries twice (with the same `webhook-id`s).
  */
@@ -64,6 +65,13 @@ export async function sendAll(
   for (;;) {
     const again: number[] = [];
     await inPool(chunks(round), options.inFlight, async (chunk) => {
+      // A call started past the deadline could outlive the invocation (Lambda would then retry
+      // the whole batch, repeating what was queued): what is left waits for the retry instead.
+      if (now() >= options.until) {
+        const error = new Error('not sent: the invocation is near its timeout');
+        for (const index of chunk) fates[index] = { fate: 'pending', error };
+        return;
+      }
       let refused: RefusedEntry[];
       try {
         refused = await queue.sendBatch(

@@ -151,3 +151,18 @@ it('with the queue down past its deadline, reports where to resume; the retry fr
   expect(again).toEqual({ queued: 153, setAside: [] });
   expectEachOnce(300);
 });
+
+it('starts no call past its deadline: a slow first wave leaves the rest to the retry, which repeats nothing', async () => {
+  // One subscriber, 400 records: 40 calls, 32 at once. The first wave's calls hang until their
+  // timeout (the client's own retry then goes through); by then the deadline has passed, so the
+  // last 8 calls must not start: they would run past it (Lambda retries the batch when it times out).
+  const one = { ...deps, subscribers: async () => SUBSCRIBERS.slice(0, 1) };
+  const until = Date.now() + 1_000;
+  faults = { call: () => (Date.now() < until ? 'hang' : undefined) };
+  const first = await fanOut(records(1, 400), one, { until });
+  expect(first.failedAt?.sequenceNumber).toBe('321'.padStart(21, '0'));
+  expect(first.queued).toBe(320);
+  const again = await fanOut(records(321, 400), one, soon());
+  expect(again).toEqual({ queued: 80, setAside: [] });
+  expectEachOnce(400);
+}, 60_000);
