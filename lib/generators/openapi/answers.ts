@@ -8,7 +8,7 @@ import { RETRY_AFTER_SECONDS, SERVER_MESSAGES } from '../../../lambda/http/answe
 import { MAX_TAGS } from '../../../lambda/plants/versions';
 import { Int64 } from '../../../lambda/plants/schemas';
 import { EXAMPLE_PLANT } from '../../definitions/example-plant';
-import type { AnswerDescription, HeaderDescription, ParameterDescription } from './operations';
+import type { AnswerDescription, HeaderDescription, ParameterDescription } from './descriptions';
 
 /** An Error body as the function writes it. */
 export const error = (status: number, message: string) => ({ error: status, message });

@@ -15,7 +15,7 @@ import {
   PRECONDITION_FAILED,
 } from './answers';
 import { EXAMPLE_PLANT } from '../../definitions/example-plant';
-import type { AnswerDescription, OperationDescription, RouteKey } from './operations';
+import type { AnswerDescription, OperationDescription, RouteKey } from './descriptions';
 import { FIELD_RULES, OPTIONAL_ONLY_IF_SET } from './plant-words';
 
 const ORDER =

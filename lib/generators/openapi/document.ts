@@ -17,12 +17,12 @@ import { PROJECT_ROOT } from '../../definitions/bundling';
 import { VERSION } from '../../definitions/version';
 import {
   BODY_SCHEMAS,
-  OPERATIONS,
   type AnswerDescription,
   type BodyName,
   type OperationDescription,
   type RouteKey,
-} from './operations';
+} from './descriptions';
+import { OPERATIONS } from './operations';
 import { jsonText } from './json-text';
 import { WEBHOOKS_TAG_DESCRIPTION, webhooksSection } from './webhooks';
 import {

@@ -8,19 +8,10 @@ import * as v from 'valibot';
 import { MAX_BODY_BYTES } from '../../../lambda/create-plant/request';
 import { PLANTS_DELETE, PLANTS_READ, PLANTS_WRITE } from '../../../lambda/tokens/principal';
 import {
-  ErrorBody,
-  GatewayMessage,
-  NewPlant,
   PAGE_LIMIT,
-  Plant,
   PLANT_FIELDS_IN_WORDS,
   PLANT_TEXT_LIMITS,
-  PlantPage,
-  PlantPatch,
-  PlantReplacement,
-  StoredPlant,
 } from '../../../lambda/plants/schemas';
-import type { RouteDefinition } from '../../definitions/api';
 import { EXAMPLE_PLANT } from '../../definitions/example-plant';
 import {
   commonAnswers,
@@ -35,67 +26,8 @@ import {
   PRECONDITION_FAILED,
 } from './answers';
 import { CHANGE_OPERATIONS } from './change-operations';
+import type { OperationDescription, ParameterDescription, RouteKey } from './descriptions';
 import { FIELD_RULES, OPTIONAL_ONLY_IF_SET, SAME_FIELDS } from './plant-words';
-
-/** The bodies the document names, by their name under `components/schemas`. */
-export const BODY_SCHEMAS = {
-  NewPlant,
-  Plant,
-  StoredPlant,
-  PlantPage,
-  PlantReplacement,
-  PlantPatch,
-  Error: ErrorBody,
-  GatewayMessage,
-} as const;
-/** A body's name in `BODY_SCHEMAS`. */
-export type BodyName = keyof typeof BODY_SCHEMAS;
-
-/** A response header. */
-export interface HeaderDescription {
-  readonly description: string;
-  readonly schema: v.GenericSchema;
-}
-
-/** One answer of a function: when it is given and its body (none for a 204). */
-export interface AnswerDescription {
-  readonly description: string;
-  readonly body?: BodyName;
-  /**
-   * The body exactly as the function answers it for the example request (ids as `bigint`s);
-   * test/generators/e2e/openapi-examples.test.ts provokes each one and compares.
-   */
-  readonly example?: unknown;
-  readonly headers?: Readonly<Record<string, HeaderDescription>>;
-}
-
-/** A path or query parameter. */
-export interface ParameterDescription {
-  readonly name: string;
-  readonly in: 'path' | 'query' | 'header';
-  readonly description: string;
-  readonly required: boolean;
-  readonly schema: v.GenericSchema;
-}
-
-/** Everything the document says about one route beyond `lib/definitions/api.ts`. */
-export interface OperationDescription {
-  readonly operationId: string;
-  readonly summary: string;
-  readonly description: string;
-  readonly parameters?: readonly ParameterDescription[];
-  readonly requestBody?: {
-    readonly description: string;
-    readonly body: BodyName;
-    /** @default ['application/json'] */
-    readonly mediaTypes?: readonly string[];
-  };
-  /** The function's answers by status. */
-  readonly answers: Readonly<Record<number, AnswerDescription>>;
-}
-
-/** A route's key: `POST /plants`. */
-export type RouteKey = `${RouteDefinition['method']} ${string}`;
 
 /** `limit` of GET /plants. */
 const LIMIT: ParameterDescription = {

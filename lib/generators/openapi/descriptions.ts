@@ -1,0 +1,77 @@
+/**
+ * The shapes in which the OpenAPI generator describes an operation (its answers, headers,
+ * parameters) and the bodies it names: what operations.ts, answers.ts and
+ * change-operations.ts all speak, kept apart so that none of them imports another for a type.
+ */
+import * as v from 'valibot';
+import {
+  ErrorBody,
+  GatewayMessage,
+  NewPlant,
+  Plant,
+  PlantPage,
+  PlantPatch,
+  PlantReplacement,
+  StoredPlant,
+} from '../../../lambda/plants/schemas';
+import type { RouteDefinition } from '../../definitions/api';
+
+/** The bodies the document names, by their name under `components/schemas`. */
+export const BODY_SCHEMAS = {
+  NewPlant,
+  Plant,
+  StoredPlant,
+  PlantPage,
+  PlantReplacement,
+  PlantPatch,
+  Error: ErrorBody,
+  GatewayMessage,
+} as const;
+/** A body's name in `BODY_SCHEMAS`. */
+export type BodyName = keyof typeof BODY_SCHEMAS;
+
+/** A response header. */
+export interface HeaderDescription {
+  readonly description: string;
+  readonly schema: v.GenericSchema;
+}
+
+/** One answer of a function: when it is given and its body (none for a 204). */
+export interface AnswerDescription {
+  readonly description: string;
+  readonly body?: BodyName;
+  /**
+   * The body exactly as the function answers it for the example request (ids as `bigint`s);
+   * test/generators/e2e/openapi-examples.test.ts provokes each one and compares.
+   */
+  readonly example?: unknown;
+  readonly headers?: Readonly<Record<string, HeaderDescription>>;
+}
+
+/** A path or query parameter. */
+export interface ParameterDescription {
+  readonly name: string;
+  readonly in: 'path' | 'query' | 'header';
+  readonly description: string;
+  readonly required: boolean;
+  readonly schema: v.GenericSchema;
+}
+
+/** Everything the document says about one route beyond `lib/definitions/api.ts`. */
+export interface OperationDescription {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly parameters?: readonly ParameterDescription[];
+  readonly requestBody?: {
+    readonly description: string;
+    readonly body: BodyName;
+    /** @default ['application/json'] */
+    readonly mediaTypes?: readonly string[];
+  };
+  /** The function's answers by status. */
+  readonly answers: Readonly<Record<number, AnswerDescription>>;
+}
+
+/** A route's key: `POST /plants`. */
+export type RouteKey = `${RouteDefinition['method']} ${string}`;
