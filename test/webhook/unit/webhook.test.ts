@@ -253,10 +253,9 @@ describe('fan-out', () => {
     const result = await fanOut(
       records(20),
       { subscribers, queue, failures: noFailures },
-      {
-        until: Date.now(),
-        inFlight: 1,
-      },
+      // A deadline soon: the failed calls are sent again until then (and fail again); no call
+      // starts after it.
+      { until: Date.now() + 300, inFlight: 1 },
     );
     // Plant 7's deliveries (18 to 20) share their calls (10-19, 20-29) with plants 4 to 10: the
     // first of those not wholly queued is plant 4 (its delivery 9 went in the first call).
