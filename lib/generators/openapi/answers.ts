@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { RETRY_AFTER_SECONDS, SERVER_MESSAGES } from '../../../lambda/http/answers';
+import { MAX_BODY_BYTES } from '../../../lambda/plants/json-body';
 import { MAX_TAGS } from '../../../lambda/plants/versions';
 import { Int64 } from '../../../lambda/plants/schemas';
 import { EXAMPLE_PLANT } from '../../definitions/example-plant';
@@ -97,4 +98,18 @@ export const PRECONDITION_FAILED: AnswerDescription = {
   body: 'Error',
   example: error(412, `plant ${EXAMPLE_PLANT.id} is at version 2`),
   headers: { ETag: ETAG },
+};
+
+/** 413 of an operation that takes a body: it is over the size limit. */
+export const TOO_LARGE: AnswerDescription = {
+  description: `The body is larger than ${MAX_BODY_BYTES} bytes (256 KiB).`,
+  body: 'Error',
+  example: error(413, `body: must be at most ${MAX_BODY_BYTES} bytes; got ${MAX_BODY_BYTES + 1}`),
+};
+
+/** 415 of an operation that takes a body: its content type is not JSON. */
+export const NOT_JSON: AnswerDescription = {
+  description: 'The content type is not JSON (`application/json` or `application/*+json`).',
+  body: 'Error',
+  example: error(415, 'content-type text/plain is not accepted; send application/json'),
 };

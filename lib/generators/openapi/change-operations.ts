@@ -13,6 +13,8 @@ import {
   NOT_FOUND,
   PLANT_ID,
   PRECONDITION_FAILED,
+  NOT_JSON,
+  TOO_LARGE,
 } from './answers';
 import { EXAMPLE_PLANT } from '../../definitions/example-plant';
 import type { AnswerDescription, OperationDescription, RouteKey } from './descriptions';
@@ -41,19 +43,8 @@ function changeAnswers(): Record<number, AnswerDescription> {
       example: NOT_FOUND,
     },
     412: PRECONDITION_FAILED,
-    413: {
-      description: `The body is larger than ${MAX_BODY_BYTES} bytes (256 KiB).`,
-      body: 'Error',
-      example: error(
-        413,
-        `body: must be at most ${MAX_BODY_BYTES} bytes; got ${MAX_BODY_BYTES + 1}`,
-      ),
-    },
-    415: {
-      description: 'The content type is not JSON (`application/json` or `application/*+json`).',
-      body: 'Error',
-      example: error(415, 'content-type text/plain is not accepted; send application/json'),
-    },
+    413: TOO_LARGE,
+    415: NOT_JSON,
   };
 }
 

@@ -24,6 +24,8 @@ import {
   NOT_FOUND,
   PLANT_ID,
   PRECONDITION_FAILED,
+  NOT_JSON,
+  TOO_LARGE,
 } from './answers';
 import { CHANGE_OPERATIONS } from './change-operations';
 import type { OperationDescription, ParameterDescription, RouteKey } from './descriptions';
@@ -89,19 +91,8 @@ export const OPERATIONS: Readonly<Record<RouteKey, OperationDescription>> = {
           `id: ${EXAMPLE_PLANT.id} is already taken by a plant with another ${PLANT_FIELDS_IN_WORDS}`,
         ),
       },
-      413: {
-        description: `The body is larger than ${MAX_BODY_BYTES} bytes (256 KiB).`,
-        body: 'Error',
-        example: error(
-          413,
-          `body: must be at most ${MAX_BODY_BYTES} bytes; got ${MAX_BODY_BYTES + 1}`,
-        ),
-      },
-      415: {
-        description: 'The content type is not JSON (`application/json` or `application/*+json`).',
-        body: 'Error',
-        example: error(415, 'content-type text/plain is not accepted; send application/json'),
-      },
+      413: TOO_LARGE,
+      415: NOT_JSON,
     },
   },
   'GET /plants/{id}': {
