@@ -1,6 +1,6 @@
 /**
  * Upgrades lose nothing (CONTRACT): both stacks as `cdk synth` builds them today (the default and
- * prod, as releases/ keeps them) compared with the last release's templates — no table, key or
+ * prod, as releases/ keeps them) compared with every kept release's templates — no table, key or
  * queue gone, of another type or logical id, or changed in a property that replaces it; prod
  * retains every table and key. The comparison is shown to catch each of those on a mutated
  * template, the plants table's key type first.
@@ -46,22 +46,24 @@ const current = Object.fromEntries(
 ) as Record<(typeof RELEASE_STACKS)[number]['stackName'], Template>;
 const messages = (findings: Finding[]) => findings.map((finding) => finding.message);
 
-it('keeps the first release, 1.0.0 (main at bc48fb5), and compares with the last', () => {
-  expect(releaseVersions()[0]).toBe('1.0.0');
+it('keeps every release since the first, 1.0.0 (main at bc48fb5), and 1.1.0 (1c53ea5)', () => {
+  expect(releaseVersions().slice(0, 2)).toEqual(['1.0.0', '1.1.0']);
   expect(release.version).toBe(releaseVersions().at(-1));
 });
 
-it.each(RELEASE_STACKS.map(({ stackName }) => stackName))(
-  '%s keeps every table, key and queue of the last release, as it was',
-  (stackName) => {
-    const released = release.templates[stackName];
-    const stateful = Object.values(released.Resources).filter((r) =>
-      ['AWS::DynamoDB::Table', 'AWS::KMS::Key', 'AWS::SQS::Queue'].includes(r.Type),
-    );
-    expect(stateful.length).toBeGreaterThanOrEqual(7);
-    expect(messages(compareStateful(released, current[stackName]))).toEqual([]);
-  },
-);
+// A stage may be upgraded from any kept release, not only the last: each is compared.
+it.each(
+  releaseVersions().flatMap((version) =>
+    RELEASE_STACKS.map(({ stackName }) => [stackName, version] as const),
+  ),
+)('%s keeps every table, key and queue of release %s, as it was', (stackName, version) => {
+  const released = readRelease(version).templates[stackName];
+  const stateful = Object.values(released.Resources).filter((r) =>
+    ['AWS::DynamoDB::Table', 'AWS::KMS::Key', 'AWS::SQS::Queue'].includes(r.Type),
+  );
+  expect(stateful.length).toBeGreaterThanOrEqual(7);
+  expect(messages(compareStateful(released, current[stackName]))).toEqual([]);
+});
 
 it('prod retains every table and key, on delete and on replacement', () => {
   expect(messages(unretained(current['PlantStore-prod']))).toEqual([]);
