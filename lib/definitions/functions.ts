@@ -24,6 +24,8 @@ import { DELIVER_GRANTS } from '../../lambda/deliver/grants';
 import { FAN_OUT_GRANTS } from '../../lambda/fan-out/grants';
 import { GET_PLANT_GRANTS } from '../../lambda/get-plant/grants';
 import { LIST_PLANTS_GRANTS } from '../../lambda/list-plants/grants';
+import { PATCH_PLANT_GRANTS } from '../../lambda/patch-plant/grants';
+import { UPDATE_PLANT_GRANTS } from '../../lambda/update-plant/grants';
 import { actionsOf, TABLE_METHODS, type TableKey, type Uses } from './resources';
 
 /** The tables, by the key the registry and the stack use. */
@@ -150,7 +152,7 @@ const REGISTRY = {
   'update-plant': {
     id: 'UpdatePlant',
     entry: 'lambda/update-plant/index.ts',
-    tables: { plants: ['update'] },
+    ...UPDATE_PLANT_GRANTS,
     memorySize: 256,
     timeoutSeconds: 10,
     operation: {
@@ -163,7 +165,7 @@ const REGISTRY = {
   'patch-plant': {
     id: 'PatchPlant',
     entry: 'lambda/patch-plant/index.ts',
-    tables: { plants: ['update'] },
+    ...PATCH_PLANT_GRANTS,
     memorySize: 256,
     timeoutSeconds: 10,
     operation: {

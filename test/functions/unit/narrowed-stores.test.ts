@@ -6,11 +6,7 @@
  */
 import { join } from 'node:path';
 import ts from 'typescript';
-import { FUNCTIONS } from '../../../lib/definitions/functions';
-import { AUTHORIZER_GRANTS } from '../../../lambda/authorizer/grants';
-import { CREATE_PLANT_GRANTS } from '../../../lambda/create-plant/grants';
-import { DELIVER_GRANTS } from '../../../lambda/deliver/grants';
-import { FAN_OUT_GRANTS } from '../../../lambda/fan-out/grants';
+import { FUNCTION_NAMES, FUNCTIONS } from '../../../lib/definitions/functions';
 
 const ROOT = join(__dirname, '../../..');
 
@@ -38,7 +34,10 @@ function errorsOf(folder: string, code: string): string[] {
 
 jest.setTimeout(120_000);
 
-const CASES: [string, string, (call: string) => string, string, string][] = [
+/** A case: its title, the folder, a module around a call, a granted call, a refused one. */
+type Case = [string, string, (call: string) => string, string, string];
+
+const CASES: Case[] = [
   [
     'create-plant (plants: putNew)',
     'lambda/create-plant',
@@ -52,6 +51,19 @@ const CASES: [string, string, (call: string) => string, string, string][] = [
     'plants.putNew',
     'plants.get',
   ],
+  ...(['update-plant', 'patch-plant'] as const).map((name): Case => [
+    `${name} (plants: update)`,
+    `lambda/${name}`,
+    (call) => `
+      import { plantsHandler } from '../plants/handler';
+      import { ${name.toUpperCase().replace('-', '_')}_GRANTS as GRANTS } from './grants';
+      export const h = plantsHandler<typeof GRANTS.tables.plants>('s', async ({ plants }) => {
+        ${call};
+        throw new Error();
+      });`,
+    'plants.update',
+    'plants.get',
+  ]),
   [
     'the deliverer (subscriptions: the receiver states it keeps)',
     'lambda/deliver',
@@ -93,12 +105,27 @@ it.each(CASES)(
   },
 );
 
-it("the registry's entries are the functions' own grants (one definition)", () => {
-  expect(FUNCTIONS.authorizer.tables).toBe(AUTHORIZER_GRANTS.tables);
-  expect(FUNCTIONS['create-plant'].tables).toBe(CREATE_PLANT_GRANTS.tables);
-  expect([FUNCTIONS['fan-out'].tables, FUNCTIONS['fan-out'].queues]).toEqual([
-    FAN_OUT_GRANTS.tables,
-    FAN_OUT_GRANTS.queues,
-  ]);
-  expect(FUNCTIONS.deliver).toMatchObject(DELIVER_GRANTS);
-});
+it.each(FUNCTION_NAMES)(
+  "%s: the registry's entry is its folder's grants.ts (one definition)",
+  (name) => {
+    const grants = jest.requireActual<Record<string, object>>(join(ROOT, 'lambda', name, 'grants'))[
+      `${name.toUpperCase().replace(/-/g, '_')}_GRANTS`
+    ];
+    expect(grants).toBeDefined();
+    expect(FUNCTIONS[name]).toMatchObject(grants!);
+  },
+);
+
+it.each(['update-plant', 'patch-plant'])(
+  '%s: the change operation needs update among the grants, or the handler does not compile',
+  (name) => {
+    const handler = (grants: string) => `
+      import { changeOperation } from '../plants/change-operation';
+      import { plantsHandler } from '../plants/handler';
+      export const h = plantsHandler<readonly [${grants}]>('s', changeOperation(() => ({})));`;
+    expect(errorsOf(`lambda/${name}`, handler("'update'"))).toEqual([]);
+    expect(errorsOf(`lambda/${name}`, handler("'get', 'scan'"))).toEqual([
+      expect.stringContaining("Property 'update' is missing in type"),
+    ]);
+  },
+);

@@ -1,0 +1,4 @@
+/** What patch-plant is given (the registry's entry reads it; its handler's store is narrowed to it). */
+export const PATCH_PLANT_GRANTS = {
+  tables: { plants: ['update'] },
+} as const;
