@@ -14,9 +14,10 @@ import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { SECRET_FORMAT } from '../../../lambda/webhook/signature';
-import { integerOption, UsageError } from '../../cli/args';
+import { fieldText, integerOption, UsageError } from '../../cli/args';
 import type { CliIo } from '../../cli/run';
 import { DEFAULT_LISTEN_PORT, SECRET_VARIABLE } from './help';
+import { shownUrl } from './receivers';
 
 /** How the receiver runs. */
 export interface ListenOptions {
@@ -46,6 +47,8 @@ const FORWARD_TIMEOUT_MS = 10_000;
 /** Starts the receiver on 127.0.0.1. */
 export async function listen(options: ListenOptions): Promise<Listener> {
   const webhook = new Webhook(options.secret);
+  // As the other commands show a URL: its path and query may be a credential.
+  const target = options.forwardTo && shownUrl(options.forwardTo.href);
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -59,28 +62,32 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       const headers = Object.fromEntries(
         Object.entries(req.headers).map(([name, value]) => [name, String(value ?? '')]),
       );
-      const id = headers['webhook-id'] ?? '(no webhook-id)';
+      // What the sender or the target wrote is printed with no control character that could
+      // drive the terminal.
+      const id = fieldText(headers['webhook-id'] ?? '(no webhook-id)');
       try {
         webhook.verify(body, headers, { jsonParse: false });
       } catch (error) {
-        options.err(`${id}: signature does not verify (${(error as Error).message}); answered 401`);
+        const why = fieldText((error as Error).message);
+        options.err(`${id}: signature does not verify (${why}); answered 401`);
         res.writeHead(401).end();
         return;
       }
       // The body as sent: JSON.parse would round an id beyond 2^53.
-      options.out(`${id}\tattempt ${headers['webhook-attempt'] ?? '?'}\t${body}`);
+      const attempt = fieldText(headers['webhook-attempt'] ?? '?');
+      options.out(`${id}\tattempt ${attempt}\t${fieldText(body)}`);
       if (!options.forwardTo) {
         res.writeHead(204).end();
         return;
       }
       void forward(options.forwardTo, req.rawHeaders, bytes).then(
         ({ status, retryAfter, text }) => {
-          options.out(`${id}\t→ ${options.forwardTo!.href}\t${status}\t${text}`);
+          options.out(`${id}\t→ ${target}\t${status}\t${fieldText(text)}`);
           res.writeHead(status, retryAfter === null ? {} : { 'retry-after': retryAfter }).end();
         },
         (error: unknown) => {
           const why = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
-          options.err(`${id}: ${options.forwardTo!.href} did not answer (${why}); answered 502`);
+          options.err(`${id}: ${target} did not answer (${fieldText(why)}); answered 502`);
           res.writeHead(502).end();
         },
       );
@@ -162,7 +169,7 @@ export async function listenCommand(options: ListenCommandOptions, io: CliIo): P
   const forwardTo = forwardUrl(options['forward-to']);
   const listener = await listen({ port, secret, forwardTo, out: io.out, err: io.err });
   io.err(
-    `listening on http://127.0.0.1:${listener.port}/${forwardTo ? `, forwarding to ${forwardTo.href}` : ''} (Ctrl-C stops)`,
+    `listening on http://127.0.0.1:${listener.port}/${forwardTo ? `, forwarding to ${shownUrl(forwardTo.href)}` : ''} (Ctrl-C stops)`,
   );
   await new Promise<void>((resolve) => {
     if (io.signal?.aborted) resolve();
