@@ -1,6 +1,7 @@
 /**
- * The fan-out: each plant a create stored (an INSERT record of the plants table's stream) becomes
- * one queued delivery per subscriber registered now. The deliveries of the whole batch go out
+ * The fan-out: each write of a plant (an INSERT or MODIFY record of the plants table's stream: a
+ * create, a change, a delete's mark) becomes one queued delivery per subscriber registered now
+ * that chose its event (`events.ts` says which event a record is). The deliveries of the whole batch go out
  * together, ten to a SendMessageBatch across records, at most `FAN_OUT_IN_FLIGHT` calls at once
  * (`send-all.ts`): 100 records at one subscriber are 10 calls, at ten subscribers 100. A record
  * that can never succeed (not a stored plant, or a delivery the queue refuses as malformed: our
@@ -13,6 +14,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { DeliveryQueue } from '../webhook/delivery-queue';
 import { deliveriesOf } from '../webhook/deliveries';
+import { writeOf } from '../webhook/events';
 import type { DeliveryMessage } from '../webhook/message';
 import type { Subscriber } from '../webhook/subscriptions-table';
 import { sendAll, type EntryFate } from './send-all';
@@ -53,16 +55,22 @@ export interface FanOutResult {
   readonly failedAt?: { readonly sequenceNumber: string; readonly error: unknown };
 }
 
-/** The deliveries of one stream record, or why it can never have any. */
+/**
+ * The deliveries of one stream record, or why it can never have any. The mapping passes INSERT and
+ * MODIFY records only (`STREAM_FILTER_PATTERN`); a REMOVE, should one come, is owed nothing (the
+ * delete's event is the MODIFY that marked the plant deleted).
+ */
 export function recordDeliveries(
   record: DynamoDBRecord,
   subscribers: readonly Subscriber[],
 ): DeliveryMessage[] | { readonly poison: string } {
-  if (record.eventName !== 'INSERT') return [];
+  const kind = record.eventName;
+  if (kind !== 'INSERT' && kind !== 'MODIFY') return [];
   const image = record.dynamodb?.NewImage;
-  if (!image) return { poison: 'an INSERT record without NewImage' };
+  if (!image) return { poison: `the ${kind} record has no NewImage` };
   try {
-    return deliveriesOf(image, subscribers, { fallbackKey: record.eventID });
+    const write = writeOf(kind, image);
+    return deliveriesOf(write, image, subscribers, { fallbackKey: record.eventID });
   } catch (error) {
     return { poison: String((error as Error)?.message ?? error) };
   }

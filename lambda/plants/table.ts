@@ -184,14 +184,19 @@ export class PlantsTable {
   }
 
   /**
-   * Every plant stored at or after `since` (and before `until`), a page at a time, as DynamoDB
-   * JSON (as a stream image has it: `webhook replay` makes the same bodies the fan-out made).
-   * A filtered Scan reads the whole table: the price of needing no index for a rare recovery.
+   * Every plant created or last changed at or after `since` (and before `until`), a page at a
+   * time, as DynamoDB JSON (as a stream image has it: `webhook replay` makes the same bodies the
+   * fan-out made). A filtered Scan reads the whole table: the price of needing no index for a
+   * rare recovery.
    */
   async *storedImages(range: {
     readonly since: string;
     readonly until?: string;
   }): AsyncGenerator<Record<string, AttributeValue>[]> {
+    const within = (attribute: string) =>
+      range.until === undefined
+        ? `${attribute} >= :since`
+        : `(${attribute} >= :since AND ${attribute} < :until)`;
     let after: Record<string, AttributeValue> | undefined;
     do {
       const { Items = [], LastEvaluatedKey } = await this.call(() =>
@@ -199,11 +204,7 @@ export class PlantsTable {
           new RawScanCommand({
             TableName: this.tableName,
             ConsistentRead: true,
-            FilterExpression: `attribute_not_exists(${DELETED_AT}) AND ${
-              range.until === undefined
-                ? 'createdAt >= :since'
-                : 'createdAt >= :since AND createdAt < :until'
-            }`,
+            FilterExpression: `attribute_not_exists(${DELETED_AT}) AND (${within('createdAt')} OR ${within(PLANT_ATTRIBUTES.updatedAt)})`,
             ExpressionAttributeValues: {
               ':since': { S: range.since },
               ...(range.until === undefined ? {} : { ':until': { S: range.until } }),
@@ -334,6 +335,25 @@ function isDeleted(item: Record<string, unknown>): boolean {
 /** A stored item in DynamoDB's own JSON (a stream record's image, a refused put's old item) as a plant. */
 export function decodePlantImage(image: Record<string, unknown>): StoredPlant {
   return decodePlant(unmarshall(image as Parameters<typeof unmarshall>[0], { wrapNumbers: true }));
+}
+
+/** A stored item's plant, version and when it was created, last changed and marked deleted. */
+export interface ImageState extends Versioned {
+  readonly createdAt?: string;
+  readonly updatedAt?: string;
+  readonly deletedAt?: string;
+}
+
+/** A stored item in DynamoDB's own JSON (a stream image, a raw Scan item) with its version and times. */
+export function decodeImageState(image: Record<string, unknown>): ImageState {
+  const item = unmarshall(image as Parameters<typeof unmarshall>[0], { wrapNumbers: true });
+  const text = (name: string) => (typeof item[name] === 'string' ? { [name]: item[name] } : {});
+  return {
+    ...decodeVersioned(item),
+    ...text('createdAt'),
+    ...text(PLANT_ATTRIBUTES.updatedAt),
+    ...text(DELETED_AT),
+  };
 }
 
 /** A DynamoDB number (a `NumberValue` with its exact digits) as a `bigint`. */

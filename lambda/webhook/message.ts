@@ -8,6 +8,7 @@
 import * as v from 'valibot';
 import { stringifyJson } from '../http/json-answer';
 import { decodePlantImage } from '../plants/table';
+import type { PlantWrite } from './events';
 
 /** The body of a message on the delivery queue. */
 export const DeliveryMessage = v.object({
@@ -20,7 +21,10 @@ export const DeliveryMessage = v.object({
   attempt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** Seconds to wait, on the first receive, before this attempt (the schedule's delay). @default 0 */
   waitSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-  /** When the plant was stored (its `createdAt`): where `enable` replays from if it is kept. */
+  /**
+   * When the event's write was stored (a plant's `createdAt`, a change's `updatedAt`, a delete's
+   * `deletedAt`): where `enable` replays from if it is kept.
+   */
   storedAt: v.optional(v.string()),
   /**
    * When the receiver's first attempt was made (epoch ms): no delivery is dead-lettered sooner
@@ -56,4 +60,29 @@ export function newPlantBody(image: Record<string, unknown>): {
 } {
   const plant = decodePlantImage(image);
   return { plantId: plant.id.toString(), body: stringifyJson(plant) };
+}
+
+/**
+ * The body a subscriber that chose more than newPlant receives: the event's `type`, the plant
+ * after the write (a deletion: its id alone), and the pair a receiver orders one id's events by:
+ * `createdAt` (the incarnation) and `version` (within it).
+ */
+export function typedBody(
+  write: PlantWrite,
+  image: Record<string, unknown>,
+): { readonly plantId: string; readonly body: string } {
+  const plant = decodePlantImage(image);
+  if (write.createdAt === undefined) {
+    throw new Error(`the stored plant ${plant.id} has no createdAt to order its events by`);
+  }
+  const members = write.event === 'plantDeleted' ? { id: plant.id } : plant;
+  return {
+    plantId: plant.id.toString(),
+    body: stringifyJson({
+      type: write.event,
+      ...members,
+      createdAt: write.createdAt,
+      version: write.version,
+    }),
+  };
 }

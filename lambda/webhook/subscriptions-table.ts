@@ -1,6 +1,6 @@
 /**
- * The subscriptions table, and the only module that talks to it: who receives the newPlant
- * webhook. `list` never reads a secret (the projection leaves it out); `get` returns the
+ * The subscriptions table, and the only module that talks to it: who receives the webhook's
+ * events, and which. `list` never reads a secret (the projection leaves it out); `get` returns the
  * sealed secrets for the deliver function alone; `rotate` replaces a secret.
  */
 import {
@@ -14,6 +14,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import type { MethodActions } from '../aws/table-definition';
 import { SUBSCRIPTIONS_TABLE } from '../aws/tables';
+import { eventsOfItem, type PlantEvent } from './events';
 
 const KEY = SUBSCRIPTIONS_TABLE.partitionKey.name;
 
@@ -23,6 +24,8 @@ export interface Subscriber {
   readonly url: string;
   readonly name: string;
   readonly createdAt: string;
+  /** The events it chose (stored as a list of names). @default DEFAULT_EVENTS - newPlant only */
+  readonly events?: readonly PlantEvent[];
   /** While a rotation overlaps: when the previous secret stops signing (ISO time). */
   readonly rotationEndsAt?: string;
 }
@@ -66,8 +69,13 @@ export class SubscriptionsTable {
       {
         TableName: this.tableName,
         ConsistentRead: true,
-        ProjectionExpression: '#key, #url, #name, createdAt, rotationEndsAt',
-        ExpressionAttributeNames: { '#key': KEY, '#url': 'url', '#name': 'name' },
+        ProjectionExpression: '#key, #url, #name, createdAt, rotationEndsAt, #events',
+        ExpressionAttributeNames: {
+          '#key': KEY,
+          '#url': 'url',
+          '#name': 'name',
+          '#events': 'events',
+        },
       },
     );
     for await (const page of pages) subscribers.push(...(page.Items ?? []).map(decode));
@@ -118,6 +126,26 @@ export class SubscriptionsTable {
     }
   }
 
+  /** Sets the events a subscriber receives from now on; false when there is no such subscriber. */
+  async setEvents(subscriberId: string, events: readonly PlantEvent[]): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { [KEY]: subscriberId },
+          UpdateExpression: 'SET #events = :events',
+          ConditionExpression: 'attribute_exists(#key)',
+          ExpressionAttributeNames: { '#key': KEY, '#events': 'events' },
+          ExpressionAttributeValues: { ':events': [...events] },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error)?.name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+
   /** Removes a subscriber; false when there was none. */
   async remove(subscriberId: string): Promise<boolean> {
     const { Attributes } = await this.client.send(
@@ -137,11 +165,12 @@ export const SUBSCRIPTIONS_TABLE_ACTIONS = {
   list: ['dynamodb:Scan'],
   get: ['dynamodb:GetItem'],
   rotate: ['dynamodb:UpdateItem'],
+  setEvents: ['dynamodb:UpdateItem'],
   remove: ['dynamodb:DeleteItem'],
 } as const satisfies MethodActions<SubscriptionsTable>;
 
 function decode(item: Record<string, unknown>): Subscriber {
-  const { subscriberId, url, name, createdAt, rotationEndsAt } = item;
+  const { subscriberId, url, name, createdAt, rotationEndsAt, events } = item;
   if (typeof subscriberId !== 'string' || typeof url !== 'string') {
     throw new Error(`a subscription item has no string ${KEY} or url`);
   }
@@ -150,6 +179,7 @@ function decode(item: Record<string, unknown>): Subscriber {
     url,
     name: typeof name === 'string' ? name : '',
     createdAt: typeof createdAt === 'string' ? createdAt : '',
+    events: eventsOfItem(events),
     ...(typeof rotationEndsAt === 'string' ? { rotationEndsAt } : {}),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The newPlant webhook's event sources, defined once: the stack's construct configures Lambda's
+ * The webhook's event sources, defined once: the stack's construct configures Lambda's
  * mappings from these, and the local runtime's stream and queue emulate the same settings.
  */
 import {
@@ -8,8 +8,13 @@ import {
   SAFETY_RECEIVE_COUNT,
 } from '../../lambda/webhook/schedule';
 
-/** Lambda's event filter on the plants stream: only inserts (new plants) invoke the fan-out. */
-export const STREAM_FILTER_PATTERN = { eventName: ['INSERT'] } as const;
+/**
+ * Lambda's event filter on the plants stream: inserts (creates) and modifies (changes, a delete's
+ * mark, a create over an interrupted delete's mark) invoke the fan-out; a REMOVE (the delete's
+ * second write, which carries only the key) never does. Changing it from 1.1.0's `INSERT` alone is
+ * an in-place update of the mapping (docs/operations.md).
+ */
+export const STREAM_FILTER_PATTERN = { eventName: ['INSERT', 'MODIFY'] } as const;
 
 /** True when a stream record passes `STREAM_FILTER_PATTERN`. */
 export function passesStreamFilter(record: { readonly eventName?: string }): boolean {

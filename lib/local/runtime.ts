@@ -152,6 +152,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
         port: options.dbPort,
         dataDir: options.memory ? undefined : join(options.dataDir, 'db'),
         intercept: webhooks.intercept,
+        onItemChange: webhooks.onItemChange,
         account,
       }).catch((error: unknown) => {
         throw inUse(error, 'PLANT_STORE_DB_PORT', options.dbPort);

@@ -17,6 +17,7 @@ import { localQueueArn } from './sqs/access';
 import { LocalQueue, type QueueMessage } from './sqs/queue';
 import { serveSqs, SQS_TARGET_PREFIX } from './sqs/api';
 import { LocalStream } from './dynamodb/stream';
+import type { ItemChange } from './dynamodb/item-changes';
 
 /** The local queues' names (their URLs are on the engine's endpoint). */
 export { LOCAL_QUEUE_NAMES, localQueueArn };
@@ -51,18 +52,18 @@ export class LocalWebhooks {
   constructor(private readonly options: LocalWebhooksOptions) {}
 
   /**
-   * The engine's hook (`EngineOptions.intercept`): answers SQS requests itself (true) and lets
-   * the stream watch DynamoDB requests, which the engine then serves (false).
+   * The engine's hook (`EngineOptions.intercept`): answers SQS requests itself (true) and leaves
+   * DynamoDB requests to the engine (false).
    */
   readonly intercept = (req: IncomingMessage, res: ServerResponse): boolean => {
     const target = String(req.headers['x-amz-target'] ?? '');
-    if (!target.startsWith(SQS_TARGET_PREFIX)) {
-      this.stream?.observe(req, res);
-      return false;
-    }
+    if (!target.startsWith(SQS_TARGET_PREFIX)) return false;
     serveSqs(req, res, this.queues ? Object.values(this.queues) : []);
     return true;
   };
+
+  /** The engine's other hook (`EngineOptions.onItemChange`): each item write, to the stream. */
+  readonly onItemChange = (change: ItemChange): void => this.stream?.record(change);
 
   /** Creates the queues on the engine's endpoint; answers the webhook functions' environment. */
   attach(endpoint: string): Record<string, string> {

@@ -382,11 +382,11 @@ describe('the newPlant webhook in the stack', () => {
     });
   });
 
-  it('invokes the fan-out from the plants stream, inserts only', () => {
+  it('invokes the fan-out from the plants stream, inserts and modifies (never a REMOVE)', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': ['PlantsTable0ED39346', 'StreamArn'] },
       FunctionName: { Ref: Match.stringLikeRegexp('^FanOut') },
-      FilterCriteria: { Filters: [{ Pattern: '{"eventName":["INSERT"]}' }] },
+      FilterCriteria: { Filters: [{ Pattern: '{"eventName":["INSERT","MODIFY"]}' }] },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       BisectBatchOnFunctionError: true,
     });

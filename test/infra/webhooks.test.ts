@@ -109,7 +109,7 @@ it('invokes the fan-out from the stream for inserts only, bisecting, with partia
     StartingPosition: 'LATEST',
     // Lambda's range is 1 to 10; above 1 it still keeps each plant's records in order.
     ParallelizationFactor: STREAM_SOURCE.parallelizationFactor,
-    FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'] }) }] },
+    FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'] }) }] },
     BisectBatchOnFunctionError: true,
     FunctionResponseTypes: ['ReportBatchItemFailures'],
     DestinationConfig: {

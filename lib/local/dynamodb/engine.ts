@@ -17,12 +17,12 @@ import type {
   ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import dynalite from 'dynalite';
 import { TABLES, type TableDefinition } from '../../../lambda/aws/tables';
 import { openLocalAccount, type LocalAccount } from '../iam/account';
 import type { Credentials } from '../iam/identities';
 import { LOCAL_REGION } from '../iam/identities';
 import { LOOPBACK_HOST_NAMES } from '../process/settings';
+import { dynaliteWithChanges, type ItemChange } from './item-changes';
 
 /** Where and how to run the engine. */
 export interface EngineOptions {
@@ -40,10 +40,16 @@ export interface EngineOptions {
   readonly hostNames?: readonly string[];
   /**
    * Sees each admitted request first; answering it itself, it returns true and the engine does
-   * not (the local runtime serves its queues and watches writes for the stream this way).
+   * not (the local runtime serves its queues this way).
    * @default - the engine serves every admitted request
    */
   readonly intercept?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /**
+   * Told each item write once stored, with the item before and after, in the order the engine
+   * made them (the local runtime's plants stream reads them).
+   * @default - nobody is told
+   */
+  readonly onItemChange?: (change: ItemChange) => void;
   /**
    * The local account whose identities may call the engine (and its queues and key) and whose
    * policies judge each call (lib/local/iam/).
@@ -93,12 +99,10 @@ export function localCliClientConfig(endpoint: string, credentials: Credentials)
 /** Starts the engine and creates the missing tables. */
 export async function startEngine(options: EngineOptions = {}): Promise<LocalEngine> {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
-  const server = dynalite({
-    path: options.dataDir,
-    createTableMs: 0,
-    deleteTableMs: 0,
-    updateTableMs: 0,
-  });
+  const server = dynaliteWithChanges(
+    { path: options.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 },
+    options.onItemChange,
+  );
   const account = options.account ?? (await openLocalAccount({ log: () => undefined }));
   guardFromWebPages(server, options.hostNames ?? LOOPBACK_HOST_NAMES, account, options.intercept);
   // The outage drill: a request that reaches the engine while it is unavailable has its connection

@@ -1,39 +1,16 @@
 /**
- * The plants table's stream, emulated: dynalite has none, so the engine's HTTP layer is watched
- * instead. A PutItem on the plants table whose condition requires the key to be absent (how a
- * create writes) and that the engine answered 200 is an INSERT: the record is made after the
- * answer, when the write is durable, and records are consumed one batch at a time in the order
- * they were made (so per item too), as a stream shard is. Other writes make no record (the
- * fan-out's filter would drop them anyway); `docs/webhooks.md` says so.
+ * The plants table's stream, emulated: dynalite has none, so the engine tells it each item write
+ * with the item before and after (`item-changes.ts`), once stored, in the order it made them. A
+ * write becomes a record as DynamoDB's NEW_IMAGE stream makes it: INSERT when there was no item,
+ * MODIFY when there was, REMOVE when it is gone (the key alone); then Lambda's event filter, the
+ * one the stack deploys (`STREAM_FILTER_PATTERN`), drops what would never invoke the fan-out.
+ * Records are consumed one batch at a time in the order they were made (so per item too), as a
+ * stream shard is.
  */
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
-import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import { passesStreamFilter, STREAM_SOURCE } from '../../definitions/webhooks';
-
-const KEY = PLANTS_TABLE.partitionKey.name;
-
-/** The engine's DynamoDB JSON request to PutItem, as far as the stream reads it. */
-interface PutItemInput {
-  readonly TableName?: string;
-  readonly Item?: Record<string, unknown>;
-  readonly ConditionExpression?: string;
-  readonly ExpressionAttributeNames?: Record<string, string>;
-}
-
-/**
- * True when a put is a create (its condition: the key does not exist, or names a plant marked
- * deleted, which a create may overwrite).
- */
-function isInsert(input: PutItemInput): boolean {
-  const operand =
-    /^\s*attribute_not_exists\s*\(\s*([#\w]+)\s*\)(?:\s+OR\s+attribute_exists\s*\(\s*[#\w]+\s*\))?\s*$/.exec(
-      input.ConditionExpression ?? '',
-    )?.[1];
-  const name = operand?.startsWith('#') ? input.ExpressionAttributeNames?.[operand] : operand;
-  return name === KEY;
-}
+import type { ItemChange } from './item-changes';
 
 /** How the stream hands batches to the fan-out. */
 export interface LocalStreamOptions {
@@ -62,36 +39,11 @@ export class LocalStream {
 
   constructor(private readonly options: LocalStreamOptions) {}
 
-  /**
-   * Watches one engine request: a successful insert into the table becomes a record. Reads the
-   * request body beside the engine (both see every chunk) and never answers. The record is made
-   * when the engine ends its answer, after the write: not when the answer is delivered, since a
-   * caller that gave up (an SDK timeout, then a retry answered "unchanged") has still stored the
-   * plant, and a DynamoDB stream would carry it.
-   */
-  observe(req: IncomingMessage, res: ServerResponse): void {
-    if (!String(req.headers['x-amz-target'] ?? '').endsWith('.PutItem')) return;
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-    res.end = ((...args: unknown[]) => {
-      this.answered(res.statusCode, chunks);
-      return end(...args);
-    }) as ServerResponse['end'];
-  }
-
-  /** The engine's answer to a PutItem whose request body was `chunks`. */
-  private answered(status: number, chunks: readonly Buffer[]): void {
-    if (status !== 200) return;
-    let input: PutItemInput;
-    try {
-      input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as PutItemInput;
-    } catch {
-      return;
-    }
-    if (input.TableName !== this.options.tableName || !input.Item || !isInsert(input)) return;
-    this.append(input.Item);
-  }
+  /** One write of an item (`EngineOptions.onItemChange`): a record if it is the table's. */
+  readonly record = (change: ItemChange): void => {
+    if (change.tableName !== this.options.tableName || this.closed) return;
+    this.append(change);
+  };
 
   /** Waits for the batch in progress; later records are dropped with the process. */
   async close(): Promise<void> {
@@ -99,20 +51,21 @@ export class LocalStream {
     await this.running;
   }
 
-  private append(item: Record<string, unknown>): void {
+  private append({ keys, oldItem, newItem }: ItemChange): void {
+    const eventName = !oldItem ? 'INSERT' : newItem ? 'MODIFY' : 'REMOVE';
     const record = {
       eventID: randomBytes(16).toString('hex'),
-      eventName: 'INSERT',
+      eventName,
       eventVersion: '1.1',
       eventSource: 'aws:dynamodb',
       awsRegion: 'local',
       eventSourceARN: `arn:aws:dynamodb:local:000000000000:table/${this.options.tableName}/stream/local`,
       dynamodb: {
         ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
-        Keys: { [KEY]: item[KEY] },
-        NewImage: item,
+        Keys: keys,
+        ...(newItem ? { NewImage: newItem } : {}),
         SequenceNumber: String(++this.sequence).padStart(21, '0'),
-        SizeBytes: Buffer.byteLength(JSON.stringify(item)),
+        SizeBytes: Buffer.byteLength(JSON.stringify(newItem ?? keys)),
         StreamViewType: 'NEW_IMAGE',
       },
     } as DynamoDBRecord;

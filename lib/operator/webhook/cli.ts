@@ -1,6 +1,6 @@
 /**
  * `npm run webhook -- add|update|list|attempts|enable|remove|rotate|replay|test|dead-letters|
- * listen`: manages the newPlant webhook's subscribers in the local engine or, with `--aws`, in a
+ * listen`: manages the webhook's subscribers (and the events each receives) in the local engine or, with `--aws`, in a
  * deployed subscriptions table; rotates a secret; queues plants again; sends one subscriber a
  * test delivery; lists and redrives dead letters; runs a receiver that can forward. A secret is
  * printed once, on `add` or `rotate`, on stdout alone. This file reads the command line and
@@ -27,6 +27,7 @@ const OPTIONS = {
   'show-urls': { type: 'boolean' },
   redrive: { type: 'boolean' },
   rate: { type: 'string' },
+  events: { type: 'string' },
   aws: { type: 'boolean' },
   table: { type: 'string' },
   'plants-table': { type: 'string' },
@@ -65,7 +66,7 @@ const COMMANDS: Readonly<Record<string, (call: Call) => Promise<void>>> = {
     await add(target, values, io);
   },
   update: ({ rest, values, target, io }) =>
-    update(target, subscriberIdOf('update', rest), values.rate, io),
+    update(target, subscriberIdOf('update', rest), values, io),
   list: async ({ rest, values, target, io }) => {
     noArguments(rest);
     await list(target, io, values['show-urls'] === true);

@@ -1,6 +1,7 @@
 /** `npm run webhook -- --help`, and the defaults it names. */
 import { SUBSCRIBERS_FRESH_SECONDS } from '../../../lambda/webhook/config';
 import { DEFAULT_RATE_PER_SECOND } from '../../../lambda/webhook/rate-limit';
+import { PLANT_EVENTS } from '../../../lambda/webhook/events';
 import { DEFAULT_DB_PORT } from '../../npm-start/find';
 import { TEST_WEBHOOK_ID_PREFIX } from './queues';
 
@@ -13,21 +14,29 @@ export const SECRET_VARIABLE = 'PLANT_STORE_WEBHOOK_SECRET';
 export const WEBHOOK_HELP = `Usage: npm run webhook -- <command> [options]
 
 Commands:
-  add --url <url> [--name <label>] [--id sub_<id>] [--rate <per second>] [--show-urls]
-                       Subscribe a receiver to newPlant. Prints its whsec_ secret alone on
-                       stdout (shown this once), its subscriber id and URL on stderr (scheme
-                       and host, the path as /…, unless --show-urls). Deployed, the
-                       URL must be https to a public address; locally http is fine. --id
-                       (local only) picks the id, e.g. the one events/deliver.json names.
+  add --url <url> [--name <label>] [--id sub_<id>] [--rate <per second>]
+      [--events <names>] [--show-urls]
+                       Subscribe a receiver (to newPlant unless --events). Prints
+                       its whsec_ secret alone on stdout (shown this once), its
+                       subscriber id and URL on stderr (scheme and host, the path as
+                       /…, unless --show-urls). Deployed, the URL must be https to a
+                       public address; locally http is fine. --id (local only) picks
+                       the id, e.g. the one events/deliver.json names.
                        --rate: requests a second it receives at most (default ${DEFAULT_RATE_PER_SECOND}).
+                       --events: a comma-separated list of
+                       ${PLANT_EVENTS.join(', ')} (default newPlant
+                       alone, whose body is the plant as always; a subscriber of
+                       more gets bodies with type, createdAt and version).
                        With --aws it returns after ${SUBSCRIBERS_FRESH_SECONDS + 1} s, once every fan-out reads it.
-  update <subscriberId> --rate <per second>
-                       Change a subscriber's rate; deliveries over it wait, spending no attempt.
+  update <subscriberId> [--rate <per second>] [--events <names>]
+                       Change a subscriber's rate (deliveries over it wait, spending no
+                       attempt) or the events it receives from now on (as add's).
   list [--show-urls]   A header row, then one line per subscriber: subscriberId, name, url
                        (scheme and host, its path and query as /…: they may be a credential;
                        whole with --show-urls), created, rotationEnds (empty unless a rotation
-                       overlaps), rate, state (active, or disabled since <time>: <reason>) and
-                       its failed attempts in a row (tab-separated). Never a secret.
+                       overlaps), rate, state (active, or disabled since <time>: <reason>),
+                       its failed attempts in a row and its events (tab-separated). Never
+                       a secret.
   attempts <subscriberId>
                        Its latest attempts, newest first: time, webhookId, attempt, ms, status
                        or failure (the last 20 are kept on the subscriber).
@@ -43,9 +52,12 @@ Commands:
                        every attempt is signed with both (webhook-signature: v1,<new>
                        v1,<old>), then with the new one only; list shows when.
   replay --since <ISO time> [--until <ISO time>] [--subscriber <subscriberId>]
-                       Queue again the newPlant of every plant stored since then, to each
-                       subscriber registered when it was stored (or to one), with the
-                       webhook-id its first delivery had: receivers deduplicate. Run it
+                       Queue again what the plants table holds of what was written since
+                       then: each plant created since, as newPlant (its members as they are
+                       now), and each plant changed since, as plantUpdated at its current
+                       version (the versions between and deleted plants are gone), to each
+                       subscriber registered by then that chose the event (or to one), with
+                       the webhook-id its first delivery had: receivers deduplicate. Run it
                        after a stream-failure alarm or when a receiver lost data.
   test <subscriberId>  Queue one signed example delivery for that subscriber: the example
                        NewPlant (${'{'}"id":9007199254740993,...}, a plant that was not stored)

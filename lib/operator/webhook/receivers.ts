@@ -11,6 +11,7 @@ import {
 } from '../../../lambda/webhook/rate-limit';
 import type { ReceiverState, ReceiverStates } from '../../../lambda/webhook/receiver-state';
 import type { Subscriber } from '../../../lambda/webhook/subscriptions-table';
+import { eventsOfItem } from '../../../lambda/webhook/events';
 import { fieldText, UsageError } from '../../cli/args';
 import type { CliIo } from '../../cli/run';
 
@@ -41,7 +42,8 @@ export function stateText(state: ReceiverState | undefined): string {
 
 /**
  * `list`'s header and rows, tab-separated: who each subscriber is, a rotation still overlapping
- * (a rotation that has ended is no longer one: empty), its pace, its state and its failures.
+ * (a rotation that has ended is no longer one: empty), its pace, its state, its failures and the
+ * events it receives.
  */
 /**
  * A subscriber's URL as the CLI shows it unless asked for more (`--show-urls`): its scheme and
@@ -69,6 +71,7 @@ export function listRows(
     'rate',
     'state',
     'failures',
+    'events',
   ];
   return [
     header,
@@ -88,6 +91,7 @@ export function listRows(
         failures === 0
           ? '0'
           : `${failures} in a row since ${new Date(state!.failingSince ?? 0).toISOString()}`,
+        eventsOfItem(s.events).join(','),
       ];
     }),
   ];

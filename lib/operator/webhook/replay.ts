@@ -1,13 +1,20 @@
 /**
- * Recovery without the stream: queues again the newPlant of every plant stored in a time range,
- * to every subscriber registered when it was stored (or to one), with the `webhook-id` the first
- * delivery had (`deliveries.ts` derives both from the same item), so receivers deduplicate.
- * `npm run webhook -- replay` runs it after a stream-failure alarm or a receiver's data loss;
- * re-enabling a subscriber runs it over the time it was disabled.
+ * Recovery without the stream: queues again what the plants table holds of the writes in a time
+ * range, to every subscriber registered when each was stored (or to one) that chose its event,
+ * with the `webhook-id` the first delivery had (`deliveries.ts` derives both from the same item),
+ * so receivers deduplicate. The table keeps only each plant's current state, so a replay sends
+ * that: the newPlant of a plant created in the range (its members as they are now), and the
+ * plantUpdated of its current version when that change was made in the range; the versions
+ * between are gone (the latest carries the whole plant), and so are deleted plants (no
+ * plantDeleted is replayed). `npm run webhook -- replay` runs it after a stream-failure alarm or a
+ * receiver's data loss; re-enabling a subscriber runs it over the time it was disabled.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DeliveryQueue } from '../../../lambda/webhook/delivery-queue';
+import { decodeImageState } from '../../../lambda/plants/table';
+import { FIRST_VERSION } from '../../../lambda/plants/versions';
 import { deliveriesOf, type PlantImage } from '../../../lambda/webhook/deliveries';
+import { eventsOfItem, type PlantWrite } from '../../../lambda/webhook/events';
 import type { Subscriber } from '../../../lambda/webhook/subscriptions-table';
 
 /** Which plants, to whom. */
@@ -38,7 +45,10 @@ export interface ReplayResult {
   readonly plants: number;
   /** Deliveries queued. */
   readonly queued: number;
-  /** Plants stored in the range before any of the subscribers was added: nothing queued. */
+  /**
+   * Plants written in the range before any subscriber that chose the write's event was added:
+   * nothing queued (plants whose writes no subscriber chose are counted nowhere).
+   */
   readonly beforeSubscribers: number;
 }
 
@@ -55,17 +65,44 @@ export async function replay(range: ReplayRange, deps: ReplayDeps): Promise<Repl
     if (subscribers.length === 0) throw new Error(`no subscriber with id ${range.subscriberId}`);
   }
   const result = { plants: 0, queued: 0, beforeSubscribers: 0 };
+  const chosen = new Set(subscribers.flatMap((s) => eventsOfItem(s.events)));
   for await (const page of deps.plants.storedImages({ since, until })) {
-    const perPlant = page.map((item) =>
-      deliveriesOf(item as PlantImage, subscribers, { onlyRegisteredBy: true }),
-    );
-    const deliveries = perPlant.flat();
+    const perPlant = page.map((item) => {
+      const writes = replayedWrites(item, since, until);
+      const deliveries = writes.flatMap((write) =>
+        deliveriesOf(write, item as PlantImage, subscribers, { onlyRegisteredBy: true }),
+      );
+      return { deliveries, owed: writes.some((write) => chosen.has(write.event)) };
+    });
+    const deliveries = perPlant.flatMap((plant) => plant.deliveries);
     await deps.queue.send(deliveries);
     result.queued += deliveries.length;
-    for (const owed of perPlant) {
-      if (owed.length > 0) result.plants += 1;
-      else result.beforeSubscribers += 1;
+    for (const plant of perPlant) {
+      if (plant.deliveries.length > 0) result.plants += 1;
+      else if (plant.owed) result.beforeSubscribers += 1;
     }
   }
   return result;
+}
+
+/**
+ * The writes a stored plant still shows in `[since, until)`: its create, and its current version's
+ * change. A never-changed plant (version 1) shows only its create.
+ */
+export function replayedWrites(
+  item: PlantImage,
+  since: string,
+  until: string | undefined,
+): PlantWrite[] {
+  const { createdAt, updatedAt, version } = decodeImageState(item);
+  const inRange = (at: string | undefined) =>
+    at !== undefined && at >= since && (until === undefined || at < until);
+  const writes: PlantWrite[] = [];
+  if (inRange(createdAt)) {
+    writes.push({ event: 'newPlant', createdAt, version: FIRST_VERSION, storedAt: createdAt });
+  }
+  if (version > FIRST_VERSION && inRange(updatedAt)) {
+    writes.push({ event: 'plantUpdated', createdAt, version, storedAt: updatedAt });
+  }
+  return writes;
 }

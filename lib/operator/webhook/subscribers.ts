@@ -1,13 +1,14 @@
 /**
  * The webhook CLI's commands about subscribers themselves: `add` (a URL checked as far as it
- * can be before delivery time, and a secret shown once), `list`, `update --rate`, `remove` and
- * `rotate`.
+ * can be before delivery time, and a secret shown once), `list`, `update --rate|--events`,
+ * `remove` and `rotate`.
  */
 import { addressRefusal, PUBLIC_ONLY } from '../../../lambda/webhook/address-policy';
 import { SUBSCRIBERS_FRESH_SECONDS } from '../../../lambda/webhook/config';
 import { ROTATION_OVERLAP_SECONDS } from '../../../lambda/webhook/secrets';
 import { generateSecret } from '../../../lambda/webhook/signature';
 import { newSubscriberId } from '../../../lambda/webhook/subscriptions-table';
+import { parseEvents, type PlantEvent } from '../../../lambda/webhook/events';
 import { UsageError } from '../../cli/args';
 import type { CliIo } from '../../cli/run';
 import { listRows, rateOption, shownUrl } from './receivers';
@@ -48,6 +49,14 @@ function deployedRefusal(url: URL): string | undefined {
   return url.protocol === 'https:' ? undefined : `${url.protocol.slice(0, -1)} is not https`;
 }
 
+/** `--events`: the events chosen, or a usage error in one line. */
+function eventsOption(raw: string | undefined): PlantEvent[] | undefined {
+  if (raw === undefined) return undefined;
+  const events = parseEvents(raw);
+  if ('error' in events) throw new UsageError(events.error);
+  return events;
+}
+
 /** `add --id`: a chosen subscriber id, locally only (deployed ids stay random). */
 const CHOSEN_ID = /^sub_[\w-]{1,64}$/;
 
@@ -58,18 +67,22 @@ export async function add(
     name,
     id,
     rate: rawRate,
+    events: rawEvents,
     'show-urls': showUrls,
   }: {
     readonly url?: string;
     readonly name?: string;
     readonly id?: string;
     readonly rate?: string;
+    readonly events?: string;
     readonly 'show-urls'?: boolean;
   },
   io: CliIo,
 ): Promise<void> {
   const url = subscriberUrl(rawUrl, target.local);
   const rate = rateOption(rawRate);
+  // Without --events the item has none: newPlant only, as every subscriber before events.
+  const events = eventsOption(rawEvents);
   if (id !== undefined && !target.local) throw new UsageError('--id goes without --aws');
   if (id !== undefined && !CHOSEN_ID.test(id)) {
     throw new UsageError(`--id must be sub_ and 1 to 64 letters, digits, _ or -, not ${id}`);
@@ -82,6 +95,7 @@ export async function add(
     url: url.href,
     name: name?.trim() || url.host,
     createdAt: new Date().toISOString(),
+    ...(events ? { events } : {}),
     secret: await secretBox(target).seal(secret, subscriberId),
   });
   if (rate !== undefined) await receiverStates(target).setRate(subscriberId, rate);
@@ -106,19 +120,30 @@ export async function add(
   }
 }
 
-/** `update <id> --rate <per second>`. */
+/** `update <id> [--rate <per second>] [--events <names>]`: either or both. */
 export async function update(
   target: Target,
   subscriberId: string,
-  rawRate: string | undefined,
+  values: { readonly rate?: string; readonly events?: string },
   io: CliIo,
 ): Promise<void> {
-  const rate = rateOption(rawRate);
-  if (rate === undefined) throw new UsageError('update needs --rate <per second>');
-  if (!(await receiverStates(target).setRate(subscriberId, rate))) {
-    throw new Error(`no subscriber with id ${subscriberId} in ${target.where}`);
+  const rate = rateOption(values.rate);
+  const events = eventsOption(values.events);
+  if (rate === undefined && events === undefined) {
+    throw new UsageError('update needs --rate <per second> or --events <names>');
   }
-  io.err(`${subscriberId} now receives at most ${rate} requests a second`);
+  const missing = () => new Error(`no subscriber with id ${subscriberId} in ${target.where}`);
+  if (events !== undefined) {
+    if (!(await subscriptions(target).setEvents(subscriberId, events))) throw missing();
+    // Deployed, each fan-out sandbox reads the subscribers again within its freshness window.
+    io.err(
+      `${subscriberId} now receives ${events.join(', ')}${target.local ? '' : ` (every fan-out within ${SUBSCRIBERS_FRESH_SECONDS} s)`}`,
+    );
+  }
+  if (rate !== undefined) {
+    if (!(await receiverStates(target).setRate(subscriberId, rate))) throw missing();
+    io.err(`${subscriberId} now receives at most ${rate} requests a second`);
+  }
 }
 
 /** `remove <id>`. */

@@ -1,10 +1,12 @@
 /**
- * The local stream of the plants table on a real engine: an insert makes one record once the
- * engine has written it — also when the caller gave up before the answer came (an SDK timeout
- * whose retry then answers "unchanged": the plant is stored, so its webhook must go out) — and a
- * refused or unconditional put makes none.
+ * The local stream of the plants table on a real engine, as DynamoDB's NEW_IMAGE stream makes it:
+ * a write makes one record once the engine has written it — also when the caller gave up before
+ * the answer came (an SDK timeout whose retry then answers "unchanged": the plant is stored, so
+ * its webhook must go out); INSERT for a new item, MODIFY (the item after) for a put over one or
+ * an update, REMOVE for a delete, which the deployed filter keeps from the fan-out; a refused
+ * write, or one that leaves the item as it was, makes none.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { request } from 'node:http';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
@@ -28,12 +30,7 @@ let engine: LocalEngine;
 let client: ReturnType<typeof makeDocumentClient>;
 
 beforeAll(async () => {
-  engine = await startEngine({
-    intercept: (req, res) => {
-      stream.observe(req, res);
-      return false;
-    },
-  });
+  engine = await startEngine({ onItemChange: stream.record });
   client = makeDocumentClient(engine.clientConfig);
 });
 afterAll(async () => {
@@ -88,7 +85,7 @@ it('a stored insert whose caller hung up before the answer still makes its recor
   expect(recordedIds().filter((id) => id === '41')).toEqual(['41']);
 });
 
-it('an insert answered 200 makes one record; the same put refused, or a put without the condition, none', async () => {
+it('an insert answered 200 makes one INSERT; the same put refused none; a put of a new id without a condition is an INSERT too', async () => {
   await client.send(new PutCommand({ ...insert(42), Item: { id: 42, name: 'plant 42' } }));
   await expect(
     client.send(new PutCommand({ ...insert(42), Item: { id: 42, name: 'plant 42' } })),
@@ -96,9 +93,50 @@ it('an insert answered 200 makes one record; the same put refused, or a put with
   await client.send(
     new PutCommand({ TableName: PLANTS_TABLE.localName, Item: { id: 43, name: 'x' } }),
   );
-  await until(() => recordedIds().includes('42'));
+  await until(() => recordedIds().includes('43'));
   await new Promise((resolve) => setTimeout(resolve, 200));
-  expect(recordedIds().filter((id) => id === '42' || id === '43')).toEqual(['42']);
+  expect(records.filter((r) => ['42', '43'].includes(r.dynamodb!.Keys!.id!.N!))).toEqual([
+    expect.objectContaining({ eventName: 'INSERT' }),
+    expect.objectContaining({ eventName: 'INSERT' }),
+  ]);
+});
+
+it('an update, or a put over an item, is a MODIFY with the item after; a delete is a REMOVE the filter drops; a no-op none', async () => {
+  const TableName = PLANTS_TABLE.localName;
+  const Key = { id: 9223372036854775807n };
+  await client.send(new PutCommand({ TableName, Item: { ...Key, name: 'a' } }));
+  await client.send(
+    new UpdateCommand({
+      TableName,
+      Key,
+      UpdateExpression: 'SET #name = :n, version = :v',
+      ExpressionAttributeNames: { '#name': 'name' },
+      ExpressionAttributeValues: { ':n': 'b', ':v': 2 },
+    }),
+  );
+  // Nothing changes: DynamoDB writes no record for it.
+  await client.send(new PutCommand({ TableName, Item: { ...Key, name: 'b', version: 2 } }));
+  await client.send(new PutCommand({ TableName, Item: { ...Key, name: 'c' } }));
+  await client.send(new DeleteCommand({ TableName, Key }));
+  await client.send(new PutCommand({ TableName, Item: { ...Key, name: 'd' } }));
+  const max = () => records.filter((r) => r.dynamodb!.Keys!.id!.N === '9223372036854775807');
+  await until(() => max().length >= 4);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(max().map((r) => [r.eventName, r.dynamodb!.StreamViewType, r.dynamodb!.NewImage])).toEqual(
+    [
+      ['INSERT', 'NEW_IMAGE', { id: { N: '9223372036854775807' }, name: { S: 'a' } }],
+      [
+        'MODIFY',
+        'NEW_IMAGE',
+        { id: { N: '9223372036854775807' }, name: { S: 'b' }, version: { N: '2' } },
+      ],
+      ['MODIFY', 'NEW_IMAGE', { id: { N: '9223372036854775807' }, name: { S: 'c' } }],
+      // The REMOVE never reaches the fan-out (STREAM_FILTER_PATTERN); the create after it is an INSERT.
+      ['INSERT', 'NEW_IMAGE', { id: { N: '9223372036854775807' }, name: { S: 'd' } }],
+    ],
+  );
+  const sequence = max().map((r) => BigInt(r.dynamodb!.SequenceNumber!));
+  expect([...sequence].sort((a, b) => (a < b ? -1 : 1))).toEqual(sequence);
 });
 
 describe('a failing fan-out', () => {
@@ -120,12 +158,7 @@ describe('a failing fan-out', () => {
       log: () => undefined,
       onGiveUp: (record) => givenUp.push(record),
     });
-    const ownEngine = await startEngine({
-      intercept: (req, res) => {
-        own.observe(req, res);
-        return false;
-      },
-    });
+    const ownEngine = await startEngine({ onItemChange: own.record });
     const ownClient = makeDocumentClient(ownEngine.clientConfig);
     const close = async () => {
       ownClient.destroy();

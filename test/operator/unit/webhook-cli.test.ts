@@ -54,7 +54,15 @@ it.each([
   [['listen'], 'listen needs the secret in $PLANT_STORE_WEBHOOK_SECRET'],
   [['listen', '--secret', 'whsec_x'], 'unknown option --secret'],
   [['list', '--bogus'], 'unknown option --bogus'],
-  [['update', 'sub_x'], 'update needs --rate <per second>'],
+  [['update', 'sub_x'], 'update needs --rate <per second> or --events <names>'],
+  [
+    ['update', 'sub_x', '--events', 'newPlant,plantMoved'],
+    '--events: unknown event plantMoved; choose from newPlant, plantUpdated, plantDeleted',
+  ],
+  [
+    ['add', '--url', 'http://127.0.0.1:4000/', '--events', ''],
+    '--events: unknown event (empty); choose from newPlant, plantUpdated, plantDeleted',
+  ],
   [['update'], 'update needs exactly one subscriberId'],
   [
     ['update', 'sub_x', '--rate', '0'],
@@ -124,6 +132,7 @@ it('list shows a rotation only while it overlaps, in its own column', () => {
     'rate',
     'state',
     'failures',
+    'events',
   ]);
   expect([running![column], ended![column]]).toEqual(['2026-01-02T12:00:00.000Z', '']);
   expect(running).toHaveLength(header!.length);

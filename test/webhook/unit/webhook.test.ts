@@ -9,6 +9,7 @@ import { addressRefusal, PUBLIC_ONLY, urlRefusal } from '../../../lambda/webhook
 import { fanOut } from '../../../lambda/fan-out/fan-out';
 import { freshSubscribers } from '../../../lambda/fan-out/fresh-subscribers';
 import { deliveriesOf } from '../../../lambda/webhook/deliveries';
+import { writeOf } from '../../../lambda/webhook/events';
 import type { BatchEntry, RefusedEntry } from '../../../lambda/webhook/delivery-queue';
 import { newPlantBody, type DeliveryMessage } from '../../../lambda/webhook/message';
 import {
@@ -150,7 +151,13 @@ describe('fan-out', () => {
       eventName,
       dynamodb: {
         SequenceNumber: sequence,
-        NewImage: { id: { N: sequence }, name: { S: 'p' }, createdAt: { S: AT } },
+        NewImage: {
+          id: { N: sequence },
+          name: { S: 'p' },
+          createdAt: { S: AT },
+          // A MODIFY here is a change (version 2): owed only to subscribers of plantUpdated.
+          ...(eventName === 'MODIFY' ? { version: { N: '2' }, updatedAt: { S: AT } } : {}),
+        },
       },
     }) as DynamoDBRecord;
   const subscribers = async () => [
@@ -181,7 +188,7 @@ describe('fan-out', () => {
   };
   const records = (count: number) => Array.from({ length: count }, (_, n) => record(String(n + 1)));
 
-  it('queues one delivery per subscriber of that moment and insert, ten to a call across records', async () => {
+  it('queues one delivery per subscriber of that moment and insert (a change: none to newPlant subscribers), ten to a call across records', async () => {
     const queue = recordingQueue();
     const batch = [...records(25), record('26', 'MODIFY')];
     const result = await fanOut(batch, { subscribers, queue, failures: noFailures }, soon());
@@ -199,7 +206,9 @@ describe('fan-out', () => {
     ]);
     expect(new Set(sent).size).toBe(75);
     const image = record('1').dynamodb!.NewImage!;
-    const owed = deliveriesOf(image, await subscribers(), { onlyRegisteredBy: true });
+    const owed = deliveriesOf(writeOf('INSERT', image), image, await subscribers(), {
+      onlyRegisteredBy: true,
+    });
     expect(owed.map((d) => d.subscriberId)).toEqual(['sub_a', 'sub_b']);
     expect(queue.calls[0]![0]!.webhookId).toBe(webhookIdOf('sub_a', '1', AT));
   });

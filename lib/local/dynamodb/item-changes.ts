@@ -1,0 +1,109 @@
+/**
+ * Every write the engine makes to an item, with the item before and after, in the order it made
+ * them: what a DynamoDB stream is made of. dynalite has no stream, but each of its item writes
+ * (PutItem, UpdateItem, DeleteItem, and BatchWriteItem through them) calls its `updateIndexes`
+ * with both items while it holds the item's lock, and then puts or deletes the item. The change is
+ * taken there and handed on once the put or delete succeeded, so a write whose condition failed,
+ * or that the store did not keep, makes none; a write that leaves the item as it was makes none,
+ * as in DynamoDB. dynalite is pinned (package.json): its internals are what this reads.
+ */
+import type { Server } from 'node:http';
+import dynalite from 'dynalite';
+import dynaliteDb from 'dynalite/db';
+import { isDeepStrictEqual } from 'node:util';
+
+/** An item in DynamoDB JSON. */
+export type Item = Record<string, unknown>;
+
+/** One write of one item: `oldItem` absent for an insert, `newItem` absent for a removal. */
+export interface ItemChange {
+  readonly tableName: string;
+  readonly keys: Item;
+  readonly oldItem?: Item;
+  readonly newItem?: Item;
+}
+
+/** What an engine's store is told, by the store (one per dynalite server). */
+const listeners = new WeakMap<object, (change: ItemChange) => void>();
+/** The changes taken under an item's lock, waiting for its put or delete, by store and key. */
+const waiting = new WeakMap<object, Map<string, ItemChange>>();
+/** The item stores whose put and delete are already watched. */
+const watched = new WeakSet<object>();
+
+let installed = false;
+
+/** Hooks dynalite's `updateIndexes` once per process; stores without a listener pass through. */
+function install(): void {
+  if (installed) return;
+  installed = true;
+  const original = dynaliteDb.updateIndexes;
+  dynaliteDb.updateIndexes = (store, table, oldItem, newItem, callback) => {
+    const listener = listeners.get(store);
+    if (!listener || isDeepStrictEqual(oldItem ?? null, newItem ?? null)) {
+      return original(store, table, oldItem, newItem, callback);
+    }
+    const item = (newItem ?? oldItem)!;
+    const key = dynaliteDb.createKey(item, table);
+    const keys = Object.fromEntries(
+      table.KeySchema.map((k) => [k.AttributeName, item[k.AttributeName]]),
+    );
+    const change: ItemChange = {
+      tableName: table.TableName,
+      keys,
+      ...(oldItem ? { oldItem } : {}),
+      ...(newItem ? { newItem } : {}),
+    };
+    watchItemStore(store, table.TableName, listener);
+    original(store, table, oldItem, newItem, (error) => {
+      // The item's put or delete follows at once, under the same lock: it hands the change on.
+      if (!error) waiting.get(store)!.set(key, change);
+      callback(error);
+    });
+  };
+}
+
+/** Wraps the table's item store's put and delete so that each hands on its key's waiting change. */
+function watchItemStore(
+  store: Parameters<typeof dynaliteDb.updateIndexes>[0],
+  tableName: string,
+  listener: (c: ItemChange) => void,
+) {
+  if (!waiting.has(store)) waiting.set(store, new Map());
+  const items = store.getItemDb(tableName);
+  if (watched.has(items)) return;
+  watched.add(items);
+  const pending = waiting.get(store)!;
+  const done = (key: string, callback: (error?: unknown) => void) => (error?: unknown) => {
+    const change = pending.get(key);
+    pending.delete(key);
+    if (!error && change) listener(change);
+    callback(error);
+  };
+  const { put, del } = items;
+  items.put = (key, value, callback) => put.call(items, key, value, done(key, callback));
+  items.del = (key, callback) => del.call(items, key, done(key, callback));
+}
+
+/**
+ * A dynalite server whose item writes are told to `onChange` once stored (none: a plain one).
+ * The store is the one `dynalite()` creates, caught as it is made.
+ */
+export function dynaliteWithChanges(
+  options: Parameters<typeof dynalite>[0],
+  onChange?: (change: ItemChange) => void,
+): Server {
+  if (!onChange) return dynalite(options);
+  install();
+  const create = dynaliteDb.create;
+  let store: object | undefined;
+  dynaliteDb.create = (settings) => (store = create(settings));
+  try {
+    const server = dynalite(options);
+    if (!store)
+      throw new Error('dynalite made no store: its internals changed (see item-changes.ts)');
+    listeners.set(store, onChange);
+    return server;
+  } finally {
+    dynaliteDb.create = create;
+  }
+}
