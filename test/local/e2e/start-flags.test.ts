@@ -14,12 +14,16 @@ import { startNpmStart, type ListeningNpmStart } from '../../../lib/npm-start/sp
 import { uncheckedFetch } from '../../support/http';
 import { runBin } from '../../support/run-cli';
 
-/** A first port with the next ones, one per function, free too. */
+/**
+ * A first port with the next ones, one per function, free too. Chosen below the kernel's
+ * ephemeral range (32768 up on Linux): a port the kernel hands out for any outgoing connection
+ * (another suite's, another process's) could be taken between this check and `npm start`.
+ */
 async function freeRange(count: number): Promise<number> {
   for (;;) {
-    const first = await freePort();
-    const rest = Array.from({ length: count - 1 }, (_, i) => checkPortFree(first + i + 1));
-    if ((await Promise.allSettled(rest)).every((r) => r.status === 'fulfilled')) return first;
+    const first = 20_000 + Math.floor(Math.random() * (12_000 - count));
+    const all = Array.from({ length: count }, (_, i) => checkPortFree(first + i));
+    if ((await Promise.allSettled(all)).every((r) => r.status === 'fulfilled')) return first;
   }
 }
 
