@@ -9,6 +9,7 @@ import * as v from 'valibot';
 import { stringifyJson } from '../http/json-answer';
 import { decodePlantImage } from '../plants/table';
 import type { PlantWrite } from './events';
+import { typedMembers } from './event-bodies';
 
 /** The body of a message on the delivery queue. */
 export const DeliveryMessage = v.object({
@@ -63,9 +64,9 @@ export function newPlantBody(image: Record<string, unknown>): {
 }
 
 /**
- * The body a subscriber that chose more than newPlant receives: the event's `type`, the plant
- * after the write (a deletion: its id alone), and the pair a receiver orders one id's events by:
- * `createdAt` (the incarnation) and `version` (within it).
+ * The body a subscriber that chose more than newPlant receives (`event-bodies.ts`): the event's
+ * `type`, the plant after the write (a deletion: its id alone), and the pair a receiver orders
+ * one id's events by: `createdAt` (the incarnation) and `version` (within it).
  */
 export function typedBody(
   write: PlantWrite,
@@ -75,14 +76,15 @@ export function typedBody(
   if (write.createdAt === undefined) {
     throw new Error(`the stored plant ${plant.id} has no createdAt to order its events by`);
   }
-  const members = write.event === 'plantDeleted' ? { id: plant.id } : plant;
   return {
     plantId: plant.id.toString(),
-    body: stringifyJson({
-      type: write.event,
-      ...members,
-      createdAt: write.createdAt,
-      version: write.version,
-    }),
+    body: stringifyJson(
+      typedMembers(write.event, {
+        ...plant,
+        type: write.event,
+        createdAt: write.createdAt,
+        version: write.version,
+      }),
+    ),
   };
 }

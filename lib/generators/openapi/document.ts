@@ -24,7 +24,7 @@ import {
 } from './descriptions';
 import { OPERATIONS } from './operations';
 import { jsonText } from './json-text';
-import { WEBHOOKS_TAG_DESCRIPTION, webhooksSection } from './webhooks';
+import { WEBHOOK_BODY_SCHEMAS, WEBHOOKS_TAG_DESCRIPTION, webhooksSection } from './webhooks';
 import {
   AUTHORIZER_STATUSES,
   GATEWAY_NOT_FOUND,
@@ -246,7 +246,10 @@ export function buildDocument(
     paths,
     webhooks: webhooksSection(),
     components: {
-      schemas: toJsonSchemaDefs(BODY_SCHEMAS as Record<BodyName, v.GenericSchema>, CONVERSION),
+      schemas: toJsonSchemaDefs(
+        { ...BODY_SCHEMAS, ...WEBHOOK_BODY_SCHEMAS } as Record<string, v.GenericSchema>,
+        CONVERSION,
+      ),
       responses: {
         GatewayNotFound: {
           description: `From the gateway: \`{"message":"${GATEWAY_NOT_FOUND.message}"}\` when ${GATEWAY_NOT_FOUND.when}.`,

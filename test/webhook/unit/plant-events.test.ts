@@ -8,10 +8,13 @@ import { recordDeliveries } from '../../../lambda/fan-out/fan-out';
 import { deliveriesOf } from '../../../lambda/webhook/deliveries';
 import { DEFAULT_EVENTS, eventsOfItem, parseEvents, writeOf } from '../../../lambda/webhook/events';
 import { newPlantBody } from '../../../lambda/webhook/message';
+import { EVENT_BODIES } from '../../../lambda/webhook/event-bodies';
+import * as v from 'valibot';
 import { webhookIdOf } from '../../../lambda/webhook/signature';
 import type { Subscriber } from '../../../lambda/webhook/subscriptions-table';
 import { passesStreamFilter } from '../../../lib/definitions/webhooks';
 import { replayedWrites } from '../../../lib/operator/webhook/replay';
+import { buildDocument } from '../../../lib/generators/openapi/document';
 
 const MAX = '9223372036854775807';
 const MIN = '-9223372036854775808';
@@ -151,6 +154,26 @@ describe('what each subscriber receives', () => {
   });
 });
 
+describe('the typed bodies and their schemas (the OpenAPI document describes these)', () => {
+  it('writes each body as its schema says: every member valid, in the schema order, nothing else', () => {
+    const cases = [
+      ['INSERT', image({ tag: { S: 'herb' } })],
+      ['MODIFY', image(changed(2))],
+      ['MODIFY', image(marked(3))],
+    ] as const;
+    for (const [kind, item] of cases) {
+      const write = writeOf(kind, item);
+      const [delivery] = deliveriesOf(write, item, [all]);
+      const parsed = JSON.parse(delivery!.body.replace(/"id":(-?\d+)/, '"id":"$1"'));
+      parsed.id = BigInt(parsed.id);
+      const schema = EVENT_BODIES[write.event];
+      expect(v.parse(schema, parsed)).toEqual(parsed);
+      const order = Object.keys(schema.pipe[0].entries).filter((key) => key in parsed);
+      expect(Object.keys(parsed)).toEqual(order);
+    }
+  });
+});
+
 describe('--events and the stored attribute', () => {
   it('parses a list of known names into their canonical order, once each', () => {
     expect(parseEvents('plantDeleted,newPlant,plantDeleted')).toEqual(['newPlant', 'plantDeleted']);
@@ -193,5 +216,37 @@ describe('what a replay still finds', () => {
     expect(
       replayedWrites(image(changed(5)), since, '2026-01-01T12:00:00.000Z').map((w) => w.event),
     ).toEqual(['newPlant']);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it("describes the three webhooks, newPlant's body unchanged, the others by their event schemas", () => {
+    const document = buildDocument() as {
+      webhooks: Record<string, { post: { requestBody: { content: Record<string, unknown> } } }>;
+      components: { schemas: Record<string, { required?: string[] }> };
+    };
+    const bodyOf = (name: string) =>
+      document.webhooks[name]!.post.requestBody.content['application/json'];
+    expect(Object.keys(document.webhooks)).toEqual(['newPlant', 'plantUpdated', 'plantDeleted']);
+    expect(bodyOf('newPlant')).toEqual({ schema: { $ref: '#/components/schemas/NewPlant' } });
+    expect(bodyOf('plantUpdated')).toEqual({
+      schema: { $ref: '#/components/schemas/PlantUpdatedEvent' },
+    });
+    expect(bodyOf('plantDeleted')).toEqual({
+      schema: { $ref: '#/components/schemas/PlantDeletedEvent' },
+    });
+    expect(document.components.schemas.PlantDeletedEvent!.required).toEqual([
+      'type',
+      'id',
+      'createdAt',
+      'version',
+    ]);
+    expect(document.components.schemas.NewPlantEvent!.required).toEqual([
+      'type',
+      'id',
+      'name',
+      'createdAt',
+      'version',
+    ]);
   });
 });
