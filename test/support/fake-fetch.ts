@@ -1,4 +1,5 @@
 /** A `fetch` for client tests without a network: it records each request and answers in turn. */
+import { PlantStore } from '@plant-store/client';
 
 /** One answer: a status with its body and headers, or an error `fetch` rejects with. */
 export type Reply = { status: number; body?: string; headers?: Record<string, string> } | Error;
@@ -22,3 +23,15 @@ export function fakeFetch(...replies: Reply[]) {
   };
   return { fetch, requests };
 }
+
+/** A well-formed token for client tests (no service ever sees it). */
+export const TEST_TOKEN = 'pst_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+/** A client over `fetch` with `retries` quick retries (1 ms apart) and `TEST_TOKEN`. */
+export const fakeStore = (fetch: (request: Request) => Promise<Response>, retries = 3) =>
+  new PlantStore({
+    baseUrl: 'https://api.example/',
+    token: TEST_TOKEN,
+    fetch,
+    retry: { retries, baseDelayMs: 1 },
+  });

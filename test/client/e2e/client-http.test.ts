@@ -2,7 +2,7 @@
  * `@plant-store/client` against the local runtime (`startLocal`, as `npm start` runs it), through
  * the e2e `fetch` that checks every answer against openapi.json: ids at the int64 edges both
  * ways, an unsafe `number` that sends nothing, errors as `PlantStoreError`, and a full walk while
- * plants are deleted, and a store outage retried and then reported. (Retry timing: unit/client.test.ts;
+ * plants are deleted, and a store outage retried and then reported. (Retry timing: unit/client-retries.test.ts;
  * in a browser: docs.test.ts.)
  */
 import {

@@ -1,0 +1,185 @@
+/**
+ * `@plant-store/client` when a deployment fails: which answers and faults are retried and how
+ * long between tries, each attempt's timeout and the caller's abort, and what a delete retried
+ * after a lost answer reports. The faults are a `fetch` double's (test/support/fake-fetch.ts).
+ */
+import { ConnectionError, ConnectionTimeoutError, PlantStore } from '@plant-store/client';
+import { fakeFetch, fakeStore, TEST_TOKEN } from '../../support/fake-fetch';
+
+describe('retries', () => {
+  const unavailable = {
+    status: 503,
+    body: '{"error":503,"message":"the store is unavailable"}',
+    headers: { 'retry-after': '0' },
+  };
+
+  it('503 and 429 are retried until an answer comes', async () => {
+    const { fetch, requests } = fakeFetch(
+      unavailable,
+      { status: 429, body: '{"message":"Too Many Requests"}' },
+      { status: 200, body: '{"id":1,"name":"a"}' },
+    );
+    await expect(fakeStore(fetch).getPlant(1)).resolves.toEqual({ id: 1n, name: 'a' });
+    expect(requests).toHaveLength(3);
+  });
+
+  it('a 503 that lasts surfaces as a PlantStoreError with retryAfter, after the retries', async () => {
+    const { fetch, requests } = fakeFetch(unavailable);
+    await expect(fakeStore(fetch, 2).createPlant({ id: 1, name: 'a' })).rejects.toMatchObject({
+      name: 'InternalServerError',
+      status: 503,
+      error: 503,
+      retryAfter: 0,
+    });
+    expect(requests).toHaveLength(3);
+    expect(new Set(requests.map((r) => r.body))).toEqual(new Set(['{"id":1,"name":"a"}']));
+  });
+
+  it('the gateway’s 500 is retried; the function’s 500 (a bug) and a 4xx are not', async () => {
+    const gateway = fakeFetch({ status: 500, body: '{"message":"Internal Server Error"}' });
+    await expect(fakeStore(gateway.fetch, 1).getPlant(1)).rejects.toMatchObject({ status: 500 });
+    expect(gateway.requests).toHaveLength(2);
+    const bug = fakeFetch({ status: 500, body: '{"error":500,"message":"internal error"}' });
+    await expect(fakeStore(bug.fetch).getPlant(1)).rejects.toMatchObject({ status: 500 });
+    expect(bug.requests).toHaveLength(1);
+    const invalid = fakeFetch({ status: 400, body: '{"error":400,"message":"name: required"}' });
+    await expect(fakeStore(invalid.fetch).getPlant(1)).rejects.toMatchObject({ status: 400 });
+    expect(invalid.requests).toHaveLength(1);
+  });
+
+  it('a network failure is retried, then a ConnectionError with status 0 and the cause', async () => {
+    const refused = new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
+    const once = fakeFetch(refused, { status: 204 });
+    await expect(fakeStore(once.fetch).deletePlant(1)).resolves.toBe(true);
+    expect(once.requests).toHaveLength(2);
+    const always = fakeFetch(refused);
+    const error = await fakeStore(always.fetch, 2)
+      .deletePlant(1)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).not.toBeInstanceOf(ConnectionTimeoutError);
+    expect(error).toMatchObject({ name: 'ConnectionError', status: 0 });
+    expect((error as Error).cause).toBe(refused);
+    expect((error as Error).message).toContain('ECONNREFUSED');
+    expect(always.requests).toHaveLength(3);
+  });
+
+  it('a Retry-After beyond maxDelayMs is not waited for', async () => {
+    const { fetch, requests } = fakeFetch({ ...unavailable, headers: { 'retry-after': '3600' } });
+    await expect(fakeStore(fetch).getPlant(1)).rejects.toMatchObject({
+      status: 503,
+      retryAfter: 3600,
+    });
+    expect(requests).toHaveLength(1);
+  });
+
+  it('an abort stops the waits between retries: no request after it', async () => {
+    const { fetch, requests } = fakeFetch({ ...unavailable, headers: { 'retry-after': '10' } });
+    const controller = new AbortController();
+    const client = new PlantStore({
+      baseUrl: 'https://api.example',
+      token: TEST_TOKEN,
+      fetch,
+      signal: controller.signal,
+    });
+    const call = client.getPlant(1);
+    setTimeout(() => controller.abort(new Error('stop')), 20);
+    await expect(call).rejects.toThrow('stop');
+    expect(requests).toHaveLength(1);
+    await expect(client.getPlant(1)).rejects.toThrow('stop');
+    expect(requests).toHaveLength(1);
+  });
+});
+
+describe('deletePlant after a retry', () => {
+  const gone = { status: 404, body: '{"error":404,"message":"no plant with id 5"}' };
+
+  it('is true when an earlier attempt’s answer was lost: that attempt deleted it', async () => {
+    const lost = fakeFetch(new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } }), gone);
+    await expect(fakeStore(lost.fetch).deletePlant(5)).resolves.toBe(true);
+    expect(lost.requests).toHaveLength(2);
+    const gateway = fakeFetch({ status: 503, body: '{"message":"Service Unavailable"}' }, gone);
+    await expect(fakeStore(gateway.fetch).deletePlant(5)).resolves.toBe(true);
+  });
+
+  it('is false when every earlier answer proves nothing was deleted (429, the store’s 503)', async () => {
+    const { fetch, requests } = fakeFetch(
+      { status: 429, body: '{"message":"Too Many Requests"}' },
+      { status: 503, body: '{"error":503,"message":"the store is unavailable"}' },
+      gone,
+    );
+    await expect(fakeStore(fetch).deletePlant(5)).resolves.toBe(false);
+    expect(requests).toHaveLength(3);
+  });
+});
+
+/** A `fetch` that never answers: it rejects only when the request's signal aborts. */
+function hangingFetch() {
+  let calls = 0;
+  const fetch = (request: Request) => {
+    calls++;
+    return new Promise<Response>((_, reject) => {
+      request.signal.addEventListener('abort', () => reject(request.signal.reason), {
+        once: true,
+      });
+    });
+  };
+  return { fetch, calls: () => calls };
+}
+
+describe('timeouts', () => {
+  it('each attempt has its own timeout; after the last, a ConnectionTimeoutError', async () => {
+    const hang = hangingFetch();
+    const client = new PlantStore({
+      baseUrl: 'https://api.example',
+      token: TEST_TOKEN,
+      fetch: hang.fetch,
+      timeout: 20,
+      retry: { retries: 2, baseDelayMs: 1 },
+      logLevel: 'off',
+    });
+    const error = await client.getPlant(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionTimeoutError);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ status: 0 });
+    expect((error as Error).message).toContain('timed out after 20 ms, on each of 3 attempts');
+    expect(hang.calls()).toBe(3);
+  });
+
+  it('a call’s timeout and retry replace the client’s for that call only', async () => {
+    const hang = hangingFetch();
+    const client = new PlantStore({
+      baseUrl: 'https://api.example',
+      token: TEST_TOKEN,
+      fetch: hang.fetch,
+      timeout: 60_000,
+      retry: { retries: 5, baseDelayMs: 1 },
+      logLevel: 'off',
+    });
+    const error = await client
+      .getPlant(1, { timeout: 10, retry: { retries: 1 } })
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toContain('timed out after 10 ms, on each of 2 attempts');
+    expect(hang.calls()).toBe(2);
+  });
+
+  it('an invalid timeout is a TypeError, on the client or on a call', async () => {
+    expect(() => new PlantStore({ baseUrl: 'https://a', token: TEST_TOKEN, timeout: 0 })).toThrow(
+      'timeout must be a positive integer of milliseconds',
+    );
+    const { fetch, requests } = fakeFetch({ status: 200, body: '{}' });
+    await expect(fakeStore(fetch).getPlant(1, { timeout: -1 })).rejects.toThrow(TypeError);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('a caller’s abort is the signal’s own reason, not a timeout, and ends the retries', async () => {
+    const hang = hangingFetch();
+    const client = new PlantStore({ baseUrl: 'https://a', token: TEST_TOKEN, fetch: hang.fetch });
+    const controller = new AbortController();
+    const call = client.getPlant(1, { signal: controller.signal });
+    const reason = new Error('the user left');
+    setTimeout(() => controller.abort(reason), 10);
+    await expect(call).rejects.toBe(reason);
+    expect(hang.calls()).toBe(1);
+  });
+});
