@@ -31,3 +31,27 @@ export function synthTemplates(context: Record<string, string>): Record<string, 
     assembly.stacks.map((stack) => [stack.stackName, Template.fromJSON(stack.template)]),
   );
 }
+
+/** cdk.json's context, as `cdk synth` reads it. */
+export const CDK_CONTEXT: Record<string, unknown> = CONTEXT;
+
+/** A temporary folder for an app's assembly, removed after the suite. */
+export function appFolder(): string {
+  folders.push(mkdtempSync(join(tmpdir(), 'plant-store-cdk-')));
+  return folders.at(-1)!;
+}
+
+/**
+ * Synthesizes the app with `-c` values as the CLI passes them, bundling skipped; its Plant Store
+ * stack, that stack's template and the assembly's folder.
+ */
+export function synthApp(context: Record<string, string> = {}) {
+  const outdir = appFolder();
+  const app = new App({
+    outdir,
+    context: { ...CONTEXT, 'aws:cdk:bundling-stacks': [], ...context },
+  });
+  const stack = addPlantStore(app);
+  app.synth();
+  return { stack, template: Template.fromStack(stack), outdir };
+}

@@ -14,45 +14,11 @@ import { randomUUID } from 'node:crypto';
 import { FUNCTION_NODE_OPTIONS } from '../../definitions/bundling';
 import { lambdaHeapFlags } from '../../definitions/lambda-node';
 import { InvocationError, Sandbox } from './sandbox';
+import type { PoolOptions } from './pool-options';
+import { reportLine } from './report';
 import { StartGate } from './start-gate';
 
-/** How to run one function. */
-export interface PoolOptions {
-  readonly name: string;
-  /** Absolute path of the built `.mjs` bundle. */
-  readonly bundle: string;
-  /** The function's whole environment (nothing is inherited but PATH). */
-  readonly environment: Record<string, string>;
-  readonly timeoutSeconds: number;
-  /** The function's memory setting in MB: its heap limit and the REPORT line's Memory Size. */
-  readonly memorySize: number;
-  /** Sandboxes that may run at once; one more invocation is throttled. */
-  readonly concurrency: number;
-  /** The Node executable sandboxes run on. */
-  readonly nodePath: string;
-  /** Receives every line the function prints and one REPORT line per invocation. */
-  readonly log: (line: string) => void;
-  /** Seconds a sandbox may stay idle before it exits. @default - sandboxes never idle out */
-  readonly idleSeconds?: number;
-  /**
-   * Debugging: one sandbox at a time, with the inspector on this port and source-mapped stack
-   * traces; invocations wait for it instead of being throttled, and neither the timeout nor
-   * the idle time applies (a breakpoint may hold an invocation, the debugger stays attached).
-   * @default - no inspector
-   */
-  readonly inspectPort?: number;
-  /**
-   * Limits sandbox starts across every function of the run. @default - a gate of this pool's
-   * own, as many starts at once as the machine has cores
-   */
-  readonly startGate?: StartGate;
-  /**
-   * Issues each new sandbox's AWS credentials (added to its environment), as Lambda gives each
-   * execution environment a session of the function's role of its own.
-   * @default - the environment's own, if any
-   */
-  readonly credentials?: () => Record<string, string>;
-}
+export type { PoolOptions };
 
 /** An invocation waiting for the one sandbox under the inspector. */
 interface Waiter {
@@ -143,15 +109,20 @@ export class SandboxPool {
       onStart?.();
       const invocation = sandbox.invoke(event, requestId, Date.now() + timeoutMs);
       const outcome = await Promise.race([invocation, timedOut]);
-      this.report(requestId, outcome, cold ? sandbox.initMs : undefined);
+      this.options.log(
+        reportLine(requestId, this.options.memorySize, outcome, cold ? sandbox.initMs : undefined),
+      );
       return outcome.result;
     } catch (error) {
       const measured = error instanceof InvocationError ? error.measured : undefined;
-      this.report(
-        requestId,
-        measured ?? { durationMs: performance.now() - started, maxMemoryMb: 0 },
-        cold ? sandbox.initMs : undefined,
-        error instanceof InvocationError ? error.kind : 'error',
+      this.options.log(
+        reportLine(
+          requestId,
+          this.options.memorySize,
+          measured ?? { durationMs: performance.now() - started, maxMemoryMb: 0 },
+          cold ? sandbox.initMs : undefined,
+          error instanceof InvocationError ? error.kind : 'error',
+        ),
       );
       throw error instanceof InvocationError ? error : new InvocationError(String(error), 'error');
     } finally {
@@ -390,27 +361,5 @@ export class SandboxPool {
       `INIT_START sandbox ${sandbox.pid} (${this.sandboxes.size} of at most ${this.limit})`,
     );
     return sandbox;
-  }
-
-  /** One Lambda-style REPORT line. */
-  private report(
-    requestId: string,
-    measured: { durationMs: number; maxMemoryMb: number },
-    initMs: number | undefined,
-    failure?: string,
-  ): void {
-    const { memorySize } = this.options;
-    const fields = [
-      `REPORT RequestId: ${requestId}`,
-      `Duration: ${measured.durationMs.toFixed(2)} ms`,
-      `Billed Duration: ${Math.ceil(measured.durationMs)} ms`,
-      `Memory Size: ${memorySize} MB`,
-      `Max Memory Used: ${measured.maxMemoryMb} MB`,
-    ];
-    if (initMs !== undefined) fields.push(`Init Duration: ${initMs.toFixed(2)} ms`);
-    if (failure) fields.push(`Status: ${failure}`);
-    if (measured.maxMemoryMb > memorySize)
-      fields.push(`(over the ${memorySize} MB memory setting)`);
-    this.options.log(fields.join('\t'));
   }
 }
