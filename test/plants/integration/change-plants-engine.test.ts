@@ -6,77 +6,17 @@
  * of one left behind.
  */
 import { UpdateCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
-import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
-import { makeGetPlantHandler } from '../../../lambda/get-plant/handler';
-import { makeListPlantsHandler } from '../../../lambda/list-plants/handler';
-import { makePatchPlantHandler } from '../../../lambda/patch-plant/handler';
-import { makeUpdatePlantHandler } from '../../../lambda/update-plant/handler';
 import { parseJson } from '../../../lambda/http/json';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
-import { startEngine, type Engine } from '../../../lib/local/dynamodb/engine';
-import {
-  dynamoDbLocalSkipReason,
-  javaAvailable,
-  startDynamoDbLocal,
-} from '../../support/dynamodb-local';
-import { createPlantEvent, plantBody, plantsEvent } from '../../support/events';
-import { startTestStore, type TestStore } from '../../support/store';
+import type { TestStore } from '../../support/store';
+import { realEngines, usePlantStore, type PlantOperations } from '../../support/plant-operations';
 
-const ENGINES: { engine: string; start: () => Promise<Engine> }[] = [
-  { engine: 'dynalite', start: () => startEngine() },
-  ...(javaAvailable ? [{ engine: 'DynamoDB Local', start: startDynamoDbLocal }] : []),
-];
-if (!javaAvailable) it.skip(`DynamoDB Local (${dynamoDbLocalSkipReason})`, () => undefined);
-
-type Headers = Record<string, string>;
-
-/** The operations over one store, each answering status, headers and body. */
-function service(store: TestStore) {
-  const deps = { plants: store.plants, tableName: PLANTS_TABLE.localName };
-  const handlers = {
-    create: makeCreatePlantHandler(deps),
-    get: makeGetPlantHandler(deps),
-    list: makeListPlantsHandler(deps),
-    put: makeUpdatePlantHandler(deps),
-    patch: makePatchPlantHandler(deps),
-    remove: makeDeletePlantHandler(deps),
-  };
-  const one = (method: 'GET' | 'DELETE' | 'PUT' | 'PATCH', id: string) => ({
-    method,
-    route: '/plants/{id}',
-    pathParameters: { id },
-  });
-  return {
-    create: (id: string, name: string, tag?: string) =>
-      handlers.create(createPlantEvent({ body: plantBody(id, { name, tag }) })),
-    get: (id: string, headers?: Headers) =>
-      handlers.get(plantsEvent({ ...one('GET', id), headers })),
-    put: (id: string, body: string, headers?: Headers) =>
-      handlers.put(plantsEvent({ ...one('PUT', id), body, headers })),
-    patch: (id: string, body: string, headers?: Headers) =>
-      handlers.patch(plantsEvent({ ...one('PATCH', id), body, headers })),
-    remove: (id: string, headers?: Headers) =>
-      handlers.remove(plantsEvent({ ...one('DELETE', id), headers })),
-    list: () =>
-      handlers.list(plantsEvent({ method: 'GET', route: '/plants', query: { limit: '100' } })),
-  };
-}
+const ENGINES = realEngines();
 
 describe.each(ENGINES)('on $engine', ({ start }) => {
   let store: TestStore;
-  let ops: ReturnType<typeof service>;
-  beforeAll(async () => {
-    store = await startTestStore(start);
-    ops = service(store);
-    // A JVM starting on a busy machine.
-  }, 90_000);
-  afterAll(async () => {
-    await store.close();
-  });
-  beforeEach(() => {
-    store.requests.length = 0;
-  });
+  let ops: PlantOperations;
+  usePlantStore(start, (s, o) => void ([store, ops] = [s, o]));
 
   it.each(['9223372036854775807', '-9223372036854775808', '9007199254740993'])(
     'PUT %s replaces the members in one UpdateItem, answers the plant and ETag "2", keeps createdAt',
@@ -237,7 +177,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
       Array.from({ length: 40 }, (_, n) => ops.patch('61', `{"tag":"t${n}"}`)),
     );
     expect(answers.map((answer) => answer.statusCode)).toEqual(Array(40).fill(200));
-    const etags = answers.map((answer) => (answer.headers as Headers).etag).sort();
+    const etags = answers.map((answer) => (answer.headers as Record<string, string>).etag).sort();
     expect(new Set(etags).size).toBe(40);
     expect(await store.readStored('61')).toMatchObject({ version: '41' });
   });
@@ -272,7 +212,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
     expect((await ops.get('80')).statusCode).toBe(404);
     expect((await ops.put('80', '{"name":"x"}')).statusCode).toBe(404);
     expect((await ops.patch('80', '{"name":"x"}', { 'if-match': '*' })).statusCode).toBe(404);
-    expect(parseJson((await ops.list()).body!)).toEqual({
+    expect(parseJson((await ops.list({ limit: '100' })).body!)).toEqual({
       plants: expect.not.arrayContaining([expect.objectContaining({ id: 80n })]),
     });
     expect((await ops.remove('80')).statusCode).toBe(404);

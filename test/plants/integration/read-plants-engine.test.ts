@@ -10,46 +10,13 @@ import {
   type BatchWriteCommandInput,
   type BatchWriteCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
-import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
-import { makeGetPlantHandler } from '../../../lambda/get-plant/handler';
-import { makeListPlantsHandler } from '../../../lambda/list-plants/handler';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { parseJson } from '../../../lambda/http/json';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
-import { startEngine, type Engine } from '../../../lib/local/dynamodb/engine';
-import {
-  dynamoDbLocalSkipReason,
-  javaAvailable,
-  startDynamoDbLocal,
-} from '../../support/dynamodb-local';
-import { createPlantEvent, plantBody, plantsEvent } from '../../support/events';
-import { startTestStore, type TestStore } from '../../support/store';
+import type { TestStore } from '../../support/store';
+import { realEngines, usePlantStore, type PlantOperations } from '../../support/plant-operations';
 
-const ENGINES: { engine: string; start: () => Promise<Engine> }[] = [
-  { engine: 'dynalite', start: () => startEngine() },
-  ...(javaAvailable ? [{ engine: 'DynamoDB Local', start: startDynamoDbLocal }] : []),
-];
-if (!javaAvailable) it.skip(`DynamoDB Local (${dynamoDbLocalSkipReason})`, () => undefined);
-
-/** The four operations over one store, answering status and body. */
-function service(store: TestStore) {
-  const deps = { plants: store.plants, tableName: PLANTS_TABLE.localName };
-  const create = makeCreatePlantHandler(deps);
-  const get = makeGetPlantHandler(deps);
-  const list = makeListPlantsHandler(deps);
-  const remove = makeDeletePlantHandler(deps);
-  return {
-    create: (id: string, name: string, tag?: string) =>
-      create(createPlantEvent({ body: plantBody(id, { name, tag }) })),
-    get: (id: string) =>
-      get(plantsEvent({ method: 'GET', route: '/plants/{id}', pathParameters: { id } })),
-    remove: (id: string) =>
-      remove(plantsEvent({ method: 'DELETE', route: '/plants/{id}', pathParameters: { id } })),
-    list: (query: Record<string, string> = {}) =>
-      list(plantsEvent({ method: 'GET', route: '/plants', query })),
-  };
-}
+const ENGINES = realEngines();
 
 type Page = { plants: { id: bigint; name: string; tag?: string }[]; next?: string };
 
@@ -60,7 +27,7 @@ function readPage(body: string | undefined): Page {
 
 /** Every page from the first to the one without `next`, calling `between` before each next page. */
 async function walk(
-  ops: ReturnType<typeof service>,
+  ops: PlantOperations,
   limit: number,
   between: () => Promise<unknown> = async () => undefined,
 ): Promise<{ ids: bigint[]; pages: number }> {
@@ -118,18 +85,8 @@ async function seed(store: TestStore, ids: readonly bigint[]): Promise<void> {
 describe.each(ENGINES)('on $engine', ({ start }) => {
   describe('one plant at a time', () => {
     let store: TestStore;
-    let ops: ReturnType<typeof service>;
-    beforeAll(async () => {
-      store = await startTestStore(start);
-      ops = service(store);
-      // A JVM starting on a busy machine.
-    }, 90_000);
-    afterAll(async () => {
-      await store.close();
-    });
-    beforeEach(() => {
-      store.requests.length = 0;
-    });
+    let ops: PlantOperations;
+    usePlantStore(start, (s, o) => void ([store, ops] = [s, o]));
 
     it.each([
       '9007199254740993',
@@ -209,15 +166,11 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
 
   describe('walks over 3000 plants', () => {
     let store: TestStore;
-    let ops: ReturnType<typeof service>;
+    let ops: PlantOperations;
     const ids = randomIds(3000);
-    beforeAll(async () => {
-      store = await startTestStore(start);
-      ops = service(store);
+    usePlantStore(start, async (s, o) => {
+      [store, ops] = [s, o];
       await seed(store, ids);
-    }, 120_000);
-    afterAll(async () => {
-      await store.close();
     });
 
     it.each([1, 7, 100])(
