@@ -20,6 +20,11 @@ export interface Received {
   readonly headers: Record<string, string>;
   /** When it arrived (epoch ms). */
   readonly at: number;
+  /**
+   * When its exchange ended (epoch ms): answered, or, for a hanging one, given up by the sender;
+   * absent while it is open.
+   */
+  readonly endedAt?: number;
 }
 
 /** An answer with headers (`Retry-After`). */
@@ -82,7 +87,7 @@ export async function startReceiver(answer: Answer = () => 204): Promise<Receive
       const nth = received.filter((r) => r.id === id).length + 1;
       const answer = verified ? receiver.answer(nth, id) : 401;
       const answered = typeof answer === 'object' ? answer.status : answer;
-      received.push({
+      const entry: { -readonly [K in keyof Received]: Received[K] } = {
         id,
         attempt: headers['webhook-attempt'] ?? '',
         body,
@@ -90,10 +95,14 @@ export async function startReceiver(answer: Answer = () => 204): Promise<Receive
         answered,
         headers,
         at: Date.now(),
+      };
+      received.push(entry);
+      res.on('close', () => {
+        entry.endedAt = Date.now();
+        hanging.delete(res);
       });
       if (answered === 'hang') {
         hanging.add(res);
-        res.on('close', () => hanging.delete(res));
         return;
       }
       res.writeHead(answered, typeof answer === 'object' ? answer.headers : undefined).end();
