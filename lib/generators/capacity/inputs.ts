@@ -222,7 +222,7 @@ export const DEPLOYED_ASSUMPTIONS = {
   receiverLatencyMs: 200,
   /** Distinct tokens sending requests, for the cost table. */
   activeTokens: 1_000,
-  /** Subscribers to the newPlant webhook, for the cost table. */
+  /** Subscribers, each receiving every event (newPlant, plantUpdated, plantDeleted), for the cost table. */
   subscribers: 1,
 };
 

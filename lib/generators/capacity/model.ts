@@ -156,7 +156,13 @@ export function model(
     authorizer: (authorizer * billedMs('authorizer')) / 1000,
   };
   for (const op of ops) concurrency[FUNCTION_OF[op]] = (mix[op] * billedMs(FUNCTION_OF[op])) / 1000;
-  const webhook = webhookLoad(mix.create, subscribers, latencyMs);
+  // Every create, change and delete is a record the fan-out reads; a delete writes twice.
+  const changes = mix.create + mix.update + mix.patch + mix.delete;
+  const webhook = webhookLoad(
+    { records: changes, writes: changes + mix.delete },
+    subscribers,
+    latencyMs,
+  );
   concurrency['fan-out'] = (webhook.fanOutInvocations * webhook.fanOutMs) / 1000;
   concurrency.deliver = Math.min(DELIVERY_SOURCE.maxConcurrency, webhook.deliverNeeded);
   const q = QUOTAS;
@@ -217,7 +223,7 @@ export function model(
     },
     {
       what: `fan-out, one shard: records a second (${STREAM_SOURCE.parallelizationFactor} batches of ${STREAM_SOURCE.batchSize} at once)`,
-      demand: mix.create / webhook.shards,
+      demand: changes / webhook.shards,
       limit: webhook.shardCapacity,
       source: 'lib/definitions/webhooks.ts and npm run bench -- --phases fan-out',
     },

@@ -1,6 +1,8 @@
 /**
- * The newPlant webhook in the capacity model, at a rate of creates: the fan-out's batches, calls
- * and run time (from the code's own constants and the fan-out bench's CPU per call), the
+ * The webhook in the capacity model, at a rate of the plants table's writes: every create, change
+ * and delete is a stream record (INSERT or MODIFY) that the fan-out reads; a delete's second
+ * write, its REMOVE, is a record Lambda's filter drops before any invocation. The fan-out's
+ * batches, calls and run time (from the code's own constants and the fan-out bench's CPU per call), the
  * deliverer's invocations, the SQS requests both make, the subscriptions table's partition, and
  * what both functions log.
  */
@@ -88,7 +90,15 @@ export const WEBHOOK_LINES = {
 /** Lambda's vCPU share at `memoryMB`: one whole vCPU at 1,769 MB. */
 const vcpu = (memoryMB: number) => Math.min(1, memoryMB / QUOTAS.lambdaMbPerVcpu.value);
 
-/** What the webhook asks of the stack at `creates` a second with `subscribers`. */
+/** The plants table's writes a second, as the stream sees them. */
+export interface StreamWrites {
+  /** Records that reach the fan-out: creates (INSERT), changes and deletes' marks (MODIFY). */
+  readonly records: number;
+  /** Writes to the table, which set its partitions and so the stream's shards (a delete is two). */
+  readonly writes: number;
+}
+
+/** What the webhook asks of the stack at `records` a second with `subscribers`. */
 export interface WebhookLoad {
   /** Stream shards: one per partition the plants' writes need at least. */
   readonly shards: number;
@@ -120,13 +130,21 @@ export interface WebhookLoad {
   readonly gbSeconds: number;
 }
 
-/** The webhook at `creates` a second, `subscribers` of them, receivers answering in `latencyMs`. */
-export function webhookLoad(creates: number, subscribers: number, latencyMs: number): WebhookLoad {
-  const shards = Math.max(1, Math.ceil(creates / QUOTAS.dynamoPartitionWrites.value));
-  const perShard = creates / shards;
+/**
+ * The webhook at `stream` writes a second, `subscribers` that each chose every event (the most a
+ * subscriber can be sent: one delivery per record), receivers answering in `latencyMs`.
+ */
+export function webhookLoad(
+  stream: StreamWrites,
+  subscribers: number,
+  latencyMs: number,
+): WebhookLoad {
+  const { records } = stream;
+  const shards = Math.max(1, Math.ceil(stream.writes / QUOTAS.dynamoPartitionWrites.value));
+  const perShard = records / shards;
   const gathered = perShard / QUOTAS.streamPollsPerSecond.value;
   const recordsPerBatch = Math.min(STREAM_SOURCE.batchSize, Math.max(1, gathered));
-  const fanOutInvocations = creates > 0 ? creates / recordsPerBatch : 0;
+  const fanOutInvocations = records > 0 ? records / recordsPerBatch : 0;
   const callsFor = (records: number) => Math.ceil((records * subscribers) / BATCH_ENTRIES);
   const runMs = (records: number) => {
     const calls = callsFor(records);
@@ -140,7 +158,7 @@ export function webhookLoad(creates: number, subscribers: number, latencyMs: num
   const fanOutMs = runMs(recordsPerBatch);
   const fullBatch = STREAM_SOURCE.batchSize;
   const shardCapacity = (STREAM_SOURCE.parallelizationFactor * fullBatch * 1000) / runMs(fullBatch);
-  const deliveries = creates * subscribers;
+  const deliveries = records * subscribers;
   // The deliverer holds an invocation for its batch's slowest receiver.
   const deliverInvocations = deliveries / DELIVERY_SOURCE.batchSize;
   const deliverNeeded = (deliverInvocations * latencyMs) / 1000;

@@ -153,14 +153,14 @@ describe('the inputs', () => {
 describe('the webhook in the model', () => {
   it('counts the SQS requests the code makes: a send per ten deliveries, a receive and a delete per ten', () => {
     // 1,000 creates a second at one subscriber: full batches of 100, ten calls each.
-    const at = webhookLoad(1000, 1, 200);
+    const at = webhookLoad({ records: 1000, writes: 1000 }, 1, 200);
     expect(at.recordsPerBatch).toBe(100);
     expect(at.callsPerBatch).toBe(10);
     expect(at.sqsRequests).toBeCloseTo(100 + 100 + 100);
     // Ten subscribers: 100 calls a batch.
-    expect(webhookLoad(1000, 10, 200).callsPerBatch).toBe(100);
+    expect(webhookLoad({ records: 1000, writes: 1000 }, 10, 200).callsPerBatch).toBe(100);
     // 100 creates a second on one shard, polled four times a second: batches of 25.
-    expect(webhookLoad(100, 1, 200).recordsPerBatch).toBe(25);
+    expect(webhookLoad({ records: 100, writes: 100 }, 1, 200).recordsPerBatch).toBe(25);
   });
 
   it('sizes Lambda by its request rate too: 100,000 creates a second need about 10,200 concurrency', () => {
