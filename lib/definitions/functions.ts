@@ -24,6 +24,13 @@ import { DELIVER_GRANTS } from '../../lambda/deliver/grants';
 import { FAN_OUT_GRANTS } from '../../lambda/fan-out/grants';
 import { GET_PLANT_GRANTS } from '../../lambda/get-plant/grants';
 import { LIST_PLANTS_GRANTS } from '../../lambda/list-plants/grants';
+import { CREATE_PLANT_OPENAPI } from '../../lambda/create-plant/openapi';
+import { DELETE_PLANT_OPENAPI } from '../../lambda/delete-plant/openapi';
+import { GET_PLANT_OPENAPI } from '../../lambda/get-plant/openapi';
+import { LIST_PLANTS_OPENAPI } from '../../lambda/list-plants/openapi';
+import { PATCH_PLANT_OPENAPI } from '../../lambda/patch-plant/openapi';
+import { UPDATE_PLANT_OPENAPI } from '../../lambda/update-plant/openapi';
+import type { OperationDescription } from '../../lambda/plants/openapi/descriptions';
 import { PATCH_PLANT_GRANTS } from '../../lambda/patch-plant/grants';
 import { UPDATE_PLANT_GRANTS } from '../../lambda/update-plant/grants';
 import { actionsOf, TABLE_METHODS, type TableKey, type Uses } from './resources';
@@ -38,7 +45,8 @@ export type { TableKey };
 
 /**
  * What an API function serves: the one route that reaches it, behind the authorizer, the scope its
- * handler requires (the OpenAPI text and the tests read it here) and the outcomes it reports.
+ * handler requires (the OpenAPI text and the tests read it here), the outcomes it reports and its
+ * OpenAPI text.
  */
 export interface OperationDefinition {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -51,6 +59,11 @@ export interface OperationDefinition {
    * every operation may report: the dashboard's "Plant requests by outcome" graphs their union.
    */
   readonly outcomes: readonly Outcome[];
+  /**
+   * What the API reference says of it (its folder's `openapi.ts`): summary, parameters, body and
+   * the answers the function gives; lib/generators/openapi/ adds the gateway's and writes openapi.json.
+   */
+  readonly openapi: OperationDescription;
 }
 
 /** What the stack and the local runtime need to know about a function. */
@@ -119,6 +132,7 @@ const REGISTRY = {
       path: '/plants',
       scope: PLANTS_WRITE,
       outcomes: ['created', 'unchanged', 'conflict', 'invalid'],
+      openapi: CREATE_PLANT_OPENAPI,
     },
   },
   'get-plant': {
@@ -132,6 +146,7 @@ const REGISTRY = {
       path: '/plants/{id}',
       scope: PLANTS_READ,
       outcomes: ['read', 'not-modified', 'invalid', 'not-found'],
+      openapi: GET_PLANT_OPENAPI,
     },
   },
   'list-plants': {
@@ -145,6 +160,7 @@ const REGISTRY = {
       path: '/plants',
       scope: PLANTS_READ,
       outcomes: ['listed', 'invalid'],
+      openapi: LIST_PLANTS_OPENAPI,
     },
   },
   // A change is one conditional UpdateItem; GetItem reads the stored version for a 412 or 404
@@ -160,6 +176,7 @@ const REGISTRY = {
       path: '/plants/{id}',
       scope: PLANTS_WRITE,
       outcomes: ['updated', 'invalid', 'not-found', 'precondition-failed'],
+      openapi: UPDATE_PLANT_OPENAPI,
     },
   },
   'patch-plant': {
@@ -173,6 +190,7 @@ const REGISTRY = {
       path: '/plants/{id}',
       scope: PLANTS_WRITE,
       outcomes: ['updated', 'invalid', 'not-found', 'precondition-failed'],
+      openapi: PATCH_PLANT_OPENAPI,
     },
   },
   // A delete marks the plant deleted (UpdateItem), then removes it (DeleteItem); GetItem as above.
@@ -187,6 +205,7 @@ const REGISTRY = {
       path: '/plants/{id}',
       scope: PLANTS_DELETE,
       outcomes: ['deleted', 'invalid', 'not-found', 'precondition-failed'],
+      openapi: DELETE_PLANT_OPENAPI,
     },
   },
   // The newPlant webhook: the stream's inserts become one queued delivery per subscriber; 30 s

@@ -1,7 +1,8 @@
 /**
  * Builds the OpenAPI 3.1 document of the service: the bodies from the valibot schemas (with the
  * official converter), the routes, security and CORS from `lib/definitions/api.ts`, and what each route
- * answers from `operations.ts`. `npm run openapi` writes it to `openapi.json`.
+ * answers from its operation's OpenAPI text (`openapi` in the registry, each function folder's
+ * `openapi.ts`). `npm run openapi` writes it to `openapi.json`.
  */
 import {
   toJsonSchema,
@@ -20,9 +21,8 @@ import {
   type AnswerDescription,
   type BodyName,
   type OperationDescription,
-  type RouteKey,
-} from './descriptions';
-import { OPERATIONS } from './operations';
+} from '../../../lambda/plants/openapi/descriptions';
+import { FUNCTION_NAMES, FUNCTIONS } from '../../definitions/functions';
 import { jsonText } from './json-text';
 import { WEBHOOK_BODY_SCHEMAS, WEBHOOKS_TAG_DESCRIPTION, webhooksSection } from './webhooks';
 import {
@@ -188,6 +188,17 @@ function operation(
   };
 }
 
+/** A route's key: `POST /plants`. */
+type RouteKey = `${ApiDefinition['routes'][number]['method']} ${string}`;
+
+/** Every operation's OpenAPI text by its route's key, from the registry's descriptors. */
+export const OPERATIONS: Readonly<Record<string, OperationDescription>> = Object.fromEntries(
+  FUNCTION_NAMES.flatMap((name) => {
+    const described = FUNCTIONS[name].operation;
+    return described ? [[`${described.method} ${described.path}`, described.openapi]] : [];
+  }),
+);
+
 /** Builds the document; fails when a route has no description or a description no route. */
 export function buildDocument(
   api: ApiDefinition = API,
@@ -200,7 +211,7 @@ export function buildDocument(
     const described = operations[key];
     if (!described) {
       throw new Error(
-        `route ${key} has no description: add it to OPERATIONS in lib/generators/openapi/operations.ts`,
+        `route ${key} has no description: give its function's operation an openapi (lambda/<function>/openapi.ts)`,
       );
     }
     keys.add(key);
@@ -213,7 +224,7 @@ export function buildDocument(
     );
   }
   const stale = Object.keys(operations).filter((key) => !keys.has(key));
-  if (stale.length > 0) throw new Error(`OPERATIONS describes ${stale.join(', ')}: no such route`);
+  if (stale.length > 0) throw new Error(`an openapi describes ${stale.join(', ')}: no such route`);
 
   return {
     openapi: '3.1.0',

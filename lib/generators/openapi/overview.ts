@@ -4,7 +4,7 @@
  */
 import { TOKEN_PREFIX } from '../../../lambda/tokens/token';
 import type { ApiDefinition } from '../../definitions/api';
-import { SAME_FIELDS } from './plant-words';
+import { SAME_FIELDS } from '../../../lambda/plants/openapi/plant-words';
 
 /** Where `npm start` listens unless `PORT` says otherwise. */
 export const LOCAL_DEFAULT_PORT = '3000';

@@ -13,7 +13,7 @@ import {
   MAX_ATTEMPTS,
   RETRY_DELAYS_SECONDS,
 } from '../../../lambda/webhook/schedule';
-import { STORED_MEMBERS } from './plant-words';
+import { STORED_MEMBERS } from '../../../lambda/plants/openapi/plant-words';
 
 /** The webhooks' bodies named under `components/schemas`, beside the operations' bodies. */
 export const WEBHOOK_BODY_SCHEMAS = { NewPlantEvent, PlantUpdatedEvent, PlantDeletedEvent };

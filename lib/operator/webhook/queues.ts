@@ -18,7 +18,7 @@ import {
   localQueueUrl,
   type Credentials,
 } from '../../npm-start/find';
-import { EXAMPLE_PLANT } from '../../definitions/example-plant';
+import { EXAMPLE_PLANT } from '../../../lambda/plants/example-plant';
 
 /** Where the CLI's queue commands go. */
 export interface QueueTarget {

@@ -1,7 +1,7 @@
 /**
- * The shapes in which the OpenAPI generator describes an operation (its answers, headers,
- * parameters) and the bodies it names: what operations.ts, answers.ts and
- * change-operations.ts all speak, kept apart so that none of them imports another for a type.
+ * The shapes in which an operation's OpenAPI text is written (its answers, headers, parameters)
+ * and the bodies it names: what each function folder's `openapi.ts` and the shared answers
+ * speak, and what lib/generators/openapi/ turns into the document.
  */
 import * as v from 'valibot';
 import {
@@ -13,8 +13,7 @@ import {
   PlantPatch,
   PlantReplacement,
   StoredPlant,
-} from '../../../lambda/plants/schemas';
-import type { RouteDefinition } from '../../definitions/api';
+} from '../schemas';
 
 /** The bodies the document names, by their name under `components/schemas`. */
 export const BODY_SCHEMAS = {
@@ -72,6 +71,3 @@ export interface OperationDescription {
   /** The function's answers by status. */
   readonly answers: Readonly<Record<number, AnswerDescription>>;
 }
-
-/** A route's key: `POST /plants`. */
-export type RouteKey = `${RouteDefinition['method']} ${string}`;

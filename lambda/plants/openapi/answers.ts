@@ -4,11 +4,11 @@
  * the version's validators (`ETag`, `If-Match`, `If-None-Match`, and the 304 and 412 they lead to).
  */
 import * as v from 'valibot';
-import { RETRY_AFTER_SECONDS, SERVER_MESSAGES } from '../../../lambda/http/answers';
-import { MAX_BODY_BYTES } from '../../../lambda/plants/json-body';
-import { MAX_TAGS } from '../../../lambda/plants/versions';
-import { Int64 } from '../../../lambda/plants/schemas';
-import { EXAMPLE_PLANT } from '../../definitions/example-plant';
+import { RETRY_AFTER_SECONDS, SERVER_MESSAGES } from '../../http/answers';
+import { MAX_BODY_BYTES } from '../json-body';
+import { MAX_TAGS } from '../versions';
+import { Int64 } from '../schemas';
+import { EXAMPLE_PLANT } from '../example-plant';
 import type { AnswerDescription, HeaderDescription, ParameterDescription } from './descriptions';
 
 /** An Error body as the function writes it. */

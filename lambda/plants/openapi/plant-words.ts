@@ -3,7 +3,7 @@
  * (`PLANT_FIELDS`): the descriptions name every field and its rule, and a field added to the
  * schema is named there with no edit here.
  */
-import { inWords, PLANT_FIELD_NAMES, PLANT_FIELDS } from '../../../lambda/plants/schemas';
+import { inWords, PLANT_FIELD_NAMES, PLANT_FIELDS } from '../schemas';
 
 const code = (field: string) => `\`${field}\``;
 const required = PLANT_FIELD_NAMES.filter((field) => PLANT_FIELDS[field].required);

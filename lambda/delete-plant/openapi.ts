@@ -1,0 +1,42 @@
+/**
+ * DELETE /plants/{id} in the OpenAPI document: its summary, parameters, body and the answers the function
+ * gives (the gateway's own are added to every route by lib/generators/openapi/document.ts).
+ */
+import {
+  commonAnswers,
+  ID_ERROR,
+  ID_MESSAGE,
+  IF_MATCH,
+  NOT_FOUND,
+  PLANT_ID,
+  PRECONDITION_FAILED,
+} from '../plants/openapi/answers';
+import type { OperationDescription } from '../plants/openapi/descriptions';
+import { PLANTS_DELETE } from '../tokens/principal';
+
+/** What the API reference says of DELETE /plants/{id} (the registry's descriptor carries it). */
+export const DELETE_PLANT_OPENAPI: OperationDescription = {
+  operationId: 'deletePlant',
+  summary: 'Delete a plant',
+  description: [
+    'Deletes the plant stored under `id`. Needs the scope `plants:delete`, which tokens get only when asked for. With `If-Match`, only while the plant is at a version it names (412 otherwise, nothing deleted). Two writes: an UpdateItem marks the plant deleted (so that the deletion, with its version, reaches `plantDeleted` subscribers), then a DeleteItem removes it. After a delete the id is free: POST may create it again.',
+    '',
+    'Checks run in this order: scope (403), `id` and `If-Match` (400), store (204/404/412/503).',
+  ].join('\n'),
+  parameters: [PLANT_ID, IF_MATCH],
+  answers: {
+    204: { description: 'The plant was deleted. No body.' },
+    400: {
+      description: `The path id is not an int64's canonical spelling: ${ID_MESSAGE}; or \`If-Match\` is no list of entity tags.`,
+      body: 'Error',
+      example: ID_ERROR,
+    },
+    ...commonAnswers(PLANTS_DELETE),
+    404: {
+      description: 'No plant had this id: `no plant with id N`. Nothing was deleted.',
+      body: 'Error',
+      example: NOT_FOUND,
+    },
+    412: PRECONDITION_FAILED,
+  },
+};
