@@ -6,7 +6,7 @@
  * Node's own `SourceMap`.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { SourceMap, type SourceMapPayload } from 'node:module';
+import type { SourceMap, SourceMapPayload } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** A script's map with the URL its sources are relative to, or null: none beside it. */
@@ -26,6 +26,8 @@ function mapOf(script: string): LoadedMap | null {
   try {
     if (existsSync(file)) {
       const payload = JSON.parse(readFileSync(file, 'utf8')) as SourceMapPayload;
+      // `node:module` is loaded here, on the error path, not at every cold start.
+      const { SourceMap } = process.getBuiltinModule('node:module');
       loaded = { map: new SourceMap(payload), base: pathToFileURL(file) };
     }
   } catch {

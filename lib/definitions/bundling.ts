@@ -62,9 +62,15 @@ export const BANNED_MODULES: readonly RegExp[] = [
   /\/mnemonist\//,
 ];
 
-/** ESM output still meets CommonJS inside dependencies that `require` Node's built-ins. */
+/**
+ * ESM output may still meet CommonJS inside a dependency that `require`s one of Node's built-ins
+ * (none does today): `require` is `process.getBuiltinModule`, which loads nothing until it is
+ * called. `createRequire` loaded `node:module` at every cold start for nothing. Anything but a
+ * built-in is in the bundle or external, so requiring it throws, naming it. No `$` or backquote:
+ * CDK passes the banner to esbuild through a shell, in double quotes.
+ */
 export const ESM_REQUIRE_BANNER =
-  "import{createRequire as __cr}from'module';const require=__cr(import.meta.url);";
+  "const require=(id)=>process.getBuiltinModule(id)??(()=>{throw new Error('not a built-in module: '+id)})();";
 
 /**
  * Node's options for every function: the stack sets them as `NODE_OPTIONS`, `npm start` starts
