@@ -4,12 +4,15 @@
  * the aliases of `lib/definitions/bundling.ts` really replace what they name.
  */
 import { build, type Metafile } from 'esbuild';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { buildFunctions, bundleOutput, type BuiltFunction } from '../../../lib/definitions/build';
 import { BANNED_MODULES, ESBUILD_OPTIONS, PROJECT_ROOT } from '../../../lib/definitions/bundling';
 import { FUNCTIONS, FUNCTION_NAMES } from '../../../lib/definitions/functions';
+import { lambdaNode } from '../../../lib/definitions/lambda-node';
 
 /** The bundle's inputs that contribute bytes, matched against the banned list. */
 function bannedInputs(metafile: Metafile): string[] {
@@ -44,6 +47,38 @@ it.each(FUNCTION_NAMES)('%s: node:process is the global object, not the built-in
   const code = readFileSync(fn.file, 'utf8');
   expect(code).not.toMatch(/from\s*"node:process"/);
   expect(code).not.toMatch(/import\(\s*"node:process"\s*\)/);
+});
+
+it.each(FUNCTION_NAMES)('%s: node:module is not imported at cold start', (name) => {
+  const fn = built.find((candidate) => candidate.name === name)!;
+  const code = readFileSync(fn.file, 'utf8');
+  expect(code).not.toMatch(/from\s*["'](?:node:)?module["']/);
+});
+
+it("the banner's require gives a built-in and refuses anything else, naming it", async () => {
+  // CommonJS that requires a built-in at load and an external package when called.
+  const entry = join(dir, 'requires.cjs');
+  writeFileSync(
+    entry,
+    "exports.sep = require('node:path').sep; exports.other = () => require('left-pad');",
+  );
+  await build({
+    ...ESBUILD_OPTIONS,
+    mainFields: [...ESBUILD_OPTIONS.mainFields],
+    external: ['left-pad'],
+    alias: {},
+    entryPoints: [entry],
+    outfile: join(dir, 'requires.mjs'),
+    sourcemap: false,
+    absWorkingDir: PROJECT_ROOT,
+    logLevel: 'error',
+  });
+  const url = pathToFileURL(join(dir, 'requires.mjs')).href;
+  const script = `const { default: m } = await import(${JSON.stringify(url)});
+let refused; try { m.other(); } catch (error) { refused = error.message; }
+process.stdout.write(JSON.stringify({ sep: m.sep, refused }));`;
+  const out = execFileSync(lambdaNode().path, ['--input-type=module', '-e', script]).toString();
+  expect(JSON.parse(out)).toEqual({ sep, refused: 'not a built-in module: left-pad' });
 });
 
 it('the guard sees a banned module: without the aliases, event streams enter the bundle', async () => {
