@@ -42,7 +42,7 @@ if (process.argv.includes('--check')) {
   }
   if (committed !== text) {
     process.stderr.write(
-      'client/src/schema.ts is not what openapi.json generates: run npm run generate -w @plant-store/client\n',
+      'client/src/schema.ts is not what openapi.json generates: run npm run generate (or npm run generate -w @plant-store/client)\n',
     );
     process.exit(1);
   }

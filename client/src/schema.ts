@@ -100,11 +100,61 @@ export interface webhooks {
         put?: never;
         /**
          * A plant was stored
-         * @description Sent to every subscriber (`npm run webhook -- add`) for each plant a create stored: a 200 that wrote an item. A retried create answered 200 without writing, a 409, any other error and a delete send nothing.
+         * @description Sent to every subscriber that chose newPlant (every subscriber unless `--events` says otherwise) for each plant a create stored: a 200 that wrote an item, also over an id whose delete was interrupted. A retried create answered 200 without writing, a 409 and any other error send nothing.
          *
          *     Signed as Standard Webhooks 1.0 says: verify with any Standard Webhooks library and the subscriber's `whsec_` secret. Success is a 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 10 h, 10 h, 10 h, 10 h, 10 h (each up to 20 % longer, never shorter), 13 attempts over at least 77 h 35 min, then dead-lettered (never sooner). Delivery is at least once and in no particular order: deduplicate by `webhook-id`.
+         *
+         *     A subscriber that chose more than newPlant (`--events`) receives typed bodies that carry `type`, `createdAt` and `version`. Delivery is in no particular order; a receiver orders the events of one id by (`createdAt`, `version`) — `createdAt` names the incarnation (an id deleted and created again has a later one; it compares as text), `version` orders within it, a plantDeleted is the last version of its incarnation — keeps the greatest pair it has seen and drops an event whose pair is smaller or equal: it is stale (docs/webhooks.md shows such a receiver).
          */
         post: operations["newPlant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    plantUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A plant was changed
+         * @description Sent to every subscriber that chose plantUpdated (`npm run webhook -- add|update --events plantUpdated,…`) for each change a PUT or PATCH stored: the whole plant after it, at its new version. A 404, 412 or any other error sends nothing.
+         *
+         *     Signed as Standard Webhooks 1.0 says: verify with any Standard Webhooks library and the subscriber's `whsec_` secret. Success is a 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 10 h, 10 h, 10 h, 10 h, 10 h (each up to 20 % longer, never shorter), 13 attempts over at least 77 h 35 min, then dead-lettered (never sooner). Delivery is at least once and in no particular order: deduplicate by `webhook-id`.
+         *
+         *     A subscriber that chose more than newPlant (`--events`) receives typed bodies that carry `type`, `createdAt` and `version`. Delivery is in no particular order; a receiver orders the events of one id by (`createdAt`, `version`) — `createdAt` names the incarnation (an id deleted and created again has a later one; it compares as text), `version` orders within it, a plantDeleted is the last version of its incarnation — keeps the greatest pair it has seen and drops an event whose pair is smaller or equal: it is stale (docs/webhooks.md shows such a receiver).
+         */
+        post: operations["plantUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    plantDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A plant was deleted
+         * @description Sent to every subscriber that chose plantDeleted for each plant a DELETE deleted (a 204 that found it): its id, the `createdAt` of the plant deleted and its last version. A 404, 412 or any other error sends nothing.
+         *
+         *     Signed as Standard Webhooks 1.0 says: verify with any Standard Webhooks library and the subscriber's `whsec_` secret. Success is a 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 10 h, 10 h, 10 h, 10 h, 10 h (each up to 20 % longer, never shorter), 13 attempts over at least 77 h 35 min, then dead-lettered (never sooner). Delivery is at least once and in no particular order: deduplicate by `webhook-id`.
+         *
+         *     A subscriber that chose more than newPlant (`--events`) receives typed bodies that carry `type`, `createdAt` and `version`. Delivery is in no particular order; a receiver orders the events of one id by (`createdAt`, `version`) — `createdAt` names the incarnation (an id deleted and created again has a later one; it compares as text), `version` orders within it, a plantDeleted is the last version of its incarnation — keeps the greatest pair it has seen and drops an event whose pair is smaller or equal: it is stale (docs/webhooks.md shows such a receiver).
+         */
+        post: operations["plantDeleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -227,6 +277,83 @@ export interface components {
              * @example Unauthorized
              */
             message: string;
+        };
+        /** @description The newPlant body of a subscriber that chose more events than newPlant: the plant as created, its `type`, its `createdAt` and version 1. A subscriber of newPlant alone receives NewPlant, as always. */
+        NewPlantEvent: {
+            /** @constant */
+            type: "newPlant";
+            /**
+             * Format: int64
+             * @description Identification number of the plant
+             * @example 9007199254740993
+             */
+            id: bigint;
+            /**
+             * @description The name of the plant
+             * @example Monstera
+             */
+            name: string;
+            /**
+             * @description Tag that specifies the type of the plant
+             * @example aroid
+             */
+            tag?: string;
+            /**
+             * Format: date-time
+             * @description When this id was created (ISO-8601 UTC, fixed width: it compares as text). A plant deleted and created again has a later one: it names the incarnation the event belongs to.
+             * @example 2026-11-25T08:00:00.000Z
+             */
+            createdAt: string;
+            /** @description The plant's version after this event: 1 when created, one more with each change; a deletion's is the last of its incarnation. The ETag of the plant at that version. */
+            version: number;
+        };
+        /** @description A change (PUT or PATCH): the whole plant after it, with its new version. */
+        PlantUpdatedEvent: {
+            /** @constant */
+            type: "plantUpdated";
+            /**
+             * Format: int64
+             * @description Identification number of the plant
+             * @example 9007199254740993
+             */
+            id: bigint;
+            /**
+             * @description The name of the plant
+             * @example Monstera
+             */
+            name: string;
+            /**
+             * @description Tag that specifies the type of the plant
+             * @example aroid
+             */
+            tag?: string;
+            /**
+             * Format: date-time
+             * @description When this id was created (ISO-8601 UTC, fixed width: it compares as text). A plant deleted and created again has a later one: it names the incarnation the event belongs to.
+             * @example 2026-11-25T08:00:00.000Z
+             */
+            createdAt: string;
+            /** @description The plant's version after this event: 1 when created, one more with each change; a deletion's is the last of its incarnation. The ETag of the plant at that version. */
+            version: number;
+        };
+        /** @description A delete: the id, the `createdAt` of the plant deleted and its last version (one more than the version it had). */
+        PlantDeletedEvent: {
+            /** @constant */
+            type: "plantDeleted";
+            /**
+             * Format: int64
+             * @description Identification number of the plant
+             * @example 9007199254740993
+             */
+            id: bigint;
+            /**
+             * Format: date-time
+             * @description When this id was created (ISO-8601 UTC, fixed width: it compares as text). A plant deleted and created again has a later one: it names the incarnation the event belongs to.
+             * @example 2026-11-25T08:00:00.000Z
+             */
+            createdAt: string;
+            /** @description The plant's version after this event: 1 when created, one more with each change; a deletion's is the last of its incarnation. The ETag of the plant at that version. */
+            version: number;
         };
     };
     responses: {
@@ -1312,7 +1439,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The same on every attempt of one plant to one subscriber, unique otherwise: the key to deduplicate by. */
+                /** @description The same on every attempt of one event (a plant created, or one version of it changed or deleted) to one subscriber, and when it is replayed; unique otherwise: the key to deduplicate by. */
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt; part of the signed content. */
                 "webhook-timestamp": string;
@@ -1324,10 +1451,138 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The plant as stored: `id` with every digit (never through a float64), `name`, and `tag` only if set; nothing else. */
+        /** @description The plant as stored: `id` with every digit (never through a float64), `name`, and `tag` only if set; nothing else. A subscriber that chose more events than newPlant receives NewPlantEvent instead (`#/components/schemas/NewPlantEvent`): the same plant with `type`, `createdAt` and `version`. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["NewPlant"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscriber is disabled at once and receives nothing more; this delivery is not retried but kept: `npm run webhook -- enable <id>` turns the subscriber back on and delivers it, with every plant stored while it was disabled, each with the `webhook-id` it would have had. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests: retried after `Retry-After` (or the schedule's next step without one), and the subscriber's deliveries slow down (its rate is halved, at least 1 a minute, and comes back as 2xx answers arrive). Counts as a failed attempt. */
+            429: {
+                headers: {
+                    /** @description When to send again: delay-seconds (`120`) or an HTTP date (`Wed, 25 Nov 2026 08:00:00 GMT`). Honoured up to 12 h (SQS's longest visibility timeout), whatever the schedule's next step; a longer wait is cut to 12 h. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable: retried after `Retry-After` (or the schedule's next step without one). Counts as a failed attempt. */
+            503: {
+                headers: {
+                    /** @description When to send again: delay-seconds (`120`) or an HTTP date (`Wed, 25 Nov 2026 08:00:00 GMT`). Honoured up to 12 h (SQS's longest visibility timeout), whatever the schedule's next step; a longer wait is cut to 12 h. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: this delivery is done, and the subscriber's run of failures ends. The body of the answer is ignored (at most 4 KB is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (502 and 504 also slow the subscriber down, as a timeout does), no answer within 10 s, or a failed connection: retried on the schedule, then dead-lettered. A subscriber whose every attempt fails for 5 days is disabled as a 410 disables it. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    plantUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one event (a plant created, or one version of it changed or deleted) to one subscriber, and when it is replayed; unique otherwise: the key to deduplicate by. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; part of the signed content. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 of HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>"), the key being the bytes after `whsec_` in the secret. */
+                "webhook-signature": string;
+                /** @description Which attempt this is, from 1 (to 13 on the schedule; more when short `Retry-After`s leave time before the horizon). Informational: not signed, so never trusted for anything but logs. */
+                "webhook-attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The plant after the change: `id` with every digit, `name`, and `tag` only if set, `type`, `createdAt` and its new `version`. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlantUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the subscriber is disabled at once and receives nothing more; this delivery is not retried but kept: `npm run webhook -- enable <id>` turns the subscriber back on and delivers it, with every plant stored while it was disabled, each with the `webhook-id` it would have had. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many requests: retried after `Retry-After` (or the schedule's next step without one), and the subscriber's deliveries slow down (its rate is halved, at least 1 a minute, and comes back as 2xx answers arrive). Counts as a failed attempt. */
+            429: {
+                headers: {
+                    /** @description When to send again: delay-seconds (`120`) or an HTTP date (`Wed, 25 Nov 2026 08:00:00 GMT`). Honoured up to 12 h (SQS's longest visibility timeout), whatever the schedule's next step; a longer wait is cut to 12 h. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable: retried after `Retry-After` (or the schedule's next step without one). Counts as a failed attempt. */
+            503: {
+                headers: {
+                    /** @description When to send again: delay-seconds (`120`) or an HTTP date (`Wed, 25 Nov 2026 08:00:00 GMT`). Honoured up to 12 h (SQS's longest visibility timeout), whatever the schedule's next step; a longer wait is cut to 12 h. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: this delivery is done, and the subscriber's run of failures ends. The body of the answer is ignored (at most 4 KB is read). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (502 and 504 also slow the subscriber down, as a timeout does), no answer within 10 s, or a failed connection: retried on the schedule, then dead-lettered. A subscriber whose every attempt fails for 5 days is disabled as a 410 disables it. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    plantDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one event (a plant created, or one version of it changed or deleted) to one subscriber, and when it is replayed; unique otherwise: the key to deduplicate by. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; part of the signed content. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 of HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>"), the key being the bytes after `whsec_` in the secret. */
+                "webhook-signature": string;
+                /** @description Which attempt this is, from 1 (to 13 on the schedule; more when short `Retry-After`s leave time before the horizon). Informational: not signed, so never trusted for anything but logs. */
+                "webhook-attempt"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The id deleted, with every digit; `type`, `createdAt` and `version`. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlantDeletedEvent"];
             };
         };
         responses: {

@@ -17,6 +17,7 @@ export type { Credentials } from '../local/iam/identities';
 export { portsFile, readRecordedPorts, type RecordedPorts } from '../local/process/ports-file';
 export {
   DEFAULT_DB_PORT,
+  DEFAULT_INSPECT_PORT,
   DEFAULT_PORT,
   dataDirOf,
   localEngineTarget,

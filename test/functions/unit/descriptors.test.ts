@@ -5,7 +5,7 @@
  * every outcome is graphed, and the committed events and the load and capacity mixes leave no
  * operation out (docs/testing.md, "Adding an operation").
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { OUTCOME_METRICS, type Outcome } from '../../../lambda/observability/metrics-contract';
 import { ALL_SCOPES } from '../../../lambda/tokens/token';
@@ -20,6 +20,7 @@ import {
 import { MEASURED } from '../../../lib/generators/capacity/inputs';
 import { FUNCTION_OF as CAPACITY_FUNCTIONS } from '../../../lib/generators/capacity/model';
 import { buildDocument } from '../../../lib/generators/openapi/document';
+import { eventFile } from '../../../lib/generators/workspace/events';
 import { firstEvent } from '../../../lib/lab/bench/events';
 import { FUNCTION_OF as LOAD_FUNCTIONS } from '../../../lib/lab/load/operations';
 
@@ -61,15 +62,34 @@ it('graphs every outcome of the metric contract: an operation, the authorizer or
   );
 });
 
+/** `wanted` minus `present`, each named with where it is missing and what adds it. */
+const missing = (wanted: readonly string[], present: readonly string[], where: string) =>
+  wanted.filter((name) => !present.includes(name)).map((name) => `${name}: ${where}`);
+
 it('leaves no operation out of the load and capacity mixes, nor out of the measured inputs', () => {
-  const names = operations.map((operation) => operation.name).sort();
-  expect(Object.values(LOAD_FUNCTIONS).sort()).toEqual(names);
-  expect(Object.values(CAPACITY_FUNCTIONS).sort()).toEqual(names);
-  for (const name of names) expect(MEASURED.functions).toHaveProperty([name]);
+  const names = operations.map((operation) => operation.name);
+  expect([
+    ...missing(names, Object.values(LOAD_FUNCTIONS), 'an operation of lib/lab/load/operations.ts'),
+    ...missing(
+      names,
+      Object.values(CAPACITY_FUNCTIONS),
+      'an operation of lib/generators/capacity/model.ts',
+    ),
+    ...missing(
+      names,
+      Object.keys(MEASURED.functions),
+      'its measured cost in lib/generators/capacity/inputs.ts (npm run bench -- --phases request)',
+    ),
+  ]).toEqual([]);
+  expect(Object.values(LOAD_FUNCTIONS).sort()).toEqual([...names].sort());
+  expect(Object.values(CAPACITY_FUNCTIONS).sort()).toEqual([...names].sort());
 });
 
 it.each(FUNCTION_NAMES)('events/%s.json is an event for it (sam local invoke -e)', (name) => {
-  const event = JSON.parse(readFileSync(join(PROJECT_ROOT, 'events', `${name}.json`), 'utf8'));
+  const file = eventFile(name);
+  // A new API function's event is written from its descriptor by npm run generate.
+  expect({ file, exists: existsSync(file) }).toEqual({ file, exists: true });
+  const event = JSON.parse(readFileSync(file, 'utf8'));
   const operation = FUNCTIONS[name].operation;
   if (operation) {
     expect(event).toMatchObject({
