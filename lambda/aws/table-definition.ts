@@ -1,13 +1,36 @@
 /** The shape of a table definition, apart from the tables so that each table's module can use it. */
 
+/** A key attribute: its name and DynamoDB type. */
+export interface KeyAttribute {
+  readonly name: string;
+  readonly type: 'S' | 'N';
+}
+
+/**
+ * A global secondary index: its name (IAM names it `<table ARN>/index/<name>`), its partition and
+ * sort keys. Every index projects ALL attributes: an answer needs the plant's members, and a field
+ * added later is then in the index without rebuilding it.
+ */
+export interface IndexDefinition {
+  readonly name: string;
+  readonly partitionKey: KeyAttribute;
+  readonly sortKey: KeyAttribute;
+}
+
 /** A table's shape: its local name, its partition key and, where items expire, its TTL attribute. */
 export interface TableDefinition {
   /** The name on the local engine; in AWS the stack names tables and passes the names in. */
   readonly localName: string;
   /** The environment variable that gives a function the table's real name. */
   readonly environmentVariable: string;
-  readonly partitionKey: { readonly name: string; readonly type: 'S' | 'N' };
+  readonly partitionKey: KeyAttribute;
   readonly timeToLiveAttribute?: string;
+  /**
+   * Its global secondary indexes. CloudFormation and DynamoDB create or delete at most one per
+   * table update, so a release adds or removes at most one (the upgrade test checks it).
+   * @default - none
+   */
+  readonly indexes?: readonly IndexDefinition[];
   /** What the table's stream carries, when it has one (the plants table feeds the webhook). */
   readonly streamViewType?: 'NEW_IMAGE';
 }

@@ -3,10 +3,20 @@
  * create them on the embedded engine, and the modules that own them read their key names here.
  * The tokens table is defined in `lambda/tokens/table.ts`, beside the only code that talks to it.
  */
-import type { TableDefinition } from './table-definition';
+import type { IndexDefinition, TableDefinition } from './table-definition';
 import { TOKENS_TABLE } from '../tokens/table';
 
-export type { TableDefinition };
+export type { IndexDefinition, TableDefinition };
+
+/**
+ * The plants of one tag in id order (GET /plants?tag=T): partition key the plant's `tag`, sort
+ * key its `id`. An item without a tag is not in it (a sparse index).
+ */
+export const PLANTS_BY_TAG_INDEX = {
+  name: 'byTag',
+  partitionKey: { name: 'tag', type: 'S' },
+  sortKey: { name: 'id', type: 'N' },
+} as const satisfies IndexDefinition;
 
 /** Plants, keyed by their int64 id (a DynamoDB number keeps all 19 digits). */
 export const PLANTS_TABLE = {
@@ -14,6 +24,7 @@ export const PLANTS_TABLE = {
   environmentVariable: 'PLANTS_TABLE_NAME',
   partitionKey: { name: 'id', type: 'N' },
   streamViewType: 'NEW_IMAGE',
+  indexes: [PLANTS_BY_TAG_INDEX],
 } as const satisfies TableDefinition;
 
 /** Bearer tokens: defined beside the only module that talks to them. */

@@ -74,8 +74,13 @@ export const RETRY_AFTER_SECONDS = 1;
 
 /** 503: a dependency is throttled or unreachable; the request may be retried. */
 export class ServiceUnavailable extends HttpError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(503, message, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+  constructor(
+    message: string,
+    options?: { readonly cause?: unknown; readonly retryAfterSeconds?: number },
+  ) {
+    super(503, message, {
+      'retry-after': String(options?.retryAfterSeconds ?? RETRY_AFTER_SECONDS),
+    });
     if (options) this.cause = options.cause;
   }
 }

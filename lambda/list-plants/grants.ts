@@ -1,4 +1,4 @@
 /** What list-plants is given (the registry's entry reads it; its handler's store is narrowed to it). */
 export const LIST_PLANTS_GRANTS = {
-  tables: { plants: ['scan'] },
+  tables: { plants: ['scan', 'queryByTag'] },
 } as const;

@@ -3,7 +3,13 @@
  * is optional, so that each item stored before it existed is read as it is (no table rewrite):
  * no `version` is the first version, and a create writes none, so its item is what 1.1.0 wrote.
  */
-import { PLANT_FIELD_NAMES, PLANT_FIELDS, type PlantFieldName } from './schemas';
+import {
+  PLANT_FIELD_NAMES,
+  PLANT_FIELDS,
+  plantMembers,
+  type PlantFieldName,
+  type PlantMembers,
+} from './schemas';
 import { PLANTS_TABLE } from '../aws/tables';
 import type { Validators } from './versions';
 
@@ -17,6 +23,40 @@ export const PLANT_ATTRIBUTES = {
   /** When a delete marked the plant deleted; the item is removed right after. */
   deletedAt: 'deletedAt',
 } as const;
+
+/**
+ * The members that key an index (the tag). DynamoDB refuses a write that gives an index key an
+ * empty string, so an empty one is stored as no attribute and its marker (`emptyMarker`) set to
+ * true, and read back as "": a plant with an empty tag is kept as ever and is in no tag list.
+ */
+export const INDEX_KEY_MEMBERS: readonly PlantFieldName[] = PLANT_FIELD_NAMES.filter((field) =>
+  (PLANTS_TABLE.indexes ?? []).some((index) => index.partitionKey.name === field),
+);
+
+/** The attribute that says an index key member is the empty string. */
+export function emptyMarker(field: PlantFieldName): string {
+  return `${field}IsEmpty`;
+}
+
+/** A plant's members as an item stores them: an empty index key member as its marker. */
+export function storedMembers<T extends PlantMembers>(source: T): Record<string, unknown> {
+  const members: Record<string, unknown> = { ...plantMembers(source) };
+  for (const field of INDEX_KEY_MEMBERS) {
+    if (members[field] !== '') continue;
+    delete members[field];
+    members[emptyMarker(field)] = true;
+  }
+  return members;
+}
+
+/** An item's plant members as the plant has them (a marked member is ""), besides its id. */
+export function readMembers(item: Record<string, unknown>): PlantMembers {
+  const members: Record<string, unknown> = { ...plantMembers(item) };
+  for (const field of INDEX_KEY_MEMBERS) {
+    if (item[emptyMarker(field)] === true && members[field] === undefined) members[field] = '';
+  }
+  return members;
+}
 
 /** A change of a plant's members: a string sets the member, `null` removes it, absent keeps it. */
 export type PlantChange = { readonly [F in PlantFieldName]?: string | null };
@@ -50,14 +90,19 @@ export function changeExpression(
     const value = change[field];
     if (value === undefined) return;
     names[`#m${n}`] = field;
-    if (value === null) {
-      if (PLANT_FIELDS[field].required)
-        throw new Error(`${field} is required: it cannot be removed`);
-      remove.push(`#m${n}`);
-    } else {
-      values[`:m${n}`] = value;
-      set.push(`#m${n} = :m${n}`);
+    if (value === null && PLANT_FIELDS[field].required) {
+      throw new Error(`${field} is required: it cannot be removed`);
     }
+    const marked = INDEX_KEY_MEMBERS.includes(field);
+    if (marked) names[`#e${n}`] = emptyMarker(field);
+    if (value === null || (marked && value === '')) remove.push(`#m${n}`);
+    else set.push(`#m${n} = :m${n}`);
+    if (value !== null && !(marked && value === '')) values[`:m${n}`] = value;
+    if (!marked) return;
+    if (value === '') {
+      set.push(`#e${n} = :marked`);
+      values[':marked'] = true;
+    } else remove.push(`#e${n}`);
   });
   const update = `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`;
   return { update, names, values };

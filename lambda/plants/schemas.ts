@@ -4,7 +4,7 @@
  * document is generated from them.
  */
 import * as v from 'valibot';
-import { CANONICAL_INTEGER, decodeCursor } from './cursor';
+import { CANONICAL_INTEGER, decodeCursor, tagDigest } from './cursor';
 
 /** The smallest int64, -2^63. */
 export const INT64_MIN = -(2n ** 63n);
@@ -261,35 +261,68 @@ export type PlantPath = v.InferOutput<typeof PlantPath>;
 /** The smallest, default and largest page size of GET /plants. */
 export const PAGE_LIMIT = { min: 1, default: 20, max: 100 } as const;
 const LIMIT_RULE = `must be an integer from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}`;
-const CURSOR_RULE = 'must be the next value of a previous page';
+/** Why a `cursor` is refused: not one of ours, or one of another list. */
+export const CURSOR_RULES = {
+  any: 'must be the next value of a previous page',
+  sameList: 'must be the next value of a previous page of the same list (the same tag, or none)',
+} as const;
+/** A listed tag is a key of the index, which cannot be empty; its longest is a stored tag's. */
+export const LIST_TAG_RULE = `must be from 1 to ${PLANT_FIELDS.tag.maxLength} characters`;
 
-/** The query of GET /plants: `limit` (canonical decimal) and `cursor`; other parameters are ignored. */
-export const PageQuery = v.object({
-  limit: v.optional(
-    v.pipe(
-      v.string(LIMIT_RULE),
-      v.regex(/^[1-9]\d{0,2}$/, LIMIT_RULE),
-      v.transform(Number),
-      v.maxValue(PAGE_LIMIT.max, LIMIT_RULE),
-      v.description('Plants per page at most'),
+/**
+ * The query of GET /plants: `limit` (canonical decimal), `tag` (only that tag's plants) and
+ * `cursor` (valid for the list that made it only); other parameters are ignored. The output's
+ * `cursor` is the id the walk resumes after.
+ */
+export const PageQuery = v.pipe(
+  v.object({
+    limit: v.optional(
+      v.pipe(
+        v.string(LIMIT_RULE),
+        v.regex(/^[1-9]\d{0,2}$/, LIMIT_RULE),
+        v.transform(Number),
+        v.maxValue(PAGE_LIMIT.max, LIMIT_RULE),
+        v.description('Plants per page at most'),
+      ),
+      String(PAGE_LIMIT.default),
     ),
-    String(PAGE_LIMIT.default),
-  ),
-  cursor: v.optional(
-    v.pipe(
-      v.string(CURSOR_RULE),
-      v.rawTransform(({ dataset, addIssue, NEVER }) => {
-        const id = decodeCursor(dataset.value);
-        if (id === undefined) {
-          addIssue({ message: CURSOR_RULE });
-          return NEVER;
-        }
-        return id;
-      }),
-      v.description('The next value of the previous page'),
+    tag: v.optional(
+      v.pipe(
+        v.string(LIST_TAG_RULE),
+        v.minLength(1, LIST_TAG_RULE),
+        v.maxCodePoints(PLANT_FIELDS.tag.maxLength, LIST_TAG_RULE),
+        v.description('Only the plants with this tag, in id order'),
+      ),
     ),
+    cursor: v.optional(
+      v.pipe(
+        v.string(CURSOR_RULES.any),
+        v.rawTransform(({ dataset, addIssue, NEVER }) => {
+          const cursor = decodeCursor(dataset.value);
+          if (cursor === undefined) {
+            addIssue({ message: CURSOR_RULES.any });
+            return NEVER;
+          }
+          return cursor;
+        }),
+        v.description('The next value of the previous page'),
+      ),
+    ),
+  }),
+  v.forward(
+    v.check(
+      ({ tag, cursor }) =>
+        cursor?.tag === (cursor && tag !== undefined ? tagDigest(tag) : undefined),
+      CURSOR_RULES.sameList,
+    ),
+    ['cursor'],
   ),
-});
+  v.transform(({ limit, tag, cursor }) => ({
+    limit,
+    ...(tag === undefined ? {} : { tag }),
+    ...(cursor === undefined ? {} : { cursor: cursor.id }),
+  })),
+);
 export type PageQuery = v.InferOutput<typeof PageQuery>;
 
 /** Every error answer of the function: `error` repeats the HTTP status. */

@@ -12,6 +12,7 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
+  QueryCommand,
   ScanCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
@@ -20,20 +21,17 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as v from 'valibot';
 import { isStoreUnavailable, tableDepsFromEnvironment, type TableDeps } from '../aws/dynamodb';
 import { ServiceUnavailable } from '../http/answers';
-import {
-  describeIssues,
-  plantMembers,
-  StoredPlant,
-  type NewPlant,
-  type PlantMembers,
-} from './schemas';
+import { describeIssues, StoredPlant, type NewPlant, type PlantMembers } from './schemas';
 import type { MethodActions } from '../aws/table-definition';
-import { PLANTS_TABLE } from '../aws/tables';
+import { PLANTS_BY_TAG_INDEX, PLANTS_TABLE } from '../aws/tables';
+import { indexBuildingError } from './index-building';
 import { FIRST_VERSION, type Validators } from '../plants/versions';
 import {
   changeExpression,
   matchCondition,
   PLANT_ATTRIBUTES,
+  readMembers,
+  storedMembers,
   VERSION_RAISE,
   type ItemUpdate,
   type PlantChange,
@@ -76,7 +74,10 @@ export interface ChangeAudit {
 }
 
 /** What the operations use of the table: tests may inject any object that has it. */
-export type PlantsStore = Pick<PlantsTable, 'putNew' | 'get' | 'update' | 'delete' | 'scan'>;
+export type PlantsStore = Pick<
+  PlantsTable,
+  'putNew' | 'get' | 'update' | 'delete' | 'scan' | 'queryByTag'
+>;
 
 /** The plants table through one document client. */
 export class PlantsTable {
@@ -98,7 +99,7 @@ export class PlantsTable {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { [KEY]: plant.id, ...plantMembers(plant), ...audit },
+          Item: { [KEY]: plant.id, ...storedMembers(plant), ...audit },
           // A deleted plant whose removal was interrupted (see `delete`) does not hold its id.
           ConditionExpression: 'attribute_not_exists(#key) OR attribute_exists(#deletedAt)',
           ExpressionAttributeNames: { '#key': KEY, '#deletedAt': DELETED_AT },
@@ -108,7 +109,7 @@ export class PlantsTable {
       return undefined;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-      if (error.Item) return plantMembers(unmarshall(error.Item, { wrapNumbers: true }));
+      if (error.Item) return readMembers(unmarshall(error.Item, { wrapNumbers: true }));
     }
     const stored = await this.get(plant.id);
     // The put saw the id taken, so the item can only be missing if it was deleted since.
@@ -176,6 +177,33 @@ export class PlantsTable {
           Limit: limit,
           ConsistentRead: true,
           ...(after === undefined ? {} : { ExclusiveStartKey: { [KEY]: after } }),
+        }),
+      ),
+    );
+    const plants = Items.filter((item) => !isDeleted(item)).map(decodePlant);
+    return LastEvaluatedKey ? { plants, last: decodeId(LastEvaluatedKey[KEY]) } : { plants };
+  }
+
+  /**
+   * At most `limit` plants with the tag `tag` after the id `after`, in id order (one Query of the
+   * index; an index is eventually consistent, so a change shows there a moment after it is made).
+   * While the index is still being built (after an upgrade added it) DynamoDB refuses the read:
+   * 503, never a partial list.
+   */
+  async queryByTag(tag: string, limit: number, after?: bigint): Promise<ScanPage> {
+    const { partitionKey, sortKey } = PLANTS_BY_TAG_INDEX;
+    const { Items = [], LastEvaluatedKey } = await this.call(() =>
+      this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: PLANTS_BY_TAG_INDEX.name,
+          KeyConditionExpression: '#tag = :tag',
+          ExpressionAttributeNames: { '#tag': partitionKey.name },
+          ExpressionAttributeValues: { ':tag': tag },
+          Limit: limit,
+          ...(after === undefined
+            ? {}
+            : { ExclusiveStartKey: { [partitionKey.name]: tag, [sortKey.name]: after } }),
         }),
       ),
     );
@@ -307,7 +335,7 @@ export function decodePlant(item: Record<string, unknown>): StoredPlant {
   const key = item[KEY];
   // A NumberValue's text is its exact digits; anything else is left for the schema to refuse.
   const id = /^-?\d+$/.test(String(key)) ? decodeId(key) : key;
-  const result = v.safeParse(StoredPlant, { ...plantMembers(item), id });
+  const result = v.safeParse(StoredPlant, { ...readMembers(item), id });
   if (!result.success) {
     throw new Error(
       `the item ${String(key)} is not a stored plant: ${describeIssues(result.issues)}`,
@@ -371,11 +399,18 @@ export const PLANTS_TABLE_ACTIONS = {
   // The UpdateItem that marks it (and its GetItem when refused), then the DeleteItem.
   delete: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem'],
   scan: ['dynamodb:Scan'],
+  // On the index only (PLANTS_INDEX_METHODS): IAM names it `<table ARN>/index/byTag`.
+  queryByTag: ['dynamodb:Query'],
   storedImages: ['dynamodb:Scan'],
 } as const satisfies MethodActions<PlantsTable>;
 
+/** The methods that read an index rather than the table: their actions are granted on it alone. */
+export const PLANTS_INDEX_METHODS = {
+  queryByTag: PLANTS_BY_TAG_INDEX.name,
+} as const satisfies Partial<Record<keyof typeof PLANTS_TABLE_ACTIONS, string>>;
+
 function storeError(error: unknown): unknown {
-  return isStoreUnavailable(error)
-    ? new ServiceUnavailable('store unavailable', { cause: error })
-    : error;
+  if (isStoreUnavailable(error))
+    return new ServiceUnavailable('store unavailable', { cause: error });
+  return indexBuildingError(error) ?? error;
 }

@@ -11,7 +11,7 @@ import {
   actionsOf,
   KEY_METHODS,
   QUEUE_METHODS,
-  TABLE_METHODS,
+  tableGrants,
   type Uses,
   type KeyKey,
   type QueueKey,
@@ -86,11 +86,18 @@ export function functionStatements(
 ): Statement[] {
   const { tables = {}, queues = {} } = uses;
   return [
-    ...(Object.keys(tables) as TableKey[]).map((table) => ({
-      Effect: 'Allow' as const,
-      Action: actionsOf(TABLE_METHODS[table], tables[table] ?? []),
-      Resource: [arns.table(table)],
-    })),
+    ...(Object.keys(tables) as TableKey[]).flatMap((table) => {
+      const grants = tableGrants(table, tables[table] ?? []);
+      return [
+        { Effect: 'Allow' as const, Action: grants.table, Resource: [arns.table(table)] },
+        // An index is its own resource to IAM: a method that reads it is granted it alone.
+        ...Object.entries(grants.indexes).map(([index, actions]) => ({
+          Effect: 'Allow' as const,
+          Action: actions,
+          Resource: [`${arns.table(table)}/index/${index}`],
+        })),
+      ];
+    }),
     ...(Object.keys(queues) as QueueKey[]).map((queue) => ({
       Effect: 'Allow' as const,
       Action: actionsOf(QUEUE_METHODS[queue], queues[queue] ?? []),

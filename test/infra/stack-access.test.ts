@@ -12,6 +12,7 @@ import {
 } from '../../lib/definitions/functions';
 import { functionStatements, keyPolicy, type ResourceArns } from '../../lib/definitions/policies';
 import { logicalIdOf, synth } from '../support/stack-synth';
+import { PLANTS_BY_TAG_INDEX } from '../../lambda/aws/tables';
 
 let template: Template;
 beforeAll(() => {
@@ -45,17 +46,23 @@ describe('access', () => {
       accountRoot: '',
       deployer: '',
     };
+    // A resource as the template writes it: an index's ARN is the table's joined with its path.
+    const resourceText = (resource: unknown) => {
+      if (typeof resource !== 'string') return JSON.stringify(resource);
+      if (!resource.startsWith('{')) return resource;
+      const [table = '', index] = resource.split('/index/');
+      return JSON.stringify(
+        index === undefined
+          ? JSON.parse(table)
+          : { 'Fn::Join': ['', [JSON.parse(table), `/index/${index}`]] },
+      );
+    };
     const pairs = (statements: readonly { Action: unknown; Resource: unknown }[]) =>
       statements.flatMap((s) =>
         [s.Action]
           .flat()
           .flatMap((action) =>
-            [s.Resource]
-              .flat()
-              .map(
-                (resource) =>
-                  `${String(action)} ${typeof resource === 'string' && !resource.startsWith('{') ? resource : JSON.stringify(typeof resource === 'string' ? JSON.parse(resource) : resource)}`,
-              ),
+            [s.Resource].flat().map((resource) => `${String(action)} ${resourceText(resource)}`),
           ),
       );
     for (const name of FUNCTION_NAMES) {
@@ -90,6 +97,12 @@ describe('access', () => {
     expect(JSON.stringify(template.findResources('AWS::IAM::Role'))).not.toContain(
       'ManagedPolicyArns',
     );
+    // A list by tag reads the index alone: Query on its ARN, never on the table, for no one else.
+    const byTag = resourceText(`${arns.table('plants')}/index/${PLANTS_BY_TAG_INDEX.name}`);
+    for (const name of FUNCTION_NAMES) {
+      const queries = pairs(functionStatements(name, arns)).filter((p) => p.includes(':Query'));
+      expect(queries).toEqual(name === 'list-plants' ? [`dynamodb:Query ${byTag}`] : []);
+    }
   });
 
   it("deploys the secrets key's policy from the registry: the account administers and seals, the functions given the key use it, under a subscriber context", () => {

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { API } from '../../lib/definitions/api';
 import { buildFunctions } from '../../lib/definitions/build';
-import { PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/aws/tables';
+import { PLANTS_BY_TAG_INDEX, PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/aws/tables';
 import {
   FUNCTIONS,
   FUNCTION_NAMES,
@@ -180,6 +180,26 @@ describe('functions', () => {
 });
 
 describe('tables', () => {
+  it('plants has the byTag index: tag (S) then id (N), every attribute projected', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      AttributeDefinitions: [
+        { AttributeName: 'id', AttributeType: 'N' },
+        { AttributeName: 'tag', AttributeType: 'S' },
+      ],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: PLANTS_BY_TAG_INDEX.name,
+          KeySchema: [
+            { AttributeName: 'tag', KeyType: 'HASH' },
+            { AttributeName: 'id', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+    });
+  });
+
   it.each([
     ['id', 'N', undefined],
     ['tokenHash', 'S', 'expiresAt'],
@@ -190,7 +210,7 @@ describe('tables', () => {
       UpdateReplacePolicy: 'Retain',
       Properties: {
         KeySchema: [{ AttributeName: key, KeyType: 'HASH' }],
-        AttributeDefinitions: [{ AttributeName: key, AttributeType: type }],
+        AttributeDefinitions: Match.arrayWith([{ AttributeName: key, AttributeType: type }]),
         BillingMode: 'PAY_PER_REQUEST',
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         DeletionProtectionEnabled: true,

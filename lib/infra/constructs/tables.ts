@@ -3,12 +3,19 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import {
   AttributeType,
   BillingMode,
+  ProjectionType,
   StreamViewType,
   Table,
   type CfnTable,
 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import type { TableDefinition } from '../../../lambda/aws/tables';
+import type { KeyAttribute } from '../../../lambda/aws/table-definition';
+
+/** A key attribute as CDK takes it. */
+function attribute(key: KeyAttribute) {
+  return { name: key.name, type: key.type === 'N' ? AttributeType.NUMBER : AttributeType.STRING };
+}
 
 /** The tables to create. */
 export interface TablesProps<K extends string> {
@@ -33,11 +40,7 @@ export class Tables<K extends string> extends Construct {
     this.byKey = Object.fromEntries(
       entries.map(([key, definition]) => {
         const table = new Table(this, key, {
-          partitionKey: {
-            name: definition.partitionKey.name,
-            type:
-              definition.partitionKey.type === 'N' ? AttributeType.NUMBER : AttributeType.STRING,
-          },
+          partitionKey: attribute(definition.partitionKey),
           billingMode: BillingMode.PAY_PER_REQUEST,
           pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
           deletionProtection: true,
@@ -45,6 +48,15 @@ export class Tables<K extends string> extends Construct {
           timeToLiveAttribute: definition.timeToLiveAttribute,
           stream: definition.streamViewType && StreamViewType[definition.streamViewType],
         });
+        // Added to a released table, an index is an in-place update (the upgrade test checks it).
+        for (const index of definition.indexes ?? []) {
+          table.addGlobalSecondaryIndex({
+            indexName: index.name,
+            partitionKey: attribute(index.partitionKey),
+            sortKey: attribute(index.sortKey),
+            projectionType: ProjectionType.ALL,
+          });
+        }
         const logicalId = props.logicalIds?.[key];
         if (logicalId) (table.node.defaultChild as CfnTable).overrideLogicalId(logicalId);
         return [key, table];

@@ -18,21 +18,54 @@ declare module 'dynalite' {
   export = dynalite;
 }
 
-/** dynalite's store internals, as far as `item-changes.ts` reads them (dynalite is pinned). */
+/**
+ * dynalite's store internals, as far as `item-changes.ts` (the stream's changes) and
+ * `index-build.ts` (an index added to a table that exists) read them (dynalite is pinned).
+ */
 declare module 'dynalite/db' {
   interface KeyAttribute {
     AttributeName: string;
+    KeyType?: 'HASH' | 'RANGE';
+  }
+  interface Index {
+    IndexName: string;
+    IndexArn?: string;
+    KeySchema: KeyAttribute[];
+    Projection: { ProjectionType: string };
+    IndexStatus?: string;
+    Backfilling?: boolean;
+    [more: string]: unknown;
   }
   interface Table {
     TableName: string;
+    TableArn?: string;
     KeySchema: KeyAttribute[];
+    AttributeDefinitions?: { AttributeName: string; AttributeType: string }[];
+    GlobalSecondaryIndexes?: Index[];
+    LocalSecondaryIndexes?: Index[];
+    [more: string]: unknown;
   }
+  type Release = <F extends (...args: never[]) => void>(callback: F) => F;
   interface ItemDb {
+    get(
+      key: string,
+      callback: (error: (Error & { name: string }) | null, value?: Item) => void,
+    ): void;
     put(key: string, value: unknown, callback: (error?: unknown) => void): void;
     del(key: string, callback: (error?: unknown) => void): void;
+    createKeyStream(options?: object): AsyncIterable<string>;
+    /** The lock every write of a key (or a table's description) takes. */
+    lock(key: string, critical: (release: Release) => void): void;
   }
   interface Store {
+    readonly tableDb: ItemDb;
     getItemDb(tableName: string): ItemDb;
+    getIndexDb(indexType: 'Global' | 'Local', tableName: string, indexName: string): ItemDb;
+    getTable(
+      name: string,
+      checkStatus: boolean,
+      callback: (error: Error | null, table: Table) => void,
+    ): void;
   }
   type Item = Record<string, unknown>;
   const db: {
@@ -45,6 +78,16 @@ declare module 'dynalite/db' {
       newItem: Item | null | undefined,
       callback: (error?: unknown) => void,
     ): void;
+    getIndexActions(
+      indexes: Index[],
+      oldItem: Item | null,
+      newItem: Item | null,
+      table: Table,
+    ): {
+      puts: { index: string; key: string; item: Item }[];
+      deletes: { index: string; key: string }[];
+    };
   };
   export = db;
+  export type { Index, Item, Store, Table };
 }

@@ -18,6 +18,7 @@ import type {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TABLES, type TableDefinition } from '../../../lambda/aws/tables';
+import { IndexBuilds } from './index-build';
 import { openLocalAccount, type LocalAccount } from '../iam/account';
 import type { Credentials } from '../iam/identities';
 import { LOCAL_REGION } from '../iam/identities';
@@ -56,6 +57,12 @@ export interface EngineOptions {
    * @default - an account of its own, in memory: only its operator (`clientConfig`) is let in
    */
   readonly account?: LocalAccount;
+  /**
+   * Index builds (an index added to a table of an older data directory) start only once this
+   * settles: a test's way to see a build in progress.
+   * @default - at once
+   */
+  readonly holdIndexBuilds?: Promise<void>;
 }
 
 /** The names of the loopback address the engine listens on (see `settings.ts`). */
@@ -99,12 +106,19 @@ export function localCliClientConfig(endpoint: string, credentials: Credentials)
 /** Starts the engine and creates the missing tables. */
 export async function startEngine(options: EngineOptions = {}): Promise<LocalEngine> {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
-  const server = dynaliteWithChanges(
+  const { server, store } = dynaliteWithChanges(
     { path: options.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 },
     options.onItemChange,
   );
+  const indexes = new IndexBuilds(store);
   const account = options.account ?? (await openLocalAccount({ log: () => undefined }));
-  guardFromWebPages(server, options.hostNames ?? LOOPBACK_HOST_NAMES, account, options.intercept);
+  guardFromWebPages(
+    server,
+    options.hostNames ?? LOOPBACK_HOST_NAMES,
+    account,
+    options.intercept,
+    indexes,
+  );
   // The outage drill: a request that reaches the engine while it is unavailable has its connection
   // reset before anything reads it, and so does a new connection; requests already being served
   // finish (cutting one mid-body would make dynalite throw, and the process with it).
@@ -136,13 +150,20 @@ export async function startEngine(options: EngineOptions = {}): Promise<LocalEng
     region: LOCAL_REGION,
     credentials: account.identities.operator.credentials,
   };
-  const close = () =>
-    new Promise<void>((resolve, reject) => {
+  const close = async () => {
+    await indexes.close();
+    await new Promise<void>((resolve, reject) => {
       server.closeAllConnections();
       server.close((error) => (error ? reject(error) : resolve()));
     });
+  };
   try {
-    await createTables(clientConfig, options.tables ?? TABLES);
+    const tables = options.tables ?? TABLES;
+    await createTables(clientConfig, tables);
+    // A table an older version created lacks the indexes added since: added here, built meanwhile.
+    for (const table of tables.filter((t) => t.indexes?.length)) {
+      await indexes.ensure(table, options.holdIndexBuilds);
+    }
   } catch (error) {
     await close();
     throw error;
@@ -164,16 +185,37 @@ export async function createTables(
         new CreateTableCommand({
           TableName: table.localName,
           BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: [
-            { AttributeName: table.partitionKey.name, AttributeType: table.partitionKey.type },
-          ],
+          AttributeDefinitions: attributeDefinitions(table),
           KeySchema: [{ AttributeName: table.partitionKey.name, KeyType: 'HASH' }],
+          ...(table.indexes?.length
+            ? {
+                GlobalSecondaryIndexes: table.indexes.map((index) => ({
+                  IndexName: index.name,
+                  KeySchema: [
+                    { AttributeName: index.partitionKey.name, KeyType: 'HASH' as const },
+                    { AttributeName: index.sortKey.name, KeyType: 'RANGE' as const },
+                  ],
+                  Projection: { ProjectionType: 'ALL' as const },
+                })),
+              }
+            : {}),
         }),
       );
     }
   } finally {
     client.destroy();
   }
+}
+
+/** Each key attribute of a table and its indexes, once. */
+function attributeDefinitions(table: TableDefinition) {
+  const keys = [
+    table.partitionKey,
+    ...(table.indexes ?? []).flatMap((i) => [i.partitionKey, i.sortKey]),
+  ];
+  return [...new Map(keys.map((key) => [key.name, key.type])).entries()].map(
+    ([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }),
+  );
 }
 
 /**
@@ -212,6 +254,7 @@ function guardFromWebPages(
   hostNames: readonly string[],
   account: LocalAccount,
   intercept: EngineOptions['intercept'],
+  indexes: IndexBuilds,
 ): void {
   const listeners = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
@@ -222,16 +265,18 @@ function guardFromWebPages(
     const port = (server.address() as AddressInfo).port;
     const reason = refusal(req.method, req.headers, port, hostNames);
     if (reason === undefined) {
-      account.gate.handle(req, res, (checked) => {
-        try {
-          if (account.kms.intercept(checked, res) || intercept?.(checked, res)) return;
-          for (const listener of listeners) listener.call(server, checked, res);
-        } catch {
-          // Whatever a request holds, it fails alone: the engine (and npm start) keeps serving.
-          if (!res.headersSent) res.writeHead(500, { connection: 'close' });
-          res.end();
-        }
-      });
+      account.gate.handle(req, res, (allowed) =>
+        indexes.admit(allowed, res, (checked) => {
+          try {
+            if (account.kms.intercept(checked, res) || intercept?.(checked, res)) return;
+            for (const listener of listeners) listener.call(server, checked, res);
+          } catch {
+            // Whatever a request holds, it fails alone: the engine (and npm start) keeps serving.
+            if (!res.headersSent) res.writeHead(500, { connection: 'close' });
+            res.end();
+          }
+        }),
+      );
       return;
     }
     const body = JSON.stringify({

@@ -9,7 +9,7 @@
  */
 import type { Server } from 'node:http';
 import dynalite from 'dynalite';
-import dynaliteDb from 'dynalite/db';
+import dynaliteDb, { type Store } from 'dynalite/db';
 import { isDeepStrictEqual } from 'node:util';
 
 /** An item in DynamoDB JSON. */
@@ -85,24 +85,23 @@ function watchItemStore(
 }
 
 /**
- * A dynalite server whose item writes are told to `onChange` once stored (none: a plain one).
- * The store is the one `dynalite()` creates, caught as it is made.
+ * A dynalite server whose item writes are told to `onChange` once stored (none: a plain one),
+ * and its store: the one `dynalite()` creates, caught as it is made (index builds write to it).
  */
 export function dynaliteWithChanges(
   options: Parameters<typeof dynalite>[0],
   onChange?: (change: ItemChange) => void,
-): Server {
-  if (!onChange) return dynalite(options);
-  install();
+): { readonly server: Server; readonly store: Store } {
+  if (onChange) install();
   const create = dynaliteDb.create;
-  let store: object | undefined;
+  let store: Store | undefined;
   dynaliteDb.create = (settings) => (store = create(settings));
   try {
     const server = dynalite(options);
     if (!store)
       throw new Error('dynalite made no store: its internals changed (see item-changes.ts)');
-    listeners.set(store, onChange);
-    return server;
+    if (onChange) listeners.set(store, onChange);
+    return { server, store };
   } finally {
     dynaliteDb.create = create;
   }

@@ -43,6 +43,10 @@ function injectedTable() {
       calls.push(`scan ${limit}`);
       return { plants: [monstera] };
     },
+    queryByTag: async (tag, limit) => {
+      calls.push(`queryByTag ${tag} ${limit}`);
+      return { plants: tag === monstera.tag ? [monstera] : [] };
+    },
   };
   return { calls, deps: { table } satisfies PlantsHandlerDeps };
 }
@@ -80,6 +84,21 @@ const HANDLERS = [
     event: (scopes: string) =>
       plantsEvent({ method: 'GET', route: '/plants', context: caller(scopes) }),
     call: 'scan 20',
+    outcome: 'listed',
+    status: 200,
+  },
+  {
+    name: 'list-plants by tag',
+    scope: PLANTS_READ,
+    make: makeListPlantsHandler,
+    event: (scopes: string) =>
+      plantsEvent({
+        method: 'GET',
+        route: '/plants',
+        query: { tag: 'aroid', limit: '5' },
+        context: caller(scopes),
+      }),
+    call: 'queryByTag aroid 5',
     outcome: 'listed',
     status: 200,
   },
