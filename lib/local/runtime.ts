@@ -154,6 +154,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
         intercept: webhooks.intercept,
         onItemChange: webhooks.onItemChange,
         account,
+        holdIndexBuilds: options.holdIndexBuilds,
       }).catch((error: unknown) => {
         throw inUse(error, 'PLANT_STORE_DB_PORT', options.dbPort);
       }),

@@ -2,7 +2,9 @@
  * What an upgrade must never do to the resources that hold data (CONTRACT "Upgrades lose
  * nothing"): a table, key or queue of the released template gone, of another type, or changed
  * in a property CloudFormation cannot update in place; a table's stream ended (its view type
- * changed, or the stream removed) with records its consumer had not read; and, where the release retained tables
+ * changed, or the stream removed) with records its consumer had not read; a deploy that changes
+ * a table's global secondary indexes in a way it cannot (more than one created or deleted at
+ * once, or one changed in place); and, where the release retained tables
  * and keys (prod), a template that no longer retains them. One comparison, read by the test
  * against the kept releases and by `npm run release -- check` against a deployed stack.
  */
@@ -156,6 +158,7 @@ export function compareStateful(released: Template, current: Template): Finding[
         });
       }
     }
+    if (type === 'AWS::DynamoDB::Table') findings.push(...indexFindings(logicalId, old, now));
     if (RETAINED_TYPES.includes(type)) {
       for (const policy of ['DeletionPolicy', 'UpdateReplacePolicy'] as const) {
         if (old[policy] === 'Retain' && now[policy] !== 'Retain') {
@@ -166,6 +169,76 @@ export function compareStateful(released: Template, current: Template): Finding[
             message: `${type} ${logicalId}: ${policy} was Retain and is now ${now[policy] ?? 'absent (Delete)'}: deleting or replacing it would delete its data`,
           });
         }
+      }
+    }
+  }
+  return findings;
+}
+
+/** A global secondary index as a template writes it. */
+interface TemplateIndex {
+  readonly IndexName: string;
+  readonly KeySchema?: unknown;
+  readonly Projection?: unknown;
+}
+
+/** A table's global secondary indexes, by name. */
+function indexesOf(table: TemplateResource): Map<string, TemplateIndex> {
+  const indexes = (table.Properties?.GlobalSecondaryIndexes ?? []) as TemplateIndex[];
+  return new Map(indexes.map((index) => [index.IndexName, index]));
+}
+
+/**
+ * The global secondary indexes a deploy would create and delete on a table. Each is an in-place
+ * update of the table (its items, key schema and stream stay), but CloudFormation and DynamoDB
+ * create or delete at most one per table update.
+ */
+export function indexChanges(
+  released: TemplateResource,
+  current: TemplateResource,
+): { readonly created: string[]; readonly deleted: string[] } {
+  const before = indexesOf(released);
+  const after = indexesOf(current);
+  return {
+    created: [...after.keys()].filter((name) => !before.has(name)),
+    deleted: [...before.keys()].filter((name) => !after.has(name)),
+  };
+}
+
+/**
+ * What a deploy could not do to a table's indexes: create or delete more than one at once (the
+ * update fails and rolls back), or change an index's key schema or projection in place
+ * (CloudFormation refuses; an index is replaced by adding one under a new name, then deleting
+ * the old one, one deploy each).
+ */
+function indexFindings(
+  logicalId: string,
+  released: TemplateResource,
+  current: TemplateResource,
+): Finding[] {
+  const type = 'AWS::DynamoDB::Table';
+  const { created, deleted } = indexChanges(released, current);
+  const findings: Finding[] = [];
+  if (created.length + deleted.length > 1) {
+    findings.push({
+      logicalId,
+      type,
+      property: 'GlobalSecondaryIndexes',
+      message: `${type} ${logicalId}: one deploy would create ${shown(created)} and delete ${shown(deleted)}, but a table update creates or deletes at most one global secondary index: deploy them one at a time`,
+    });
+  }
+  const after = indexesOf(current);
+  for (const [name, before] of indexesOf(released)) {
+    const now = after.get(name);
+    if (!now) continue;
+    for (const property of ['KeySchema', 'Projection'] as const) {
+      if (!same(before[property], now[property])) {
+        findings.push({
+          logicalId,
+          type,
+          property: `GlobalSecondaryIndexes.${name}.${property}`,
+          message: `${type} ${logicalId}: the index ${name}'s ${property} changed, which CloudFormation cannot update in place: add the new index under another name, then remove this one, one deploy each`,
+        });
       }
     }
   }

@@ -11,9 +11,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addPlantStore } from '../../lib/infra/app';
+import { PLANTS_BY_TAG_INDEX } from '../../lambda/aws/tables';
 import { RELEASE_STACKS, readRelease, releaseVersions } from '../../lib/release/releases';
 import {
   compareStateful,
+  indexChanges,
   unretained,
   type Finding,
   type Template,
@@ -64,6 +66,24 @@ it.each(
   expect(stateful.length).toBeGreaterThanOrEqual(7);
   expect(messages(compareStateful(released, current[stackName]))).toEqual([]);
 });
+
+it.each(RELEASE_STACKS.map(({ stackName }) => stackName))(
+  '%s from 1.1.0: byTag is added to the plants table in place — same logical id, key schema and stream, one index',
+  (stackName) => {
+    const released = readRelease('1.1.0').templates[stackName].Resources.PlantsTable0ED39346!;
+    const now = current[stackName].Resources.PlantsTable0ED39346!;
+    expect(indexChanges(released, now)).toEqual({
+      created: [PLANTS_BY_TAG_INDEX.name],
+      deleted: [],
+    });
+    for (const property of ['KeySchema', 'StreamSpecification', 'TableName'] as const) {
+      expect(now.Properties?.[property]).toEqual(released.Properties?.[property]);
+    }
+    expect(
+      messages(compareStateful(readRelease('1.1.0').templates[stackName], current[stackName])),
+    ).toEqual([]);
+  },
+);
 
 it('prod retains every table and key, on delete and on replacement', () => {
   expect(messages(unretained(current['PlantStore-prod']))).toEqual([]);
@@ -165,6 +185,34 @@ describe('the comparison catches what would lose data (mutated templates)', () =
       delete resources.PlantsTable0ED39346!.Properties.StreamSpecification;
     });
     expect(removed.map((f) => f.property)).toEqual(['StreamSpecification.StreamViewType']);
+  });
+
+  it('two indexes created at once, or an index changed in place, which no deploy can do', () => {
+    const index = (name: string, sortKey = 'id') => ({
+      IndexName: name,
+      KeySchema: [
+        { AttributeName: 'tag', KeyType: 'HASH' },
+        { AttributeName: sortKey, KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'ALL' },
+    });
+    const twice = mutated((resources) => {
+      resources.PlantsTable0ED39346!.Properties.GlobalSecondaryIndexes = [
+        index('byTag'),
+        index('byName'),
+      ];
+    });
+    expect(twice.map((f) => f.property)).toEqual(['GlobalSecondaryIndexes']);
+    expect(twice[0]!.message).toContain('creates or deletes at most one global secondary index');
+    // Against a template that has byTag already, a changed sort key is an in-place change.
+    const withIndex = JSON.parse(JSON.stringify(current.PlantStore)) as Template;
+    const changed = JSON.parse(JSON.stringify(withIndex)) as Template;
+    (changed.Resources.PlantsTable0ED39346 as Doc).Properties.GlobalSecondaryIndexes = [
+      index('byTag', 'createdAt'),
+    ];
+    expect(compareStateful(withIndex, changed).map((f) => f.property)).toEqual([
+      'GlobalSecondaryIndexes.byTag.KeySchema',
+    ]);
   });
 
   it('what does not lose data passes: a new property, a new table, a changed policy', () => {

@@ -21,6 +21,8 @@ export class IndexBuilds {
   private readonly building = new Set<string>();
   private readonly runs: Promise<void>[] = [];
   private closed = false;
+  private stop: () => void = () => undefined;
+  private readonly stopped = new Promise<void>((resolve) => (this.stop = resolve));
 
   constructor(private readonly store: Store) {}
 
@@ -91,12 +93,15 @@ export class IndexBuilds {
   /** Stops the backfills after the item at hand (the next open finishes them) and waits for them. */
   async close(): Promise<void> {
     this.closed = true;
+    this.stop();
     await Promise.allSettled(this.runs);
   }
 
   /** Indexes every stored item of `table` in `index`, then marks the index ACTIVE. */
   private async backfill(table: string, index: string, hold?: Promise<void>): Promise<void> {
-    await hold;
+    // A held build does not hold the engine open.
+    await Promise.race([hold, this.stopped]);
+    if (this.closed) return;
     const items = this.store.getItemDb(table);
     const keys: string[] = [];
     for await (const key of items.createKeyStream()) keys.push(String(key));

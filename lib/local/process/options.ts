@@ -53,6 +53,8 @@ export interface LocalOptions {
    * @default - the registry's
    */
   readonly grants?: Partial<Record<FunctionName, Uses>>;
+  /** See `EngineOptions.holdIndexBuilds` (tests). @default - builds start at once */
+  readonly holdIndexBuilds?: Promise<void>;
   readonly log: (line: string) => void;
 }
 

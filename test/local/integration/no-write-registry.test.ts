@@ -44,7 +44,7 @@ jest.setTimeout(120_000);
 it('the clone gives create-plant nothing, and the readers their reads', () => {
   expect(NO_WRITE['create-plant'].tables).toEqual({ plants: [] });
   expect(NO_WRITE['get-plant'].tables).toEqual({ plants: ['get'] });
-  expect(NO_WRITE['list-plants'].tables).toEqual({ plants: ['scan'] });
+  expect(NO_WRITE['list-plants'].tables).toEqual({ plants: ['scan', 'queryByTag'] });
 });
 
 it('a create fails (PutItem denied, one line), reads answer, nothing is stored', async () => {
