@@ -69,15 +69,24 @@ export interface PlantStoreOptions extends CallOptions {
   readonly logLevel?: LogLevel;
 }
 
-/** A page request: `limit` from 1 to 100 (the API's default is 20), `cursor` a previous page's `next`. */
+/**
+ * A page request: `limit` from 1 to 100 (the API's default is 20), `tag` to list only the plants
+ * with that tag (in id order), `cursor` a previous page's `next` — of the same list: a tag list's
+ * cursor is valid with its tag only.
+ */
 export interface PageQuery {
   readonly limit?: number;
+  readonly tag?: string;
   readonly cursor?: string;
 }
 
-/** A walk of the list: `pageSize` plants a page (default 100), from `cursor` (a saved `next`). */
+/**
+ * A walk of the list: `pageSize` plants a page (default 100), only those of `tag` when given,
+ * from `cursor` (a saved `next` of the same list).
+ */
 export interface WalkOptions extends CallOptions {
   readonly pageSize?: number;
+  readonly tag?: string;
   readonly cursor?: string;
 }
 
@@ -176,15 +185,20 @@ export class PlantStore {
     );
   }
 
-  /** One page of plants, and `next` while more may follow (a page may be short, even empty). */
+  /**
+   * One page of plants (of `tag` only, when given), and `next` while more may follow (a page may
+   * be short, even empty). A list by tag just after a deploy added its index fails with an
+   * `InternalServerError` of status 503 (`retryAfter` 30, longer than a retry waits) until the
+   * index is built.
+   */
   listPage(query: PageQuery = {}, options?: CallOptions): APIPromise<PlantPage> {
-    const { limit, cursor } = query;
+    const { limit, tag, cursor } = query;
     return this.#send(
       options,
       () => ({
         method: 'GET',
         path: PLANTS,
-        query: { limit, cursor } satisfies Partial<ListQuery>,
+        query: { limit, tag, cursor } satisfies Partial<ListQuery>,
       }),
       (answer) => this.#object<PlantPage>(answer, (page) => Array.isArray(page.plants)),
     );
@@ -195,13 +209,14 @@ export class PlantStore {
    * once the page is done with: a walk that stopped resumes from it.
    */
   pages(options: WalkOptions = {}): AsyncGenerator<PlantPage, void, undefined> {
-    const { pageSize = 100, cursor, ...call } = options;
-    return walkPages((next) => this.listPage({ limit: pageSize, cursor: next }, call), cursor);
+    const { pageSize = 100, tag, cursor, ...call } = options;
+    return walkPages((next) => this.listPage({ limit: pageSize, tag, cursor: next }, call), cursor);
   }
 
   /**
-   * Every plant, page after page, from `cursor` (the beginning when absent) until the last: each
-   * plant that exists for the whole walk is yielded exactly once, in no particular order.
+   * Every plant (every one of `tag`, in id order, when given), page after page, from `cursor`
+   * (the beginning when absent) until the last: each plant that exists for the whole walk is
+   * yielded exactly once; without a tag, in no particular order.
    */
   async *listPlants(options: WalkOptions = {}): AsyncGenerator<StoredPlant, void, undefined> {
     for await (const page of this.pages(options)) yield* page.plants;

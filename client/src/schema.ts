@@ -11,12 +11,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List plants, a page at a time
+         * List plants, a page at a time (all, or those of one tag)
          * @description Answers at most `limit` plants and, while more may follow, `next`: pass it back as `cursor` for the next page. Needs the scope `plants:read`. One Scan per page.
          *
          *     A page may be short or even empty while `next` is present; the walk ends only when `next` is absent. Order is unspecified, but a walk from the first page to the last returns every plant that existed for the whole walk exactly once. The cursor is opaque and grants nothing. Unknown query parameters are ignored.
          *
-         *     Checks run in this order: scope (403), `limit` and `cursor` (400, naming each), store (200/503).
+         *     With `tag`, only the plants with that tag, in id order (ascending), one Query of the tag index per page, with the same paging and walk guarantee. The index is eventually consistent: a create, change or delete shows in a tag list a moment after it answers. A `next` is valid for the list that made it only: with the same `tag`, or without one.
+         *
+         *     While a newly added index is still being built (the deploy that adds it returns before its backfill ends, which may take hours on a large table), a list by tag answers 503 with `Retry-After: 30`, never a partial list; the list without `tag` answers as ever.
+         *
+         *     Checks run in this order: scope (403), `limit`, `tag` and `cursor` (400, naming each), store (200/503).
          */
         get: operations["listPlants"];
         put?: never;
@@ -384,6 +388,8 @@ export interface operations {
             query?: {
                 /** @description Plants per page at most: an integer from 1 to 100 in plain decimal; 20 when left out. */
                 limit?: number;
+                /** @description Only the plants with this tag, in id order: 100 characters at most, not empty (an empty tag cannot key the index: a plant with one is in no tag list). Percent-encode it as any query value. */
+                tag?: string;
                 /** @description The `next` of the previous page, unchanged; left out for the first page. Opaque: it only says where the walk resumes and grants nothing. */
                 cursor?: string;
             };
@@ -413,7 +419,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlantPage"];
                 };
             };
-            /** @description `limit` is not an integer from 1 to 100, or `cursor` cannot be a `next` of this service (not decodable, not a key of the table): `limit: must be an integer from 1 to 100`, `cursor: must be the next value of a previous page`, joined by `; ` when both. */
+            /** @description `limit` is not an integer from 1 to 100, `tag` is empty or too long, or `cursor` cannot be a `next` of this service (not decodable, not a key of the table) or is the `next` of another list (another tag, a tag list's without `tag`, the plain list's with one): `limit: must be an integer from 1 to 100`, `tag: must be from 1 to 100 characters`, `cursor: must be the next value of a previous page`, `cursor: must be the next value of a previous page of the same list (the same tag, or none)`, joined by `; ` when several. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -511,13 +517,13 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.
+             * @description From the function (Error): The store is throttled or unreachable after retries; or, with `tag`, the tag index is still being built after an upgrade added it (`Retry-After: 30`, until the index is ACTIVE). Retry after `Retry-After` seconds.
              *
              *     From the gateway (GatewayMessage): `{"message":"Service Unavailable"}` when the function did not answer within 30 s.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (1). Set on the function's 503 (Error body); the gateway's own 503 has none. */
+                    /** @description Seconds to wait before retrying: 1, or 30 while the tag index is being built. Set on the function's 503 (Error body); the gateway's own 503 has none. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
