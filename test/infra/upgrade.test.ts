@@ -10,6 +10,7 @@ import { Template as Assertions } from 'aws-cdk-lib/assertions';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { STREAM_FILTER_PATTERN } from '../../lib/definitions/webhooks';
 import { addPlantStore } from '../../lib/infra/app';
 import { PLANTS_BY_TAG_INDEX } from '../../lambda/aws/tables';
 import { RELEASE_STACKS, readRelease, releaseVersions } from '../../lib/release/releases';
@@ -82,6 +83,40 @@ it.each(RELEASE_STACKS.map(({ stackName }) => stackName))(
     expect(
       messages(compareStateful(readRelease('1.1.0').templates[stackName], current[stackName])),
     ).toEqual([]);
+  },
+);
+
+// A stream's mapping replaced (a new logical id, or a new EventSourceArn or StartingPosition,
+// which CloudFormation cannot update) starts a new position in the stream: the records the old
+// one had not read are never fanned out. A changed filter is an UpdateEventSourceMapping.
+it.each(
+  releaseVersions().flatMap((version) =>
+    RELEASE_STACKS.map(({ stackName }) => [stackName, version] as const),
+  ),
+)(
+  "%s updates release %s's stream mapping in place (its filter may change)",
+  (stackName, version) => {
+    const streamMappings = (template: Template) =>
+      Object.entries(template.Resources).filter(
+        ([, r]) =>
+          r.Type === 'AWS::Lambda::EventSourceMapping' &&
+          JSON.stringify(r.Properties?.EventSourceArn).includes('StreamArn'),
+      );
+    const [[releasedId, released]] = streamMappings(readRelease(version).templates[stackName]) as [
+      [string, Doc],
+    ];
+    const now = streamMappings(current[stackName]);
+    expect(now.map(([id]) => id)).toEqual([releasedId]);
+    const replacing = ['EventSourceArn', 'StartingPosition', 'StartingPositionTimestamp'];
+    for (const property of replacing) {
+      expect([property, now[0]![1].Properties?.[property]]).toEqual([
+        property,
+        released.Properties?.[property],
+      ]);
+    }
+    expect(now[0]![1].Properties?.FilterCriteria).toEqual({
+      Filters: [{ Pattern: JSON.stringify(STREAM_FILTER_PATTERN) }],
+    });
   },
 );
 
