@@ -108,35 +108,41 @@ export class SubscriptionsTable {
    * False when there is no such subscriber.
    */
   async rotate(subscriberId: string, sealed: string, rotationEndsAt: string): Promise<boolean> {
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { [KEY]: subscriberId },
-          UpdateExpression: 'SET previousSecret = secret, secret = :secret, rotationEndsAt = :ends',
-          ConditionExpression: 'attribute_exists(#key)',
-          ExpressionAttributeNames: { '#key': KEY },
-          ExpressionAttributeValues: { ':secret': sealed, ':ends': rotationEndsAt },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if ((error as Error)?.name === 'ConditionalCheckFailedException') return false;
-      throw error;
-    }
+    return this.updateExisting(
+      subscriberId,
+      'SET previousSecret = secret, secret = :secret, rotationEndsAt = :ends',
+      { ':secret': sealed, ':ends': rotationEndsAt },
+    );
   }
 
   /** Sets the events a subscriber receives from now on; false when there is no such subscriber. */
   async setEvents(subscriberId: string, events: readonly PlantEvent[]): Promise<boolean> {
+    return this.updateExisting(
+      subscriberId,
+      'SET #events = :events',
+      { ':events': [...events] },
+      {
+        '#events': 'events',
+      },
+    );
+  }
+
+  /** One UpdateItem of a subscriber that exists; false when there is none (nothing written). */
+  private async updateExisting(
+    subscriberId: string,
+    update: string,
+    values: Record<string, unknown>,
+    names: Record<string, string> = {},
+  ): Promise<boolean> {
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { [KEY]: subscriberId },
-          UpdateExpression: 'SET #events = :events',
+          UpdateExpression: update,
           ConditionExpression: 'attribute_exists(#key)',
-          ExpressionAttributeNames: { '#key': KEY, '#events': 'events' },
-          ExpressionAttributeValues: { ':events': [...events] },
+          ExpressionAttributeNames: { '#key': KEY, ...names },
+          ExpressionAttributeValues: values,
         }),
       );
       return true;

@@ -107,7 +107,7 @@ it('tells each subscriber the events it chose, typed and orderable, and nothing 
   const plain = await startReceiver();
   receivers.push(all, plain);
   const allId = await subscribe(all, '--events', 'plantDeleted,newPlant,plantUpdated');
-  await subscribe(plain);
+  const plainId = await subscribe(plain);
   expect(await cli('add', '--url', plain.url, '--events', 'newPlant,plantMoved')).toMatchObject({
     code: 2,
   });
@@ -239,4 +239,15 @@ it('tells each subscriber the events it chose, typed and orderable, and nothing 
     'newPlant',
     'plantUpdated',
   ]);
+
+  // `update --events`: the plain receiver now chooses deletes alone, and gets their typed body.
+  expect(await cli('update', plainId, '--events', 'plantDeleted')).toMatchObject({ code: 0 });
+  expect(await cli('update', 'sub_nobody', '--events', 'newPlant')).toMatchObject({ code: 1 });
+  expect((await call('DELETE', `/plants/${MIN}`))[0]).toBe(204);
+  await until(() => plain.delivered().size === 6, 'the delete reaches the plain receiver');
+  const deleted = plain.received.at(-1)!;
+  expect(deleted.verified).toBe(true);
+  expect(deleted.body).toMatch(
+    new RegExp(`^\\{"type":"plantDeleted","id":${MIN},"createdAt":"[^"]+","version":3\\}$`),
+  );
 });
