@@ -101,6 +101,15 @@ export const QUOTAS = {
     source:
       'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput-scenarios.html',
   },
+  /**
+   * A global secondary index's partition takes 1,000 write units a second as a table's does; all
+   * the plants of one tag share one index partition key (the byTag index), and an index that
+   * cannot take its writes throttles the writes to the table itself (GSI back-pressure).
+   */
+  dynamoIndexPartitionWrites: {
+    value: 1_000,
+    source: 'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/gsi-throttling.html',
+  },
   dynamoPartitionReads: {
     value: 3_000,
     source:
@@ -224,6 +233,13 @@ export const DEPLOYED_ASSUMPTIONS = {
   activeTokens: 1_000,
   /** Subscribers, each receiving every event (newPlant, plantUpdated, plantDeleted), for the cost table. */
   subscribers: 1,
+  /**
+   * The share of creates, changes and deletes whose plant has a tag: each also writes the byTag
+   * index (one more write unit; a change that moves the tag, two). All: the upper bound.
+   */
+  taggedShare: 1,
+  /** The share of tagged writes that carry the most common tag: one index partition takes them. */
+  hottestTagShare: 0.25,
 };
 
 /** The levels the document models, in creates a second. */

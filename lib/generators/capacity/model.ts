@@ -126,6 +126,8 @@ export interface LevelModel {
   /** Seconds create-plant takes to scale out from cold to the level (Lambda's scaling rate). */
   readonly coldRampSeconds: number;
   readonly writeUnits: number;
+  /** Write units a second of the byTag index (each tagged write writes it too). */
+  readonly indexWriteUnits: number;
   readonly readUnits: number;
   readonly webhook: WebhookLoad;
   /** Each quota's use, as a share of its default (1 = at the quota). */
@@ -186,6 +188,10 @@ export function model(
     mix.update * units('update-plant') +
     mix.patch * units('patch-plant') +
     mix.delete * units('delete-plant');
+  // Each tagged create, change and delete-mark writes the index once (projection ALL: the index
+  // item is as large as the table's, under 1 KB); a delete's removal deletes its entry too.
+  const { taggedShare, hottestTagShare } = DEPLOYED_ASSUMPTIONS;
+  const indexWriteUnits = taggedShare * (changes + mix.delete);
   const plantReads = mix.get * units('get-plant') + mix.list * units('list-plants');
   const readUnits = plantReads + authorizer * units('authorizer') + webhook.subscriptionReads;
   const row = (what: string, demand: number, quota: Sourced) => ({
@@ -211,6 +217,11 @@ export function model(
       source: q.dynamoNewTableWrites.source,
     },
     row('plants table: its write quota (L-AB614373)', writeUnits, q.dynamoTableMax),
+    row(
+      `byTag index, the most common tag's one partition (${hottestTagShare * 100} % of tagged writes): write units a second; beyond, the table's writes are throttled`,
+      indexWriteUnits * hottestTagShare,
+      q.dynamoIndexPartitionWrites,
+    ),
     row('plants table: its read quota (L-CF0CBE56)', plantReads, q.dynamoTableMax),
     {
       // A handful of items share one partition: 1,000 write or 3,000 read units, or a combination.
@@ -268,7 +279,7 @@ export function model(
     'Lambda duration':
       perMillion(gbSeconds) * tiered(p.lambdaArmGbSecond.value, monthly(gbSeconds)),
     DynamoDB:
-      (perMillion(writeUnits + webhook.subscriptionWrites) / 1e6) *
+      (perMillion(writeUnits + indexWriteUnits + webhook.subscriptionWrites) / 1e6) *
         p.dynamoWriteUnitPerMillion.value +
       (perMillion(readUnits) / 1e6) * p.dynamoReadUnitPerMillion.value,
     // The fan-out's SendMessageBatch calls, the deliverer's mapping's receives and deletes.
@@ -288,6 +299,7 @@ export function model(
     accountConcurrency,
     coldRampSeconds,
     writeUnits,
+    indexWriteUnits,
     readUnits,
     webhook,
     pressure,

@@ -124,8 +124,8 @@ function shapeTable(models: readonly LevelModel[]): string {
       n(m.coldRampSeconds),
     ),
     row(
-      'DynamoDB write units/s (plants; subscriptions)',
-      (m) => `${n(m.writeUnits)}; ${n(m.webhook.subscriptionWrites)}`,
+      `DynamoDB write units/s (plants; its byTag index, ${n(DEPLOYED_ASSUMPTIONS.taggedShare * 100)} % of plants tagged; subscriptions)`,
+      (m) => `${n(m.writeUnits)}; ${n(m.indexWriteUnits)}; ${n(m.webhook.subscriptionWrites)}`,
     ),
     row('DynamoDB read units/s (tokens, subscriptions)', (m) => n(m.readUnits, 1)),
     row('stream shards (one per 1,000 writes/s at least)', (m) => n(w(m).shards)),

@@ -6,7 +6,7 @@ import { API, type RouteDefinition } from '../../definitions/api';
 import type { FunctionName } from '../../definitions/functions';
 
 /** The operations, in the order the report lists them. */
-export const OPERATIONS = ['create', 'get', 'list', 'update', 'patch', 'delete'] as const;
+export const OPERATIONS = ['create', 'get', 'list', 'tagged', 'update', 'patch', 'delete'] as const;
 /** One operation. */
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -15,6 +15,8 @@ export const FUNCTION_OF: Record<Operation, FunctionName> = {
   create: 'create-plant',
   get: 'get-plant',
   list: 'list-plants',
+  // A page of one tag's plants: the tag every load plant has, so one index partition takes them.
+  tagged: 'list-plants',
   update: 'update-plant',
   patch: 'patch-plant',
   delete: 'delete-plant',
@@ -134,6 +136,10 @@ export function plan(
     }
     case 'list':
       return { operation, method: route.method, path: `${route.path}?limit=20` };
+    case 'tagged': {
+      const tag = encodeURIComponent(LOAD_PLANT.tag);
+      return { operation, method: route.method, path: `${route.path}?tag=${tag}&limit=20` };
+    }
     case 'update':
     case 'patch': {
       // A change of a plant kept for reading: a change never makes a get answer 404.

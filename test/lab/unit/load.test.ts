@@ -142,6 +142,10 @@ describe('the mix', () => {
       method: 'GET',
       path: '/plants?limit=20',
     });
+    expect(plan('tagged', plants, () => 1)).toMatchObject({
+      method: 'GET',
+      path: '/plants?tag=npm%20run%20load&limit=20',
+    });
   });
 });
 
