@@ -116,14 +116,18 @@ async function decide(record: SQSRecord, deps: DeliverDeps): Promise<DeliveryOut
   const storedAt =
     message.storedAt ?? new Date(Number(record.attributes.SentTimestamp) || clock()).toISOString();
   try {
-    const subscriber = await ours('reading the subscriber', () =>
-      deps.subscriptions.get(subscriberId),
-    );
-    if (!subscriber) return { outcome: 'dropped', next: { step: 'done' }, ...about };
+    // Gated, the gate's answer carries the subscriber (what the sandbox holds, at most 2 s old);
+    // without a gate, the batch's lookup.
     const admission = deps.gate
-      ? await ours('pacing the subscriber', () => deps.gate!.admit(subscriberId))
+      ? await ours('reading the subscriber', () => deps.gate!.admit(subscriberId))
       : undefined;
-    if (admission?.verdict === 'removed') {
+    const subscriber =
+      admission === undefined
+        ? await ours('reading the subscriber', () => deps.subscriptions.get(subscriberId))
+        : admission.verdict === 'go'
+          ? admission.subscriber
+          : undefined;
+    if (admission?.verdict === 'removed' || (!admission && !subscriber)) {
       return { outcome: 'dropped', next: { step: 'done' }, ...about };
     }
     if (admission?.verdict === 'disabled') {
@@ -151,6 +155,7 @@ async function decide(record: SQSRecord, deps: DeliverDeps): Promise<DeliveryOut
         return { outcome: 'waiting', next: { step: 'again-in', seconds: late.seconds }, ...about };
       }
     }
+    if (!subscriber) throw new Error('no subscriber to deliver to');
     const now = clock();
     const url = new URL(subscriber.url);
     const secrets = await ours('opening the secret', () =>

@@ -1,9 +1,19 @@
 /** What the deliverer is given (the registry's entry reads it; its stores are narrowed to it). */
 export const DELIVER_GRANTS = {
-  // Who the subscriber is, and what the deliverer learns of its receiver (pace, failures,
-  // disabling, where `enable` replays from): GetItem and UpdateItem on the item.
+  // Who the subscriber is, and what the deliverer learns of its receiver (its grid's slots,
+  // failures, disabling, where `enable` replays from, its latest attempts): GetItem and
+  // UpdateItem on the subscriber's items. `get` only serves a handler built without a gate.
   tables: {
-    subscriptions: ['get', 'read', 'reserve', 'holdUntil', 'record', 'disable', 'keepForReplay'],
+    subscriptions: [
+      'get',
+      'read',
+      'grant',
+      'holdUntil',
+      'record',
+      'recentAttempts',
+      'disable',
+      'keepForReplay',
+    ],
   },
   // A failed attempt's next copy or a wait on the delivery queue; the last one's dead letter.
   queues: { deliveries: ['send', 'retryAfter'], deadLetters: ['deadLetter'] },

@@ -20,6 +20,7 @@ import {
 } from '../webhook/delivery-queue';
 import { OurFailure } from './failure';
 import { ReceiverGate, type GateDeps } from './receiver-gate';
+import { SandboxReceivers } from './sandbox-receivers';
 import { ReceiverStates } from '../webhook/receiver-state';
 import { BatchResolver, type ResolverOptions } from './resolver';
 import { QUEUE_RETRY_PAUSES_MS } from '../webhook/schedule';
@@ -62,12 +63,15 @@ const OPERATOR: GateDeps['events'] = {
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export function makeDeliverHandler(deps: DeliverHandlerDeps) {
+  // What the sandbox knows of the subscribers across its batches (their slots, their items).
+  const sandbox =
+    deps.receivers && (deps.receivers.sandbox ?? new SandboxReceivers(deps.receivers.states));
   return observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    // One lookup per subscriber and one resolution per host per batch, not per message: a
-    // batch of 100 holds the deliveries of a few subscribers, and a removed one (or a changed
-    // address) is still noticed by the next batch.
+    // One resolution per host per batch, not per message; without a gate, one lookup per
+    // subscriber per batch (a removed one, or a changed address, noticed by the next batch).
     const lookups = new Map<string, ReturnType<DeliverDeps['subscriptions']['get']>>();
-    const gate = deps.receivers && new ReceiverGate({ ...deps.receivers, events: OPERATOR });
+    const gate =
+      deps.receivers && new ReceiverGate({ ...deps.receivers, sandbox, events: OPERATOR });
     const batchDeps: DeliverDeps = {
       ...deps,
       gate,

@@ -2,8 +2,10 @@
  * One batch's gate to each subscriber: whether a delivery may be attempted now (the subscriber
  * is enabled and the delivery fits its pace), and what the attempts taught us (a run of
  * failures, a slowdown, a `Retry-After` hold, a disable). The deliveries of one subscriber in a
- * batch ask at once; the gate answers them together with one reservation, so a batch costs one
- * read, one reservation and one record per subscriber, never one per delivery.
+ * batch ask at once; the gate answers them together from what the sandbox holds
+ * (`sandbox-receivers.ts`): its slots of the subscriber's grid, or one grant for the next
+ * second. Attempts are recorded when they change something (a run of failures begins or ends,
+ * the slowdown moves, the warning is due) and otherwise at most every `RECORD_EVERY_MS`.
  */
 import {
   asksToSlowDown,
@@ -13,8 +15,10 @@ import {
   WARN_AT_CONSECUTIVE_FAILURES,
 } from '../webhook/health';
 import type { Attempt } from './post';
-import { maxSlowdown, reserve, START_TOLERANCE_MS } from '../webhook/rate-limit';
-import type { AttemptRecord, ReceiverState, ReceiverStates } from '../webhook/receiver-state';
+import { maxSlowdown, START_TOLERANCE_MS } from '../webhook/rate-limit';
+import type { ReceiverState, ReceiverStates, ReceiverView } from '../webhook/receiver-state';
+import type { SealedSubscriber } from '../webhook/subscriptions-table';
+import { SandboxReceivers, type Known } from './sandbox-receivers';
 import { RETRY_AFTER_STATUSES, retryAfterSeconds } from '../webhook/retry-after';
 import { MAX_VISIBILITY_SECONDS } from '../webhook/visibility';
 import type { Narrow } from '../aws/table-definition';
@@ -22,8 +26,8 @@ import { DELIVER_GRANTS } from './grants';
 
 /** What a delivery may do now. */
 export type Admission =
-  /** Attempt it at `startAt` (epoch ms; wait until then). */
-  | { readonly verdict: 'go'; readonly startAt: number }
+  /** Attempt it at `startAt` (epoch ms; wait until then), to the subscriber as it is. */
+  | { readonly verdict: 'go'; readonly startAt: number; readonly subscriber: SealedSubscriber }
   /** Not yet: receive it again in `seconds` (queue seconds, scaled locally); no attempt spent. */
   | { readonly verdict: 'wait'; readonly seconds: number }
   /** The subscriber is disabled: drop it once `dropped` has kept it for `enable`'s replay. */
@@ -50,6 +54,8 @@ export interface GateEvents {
 export interface GateDeps {
   /** The receiver states, narrowed to the deliverer's grants on the subscriptions table. */
   readonly states: Narrow<ReceiverStates, typeof DELIVER_GRANTS.tables.subscriptions>;
+  /** What the sandbox knows across batches. @default - a new one (nothing known) */
+  readonly sandbox?: SandboxReceivers;
   readonly events: GateEvents;
   /**
    * `PLANT_STORE_WEBHOOK_RETRY_SCALE` (1 deployed): the local queue multiplies every visibility
@@ -91,7 +97,9 @@ interface Subscriber {
   flushing: Promise<void> | undefined;
   /** How many of this batch's deliveries were sent back to wait (they queue behind). */
   deferred: number;
-  attempts: (AttemptRecord & { ok: boolean })[];
+  /** This batch's attempts: any, any success, any that asked to slow down. */
+  attempted: boolean;
+  anyOk: boolean;
   slowDown: boolean;
   /** Deliveries dropped since the last keep, and the oldest plant among them. */
   drops: { resolve(drop: Drop): void; reject(error: unknown): void }[];
@@ -99,18 +107,20 @@ interface Subscriber {
   keeping: Promise<void> | undefined;
 }
 
-/** Reservations that lose a race to other invocations are tried again this many times. */
-const RESERVE_TRIES = 8;
+/** How often a sandbox records attempts that change nothing (successes in a row, a known run). */
+export const RECORD_EVERY_MS = 10_000;
 
 /** One batch's gate: make one per batch, `admit` before each attempt, `report` after, `close`. */
 export class ReceiverGate {
   private readonly subscribers = new Map<string, Subscriber>();
   private readonly scale: number;
   private readonly now: () => number;
+  private readonly sandbox: SandboxReceivers;
 
   constructor(private readonly deps: GateDeps) {
     this.scale = deps.scale ?? 1;
     this.now = deps.now ?? Date.now;
+    this.sandbox = deps.sandbox ?? new SandboxReceivers(deps.states);
   }
 
   /** Whether the delivery may be attempted, and when; asks of one subscriber are answered together. */
@@ -148,7 +158,9 @@ export class ReceiverGate {
     const subscriber = this.subscriber(subscriberId);
     const { result, startedAt } = report;
     const ok = 'status' in result && result.status >= 200 && result.status < 300;
-    subscriber.attempts.push({
+    subscriber.attempted = true;
+    if (ok) subscriber.anyOk = true;
+    this.sandbox.entry(subscriberId, this.now()).pending.push({
       at: new Date(startedAt).toISOString(),
       webhookId: report.webhookId,
       attempt: report.attempt,
@@ -167,35 +179,51 @@ export class ReceiverGate {
         : undefined;
     if (seconds !== undefined) {
       // Best effort: this delivery waits its Retry-After whatever; the hold spares the others.
-      await this.deps.states
-        .holdUntil(subscriberId, this.now() + seconds * 1000 * this.scale)
-        .catch(() => undefined);
+      const until = this.now() + seconds * 1000 * this.scale;
+      this.sandbox.hold(subscriberId, until);
+      await this.deps.states.holdUntil(subscriberId, until).catch(() => undefined);
     }
     return { gone: false, ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }) };
   }
 
   /**
-   * Writes what the batch taught about each subscriber: its run of failures and slowdown, its
-   * recent attempts; warns at the run's 4th failure, disables after 5 days of nothing else.
+   * Writes what the batch taught about each subscriber when it changes something (its run of
+   * failures begins or ends, its slowdown moves, its 4th failure in a row is due) or the
+   * sandbox last wrote `RECORD_EVERY_MS` ago: its run of failures and slowdown, its latest
+   * attempts; warns at the run's 4th failure, disables after 5 days of nothing else.
    */
   async close(): Promise<void> {
     await Promise.all(
       [...this.subscribers].map(async ([subscriberId, subscriber]) => {
-        const state = await subscriber.state.catch(() => undefined);
-        if (!state || subscriber.attempts.length === 0) return;
-        const anyOk = subscriber.attempts.some((a) => a.ok);
+        if (!subscriber.attempted) return;
+        // What the sandbox knows (read once if it never was: the item may be stale, not unknown).
+        const known = this.sandbox.entry(subscriberId, this.now());
+        if (known.at === -Infinity) await this.sandbox.fresh(subscriberId, this.now());
+        const state = known.view;
+        if (!state || known.pending.length === 0) return;
         const slowdown = subscriber.slowDown
           ? Math.min(maxSlowdown(state.rate), (state.slowdown ?? 0) + 1)
-          : anyOk
+          : subscriber.anyOk
             ? Math.max(0, (state.slowdown ?? 0) - 1)
             : (state.slowdown ?? 0);
-        const after = await this.deps.states.record(subscriberId, state, {
-          attempts: subscriber.attempts,
-          slowdown,
-        });
-        if (!after || after.disabledAt || after.consecutiveFailures === 0) return;
+        if (!this.due(known, state, slowdown)) return;
+        const attempts = known.pending.splice(0);
+        const earlier = known.recent ?? (await this.deps.states.recentAttempts(subscriberId)) ?? [];
+        const recorded = await this.deps.states
+          .record(subscriberId, { attempts, slowdown, earlier })
+          .catch((error: unknown) => {
+            known.pending.unshift(...attempts);
+            throw error;
+          });
+        known.recordedAt = this.now();
+        if (!recorded) return;
+        known.view = recorded.view;
+        known.at = this.now();
+        known.recent = recorded.recent;
+        const after = recorded.view;
+        if (after.disabledAt || after.consecutiveFailures === 0) return;
         const since = new Date(after.failingSince ?? this.now()).toISOString();
-        const before = after.consecutiveFailures - subscriber.attempts.length;
+        const before = after.consecutiveFailures - attempts.length;
         if (
           before < WARN_AT_CONSECUTIVE_FAILURES &&
           after.consecutiveFailures >= WARN_AT_CONSECUTIVE_FAILURES
@@ -204,7 +232,7 @@ export class ReceiverGate {
         }
         const window = DISABLE_AFTER_FAILING_SECONDS * 1000;
         if (after.failingSince !== undefined && this.now() - after.failingSince >= window) {
-          const last = subscriber.attempts.at(-1)!;
+          const last = attempts.at(-1)!;
           const reason = `every attempt failed since ${since} (${after.consecutiveFailures}, the last: ${last.status === undefined ? last.failure : attemptText({ status: last.status })})`;
           // The deliveries still queued are dropped as they come and replayed by `enable`.
           await this.disable(subscriberId, reason, since);
@@ -213,15 +241,29 @@ export class ReceiverGate {
     );
   }
 
+  /** Whether the sandbox's unrecorded attempts change what the item says, or are due anyway. */
+  private due(known: Known, state: ReceiverView, slowdown: number): boolean {
+    const failures = known.pending.length - 1 - known.pending.findLastIndex((a) => a.ok);
+    const running = state.consecutiveFailures;
+    return (
+      slowdown !== (state.slowdown ?? 0) ||
+      (running > 0 && known.pending.some((a) => a.ok)) ||
+      (running === 0 && failures > 0) ||
+      (running < WARN_AT_CONSECUTIVE_FAILURES && failures > 0) ||
+      this.now() - known.recordedAt >= RECORD_EVERY_MS
+    );
+  }
+
   private subscriber(subscriberId: string): Subscriber {
     let subscriber = this.subscribers.get(subscriberId);
     if (!subscriber) {
       subscriber = {
-        state: this.deps.states.read(subscriberId),
+        state: this.sandbox.fresh(subscriberId, this.now()).then((known) => known.view),
         waiting: [],
         flushing: undefined,
         deferred: 0,
-        attempts: [],
+        attempted: false,
+        anyOk: false,
         slowDown: false,
         drops: [],
         droppedStoredAt: undefined,
@@ -271,67 +313,37 @@ export class ReceiverGate {
     }
   }
 
-  /** Answers every ask waiting for `subscriber` with one reservation. */
+  /** Answers every ask waiting for `subscriber` from the sandbox's slots (or one grant). */
   private async answer(subscriberId: string, subscriber: Subscriber): Promise<void> {
     const waiting = subscriber.waiting.splice(0);
     subscriber.flushing = undefined;
     try {
-      let state = await subscriber.state;
+      await subscriber.state;
+      const now = this.now();
+      const { view, starts, retryAt, spacing } = await this.sandbox.take(
+        subscriberId,
+        waiting.length,
+        now,
+      );
+      subscriber.state = Promise.resolve(view);
       const answers: Admission[] = [];
-      if (!state) answers.push(...waiting.map(() => ({ verdict: 'removed' }) as const));
-      else if (state.disabledAt) {
+      if (!view) answers.push(...waiting.map(() => ({ verdict: 'removed' }) as const));
+      else if (view.disabledAt) {
         answers.push(...waiting.map(() => ({ verdict: 'disabled' }) as const));
       } else {
-        for (let tries = 1; ; tries++) {
-          const now = this.now();
-          const reservation = reserve(state, waiting.length, now);
-          const reserved =
-            reservation.starts.length === 0 ||
-            (await this.deps.states.reserve(
-              subscriberId,
-              state.nextSendAt,
-              reservation.nextSendAt,
-            ));
-          if (reserved) {
-            for (const startAt of reservation.starts) answers.push({ verdict: 'go', startAt });
-            for (let i = 0; answers.length < waiting.length; i++) {
-              const at = reservation.laterAt(subscriber.deferred++);
-              answers.push({ verdict: 'wait', seconds: this.queueSeconds(at - now) });
-            }
-            state = { ...state, nextSendAt: reservation.nextSendAt };
-            break;
-          }
-          if (tries >= RESERVE_TRIES) {
-            // Others keep winning: come back in a second, no attempt spent.
-            answers.push(
-              ...waiting.map(
-                () => ({ verdict: 'wait', seconds: this.queueSeconds(1000) }) as const,
-              ),
-            );
-            break;
-          }
-          const fresh = await this.deps.states.read(subscriberId);
-          if (!fresh || fresh.disabledAt) {
-            subscriber.state = Promise.resolve(fresh);
-            return this.answerAgain(subscriberId, subscriber, waiting);
-          }
-          state = fresh;
+        for (const startAt of starts) {
+          answers.push({ verdict: 'go', startAt, subscriber: view.subscriber });
         }
-        subscriber.state = Promise.resolve(state);
+        const held = Math.max(retryAt, view.nextSendAt ?? 0);
+        while (answers.length < waiting.length) {
+          const at = held + subscriber.deferred++ * spacing;
+          answers.push({ verdict: 'wait', seconds: this.queueSeconds(at - now) });
+        }
       }
       waiting.forEach((pending, i) => pending.resolve(answers[i]!));
     } catch (error) {
       for (const pending of waiting) pending.reject(error);
     }
-  }
-
-  private async answerAgain(
-    subscriberId: string,
-    subscriber: Subscriber,
-    waiting: Pending[],
-  ): Promise<void> {
-    subscriber.waiting.unshift(...waiting);
-    return this.answer(subscriberId, subscriber);
   }
 
   /**

@@ -1,12 +1,14 @@
 /**
- * Each subscriber's pace, shared by every deliverer invocation through one attribute of its
- * item (`nextSendAt`, the earliest time the next request may start: a GCRA without burst).
- * A batch reserves the sends it may start soon with one conditional write; the others wait in
- * the queue, spending no attempt. Requests to a subscriber start at least `1.25 / rate` s apart,
- * so that a receiver counting arrivals per second never counts more than its rate even when the
- * network and a busy deliverer bunch them by up to a fifth of the spacing. A receiver that answers 429, 502, 504 or
- * not at all halves its rate (down to one request a minute), and its successes double it back;
- * a `Retry-After` holds all its deliveries until then.
+ * Each subscriber's pace, shared by every deliverer invocation: requests to a subscriber start
+ * only on its grid, one slot every `1.25 / rate` s (`k × spacing` from the epoch of time), and
+ * each slot is granted to one sandbox at most, so that a receiver counting arrivals per second
+ * never counts more than its rate, however many sandboxes send, even when the network and a busy
+ * deliverer bunch them by up to a fifth of the spacing. The grid is granted a second (an epoch)
+ * at a time: one conditional write adds to the epoch's count of slots granted, and the granted
+ * counts map to slots spread over the whole second, so one write serves every batch a sandbox
+ * handles in it. A receiver that answers 429, 502, 504 or not at all halves its rate (down to
+ * one request a minute), and its successes double it back; a `Retry-After` holds all its
+ * deliveries until then.
  */
 
 /**
@@ -26,10 +28,14 @@ export const SLOWEST_RATE_PER_SECOND = 1 / 60;
 const SPACING_MARGIN = 1.25;
 
 /**
- * How far ahead a batch reserves sends: a reserved send waits in the invocation (up to this
- * long), the rest go back to the queue. Short, so that a slow subscriber holds few invocations.
+ * How far ahead a sandbox takes slots: a granted start waits in the invocation (up to this
+ * long), the rest go back to the queue. Short, so that a slow subscriber holds few invocations;
+ * the next epoch (starting within a second, ending within two) always fits.
  */
 export const RESERVE_AHEAD_MS = 2_000;
+
+/** The grid is granted an epoch at a time: one second. */
+export const PACE_EPOCH_MS = 1_000;
 
 /**
  * How late a reserved request may start: later, it is not sent (it waits its turn again). Any
@@ -45,7 +51,7 @@ export interface Pace {
   readonly rate?: number;
   /** How many times its rate is halved (429, 502, 504, timeouts). @default 0 */
   readonly slowdown?: number;
-  /** Epoch ms before which no request may start. @default - now */
+  /** Epoch ms before which no request may start (a `Retry-After` hold). @default - now */
   readonly nextSendAt?: number;
 }
 
@@ -60,30 +66,62 @@ export function maxSlowdown(rate = DEFAULT_RATE_PER_SECOND): number {
   return Math.max(0, Math.ceil(Math.log2(rate / SLOWEST_RATE_PER_SECOND)));
 }
 
-/** Milliseconds between two request starts at `rate` per second. */
+/**
+ * Milliseconds between two request starts at `rate` per second, rounded up to the microsecond
+ * (every sandbox computes the same grid from it, and rounding up never brings starts closer).
+ */
 export function spacingMs(rate: number): number {
-  return (1000 * SPACING_MARGIN) / rate;
+  return Math.ceil((1_000_000 * SPACING_MARGIN) / rate) / 1000;
 }
 
-/** A batch's reservation: when each reserved request starts, and when the rest may come back. */
-export interface Reservation {
-  /** Start times (epoch ms) of the first `starts.length` requests, in order. */
-  readonly starts: readonly number[];
-  /** The new `nextSendAt` to write (conditionally on the one read). */
-  readonly nextSendAt: number;
-  /** For the requests beyond: epoch ms at which the i-th of them could start, if all went well. */
-  readonly laterAt: (index: number) => number;
+/** The slots of one epoch of the grid at `spacing`: indices `first` to `first + count - 1`. */
+export interface EpochSlots {
+  readonly epoch: number;
+  readonly spacing: number;
+  readonly first: number;
+  readonly count: number;
 }
 
-/** Reserves up to `wanted` request starts at `pace` from `now`, within `RESERVE_AHEAD_MS`. */
-export function reserve(pace: Pace, wanted: number, now: number): Reservation {
-  const spacing = spacingMs(currentRate(pace));
-  const first = Math.max(now, pace.nextSendAt ?? now);
-  const fits =
-    first > now + RESERVE_AHEAD_MS ? 0 : Math.floor((now + RESERVE_AHEAD_MS - first) / spacing) + 1;
-  const count = Math.min(wanted, fits);
-  const starts = Array.from({ length: count }, (_, i) => first + i * spacing);
-  // Whole ms: the next reservation's condition compares it exactly.
-  const nextSendAt = Math.ceil(first + count * spacing);
-  return { starts, nextSendAt, laterAt: (index) => nextSendAt + index * spacing };
+/** The grid slots at `spacing` that start within `epoch` (possibly none, below 1.25 a second). */
+export function epochSlots(epoch: number, spacing: number): EpochSlots {
+  const first = Math.ceil((epoch * PACE_EPOCH_MS) / spacing);
+  const end = Math.ceil(((epoch + 1) * PACE_EPOCH_MS) / spacing);
+  return { epoch, spacing, first, count: end - first };
+}
+
+/** The epoch of the first slot at `spacing` that starts at or after `at` (epoch ms). */
+export function epochOfNextSlot(at: number, spacing: number): number {
+  return Math.floor((Math.ceil(at / spacing) * spacing) / PACE_EPOCH_MS);
+}
+
+/**
+ * The start times of the slots granted as the epoch's counts `from` to `from + n - 1`, in time
+ * order. Count `c` is slot `c × step mod count`, `step` about 0.618 of `count` and prime to it:
+ * a bijection (disjoint counts are disjoint slots), and any run of counts is spread evenly over
+ * the second (the golden-ratio sequence), so a sandbox's grant serves its batches all through it.
+ */
+export function grantedStarts(slots: EpochSlots, from: number, n: number): number[] {
+  const { first, count, spacing } = slots;
+  const step = spreadingStep(count);
+  const starts: number[] = [];
+  for (let c = from; c < from + n && c < count; c++) {
+    starts.push((first + ((c * step) % count)) * spacing);
+  }
+  return starts.sort((a, b) => a - b);
+}
+
+/** The integer nearest 0.618 × `count` that is prime to it (1 for 1 and 2). */
+function spreadingStep(count: number): number {
+  if (count <= 2) return 1;
+  const golden = Math.round(count * 0.6180339887);
+  for (let d = 0; ; d++) {
+    for (const step of [golden + d, golden - d]) {
+      if (step > 0 && step < count && gcd(step, count) === 1) return step;
+    }
+  }
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
 }

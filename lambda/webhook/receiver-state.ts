@@ -1,10 +1,12 @@
 /**
  * What the deliverer learns about each subscriber's receiver, kept on the subscriber's item
  * beside what `subscriptions-table.ts` stores (the only other module that writes these items,
- * which never touches these attributes): its pace (`rate`, `slowdown`, `nextSendAt`), its run
- * of failures, whether and why it is disabled, from when `enable` must replay, and its last
- * `RECENT_ATTEMPTS_KEPT` attempts. A batch of deliveries costs one read, one conditional write
- * to reserve its sends and one write of its outcomes per subscriber, whatever its size.
+ * which never touches these attributes): its pace (`rate`, `slowdown`, a `Retry-After` hold in
+ * `nextSendAt`, and the slots of its grid granted in each second), its run of failures, whether
+ * and why it is disabled, and from when `enable` must replay. Its latest attempts are kept
+ * apart (`attempt-records.ts`), so that the item stays a few hundred bytes: one write unit.
+ * A sandbox's second of deliveries to a subscriber costs one conditional write (`grant`), which
+ * answers the whole item, the subscriber's address and sealed secrets with it.
  */
 import {
   GetCommand,
@@ -14,25 +16,21 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { MethodActions } from '../aws/table-definition';
 import { SUBSCRIPTIONS_TABLE } from '../aws/tables';
-import { RECENT_ATTEMPTS_KEPT } from './health';
-import type { Pace } from './rate-limit';
+import {
+  decodeAttempts,
+  dropUndefined,
+  latestAttempts,
+  numberOf,
+  readAttempts,
+  writeAttempts,
+  type AttemptRecord,
+} from './attempt-records';
+import type { EpochSlots, Pace } from './rate-limit';
+import { sealedSubscriberOf, type SealedSubscriber } from './subscriptions-table';
+
+export type { AttemptRecord } from './attempt-records';
 
 const KEY = SUBSCRIPTIONS_TABLE.partitionKey.name;
-
-/** One attempt as `webhook attempts` shows it. */
-export interface AttemptRecord {
-  /** When it started (ISO time). */
-  readonly at: string;
-  readonly webhookId: string;
-  /** The receiver's attempt number for this delivery (1 is the first). */
-  readonly attempt: number;
-  /** How long it took, in ms. */
-  readonly ms: number;
-  /** The receiver's status, when it answered. */
-  readonly status?: number;
-  /** Why there was no status (a timeout, a refused connection). */
-  readonly failure?: string;
-}
 
 /** A subscriber's receiver as the deliverer and `webhook list` see it. */
 export interface ReceiverState extends Pace {
@@ -48,9 +46,30 @@ export interface ReceiverState extends Pace {
    * while `enable`'s replay has not queued everything.
    */
   readonly replayFrom?: string;
-  /** Its latest attempts, newest first (only `read` fills it). */
-  readonly recentAttempts: readonly AttemptRecord[];
 }
+
+/**
+ * A subscriber as a `read` or a `grant` saw it: its receiver state, its address and sealed
+ * secrets, and the slots of its grid granted so far in each second still kept (by epoch).
+ */
+export interface ReceiverView extends ReceiverState {
+  readonly subscriber: SealedSubscriber;
+  readonly granted: ReadonlyMap<number, { readonly used: number; readonly spacing: number }>;
+}
+
+/** What a sandbox asks of a second of the grid: `n` slots of `slots`, at the pace it saw. */
+export interface GrantAsk {
+  readonly slots: EpochSlots;
+  readonly n: number;
+  /** The rate and slowdown it computed the spacing from: granted only if they still hold. */
+  readonly seen: Pace;
+}
+
+/** A grant: the epoch's counts `from` to `from + n - 1` are this sandbox's, and the item after. */
+export type Grant =
+  | { readonly granted: true; readonly from: number; readonly view: ReceiverView }
+  /** Refused (the second is full, the pace changed, disabled): the item as it is, if any. */
+  | { readonly granted: false; readonly view: ReceiverView | undefined };
 
 /** What one batch's attempts to one subscriber came to. */
 export interface BatchOutcomes {
@@ -58,6 +77,8 @@ export interface BatchOutcomes {
   readonly attempts: readonly (AttemptRecord & { readonly ok: boolean })[];
   /** The slowdown to keep (halvings of the rate). */
   readonly slowdown: number;
+  /** The latest attempts recorded before these (newest first). */
+  readonly earlier: readonly AttemptRecord[];
 }
 
 const STATE_ATTRIBUTES = [
@@ -78,17 +99,16 @@ export class ReceiverStates {
     private readonly tableName: string,
   ) {}
 
-  /** One subscriber's state, or `undefined` once removed. */
-  async read(subscriberId: string): Promise<ReceiverState | undefined> {
+  /** One subscriber as it is now, or `undefined` once removed. */
+  async read(subscriberId: string): Promise<ReceiverView | undefined> {
     const { Item } = await this.client.send(
       new GetCommand({
         TableName: this.tableName,
         Key: { [KEY]: subscriberId },
         ConsistentRead: true,
-        ProjectionExpression: [KEY, ...STATE_ATTRIBUTES, 'recentAttempts'].join(', '),
       }),
     );
-    return Item && decodeState(Item);
+    return Item && decodeView(Item);
   }
 
   /** Every subscriber's state, by id (for `webhook list`). */
@@ -99,7 +119,10 @@ export class ReceiverStates {
       {
         TableName: this.tableName,
         ConsistentRead: true,
-        ProjectionExpression: [KEY, ...STATE_ATTRIBUTES].join(', '),
+        // Subscribers only: not the items that keep their attempts.
+        FilterExpression: 'attribute_exists(#url)',
+        ProjectionExpression: ['#key', ...STATE_ATTRIBUTES].join(', '),
+        ExpressionAttributeNames: { '#key': KEY, '#url': 'url' },
       },
     );
     for await (const page of pages) {
@@ -109,21 +132,63 @@ export class ReceiverStates {
   }
 
   /**
-   * Moves `nextSendAt` from `seen` (what `read` said; `undefined`: none yet) to `next`. False
-   * when another invocation moved it first (read again and retry), or the subscriber is gone.
+   * Grants `n` slots of a second of the subscriber's grid to the caller: one conditional write
+   * that adds `n` to the second's count of slots granted, if they fit and the pace it was asked
+   * at still holds (its spacing fixed by the second's first grant), and the subscriber is there
+   * and enabled; the seconds before the one before it are dropped from the item (`drop`).
    */
-  async reserve(subscriberId: string, seen: number | undefined, next: number): Promise<boolean> {
-    return this.conditional({
-      Key: { [KEY]: subscriberId },
-      UpdateExpression: 'SET nextSendAt = :next',
-      ConditionExpression:
-        seen === undefined
-          ? 'attribute_exists(#key) AND attribute_not_exists(nextSendAt)'
-          : 'nextSendAt = :seen',
-      ExpressionAttributeNames: seen === undefined ? { '#key': KEY } : undefined,
-      ExpressionAttributeValues:
-        seen === undefined ? { ':next': next } : { ':next': next, ':seen': seen },
+  async grant(
+    subscriberId: string,
+    { slots, n, seen }: GrantAsk,
+    drop: readonly number[] = [],
+  ): Promise<Grant> {
+    const rate = seen.rate === undefined ? 'attribute_not_exists(rate)' : 'rate = :rate';
+    const slowdown = seen.slowdown
+      ? 'slowdown = :slowdown'
+      : '(attribute_not_exists(slowdown) OR slowdown = :zero)';
+    const names: Record<string, string> = {
+      '#key': KEY,
+      '#used': usedName(slots.epoch),
+      '#spacing': spacingName(slots.epoch),
+    };
+    drop.forEach((epoch, i) => {
+      names[`#du${i}`] = usedName(epoch);
+      names[`#ds${i}`] = spacingName(epoch);
     });
+    const remove = drop.map((_, i) => `#du${i}, #ds${i}`).join(', ');
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { [KEY]: subscriberId },
+          UpdateExpression: `SET #spacing = if_not_exists(#spacing, :spacing) ADD #used :n${remove ? ` REMOVE ${remove}` : ''}`,
+          ConditionExpression: [
+            'attribute_exists(#key)',
+            'attribute_not_exists(disabledAt)',
+            '(attribute_not_exists(#used) OR #used <= :limit)',
+            '(attribute_not_exists(#spacing) OR #spacing = :spacing)',
+            rate,
+            slowdown,
+          ].join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: dropUndefined({
+            ':n': n,
+            ':limit': slots.count - n,
+            ':spacing': slots.spacing,
+            ':rate': seen.rate,
+            ':slowdown': seen.slowdown || undefined,
+            ':zero': seen.slowdown ? undefined : 0,
+          }),
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      const view = decodeView(Attributes!);
+      const used = view.granted.get(slots.epoch)?.used ?? n;
+      return { granted: true, from: used - n, view };
+    } catch (error) {
+      if ((error as Error)?.name !== 'ConditionalCheckFailedException') throw error;
+      return { granted: false, view: await this.read(subscriberId) };
+    }
   }
 
   /** Holds every delivery to the subscriber until `until` (epoch ms): its `Retry-After`. */
@@ -141,19 +206,20 @@ export class ReceiverStates {
   /**
    * Records a batch's attempts: the run of failures ends with a success (the failures after the
    * batch's last success start a new one) or grows, the slowdown is set, and the attempts join
-   * the recent ones (the oldest beyond `RECENT_ATTEMPTS_KEPT` dropped). Answers the state after.
+   * the latest ones (on their own item, the oldest beyond `RECENT_ATTEMPTS_KEPT` dropped).
+   * Answers the subscriber after, and the latest attempts as written.
    */
   async record(
     subscriberId: string,
-    before: ReceiverState,
-    { attempts, slowdown }: BatchOutcomes,
-  ): Promise<ReceiverState | undefined> {
+    { attempts, slowdown, earlier }: BatchOutcomes,
+  ): Promise<{ view: ReceiverView; recent: AttemptRecord[] } | undefined> {
     const lastOk = attempts.findLastIndex((a) => a.ok);
     const failuresAfter = attempts.slice(lastOk + 1);
     const names: Record<string, string> = { '#key': KEY };
     const values: Record<string, unknown> = { ':slowdown': slowdown };
     const set = ['slowdown = :slowdown'];
-    const remove: string[] = [];
+    // Attempts kept here before they had their own item: the item shrinks back to one unit.
+    const remove = ['recentAttempts'];
     if (lastOk >= 0) {
       set.push('consecutiveFailures = :failures');
       values[':failures'] = failuresAfter.length;
@@ -172,20 +238,12 @@ export class ReceiverStates {
       values[':failures'] = failuresAfter.length;
       values[':since'] = Date.parse(failuresAfter[0]!.at);
     }
-    // The newest attempts, capped: one write keeps the list bounded. Two invocations writing at
-    // once keep the later one's view: a diagnostic may miss an attempt, never grow.
-    const kept = [
-      ...attempts.map((a): AttemptRecord => recordOf(a)).reverse(),
-      ...before.recentAttempts,
-    ].slice(0, RECENT_ATTEMPTS_KEPT);
-    set.push('recentAttempts = :recent');
-    values[':recent'] = kept.map(dropUndefined);
     const { Attributes } = await this.client
       .send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { [KEY]: subscriberId },
-          UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+          UpdateExpression: `SET ${set.join(', ')} REMOVE ${remove.join(', ')}`,
           ConditionExpression: 'attribute_exists(#key)',
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
@@ -196,11 +254,17 @@ export class ReceiverStates {
         if (error?.name === 'ConditionalCheckFailedException') return { Attributes: undefined };
         throw error;
       });
-    return Attributes && decodeState(Attributes);
+    if (!Attributes) return undefined;
+    // Two sandboxes recording at once keep the later one's list: a diagnostic may miss an
+    // attempt (never the log), and never grows.
+    const recent = latestAttempts(attempts, earlier);
+    await writeAttempts(this.client, this.tableName, subscriberId, recent);
+    return { view: decodeView(Attributes), recent };
   }
 
-  /** The subscriber's recent attempts, newest first. */
+  /** The subscriber's latest attempts, newest first; `undefined` when there is no such subscriber. */
   async recentAttempts(subscriberId: string): Promise<AttemptRecord[] | undefined> {
+    const kept = await readAttempts(this.client, this.tableName, subscriberId);
     const { Item } = await this.client.send(
       new GetCommand({
         TableName: this.tableName,
@@ -210,9 +274,7 @@ export class ReceiverStates {
       }),
     );
     if (!Item) return undefined;
-    return Array.isArray(Item.recentAttempts)
-      ? (Item.recentAttempts as Record<string, unknown>[]).map(decodeAttempt)
-      : [];
+    return kept ?? decodeAttempts(Item.recentAttempts);
   }
 
   /**
@@ -322,7 +384,7 @@ export class ReceiverStates {
 export const RECEIVER_STATES_ACTIONS = {
   read: ['dynamodb:GetItem'],
   all: ['dynamodb:Scan'],
-  reserve: ['dynamodb:UpdateItem'],
+  grant: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
   holdUntil: ['dynamodb:UpdateItem'],
   record: ['dynamodb:UpdateItem'],
   recentAttempts: ['dynamodb:GetItem'],
@@ -333,46 +395,36 @@ export const RECEIVER_STATES_ACTIONS = {
   setRate: ['dynamodb:UpdateItem'],
 } as const satisfies MethodActions<ReceiverStates>;
 
-/** An attempt as kept: without the batch's `ok` flag. */
-function recordOf({ at, webhookId, attempt, ms, status, failure }: AttemptRecord): AttemptRecord {
-  return dropUndefined({ at, webhookId, attempt, ms, status, failure });
+/** The attribute that counts the slots granted in `epoch`. */
+function usedName(epoch: number): string {
+  return `paceUsed${epoch}`;
 }
 
-function dropUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
-/** A number as the document client reads it (wrapped, so that int64 plant ids keep their digits). */
-function number(value: unknown): number | undefined {
-  if (typeof value === 'number') return value;
-  const text = (value as { value?: unknown } | undefined)?.value;
-  return typeof text === 'string' && text !== '' ? Number(text) : undefined;
-}
-
-function decodeAttempt(item: Record<string, unknown>): AttemptRecord {
-  return dropUndefined({
-    at: String(item.at),
-    webhookId: String(item.webhookId),
-    attempt: number(item.attempt) ?? 0,
-    ms: number(item.ms) ?? 0,
-    status: number(item.status),
-    failure: typeof item.failure === 'string' ? item.failure : undefined,
-  });
+/** The attribute that fixes the spacing of the grid in `epoch`. */
+function spacingName(epoch: number): string {
+  return `paceSpacing${epoch}`;
 }
 
 function decodeState(item: Record<string, unknown>): ReceiverState {
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   return dropUndefined({
-    rate: number(item.rate),
-    slowdown: number(item.slowdown),
-    nextSendAt: number(item.nextSendAt),
-    consecutiveFailures: number(item.consecutiveFailures) ?? 0,
-    failingSince: number(item.failingSince),
+    rate: numberOf(item.rate),
+    slowdown: numberOf(item.slowdown),
+    nextSendAt: numberOf(item.nextSendAt),
+    consecutiveFailures: numberOf(item.consecutiveFailures) ?? 0,
+    failingSince: numberOf(item.failingSince),
     disabledAt: text(item.disabledAt),
     disabledReason: text(item.disabledReason),
     replayFrom: text(item.replayFrom),
-    recentAttempts: Array.isArray(item.recentAttempts)
-      ? (item.recentAttempts as Record<string, unknown>[]).map(decodeAttempt)
-      : [],
   });
+}
+
+function decodeView(item: Record<string, unknown>): ReceiverView {
+  const granted = new Map<number, { used: number; spacing: number }>();
+  for (const [name, value] of Object.entries(item)) {
+    const epoch = /^paceUsed(\d+)$/.exec(name)?.[1];
+    const spacing = epoch && numberOf(item[spacingName(Number(epoch))]);
+    if (epoch && spacing) granted.set(Number(epoch), { used: numberOf(value) ?? 0, spacing });
+  }
+  return { ...decodeState(item), subscriber: sealedSubscriberOf(item), granted };
 }

@@ -14,6 +14,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import type { MethodActions } from '../aws/table-definition';
 import { SUBSCRIPTIONS_TABLE } from '../aws/tables';
+import { attemptsKey } from './attempt-records';
 import { eventsOfItem, type PlantEvent } from './events';
 
 const KEY = SUBSCRIPTIONS_TABLE.partitionKey.name;
@@ -69,6 +70,8 @@ export class SubscriptionsTable {
       {
         TableName: this.tableName,
         ConsistentRead: true,
+        // Subscribers only: not the items that keep their attempts (`attempt-records.ts`).
+        FilterExpression: 'attribute_exists(#url)',
         ProjectionExpression: '#key, #url, #name, createdAt, rotationEndsAt, #events',
         ExpressionAttributeNames: {
           '#key': KEY,
@@ -91,15 +94,7 @@ export class SubscriptionsTable {
         ConsistentRead: true,
       }),
     );
-    if (!Item) return undefined;
-    if (typeof Item.secret !== 'string')
-      throw new Error(`subscriber ${subscriberId} has no secret`);
-    const previous = typeof Item.previousSecret === 'string' ? Item.previousSecret : undefined;
-    return {
-      ...decode(Item),
-      secret: Item.secret,
-      ...(previous === undefined ? {} : { previousSecret: previous }),
-    };
+    return Item && sealedSubscriberOf(Item);
   }
 
   /**
@@ -152,7 +147,7 @@ export class SubscriptionsTable {
     }
   }
 
-  /** Removes a subscriber; false when there was none. */
+  /** Removes a subscriber (and its recorded attempts); false when there was none. */
   async remove(subscriberId: string): Promise<boolean> {
     const { Attributes } = await this.client.send(
       new DeleteCommand({
@@ -160,6 +155,9 @@ export class SubscriptionsTable {
         Key: { [KEY]: subscriberId },
         ReturnValues: 'ALL_OLD',
       }),
+    );
+    await this.client.send(
+      new DeleteCommand({ TableName: this.tableName, Key: { [KEY]: attemptsKey(subscriberId) } }),
     );
     return Attributes !== undefined;
   }
@@ -174,6 +172,19 @@ export const SUBSCRIPTIONS_TABLE_ACTIONS = {
   setEvents: ['dynamodb:UpdateItem'],
   remove: ['dynamodb:DeleteItem'],
 } as const satisfies MethodActions<SubscriptionsTable>;
+
+/** A subscriber's item (as `get` or the deliverer's writes answer it) with its sealed secrets. */
+export function sealedSubscriberOf(item: Record<string, unknown>): SealedSubscriber {
+  if (typeof item.secret !== 'string') {
+    throw new Error(`subscriber ${String(item[KEY])} has no secret`);
+  }
+  const previous = typeof item.previousSecret === 'string' ? item.previousSecret : undefined;
+  return {
+    ...decode(item),
+    secret: item.secret,
+    ...(previous === undefined ? {} : { previousSecret: previous }),
+  };
+}
 
 function decode(item: Record<string, unknown>): Subscriber {
   const { subscriberId, url, name, createdAt, rotationEndsAt, events } = item;

@@ -1,17 +1,23 @@
 /**
- * A subscriber's receiver state on a real engine: reservations made by several deliver
- * invocations at once never start two requests closer than the pace allows, a `Retry-After`
- * hold only moves forward, a batch's outcomes keep the run of failures and a bounded list of
- * attempts, a disable is reported once, a dropped delivery is kept for replay (or sent back to
- * be delivered when `enable` came first), and `enable` keeps where to replay from until the
- * replay is done.
+ * A subscriber's receiver state on a real engine: grants made to several sandboxes at once never
+ * start two requests closer than the pace allows, a busy sandbox makes one grant a second and
+ * no read, a `Retry-After` hold only moves forward, attempts are written when they change
+ * something (and otherwise every 10 s) and keep the run of failures and a bounded list of
+ * attempts on their own item, a disable is reported once, a dropped delivery is kept for replay
+ * (or sent back to be delivered when `enable` came first), and `enable` keeps where to replay
+ * from until the replay is done.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
 import { RECENT_ATTEMPTS_KEPT } from '../../../lambda/webhook/health';
-import { spacingMs } from '../../../lambda/webhook/rate-limit';
-import { ReceiverGate, type Admission } from '../../../lambda/deliver/receiver-gate';
+import { PACE_EPOCH_MS, spacingMs } from '../../../lambda/webhook/rate-limit';
+import {
+  ReceiverGate,
+  RECORD_EVERY_MS,
+  type Admission,
+} from '../../../lambda/deliver/receiver-gate';
+import { SandboxReceivers } from '../../../lambda/deliver/sandbox-receivers';
 import { ReceiverStates } from '../../../lambda/webhook/receiver-state';
 import { SubscriptionsTable } from '../../../lambda/webhook/subscriptions-table';
 import { startEngine, type Engine } from '../../../lib/local/dynamodb/engine';
@@ -19,9 +25,16 @@ import { startEngine, type Engine } from '../../../lib/local/dynamodb/engine';
 let engine: Engine;
 let states: ReceiverStates;
 let subscriptions: SubscriptionsTable;
+/** The commands the receiver states sent, by name. */
+const calls: string[] = [];
 beforeAll(async () => {
   engine = await startEngine();
   const client = makeDocumentClient(engine.clientConfig);
+  const send = client.send.bind(client) as (command: object) => Promise<unknown>;
+  client.send = ((command: object) => {
+    calls.push(command.constructor.name);
+    return send(command);
+  }) as typeof client.send;
   states = new ReceiverStates(client, SUBSCRIPTIONS_TABLE.localName);
   subscriptions = new SubscriptionsTable(client, SUBSCRIPTIONS_TABLE.localName);
 });
@@ -43,9 +56,9 @@ async function subscriber(rate?: number): Promise<string> {
 
 const quiet = { disabled: () => undefined, failing: () => undefined };
 
-it('spaces the starts of concurrent invocations by the pace, and sends the rest to wait', async () => {
+it('spaces the starts of sandboxes asking at once by the pace, and sends the rest to wait', async () => {
   const id = await subscriber(20);
-  // Four invocations at once, each with 25 deliveries for the subscriber.
+  // Four sandboxes at once, each with a batch of 25 deliveries for the subscriber.
   const admissions = (
     await Promise.all(
       Array.from({ length: 4 }, async () => {
@@ -70,6 +83,56 @@ it('spaces the starts of concurrent invocations by the pace, and sends the rest 
     expect(wait.verdict === 'wait' && wait.seconds).toBeGreaterThanOrEqual(1);
 });
 
+it("serves a busy sandbox's batches with one grant a second and no read", async () => {
+  const id = await subscriber(1000);
+  const sandbox = new SandboxReceivers(states);
+  // Ten batches a second of ten deliveries each, for three seconds (the clock is the test's).
+  const second = Math.ceil(Date.now() / PACE_EPOCH_MS) * PACE_EPOCH_MS + 3 * PACE_EPOCH_MS;
+  const granted: number[] = [];
+  const perSecond: string[][] = [];
+  for (let s = 0; s < 3; s++) {
+    const before = calls.length;
+    for (let b = 0; b < 10; b++) {
+      const at = second + s * PACE_EPOCH_MS + b * 100;
+      const gate = new ReceiverGate({ states, sandbox, events: quiet, now: () => at });
+      const answers = await Promise.all(Array.from({ length: 10 }, () => gate.admit(id)));
+      for (const answer of answers) {
+        expect(answer.verdict).toBe('go');
+        if (answer.verdict === 'go') {
+          expect(answer.subscriber.url).toBe('http://127.0.0.1:9/hook');
+          granted.push(answer.startAt);
+        }
+      }
+      await gate.close();
+    }
+    perSecond.push(calls.slice(before));
+  }
+  // The first second reads the subscriber and grants batch by batch; then one grant a second.
+  expect(perSecond[0]!.filter((c) => c === 'GetCommand')).toHaveLength(1);
+  expect(perSecond[1]).toEqual(['UpdateCommand']);
+  expect(perSecond[2]).toEqual(['UpdateCommand']);
+  expect(new Set(granted).size).toBe(300);
+  const sorted = granted.sort((a, b) => a - b);
+  for (let i = 1; i < sorted.length; i++) {
+    expect(sorted[i]! - sorted[i - 1]!).toBeGreaterThanOrEqual(spacingMs(1000) - 0.001);
+  }
+});
+
+it('gives nothing to a removed subscriber, and nothing more once it is disabled', async () => {
+  const id = await subscriber();
+  const sandbox = new SandboxReceivers(states);
+  const gate = new ReceiverGate({ states, sandbox, events: quiet });
+  expect((await gate.admit(id)).verdict).toBe('go');
+  await states.disable(id, new Date().toISOString(), '410 Gone', new Date().toISOString());
+  // Past what the sandbox holds: the next grant is refused, the item read says why.
+  const later = Date.now() + 3 * PACE_EPOCH_MS;
+  const after = new ReceiverGate({ states, sandbox, events: quiet, now: () => later });
+  expect(await after.admit(id)).toEqual({ verdict: 'disabled' });
+  await subscriptions.remove(id);
+  const gone = new ReceiverGate({ states, sandbox, events: quiet, now: () => later + 3_000 });
+  expect(await gone.admit(id)).toEqual({ verdict: 'removed' });
+});
+
 it('holds a subscriber until its Retry-After, never earlier', async () => {
   const id = await subscriber();
   const later = Date.now() + 60_000;
@@ -92,23 +155,24 @@ it('keeps the run of failures, ends it with a success, and keeps only the latest
     ...(ok ? { status: 204 } : { status: 500 }),
     ok,
   });
-  let state = (await states.read(id))!;
-  state = (await states.record(id, state, {
+  let recorded = (await states.record(id, {
     attempts: Array.from({ length: 18 }, (_, i) => attempt(i, false)),
     slowdown: 0,
+    earlier: [],
   }))!;
-  expect(state.consecutiveFailures).toBe(18);
-  expect(state.failingSince).toBe(Date.UTC(2026, 10, 25, 8, 0, 0));
-  state = (await states.read(id))!;
-  state = (await states.record(id, state, {
+  expect(recorded.view.consecutiveFailures).toBe(18);
+  expect(recorded.view.failingSince).toBe(Date.UTC(2026, 10, 25, 8, 0, 0));
+  recorded = (await states.record(id, {
     attempts: [attempt(20, false), attempt(21, true), attempt(22, false), attempt(23, false)],
     slowdown: 1,
+    earlier: recorded.recent,
   }))!;
   // The success ended the run; the two failures after it start a new one.
-  expect(state.consecutiveFailures).toBe(2);
-  expect(state.failingSince).toBe(Date.UTC(2026, 10, 25, 8, 0, 22));
-  expect(state.slowdown).toBe(1);
+  expect(recorded.view.consecutiveFailures).toBe(2);
+  expect(recorded.view.failingSince).toBe(Date.UTC(2026, 10, 25, 8, 0, 22));
+  expect(recorded.view.slowdown).toBe(1);
   const recent = (await states.recentAttempts(id))!;
+  expect(recent).toEqual(recorded.recent);
   expect(recent).toHaveLength(RECENT_ATTEMPTS_KEPT);
   expect(recent[0]).toEqual({
     at: attempt(23, false).at,
@@ -125,6 +189,38 @@ it('keeps the run of failures, ends it with a success, and keeps only the latest
     'msg_17',
   ]);
   expect(await states.recentAttempts('sub_nobody')).toBeUndefined();
+  // Kept on their own item: the subscriber's stays small, and `list` sees subscribers only.
+  expect(JSON.stringify(await states.read(id)).length).toBeLessThan(1024);
+  expect((await subscriptions.list()).map((s) => s.subscriberId)).toContain(id);
+  expect([...(await states.all()).keys()].every((key) => !key.includes('#'))).toBe(true);
+});
+
+it('records successes every 10 s, and a change (a run of failures begun or ended) at once', async () => {
+  const id = await subscriber();
+  const sandbox = new SandboxReceivers(states);
+  const start = Date.now();
+  const batch = async (at: number, status: number) => {
+    const gate = new ReceiverGate({ states, sandbox, events: quiet, now: () => at });
+    expect((await gate.admit(id)).verdict).toBe('go');
+    await gate.report(id, {
+      webhookId: `msg_r${at}`,
+      attempt: 1,
+      storedAt: new Date(at).toISOString(),
+      startedAt: at,
+      result: { status },
+    });
+    await gate.close();
+    return (await states.recentAttempts(id))!.length;
+  };
+  expect(await batch(start, 204)).toBe(0);
+  expect(await batch(start + 1_000, 204)).toBe(0);
+  // The sandbox's successes are written once RECORD_EVERY_MS has passed, all of them.
+  expect(await batch(start + RECORD_EVERY_MS, 204)).toBe(3);
+  // A failure begins a run: written at once, as is the success that ends it.
+  expect(await batch(start + RECORD_EVERY_MS + 1_000, 500)).toBe(4);
+  expect((await states.read(id))!.consecutiveFailures).toBe(1);
+  expect(await batch(start + RECORD_EVERY_MS + 2_000, 204)).toBe(5);
+  expect((await states.read(id))!.consecutiveFailures).toBe(0);
 });
 
 it('disables once, keeps the earliest plant for replay, and enable keeps it until the replay is done', async () => {

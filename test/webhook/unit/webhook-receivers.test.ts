@@ -1,15 +1,17 @@
 /**
  * What receivers say, in pure terms: `Retry-After` read as seconds or a date and cut to 12 h,
- * the per-subscriber pace (spacing, slowdown, reservations), and which answers slow a
- * subscriber down or disable it.
+ * the per-subscriber pace (spacing, slowdown, the grid's seconds and how their granted counts
+ * map to slots), and which answers slow a subscriber down or disable it.
  */
 import { asksToSlowDown, attemptText, isGone, statusText } from '../../../lambda/webhook/health';
 import {
   currentRate,
   DEFAULT_RATE_PER_SECOND,
+  epochOfNextSlot,
+  epochSlots,
+  grantedStarts,
   maxSlowdown,
-  reserve,
-  RESERVE_AHEAD_MS,
+  PACE_EPOCH_MS,
   SLOWEST_RATE_PER_SECOND,
   spacingMs,
 } from '../../../lambda/webhook/rate-limit';
@@ -42,32 +44,61 @@ describe('Retry-After', () => {
 });
 
 describe('pace', () => {
-  it('spaces requests 25 % wider than the rate, so no second holds more than the rate', () => {
+  /** The starts of `grants` (counts of the second's slots, in the order granted) of `epoch`. */
+  const starts = (epoch: number, spacing: number, grants: number[]) => {
+    const slots = epochSlots(epoch, spacing);
+    let from = 0;
+    return grants.map((n) => {
+      const granted = grantedStarts(slots, from, n);
+      from += n;
+      return granted;
+    });
+  };
+
+  it('spaces the grid 25 % wider than the rate, so no second holds more than the rate', () => {
     expect(spacingMs(10)).toBeCloseTo(125);
-    const { starts } = reserve({ rate: 10 }, 100, NOW);
-    // Any window of one second holds at most 10 starts.
-    for (const start of starts) {
-      expect(starts.filter((s) => s >= start && s < start + 1000).length).toBeLessThanOrEqual(10);
+    expect(spacingMs(3)).toBe(416.667);
+    const epoch = Math.floor(NOW / PACE_EPOCH_MS);
+    // Every slot of three seconds, granted in uneven pieces to several sandboxes.
+    const all = [epoch, epoch + 1, epoch + 2]
+      .flatMap((e) => starts(e, spacingMs(10), [3, 1, 4]).flat())
+      .sort((a, b) => a - b);
+    expect(all).toHaveLength(24);
+    expect(new Set(all).size).toBe(24);
+    for (const start of all) {
+      expect(all.filter((s) => s >= start && s < start + 1000).length).toBeLessThanOrEqual(10);
     }
   });
 
-  it('reserves only what starts within the reservation window, and says when the rest may', () => {
-    const reservation = reserve({ rate: 5 }, 30, NOW);
-    const spacing = spacingMs(5);
-    expect(reservation.starts.length).toBe(Math.floor(RESERVE_AHEAD_MS / spacing) + 1);
-    expect(reservation.starts[0]).toBe(NOW);
-    expect(reservation.nextSendAt).toBe(Math.ceil(NOW + reservation.starts.length * spacing));
-    expect(reservation.laterAt(0)).toBe(reservation.nextSendAt);
-    expect(reservation.laterAt(3)).toBe(reservation.nextSendAt + 3 * spacing);
+  it("spreads each grant over the whole second, and grants disjoint slots of the second's grid", () => {
+    const epoch = Math.floor(NOW / PACE_EPOCH_MS) + 1;
+    const spacing = spacingMs(100);
+    const slots = epochSlots(epoch, spacing);
+    expect(slots.count).toBe(80);
+    const grants = starts(epoch, spacing, [10, 30, 40]);
+    const all = grants.flat();
+    expect(new Set(all).size).toBe(80);
+    for (const start of all) {
+      expect(start).toBeGreaterThanOrEqual(epoch * PACE_EPOCH_MS);
+      expect(start).toBeLessThan((epoch + 1) * PACE_EPOCH_MS);
+      // On the grid: a whole number of spacings from the epoch of time.
+      expect(Math.abs(start / spacing - Math.round(start / spacing))).toBeLessThan(1e-6);
+    }
+    // The first ten (one batch's grant) reach into each quarter of the second.
+    const quarters = new Set(grants[0]!.map((s) => Math.floor((s % PACE_EPOCH_MS) / 250)));
+    expect(quarters).toEqual(new Set([0, 1, 2, 3]));
+    // Counts past the second's slots grant nothing.
+    expect(grantedStarts(slots, 78, 5)).toHaveLength(2);
   });
 
-  it('starts after the time another invocation reserved, and reserves nothing far beyond now', () => {
-    const taken = reserve({ rate: 50, nextSendAt: NOW + 500 }, 3, NOW);
-    expect(taken.starts[0]).toBe(NOW + 500);
-    const paused = reserve({ rate: 50, nextSendAt: NOW + 60_000 }, 3, NOW);
-    expect(paused.starts).toEqual([]);
-    expect(paused.nextSendAt).toBe(NOW + 60_000);
-    expect(paused.laterAt(0)).toBe(NOW + 60_000);
+  it('finds the next second with a slot when the rate is under 1.25 a second', () => {
+    const spacing = spacingMs(0.1); // 12.5 s
+    const epoch = epochOfNextSlot(NOW, spacing);
+    const slots = epochSlots(epoch, spacing);
+    expect(slots.count).toBe(1);
+    expect(slots.first * spacing).toBeGreaterThanOrEqual(NOW);
+    expect(slots.first * spacing - NOW).toBeLessThan(spacing);
+    expect(epochSlots(epoch + 1, spacing).count).toBe(0);
   });
 
   it('halves the rate per slowdown, never below one a minute, and defaults to 100 a second', () => {
