@@ -143,6 +143,17 @@ export interface LevelModel {
   readonly bytesPerRequest: number;
 }
 
+/** The second subscriber count the pressure table shows the subscriptions table's partition at. */
+const TEN_SUBSCRIBERS = 10;
+
+/** The share of one partition the webhook's reads and writes of the subscriptions table take. */
+function partitionShare(webhook: WebhookLoad): number {
+  return (
+    webhook.subscriptionWrites / QUOTAS.dynamoPartitionWrites.value +
+    webhook.subscriptionReads / QUOTAS.dynamoPartitionReads.value
+  );
+}
+
 /** The model at `mix`, with `tokens` active tokens, `subscribers` and receivers answering in `latencyMs`. */
 export function model(
   mix: Mix,
@@ -225,13 +236,22 @@ export function model(
     row('plants table: its read quota (L-CF0CBE56)', plantReads, q.dynamoTableMax),
     {
       // A handful of items share one partition: 1,000 write or 3,000 read units, or a combination.
-      what: 'subscriptions table, one partition (writes ÷ 1,000 + reads ÷ 3,000)',
-      demand:
-        webhook.subscriptionWrites / q.dynamoPartitionWrites.value +
-        webhook.subscriptionReads / q.dynamoPartitionReads.value,
+      what: `subscriptions table, one partition (writes ÷ 1,000 + reads ÷ 3,000; ${subscribers} subscriber${subscribers === 1 ? '' : 's'})`,
+      demand: partitionShare(webhook),
       limit: 1,
       source: q.dynamoPartitionWrites.source,
     },
+    {
+      what: `subscriptions table, one partition, at ${TEN_SUBSCRIBERS} subscribers`,
+      demand: partitionShare(webhookLoad(mix.create, TEN_SUBSCRIBERS, latencyMs)),
+      limit: 1,
+      source: q.dynamoPartitionWrites.source,
+    },
+    row(
+      "one subscriber's item: write units a second (an item never gets more than its partition's)",
+      webhook.subscriberItemWrites,
+      q.dynamoPartitionWrites,
+    ),
     {
       what: `fan-out, one shard: records a second (${STREAM_SOURCE.parallelizationFactor} batches of ${STREAM_SOURCE.batchSize} at once)`,
       demand: changes / webhook.shards,

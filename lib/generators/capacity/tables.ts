@@ -27,7 +27,7 @@ import {
   readHeavy,
   type LevelModel,
 } from './model';
-import { SUBSCRIPTION_ITEM_BYTES } from './webhook';
+import { ATTEMPTS_ITEM_BYTES, SUBSCRIPTION_ITEM_BYTES } from './webhook';
 
 /** Where the generated part of docs/capacity.md begins and ends. */
 export const MARKERS = {
@@ -240,7 +240,7 @@ export function capacityTables(): string {
     '',
     `Lambda's own lines (platform.start and platform.report, JSON log format) add ${PLATFORM_LINES} bytes per invocation and the access log ${ACCESS_LINE} bytes per request (both computed from their formats: \`lib/generators/capacity/model.ts\`).`,
     '',
-    `The fan-out (\`env -u NODE_EXTRA_CA_CERTS npm run bench -- --phases fan-out\`, ${MEASURED.fanOut.when}): ${MEASURED.fanOut.cpuMsPerCall} ms of CPU per SendMessageBatch on one core, which Lambda gives the fan-out's ${n(FUNCTIONS['fan-out'].memorySize)} MB. The webhook functions' lines (one per fan-out batch, one per delivery, EMF metrics per invocation) and a subscriber's item (${n(SUBSCRIPTION_ITEM_BYTES)} bytes with its 20 recent attempts) are computed from their formats (\`lib/generators/capacity/webhook.ts\`).`,
+    `The fan-out (\`env -u NODE_EXTRA_CA_CERTS npm run bench -- --phases fan-out\`, ${MEASURED.fanOut.when}): ${MEASURED.fanOut.cpuMsPerCall} ms of CPU per SendMessageBatch on one core, which Lambda gives the fan-out's ${n(FUNCTIONS['fan-out'].memorySize)} MB. The webhook functions' lines (one per fan-out batch, one per delivery, EMF metrics per invocation), a subscriber's item (${n(SUBSCRIPTION_ITEM_BYTES)} bytes with its pace) and the item of its 20 latest attempts (${n(ATTEMPTS_ITEM_BYTES)} bytes) are computed from their formats (\`lib/generators/capacity/webhook.ts\`).`,
     '',
     '#### The shape at each level (creates only)',
     '',

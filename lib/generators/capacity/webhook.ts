@@ -7,7 +7,10 @@
  * what both functions log.
  */
 import { FAN_OUT_IN_FLIGHT } from '../../../lambda/fan-out/fan-out';
+import { RECORD_EVERY_MS } from '../../../lambda/deliver/receiver-gate';
 import { SUBSCRIBERS_FRESH_SECONDS } from '../../../lambda/webhook/config';
+import { RECENT_ATTEMPTS_KEPT } from '../../../lambda/webhook/health';
+import { PACE_EPOCH_MS } from '../../../lambda/webhook/rate-limit';
 import { BATCH_ENTRIES } from '../../../lambda/webhook/delivery-queue';
 import { FUNCTIONS } from '../../definitions/functions';
 import { DELIVERY_SOURCE, STREAM_SOURCE } from '../../definitions/webhooks';
@@ -30,7 +33,10 @@ const FUNCTION_CONTEXT = {
   xray_trace_id: '1-674392a8-3f0b2d1c9a8e6f7f09617d4d',
 };
 
-/** A subscriber's item: its address and sealed secret, its pace, health and last 20 attempts. */
+/**
+ * A subscriber's item: its address and sealed secret, its pace (with the counts of slots granted
+ * in two seconds of its grid) and health. Its latest attempts are an item of their own.
+ */
 export const SUBSCRIPTION_ITEM_BYTES = Buffer.byteLength(
   JSON.stringify({
     subscriberId: 'sub_Xk2q9wLrT0aB7cD3eF5gHh',
@@ -40,9 +46,19 @@ export const SUBSCRIPTION_ITEM_BYTES = Buffer.byteLength(
     secret: 'A'.repeat(248),
     rate: 100,
     slowdown: 0,
-    nextSendAt: 1764035592345,
     consecutiveFailures: 0,
-    recentAttempts: Array.from({ length: 20 }, () => ({
+    paceUsed1764035592: 800,
+    paceSpacing1764035592: 1.25,
+    paceUsed1764035593: 800,
+    paceSpacing1764035593: 1.25,
+  }),
+);
+
+/** The item that keeps a subscriber's last 20 attempts (`attempt-records.ts`). */
+export const ATTEMPTS_ITEM_BYTES = Buffer.byteLength(
+  JSON.stringify({
+    subscriberId: 'sub_Xk2q9wLrT0aB7cD3eF5gHh#attempts',
+    recentAttempts: Array.from({ length: RECENT_ATTEMPTS_KEPT }, () => ({
       at: ISO,
       webhookId: WEBHOOK_ID,
       attempt: 1,
@@ -122,9 +138,17 @@ export interface WebhookLoad {
   readonly scanUnits: number;
   /** Fan-out Scans a second: each sandbox reads the list once per `SUBSCRIBERS_FRESH_SECONDS`. */
   readonly scans: number;
+  /** Deliver sandboxes at work (the deliverer's concurrency, at least one while it delivers). */
+  readonly deliverSandboxes: number;
+  /** The deliverer's grants a second (one per sandbox, subscriber and second of work). */
+  readonly grants: number;
+  /** The deliverer's records of attempts a second (one per sandbox and subscriber per 10 s). */
+  readonly records: number;
   /** Read and write units a second on the subscriptions table, whose few items share a partition. */
   readonly subscriptionReads: number;
   readonly subscriptionWrites: number;
+  /** Write units a second on one subscriber's item (the hottest item). */
+  readonly subscriberItemWrites: number;
   readonly logBytes: number;
   /** GB-seconds a second of the fan-out and the deliverer. */
   readonly gbSeconds: number;
@@ -168,18 +192,29 @@ export function webhookLoad(
   const sqsRequests =
     fanOutInvocations * callsFor(recordsPerBatch) + (2 * deliveries) / perSqsBatch;
   // A strongly consistent read unit is 4 KB, a write unit 1 KB of the whole item.
-  const readUnits = Math.ceil(SUBSCRIPTION_ITEM_BYTES / 4096);
   const writeUnits = Math.ceil(SUBSCRIPTION_ITEM_BYTES / 1024);
-  const scanUnits = Math.ceil((subscribers * SUBSCRIPTION_ITEM_BYTES) / 4096);
-  // Each deliver batch, per subscriber in it: its item and its state read, a reservation of its
-  // pace and a record of its attempts written.
+  const attemptsUnits = Math.ceil(ATTEMPTS_ITEM_BYTES / 1024);
+  const scanUnits = Math.ceil(
+    (subscribers * (SUBSCRIPTION_ITEM_BYTES + ATTEMPTS_ITEM_BYTES)) / 4096,
+  );
+  // The subscribers in one deliver batch: each of its sandboxes works for all of them.
   const perBatch = Math.min(subscribers, DELIVERY_SOURCE.batchSize);
+  // A sandbox grants itself each subscriber's slots once a second (one conditional write that
+  // answers the item: no read) and records their attempts every RECORD_EVERY_MS (the
+  // subscriber's item and its attempts item), or once a batch when batches are rarer.
+  const deliverSandboxes =
+    deliveries > 0 ? Math.max(1, Math.min(DELIVERY_SOURCE.maxConcurrency, deliverNeeded)) : 0;
+  const perSandbox = (everyMs: number) =>
+    Math.min(deliverInvocations, (deliverSandboxes * 1000) / everyMs) * perBatch;
+  const grants = perSandbox(PACE_EPOCH_MS);
+  const records = perSandbox(RECORD_EVERY_MS);
   // Each fan-out sandbox Scans once per SUBSCRIBERS_FRESH_SECONDS (at most once a batch); a
   // shard keeps at least one sandbox busy.
   const fanOutSandboxes = Math.max(shards, Math.ceil((fanOutInvocations * fanOutMs) / 1000));
   const scans = Math.min(fanOutInvocations, fanOutSandboxes / SUBSCRIBERS_FRESH_SECONDS);
-  const subscriptionReads = scans * scanUnits + deliverInvocations * perBatch * 2 * readUnits;
-  const subscriptionWrites = deliverInvocations * perBatch * 2 * writeUnits;
+  const subscriptionReads = scans * scanUnits;
+  const subscriptionWrites = grants * writeUnits + records * (writeUnits + attemptsUnits);
+  const subscriberItemWrites = subscribers > 0 ? ((grants + records) * writeUnits) / perBatch : 0;
   const logBytes =
     fanOutInvocations * (WEBHOOK_LINES.fanOutBatch + WEBHOOK_LINES.metrics) +
     deliveries * WEBHOOK_LINES.delivery +
@@ -203,8 +238,12 @@ export function webhookLoad(
     sqsRequests,
     scanUnits,
     scans,
+    deliverSandboxes,
+    grants,
+    records,
     subscriptionReads,
     subscriptionWrites,
+    subscriberItemWrites,
     logBytes,
     gbSeconds,
   };
