@@ -2,7 +2,7 @@
  * What one deliver sandbox knows of each subscriber across its batches: the subscriber as its
  * last read or grant answered it (at most `RESERVE_AHEAD_MS` old when used), the slots of the
  * subscriber's grid granted to this sandbox and not yet used, how many deliveries it asked for
- * in the last second (the size of its next grant), and the attempts it has not yet recorded.
+ * in the last second (what its next grant adds), and the attempts it has not yet recorded.
  * So a busy sandbox makes one write a second per subscriber, whatever its batches, and reads
  * nothing: the grant answers the subscriber's address, secrets and state.
  */
@@ -10,6 +10,7 @@ import {
   currentRate,
   epochOfNextSlot,
   epochSlots,
+  GRANT_EPOCHS,
   grantedStarts,
   PACE_EPOCH_MS,
   RESERVE_AHEAD_MS,
@@ -30,7 +31,7 @@ export interface Known {
   at: number;
   /** Starts granted to this sandbox and not yet used (epoch ms, in order). */
   slots: number[];
-  /** Deliveries asked for in the current second, and in the one before. */
+  /** Deliveries asked for in the current second (`epoch`: epoch seconds), and in the one before. */
   asked: { epoch: number; now: number; before: number };
   /** Attempts not yet recorded, in the order they ended. */
   pending: (AttemptRecord & { ok: boolean })[];
@@ -88,22 +89,22 @@ export class SandboxReceivers {
 
   /**
    * Starts for up to `count` deliveries to an enabled subscriber: first the slots this sandbox
-   * holds, then a grant of the next second (as much as it asked for in the last second, so that
-   * one write serves its batches all through it). Never a start before a `Retry-After` hold.
+   * holds, then one grant of the next second of the grid: this batch's deliveries from its
+   * nearest epochs, and as many more as the sandbox asked for in the second before, spread over
+   * the second, so that one write serves its batches all through it. Never a start before a
+   * `Retry-After` hold.
    */
   async take(subscriberId: string, count: number, now: number): Promise<Slots> {
     const known = await this.fresh(subscriberId, now);
-    const epochNow = Math.floor(now / PACE_EPOCH_MS);
-    if (known.asked.epoch !== epochNow) {
-      known.asked = {
-        epoch: epochNow,
-        now: 0,
-        before: known.asked.epoch === epochNow - 1 ? known.asked.now : 0,
-      };
+    const second = Math.floor(now / 1000);
+    if (known.asked.epoch !== second) {
+      const before = known.asked.epoch === second - 1 ? known.asked.now : 0;
+      known.asked = { epoch: second, now: 0, before };
     }
     known.asked.now += count;
     const starts: number[] = [];
-    let retryAt = (epochNow + 1) * PACE_EPOCH_MS;
+    const next = (Math.floor(now / PACE_EPOCH_MS) + 1) * PACE_EPOCH_MS;
+    let retryAt = next;
     let spacing = spacingMs(currentRate(known.view ?? {}));
     for (let tries = 0; tries <= GRANT_TRIES; tries++) {
       const view = known.view;
@@ -115,30 +116,36 @@ export class SandboxReceivers {
         starts.push(known.slots.shift()!);
       }
       if (starts.length >= count || tries === GRANT_TRIES) break;
-      // The next second of the grid with a slot at or after the hold.
       spacing = spacingMs(currentRate(view));
-      const epoch = epochOfNextSlot(Math.max((epochNow + 1) * PACE_EPOCH_MS, from), spacing);
-      const taken = view.granted.get(epoch);
-      const slots = epochSlots(epoch, taken?.spacing ?? spacing);
-      retryAt = (epoch + 1) * PACE_EPOCH_MS;
-      const free = slots.count - (taken?.used ?? 0);
-      if (free <= 0 || slots.first * slots.spacing > now + RESERVE_AHEAD_MS) {
-        retryAt = Math.max(retryAt, slots.first * slots.spacing);
-        break;
+      const first = epochOfNextSlot(Math.max(next, from), spacing);
+      const epochs = Array.from({ length: GRANT_EPOCHS }, (_, k) => {
+        const taken = view.granted.get(first + k);
+        const slots = epochSlots(first + k, taken?.spacing ?? spacing);
+        return { slots, free: slots.count - (taken?.used ?? 0), n: 0 };
+      }).filter(
+        ({ slots, free }) => free > 0 && slots.first * slots.spacing <= now + RESERVE_AHEAD_MS,
+      );
+      retryAt = Math.max(next, (first + GRANT_EPOCHS) * PACE_EPOCH_MS);
+      // This batch's deliveries from the nearest epochs, then the second's expected demand.
+      let need = count - starts.length;
+      for (const epoch of epochs) {
+        epoch.n = Math.min(epoch.free, need);
+        need -= epoch.n;
       }
-      const n = Math.min(free, Math.max(count - starts.length, known.asked.before));
-      const drop = [...view.granted.keys()].filter((e) => e < epoch - 1);
+      const expected = Math.ceil(Math.max(0, known.asked.before - count) / GRANT_EPOCHS);
+      for (const epoch of epochs) epoch.n += Math.min(epoch.free - epoch.n, expected);
+      const asked = epochs.filter((epoch) => epoch.n > 0);
+      if (asked.length === 0) break;
       const grant = await this.states.grant(
         subscriberId,
-        { slots, n, seen: { rate: view.rate, slowdown: view.slowdown } },
-        drop,
+        { epochs: asked, seen: { rate: view.rate, slowdown: view.slowdown } },
+        [...view.granted.keys()].filter((epoch) => epoch < first - 1),
       );
       known.view = grant.view;
       known.at = now;
       if (grant.granted) {
-        known.slots = [...known.slots, ...grantedStarts(slots, grant.from, n)].sort(
-          (a, b) => a - b,
-        );
+        const granted = asked.flatMap(({ slots, n }, i) => grantedStarts(slots, grant.from[i]!, n));
+        known.slots = [...known.slots, ...granted].sort((a, b) => a - b);
       }
     }
     return { view: known.view, starts, retryAt, spacing };

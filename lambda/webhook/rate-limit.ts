@@ -3,12 +3,12 @@
  * only on its grid, one slot every `1.25 / rate` s (`k × spacing` from the epoch of time), and
  * each slot is granted to one sandbox at most, so that a receiver counting arrivals per second
  * never counts more than its rate, however many sandboxes send, even when the network and a busy
- * deliverer bunch them by up to a fifth of the spacing. The grid is granted a second (an epoch)
- * at a time: one conditional write adds to the epoch's count of slots granted, and the granted
- * counts map to slots spread over the whole second, so one write serves every batch a sandbox
- * handles in it. A receiver that answers 429, 502, 504 or not at all halves its rate (down to
- * one request a minute), and its successes double it back; a `Retry-After` holds all its
- * deliveries until then.
+ * deliverer bunch them by up to a fifth of the spacing. The grid is granted a quarter second (an
+ * epoch) at a time, up to four at once: one conditional write adds to each epoch's count of
+ * slots granted, and the counts granted map to slots spread over the whole epoch, so one write
+ * serves every batch a sandbox handles in the next second. A receiver that answers 429, 502,
+ * 504 or not at all halves its rate (down to one request a minute), and its successes double it
+ * back; a `Retry-After` holds all its deliveries until then.
  */
 
 /**
@@ -28,14 +28,17 @@ export const SLOWEST_RATE_PER_SECOND = 1 / 60;
 const SPACING_MARGIN = 1.25;
 
 /**
- * How far ahead a sandbox takes slots: a granted start waits in the invocation (up to this
- * long), the rest go back to the queue. Short, so that a slow subscriber holds few invocations;
- * the next epoch (starting within a second, ending within two) always fits.
+ * How far ahead a sandbox uses slots: a granted start waits in the invocation (up to this long),
+ * the rest go back to the queue. Short, so that a slow subscriber holds few invocations; and what
+ * a sandbox knows of a subscriber is never older than this when it sends.
  */
 export const RESERVE_AHEAD_MS = 2_000;
 
-/** The grid is granted an epoch at a time: one second. */
-export const PACE_EPOCH_MS = 1_000;
+/** The grid is counted in epochs of a quarter second. */
+export const PACE_EPOCH_MS = 250;
+
+/** One grant covers up to this many epochs from the next one: a second of the grid. */
+export const GRANT_EPOCHS = 4;
 
 /**
  * How late a reserved request may start: later, it is not sent (it waits its turn again). Any

@@ -25,10 +25,11 @@ import {
   writeAttempts,
   type AttemptRecord,
 } from './attempt-records';
-import type { EpochSlots, Pace } from './rate-limit';
+import { grantedOf, grantUpdate, type Granted, type GrantAsk } from './pace-grants';
 import { sealedSubscriberOf, type SealedSubscriber } from './subscriptions-table';
 
 export type { AttemptRecord } from './attempt-records';
+export type { GrantAsk } from './pace-grants';
 
 const KEY = SUBSCRIPTIONS_TABLE.partitionKey.name;
 
@@ -54,21 +55,13 @@ export interface ReceiverState extends Pace {
  */
 export interface ReceiverView extends ReceiverState {
   readonly subscriber: SealedSubscriber;
-  readonly granted: ReadonlyMap<number, { readonly used: number; readonly spacing: number }>;
+  readonly granted: Granted;
 }
 
-/** What a sandbox asks of a second of the grid: `n` slots of `slots`, at the pace it saw. */
-export interface GrantAsk {
-  readonly slots: EpochSlots;
-  readonly n: number;
-  /** The rate and slowdown it computed the spacing from: granted only if they still hold. */
-  readonly seen: Pace;
-}
-
-/** A grant: the epoch's counts `from` to `from + n - 1` are this sandbox's, and the item after. */
+/** A grant: each epoch's counts `from[i]` to `from[i] + n - 1` are the caller's, and the item after. */
 export type Grant =
-  | { readonly granted: true; readonly from: number; readonly view: ReceiverView }
-  /** Refused (the second is full, the pace changed, disabled): the item as it is, if any. */
+  | { readonly granted: true; readonly from: readonly number[]; readonly view: ReceiverView }
+  /** Refused (an epoch is full, the pace changed, disabled): the item as it is, if any. */
   | { readonly granted: false; readonly view: ReceiverView | undefined };
 
 /** What one batch's attempts to one subscriber came to. */
@@ -132,59 +125,24 @@ export class ReceiverStates {
   }
 
   /**
-   * Grants `n` slots of a second of the subscriber's grid to the caller: one conditional write
-   * that adds `n` to the second's count of slots granted, if they fit and the pace it was asked
-   * at still holds (its spacing fixed by the second's first grant), and the subscriber is there
-   * and enabled; the seconds before the one before it are dropped from the item (`drop`).
+   * Grants slots of up to a second of the subscriber's grid to the caller: one conditional
+   * write that adds to each epoch's count of slots granted, if they fit and the pace it was
+   * asked at still holds (an epoch's spacing fixed by its first grant), and the subscriber is
+   * there and enabled; the epochs in `drop` (gone by) leave the item.
    */
-  async grant(
-    subscriberId: string,
-    { slots, n, seen }: GrantAsk,
-    drop: readonly number[] = [],
-  ): Promise<Grant> {
-    const rate = seen.rate === undefined ? 'attribute_not_exists(rate)' : 'rate = :rate';
-    const slowdown = seen.slowdown
-      ? 'slowdown = :slowdown'
-      : '(attribute_not_exists(slowdown) OR slowdown = :zero)';
-    const names: Record<string, string> = {
-      '#key': KEY,
-      '#used': usedName(slots.epoch),
-      '#spacing': spacingName(slots.epoch),
-    };
-    drop.forEach((epoch, i) => {
-      names[`#du${i}`] = usedName(epoch);
-      names[`#ds${i}`] = spacingName(epoch);
-    });
-    const remove = drop.map((_, i) => `#du${i}, #ds${i}`).join(', ');
+  async grant(subscriberId: string, ask: GrantAsk, drop: readonly number[] = []): Promise<Grant> {
     try {
       const { Attributes } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { [KEY]: subscriberId },
-          UpdateExpression: `SET #spacing = if_not_exists(#spacing, :spacing) ADD #used :n${remove ? ` REMOVE ${remove}` : ''}`,
-          ConditionExpression: [
-            'attribute_exists(#key)',
-            'attribute_not_exists(disabledAt)',
-            '(attribute_not_exists(#used) OR #used <= :limit)',
-            '(attribute_not_exists(#spacing) OR #spacing = :spacing)',
-            rate,
-            slowdown,
-          ].join(' AND '),
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: dropUndefined({
-            ':n': n,
-            ':limit': slots.count - n,
-            ':spacing': slots.spacing,
-            ':rate': seen.rate,
-            ':slowdown': seen.slowdown || undefined,
-            ':zero': seen.slowdown ? undefined : 0,
-          }),
+          ...grantUpdate(ask, drop),
           ReturnValues: 'ALL_NEW',
         }),
       );
       const view = decodeView(Attributes!);
-      const used = view.granted.get(slots.epoch)?.used ?? n;
-      return { granted: true, from: used - n, view };
+      const from = ask.epochs.map(({ slots, n }) => (view.granted.get(slots.epoch)?.used ?? n) - n);
+      return { granted: true, from, view };
     } catch (error) {
       if ((error as Error)?.name !== 'ConditionalCheckFailedException') throw error;
       return { granted: false, view: await this.read(subscriberId) };
@@ -395,16 +353,6 @@ export const RECEIVER_STATES_ACTIONS = {
   setRate: ['dynamodb:UpdateItem'],
 } as const satisfies MethodActions<ReceiverStates>;
 
-/** The attribute that counts the slots granted in `epoch`. */
-function usedName(epoch: number): string {
-  return `paceUsed${epoch}`;
-}
-
-/** The attribute that fixes the spacing of the grid in `epoch`. */
-function spacingName(epoch: number): string {
-  return `paceSpacing${epoch}`;
-}
-
 function decodeState(item: Record<string, unknown>): ReceiverState {
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   return dropUndefined({
@@ -420,11 +368,5 @@ function decodeState(item: Record<string, unknown>): ReceiverState {
 }
 
 function decodeView(item: Record<string, unknown>): ReceiverView {
-  const granted = new Map<number, { used: number; spacing: number }>();
-  for (const [name, value] of Object.entries(item)) {
-    const epoch = /^paceUsed(\d+)$/.exec(name)?.[1];
-    const spacing = epoch && numberOf(item[spacingName(Number(epoch))]);
-    if (epoch && spacing) granted.set(Number(epoch), { used: numberOf(value) ?? 0, spacing });
-  }
-  return { ...decodeState(item), subscriber: sealedSubscriberOf(item), granted };
+  return { ...decodeState(item), subscriber: sealedSubscriberOf(item), granted: grantedOf(item) };
 }

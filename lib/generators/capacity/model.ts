@@ -15,6 +15,7 @@ import {
   SECONDS_PER_MONTH,
   type Sourced,
 } from './inputs';
+import { RATE_LIMITS, spacingMs } from '../../../lambda/webhook/rate-limit';
 import { webhookLoad, type WebhookLoad } from './webhook';
 
 /** The request-path functions the bench measures. */
@@ -246,6 +247,13 @@ export function model(
       demand: partitionShare(webhookLoad(mix.create, TEN_SUBSCRIBERS, latencyMs)),
       limit: 1,
       source: q.dynamoPartitionWrites.source,
+    },
+    {
+      // A subscriber's requests start `1.25 / rate` s apart: at --rate's maximum, 800 a second.
+      what: `deliveries a second to one subscriber (at \`--rate\`'s maximum of ${RATE_LIMITS.max.toLocaleString('en-US')}, they start 1.25 ÷ rate apart)`,
+      demand: mix.create,
+      limit: 1000 / spacingMs(RATE_LIMITS.max),
+      source: 'lambda/webhook/rate-limit.ts',
     },
     row(
       "one subscriber's item: write units a second (an item never gets more than its partition's)",

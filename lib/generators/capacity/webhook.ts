@@ -10,7 +10,7 @@ import { FAN_OUT_IN_FLIGHT } from '../../../lambda/fan-out/fan-out';
 import { RECORD_EVERY_MS } from '../../../lambda/deliver/receiver-gate';
 import { SUBSCRIBERS_FRESH_SECONDS } from '../../../lambda/webhook/config';
 import { RECENT_ATTEMPTS_KEPT } from '../../../lambda/webhook/health';
-import { PACE_EPOCH_MS } from '../../../lambda/webhook/rate-limit';
+import { GRANT_EPOCHS, PACE_EPOCH_MS } from '../../../lambda/webhook/rate-limit';
 import { BATCH_ENTRIES } from '../../../lambda/webhook/delivery-queue';
 import { FUNCTIONS } from '../../definitions/functions';
 import { DELIVERY_SOURCE, STREAM_SOURCE } from '../../definitions/webhooks';
@@ -206,7 +206,7 @@ export function webhookLoad(
     deliveries > 0 ? Math.max(1, Math.min(DELIVERY_SOURCE.maxConcurrency, deliverNeeded)) : 0;
   const perSandbox = (everyMs: number) =>
     Math.min(deliverInvocations, (deliverSandboxes * 1000) / everyMs) * perBatch;
-  const grants = perSandbox(PACE_EPOCH_MS);
+  const grants = perSandbox(GRANT_EPOCHS * PACE_EPOCH_MS);
   const records = perSandbox(RECORD_EVERY_MS);
   // Each fan-out sandbox Scans once per SUBSCRIBERS_FRESH_SECONDS (at most once a batch); a
   // shard keeps at least one sandbox busy.

@@ -59,9 +59,9 @@ describe('pace', () => {
     expect(spacingMs(10)).toBeCloseTo(125);
     expect(spacingMs(3)).toBe(416.667);
     const epoch = Math.floor(NOW / PACE_EPOCH_MS);
-    // Every slot of three seconds, granted in uneven pieces to several sandboxes.
-    const all = [epoch, epoch + 1, epoch + 2]
-      .flatMap((e) => starts(e, spacingMs(10), [3, 1, 4]).flat())
+    // Every slot of three seconds (two an epoch), granted to two sandboxes an epoch.
+    const all = Array.from({ length: 12 }, (_, k) => epoch + k)
+      .flatMap((e) => starts(e, spacingMs(10), [1, 1]).flat())
       .sort((a, b) => a - b);
     expect(all).toHaveLength(24);
     expect(new Set(all).size).toBe(24);
@@ -70,9 +70,9 @@ describe('pace', () => {
     }
   });
 
-  it("spreads each grant over the whole second, and grants disjoint slots of the second's grid", () => {
+  it("spreads each grant over the whole epoch, and grants disjoint slots of the epoch's grid", () => {
     const epoch = Math.floor(NOW / PACE_EPOCH_MS) + 1;
-    const spacing = spacingMs(100);
+    const spacing = spacingMs(400);
     const slots = epochSlots(epoch, spacing);
     expect(slots.count).toBe(80);
     const grants = starts(epoch, spacing, [10, 30, 40]);
@@ -84,8 +84,9 @@ describe('pace', () => {
       // On the grid: a whole number of spacings from the epoch of time.
       expect(Math.abs(start / spacing - Math.round(start / spacing))).toBeLessThan(1e-6);
     }
-    // The first ten (one batch's grant) reach into each quarter of the second.
-    const quarters = new Set(grants[0]!.map((s) => Math.floor((s % PACE_EPOCH_MS) / 250)));
+    // The first ten (one batch's grant) reach into each quarter of the epoch.
+    const quarter = PACE_EPOCH_MS / 4;
+    const quarters = new Set(grants[0]!.map((s) => Math.floor((s % PACE_EPOCH_MS) / quarter)));
     expect(quarters).toEqual(new Set([0, 1, 2, 3]));
     // Counts past the second's slots grant nothing.
     expect(grantedStarts(slots, 78, 5)).toHaveLength(2);
