@@ -26,6 +26,7 @@ import {
   type AttemptRecord,
 } from './attempt-records';
 import { grantedOf, grantUpdate, type Granted, type GrantAsk } from './pace-grants';
+import type { Pace } from './rate-limit';
 import { sealedSubscriberOf, type SealedSubscriber } from './subscriptions-table';
 
 export type { AttemptRecord } from './attempt-records';
