@@ -308,7 +308,9 @@ export class ReceiverGate {
 
   private async disable(subscriberId: string, reason: string, storedAt: string): Promise<void> {
     const at = new Date(this.now()).toISOString();
-    if (await this.deps.states.disable(subscriberId, at, reason, storedAt)) {
+    const disabled = await this.deps.states.disable(subscriberId, at, reason, storedAt);
+    this.sandbox.disabled(subscriberId, at);
+    if (disabled) {
       this.deps.events.disabled(subscriberId, reason);
     }
   }

@@ -159,6 +159,14 @@ export class SandboxReceivers {
     }
   }
 
+  /** The sandbox's own disable, before its write is read back: nothing more goes to it. */
+  disabled(subscriberId: string, at: string): void {
+    const known = this.known.get(subscriberId);
+    if (!known) return;
+    known.slots = [];
+    if (known.view && !known.view.disabledAt) known.view = { ...known.view, disabledAt: at };
+  }
+
   /** What the sandbox knows of `subscriberId`, if anything. */
   get(subscriberId: string): Known | undefined {
     return this.known.get(subscriberId);

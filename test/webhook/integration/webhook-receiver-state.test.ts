@@ -118,6 +118,30 @@ it("serves a busy sandbox's batches with one grant a second and no read", async 
   }
 });
 
+it('a 410 stops the sandbox that heard it at once, though it holds slots for later batches', async () => {
+  const id = await subscriber(1000);
+  const sandbox = new SandboxReceivers(states);
+  const gateAt = (at: number) =>
+    new ReceiverGate({ states, sandbox, events: quiet, now: () => at });
+  const second = Math.ceil(Date.now() / 1000) * 1000 + 2000;
+  const busy = gateAt(second);
+  await Promise.all(Array.from({ length: 40 }, () => busy.admit(id)));
+  // The next second's first batch is granted what the sandbox asked for in the one before.
+  const gate = gateAt(second + 1000);
+  expect((await gate.admit(id)).verdict).toBe('go');
+  expect(sandbox.get(id)!.slots.length).toBeGreaterThan(10);
+  await gate.report(id, {
+    webhookId: 'msg_gone',
+    attempt: 1,
+    storedAt: new Date(second).toISOString(),
+    startedAt: second + 1000,
+    result: { status: 410 },
+  });
+  const before = calls.length;
+  expect(await gateAt(second + 1100).admit(id)).toEqual({ verdict: 'disabled' });
+  expect(calls.slice(before)).toEqual([]);
+});
+
 it('gives nothing to a removed subscriber, and nothing more once it is disabled', async () => {
   const id = await subscriber();
   const sandbox = new SandboxReceivers(states);
