@@ -117,7 +117,9 @@ export class SandboxReceivers {
       }
       if (starts.length >= count || tries === GRANT_TRIES) break;
       spacing = spacingMs(currentRate(view));
-      const first = epochOfNextSlot(Math.max(next, from), spacing);
+      // Never at or below the epochs that left the item (a sandbox whose clock runs ahead).
+      const floor = view.paceFloor ?? -Infinity;
+      const first = epochOfNextSlot(Math.max(next, from, (floor + 1) * PACE_EPOCH_MS), spacing);
       const epochs = Array.from({ length: GRANT_EPOCHS }, (_, k) => {
         const taken = view.granted.get(first + k);
         const slots = epochSlots(first + k, taken?.spacing ?? spacing);

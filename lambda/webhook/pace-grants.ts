@@ -1,7 +1,10 @@
 /**
  * The counts of a subscriber's grid granted in each epoch, as they are kept on its item
  * (`pu<epoch>`, with the epoch's spacing in `ps<epoch>`, fixed by its first grant), and the one
- * conditional update that grants a sandbox slots of up to a second of them.
+ * conditional update that grants a sandbox slots of up to a second of them. Epochs gone by leave
+ * the item, and `paceFloor` keeps the latest epoch that left: no grant is made at or below it,
+ * so a grant that reaches the table late (a slow request, a clock behind) can never count an
+ * epoch again from zero and hand out its slots twice.
  */
 import { SUBSCRIPTIONS_TABLE } from '../aws/tables';
 import { numberOf } from './attempt-records';
@@ -25,10 +28,22 @@ export type Granted = ReadonlyMap<number, { readonly used: number; readonly spac
  */
 export function grantUpdate({ epochs, seen }: GrantAsk, drop: readonly number[]) {
   const names: Record<string, string> = { '#key': KEY };
-  const values: Record<string, unknown> = {};
+  const values: Record<string, unknown> = {
+    ':lowest': Math.min(...epochs.map(({ slots }) => slots.epoch)),
+  };
   const set: string[] = [];
   const add: string[] = [];
-  const conditions = ['attribute_exists(#key)', 'attribute_not_exists(disabledAt)'];
+  const conditions = [
+    'attribute_exists(#key)',
+    'attribute_not_exists(disabledAt)',
+    '(attribute_not_exists(paceFloor) OR paceFloor < :lowest)',
+  ];
+  if (drop.length > 0) {
+    // Never lowered: an epoch that left stays left.
+    values[':floor'] = Math.max(...drop);
+    set.push('paceFloor = :floor');
+    conditions.push('(attribute_not_exists(paceFloor) OR paceFloor <= :floor)');
+  }
   conditions.push(seen.rate === undefined ? 'attribute_not_exists(rate)' : 'rate = :rate');
   if (seen.rate !== undefined) values[':rate'] = seen.rate;
   if (seen.slowdown) {
@@ -73,6 +88,11 @@ export function grantedOf(item: Record<string, unknown>): Granted {
     if (epoch && spacing) granted.set(Number(epoch), { used: numberOf(value) ?? 0, spacing });
   }
   return granted;
+}
+
+/** The latest epoch that left `item` (none is granted at or below it). */
+export function floorOf(item: Record<string, unknown>): number | undefined {
+  return numberOf(item.paceFloor);
 }
 
 /** The attribute that counts the slots granted in `epoch`. */

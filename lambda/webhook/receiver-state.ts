@@ -25,7 +25,7 @@ import {
   writeAttempts,
   type AttemptRecord,
 } from './attempt-records';
-import { grantedOf, grantUpdate, type Granted, type GrantAsk } from './pace-grants';
+import { floorOf, grantedOf, grantUpdate, type Granted, type GrantAsk } from './pace-grants';
 import type { Pace } from './rate-limit';
 import { sealedSubscriberOf, type SealedSubscriber } from './subscriptions-table';
 
@@ -57,6 +57,8 @@ export interface ReceiverState extends Pace {
 export interface ReceiverView extends ReceiverState {
   readonly subscriber: SealedSubscriber;
   readonly granted: Granted;
+  /** The latest epoch whose count left the item: no grant at or below it. */
+  readonly paceFloor?: number;
 }
 
 /** A grant: each epoch's counts `from[i]` to `from[i] + n - 1` are the caller's, and the item after. */
@@ -369,5 +371,11 @@ function decodeState(item: Record<string, unknown>): ReceiverState {
 }
 
 function decodeView(item: Record<string, unknown>): ReceiverView {
-  return { ...decodeState(item), subscriber: sealedSubscriberOf(item), granted: grantedOf(item) };
+  const paceFloor = floorOf(item);
+  return {
+    ...decodeState(item),
+    subscriber: sealedSubscriberOf(item),
+    granted: grantedOf(item),
+    ...(paceFloor === undefined ? {} : { paceFloor }),
+  };
 }

@@ -10,7 +10,7 @@ import { FAN_OUT_IN_FLIGHT } from '../../../lambda/fan-out/fan-out';
 import { RECORD_EVERY_MS } from '../../../lambda/deliver/receiver-gate';
 import { SUBSCRIBERS_FRESH_SECONDS } from '../../../lambda/webhook/config';
 import { RECENT_ATTEMPTS_KEPT } from '../../../lambda/webhook/health';
-import { GRANT_EPOCHS, PACE_EPOCH_MS } from '../../../lambda/webhook/rate-limit';
+import { GRANT_EPOCHS, PACE_EPOCH_MS, RESERVE_AHEAD_MS } from '../../../lambda/webhook/rate-limit';
 import { BATCH_ENTRIES } from '../../../lambda/webhook/delivery-queue';
 import { FUNCTIONS } from '../../definitions/functions';
 import { DELIVERY_SOURCE, STREAM_SOURCE } from '../../definitions/webhooks';
@@ -200,19 +200,23 @@ export function webhookLoad(
   // The subscribers in one deliver batch: each of its sandboxes works for all of them.
   const perBatch = Math.min(subscribers, DELIVERY_SOURCE.batchSize);
   // A sandbox grants itself each subscriber's slots once a second (one conditional write that
-  // answers the item: no read) and records their attempts every RECORD_EVERY_MS (the
-  // subscriber's item and its attempts item), or once a batch when batches are rarer.
+  // answers the item: no read; webhook-receiver-state.test.ts counts it) and records their
+  // attempts every RECORD_EVERY_MS (the subscriber's item and its attempts item), or once a
+  // batch when batches are rarer.
   const deliverSandboxes =
     deliveries > 0 ? Math.max(1, Math.min(DELIVERY_SOURCE.maxConcurrency, deliverNeeded)) : 0;
   const perSandbox = (everyMs: number) =>
     Math.min(deliverInvocations, (deliverSandboxes * 1000) / everyMs) * perBatch;
   const grants = perSandbox(GRANT_EPOCHS * PACE_EPOCH_MS);
   const records = perSandbox(RECORD_EVERY_MS);
+  // A sandbox reads a subscriber's item only when what it knows is older than RESERVE_AHEAD_MS:
+  // at the start of each batch when its batches last longer than that.
+  const reads = latencyMs > RESERVE_AHEAD_MS ? perSandbox(latencyMs) : 0;
   // Each fan-out sandbox Scans once per SUBSCRIBERS_FRESH_SECONDS (at most once a batch); a
   // shard keeps at least one sandbox busy.
   const fanOutSandboxes = Math.max(shards, Math.ceil((fanOutInvocations * fanOutMs) / 1000));
   const scans = Math.min(fanOutInvocations, fanOutSandboxes / SUBSCRIBERS_FRESH_SECONDS);
-  const subscriptionReads = scans * scanUnits;
+  const subscriptionReads = scans * scanUnits + reads * Math.ceil(SUBSCRIPTION_ITEM_BYTES / 4096);
   const subscriptionWrites = grants * writeUnits + records * (writeUnits + attemptsUnits);
   const subscriberItemWrites = subscribers > 0 ? ((grants + records) * writeUnits) / perBatch : 0;
   const logBytes =

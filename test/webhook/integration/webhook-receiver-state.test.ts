@@ -11,7 +11,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
 import { RECENT_ATTEMPTS_KEPT } from '../../../lambda/webhook/health';
-import { PACE_EPOCH_MS, spacingMs } from '../../../lambda/webhook/rate-limit';
+import { epochSlots, PACE_EPOCH_MS, spacingMs } from '../../../lambda/webhook/rate-limit';
 import {
   ReceiverGate,
   RECORD_EVERY_MS,
@@ -116,6 +116,22 @@ it("serves a busy sandbox's batches with one grant a second and no read", async 
   for (let i = 1; i < sorted.length; i++) {
     expect(sorted[i]! - sorted[i - 1]!).toBeGreaterThanOrEqual(spacingMs(1000) - 0.001);
   }
+});
+
+it('never counts an epoch that left the item again: a late grant for it is refused', async () => {
+  const id = await subscriber();
+  const epoch = Math.floor(Date.now() / PACE_EPOCH_MS) + 4;
+  const ask = (e: number) => ({
+    epochs: [{ slots: epochSlots(e, spacingMs(100)), n: 1 }],
+    seen: {},
+  });
+  expect(await states.grant(id, ask(epoch))).toMatchObject({ granted: true, from: [0] });
+  // A sandbox further on drops that epoch; one whose grant for it arrives after is refused,
+  // where a count made again from zero would hand out the same slot twice.
+  expect(await states.grant(id, ask(epoch + 8), [epoch])).toMatchObject({ granted: true });
+  expect((await states.read(id))!.granted.has(epoch)).toBe(false);
+  expect(await states.grant(id, ask(epoch))).toMatchObject({ granted: false });
+  expect(await states.grant(id, ask(epoch + 1))).toMatchObject({ granted: true, from: [0] });
 });
 
 it('a 410 stops the sandbox that heard it at once, though it holds slots for later batches', async () => {
