@@ -172,11 +172,8 @@ export function model(
   for (const op of ops) concurrency[FUNCTION_OF[op]] = (mix[op] * billedMs(FUNCTION_OF[op])) / 1000;
   // Every create, change and delete is a record the fan-out reads; a delete writes twice.
   const changes = mix.create + mix.update + mix.patch + mix.delete;
-  const webhook = webhookLoad(
-    { records: changes, writes: changes + mix.delete },
-    subscribers,
-    latencyMs,
-  );
+  const stream = { records: changes, writes: changes + mix.delete };
+  const webhook = webhookLoad(stream, subscribers, latencyMs);
   concurrency['fan-out'] = (webhook.fanOutInvocations * webhook.fanOutMs) / 1000;
   concurrency.deliver = Math.min(DELIVERY_SOURCE.maxConcurrency, webhook.deliverNeeded);
   const q = QUOTAS;
@@ -244,14 +241,14 @@ export function model(
     },
     {
       what: `subscriptions table, one partition, at ${TEN_SUBSCRIBERS} subscribers`,
-      demand: partitionShare(webhookLoad(mix.create, TEN_SUBSCRIBERS, latencyMs)),
+      demand: partitionShare(webhookLoad(stream, TEN_SUBSCRIBERS, latencyMs)),
       limit: 1,
       source: q.dynamoPartitionWrites.source,
     },
     {
       // A subscriber's requests start `1.25 / rate` s apart: at --rate's maximum, 800 a second.
       what: `deliveries a second to one subscriber (at \`--rate\`'s maximum of ${RATE_LIMITS.max.toLocaleString('en-US')}, they start 1.25 ÷ rate apart)`,
-      demand: mix.create,
+      demand: stream.records,
       limit: 1000 / spacingMs(RATE_LIMITS.max),
       source: 'lambda/webhook/rate-limit.ts',
     },

@@ -143,7 +143,7 @@ export interface WebhookLoad {
   /** The deliverer's grants a second (one per sandbox, subscriber and second of work). */
   readonly grants: number;
   /** The deliverer's records of attempts a second (one per sandbox and subscriber per 10 s). */
-  readonly records: number;
+  readonly attemptRecords: number;
   /** Read and write units a second on the subscriptions table, whose few items share a partition. */
   readonly subscriptionReads: number;
   readonly subscriptionWrites: number;
@@ -208,7 +208,7 @@ export function webhookLoad(
   const perSandbox = (everyMs: number) =>
     Math.min(deliverInvocations, (deliverSandboxes * 1000) / everyMs) * perBatch;
   const grants = perSandbox(GRANT_EPOCHS * PACE_EPOCH_MS);
-  const records = perSandbox(RECORD_EVERY_MS);
+  const recordsOfAttempts = perSandbox(RECORD_EVERY_MS);
   // A sandbox reads a subscriber's item only when what it knows is older than RESERVE_AHEAD_MS:
   // at the start of each batch when its batches last longer than that.
   const reads = latencyMs > RESERVE_AHEAD_MS ? perSandbox(latencyMs) : 0;
@@ -217,8 +217,9 @@ export function webhookLoad(
   const fanOutSandboxes = Math.max(shards, Math.ceil((fanOutInvocations * fanOutMs) / 1000));
   const scans = Math.min(fanOutInvocations, fanOutSandboxes / SUBSCRIBERS_FRESH_SECONDS);
   const subscriptionReads = scans * scanUnits + reads * Math.ceil(SUBSCRIPTION_ITEM_BYTES / 4096);
-  const subscriptionWrites = grants * writeUnits + records * (writeUnits + attemptsUnits);
-  const subscriberItemWrites = subscribers > 0 ? ((grants + records) * writeUnits) / perBatch : 0;
+  const subscriptionWrites = grants * writeUnits + recordsOfAttempts * (writeUnits + attemptsUnits);
+  const subscriberItemWrites =
+    subscribers > 0 ? ((grants + recordsOfAttempts) * writeUnits) / perBatch : 0;
   const logBytes =
     fanOutInvocations * (WEBHOOK_LINES.fanOutBatch + WEBHOOK_LINES.metrics) +
     deliveries * WEBHOOK_LINES.delivery +
@@ -244,7 +245,7 @@ export function webhookLoad(
     scans,
     deliverSandboxes,
     grants,
-    records,
+    attemptRecords: recordsOfAttempts,
     subscriptionReads,
     subscriptionWrites,
     subscriberItemWrites,

@@ -166,20 +166,20 @@ describe('the webhook in the model', () => {
   it("counts the deliverer's calls on the subscriptions table: a grant per sandbox, subscriber and second, a record per 10 s", () => {
     // 100,000 creates a second at one subscriber: the deliverer's 50 sandboxes, each granting
     // itself the subscriber's slots once a second and recording its attempts every 10 s.
-    const one = webhookLoad(100_000, 1, 200);
+    const one = webhookLoad({ records: 100_000, writes: 100_000 }, 1, 200);
     expect(one.deliverSandboxes).toBe(50);
     expect(one.grants).toBe(50);
-    expect(one.records).toBe(5);
+    expect(one.attemptRecords).toBe(5);
     // A grant bills the subscriber's item (one unit); a record, it and the attempts item (three).
     expect(one.subscriptionWrites).toBe(50 * 1 + 5 * (1 + 3));
     // Ten subscribers: each sandbox works for every one of them.
-    const ten = webhookLoad(100_000, 10, 200);
+    const ten = webhookLoad({ records: 100_000, writes: 100_000 }, 10, 200);
     expect(ten.grants).toBe(500);
     expect(ten.subscriberItemWrites).toBe(55);
     // Few batches: one grant and one record per batch and subscriber at most.
-    const few = webhookLoad(10, 1, 200);
+    const few = webhookLoad({ records: 10, writes: 10 }, 1, 200);
     expect(few.grants).toBeCloseTo(0.1);
-    expect(few.records).toBeCloseTo(0.1);
+    expect(few.attemptRecords).toBeCloseTo(0.1);
     // Under one partition at 100,000 creates a second, at one subscriber and at ten.
     const pressure = (subscribers: number) =>
       model(creates(100_000), { subscribers }).pressure.find((p) =>
