@@ -66,6 +66,57 @@ export interface ItemUpdate {
   readonly update: string;
   readonly names: Readonly<Record<string, string>>;
   readonly values: Readonly<Record<string, unknown>>;
+  /** A condition the write also needs, besides the plant's presence and `If-Match`. */
+  readonly condition?: string;
+}
+
+/**
+ * Whether DynamoDB refused a write because the stored item holds an empty string in an index key
+ * (an item written before the index existed: 1.1.0 stored an empty tag as it came). The write
+ * is then made again with `withEmptyKeysMarked`.
+ */
+export function isEmptyIndexKeyRefusal(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.name === 'ValidationException' &&
+    error.message.includes('secondary index key') &&
+    error.message.includes('empty string')
+  );
+}
+
+/**
+ * `expression` that also stores each index key member it does not name as its marker (removes the
+ * empty attribute, sets the marker), on the condition that the member is still empty — so that a
+ * concurrent change that gave it a value is never overwritten (the write then fails its
+ * condition and answers a 412 naming the current version). Both our expressions begin with SET
+ * and end with their REMOVE clause, if any.
+ */
+export function withEmptyKeysMarked(expression: ItemUpdate): ItemUpdate {
+  const named = new Set(Object.values(expression.names));
+  const members = INDEX_KEY_MEMBERS.filter((field) => !named.has(field));
+  const names: Record<string, string> = { ...expression.names };
+  const sets: string[] = [];
+  const removes: string[] = [];
+  const conditions: string[] = [];
+  members.forEach((field, n) => {
+    names[`#k${n}`] = field;
+    names[`#ke${n}`] = emptyMarker(field);
+    sets.push(`#ke${n} = :marked`);
+    removes.push(`#k${n}`);
+    conditions.push(`#k${n} = :empty`);
+  });
+  if (members.length === 0) return expression;
+  const withSets = expression.update.replace(/^SET /, `SET ${sets.join(', ')}, `);
+  const update = withSets.includes(' REMOVE ')
+    ? `${withSets}, ${removes.join(', ')}`
+    : `${withSets} REMOVE ${removes.join(', ')}`;
+  const condition = [expression.condition, ...conditions].filter(Boolean).join(' AND ');
+  return {
+    update,
+    names,
+    values: { ...expression.values, ':marked': true, ':empty': '' },
+    condition,
+  };
 }
 
 /** Raises the version by one, counting an item without one as the first. */

@@ -18,27 +18,46 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import * as v from 'valibot';
 import { isStoreUnavailable, tableDepsFromEnvironment, type TableDeps } from '../aws/dynamodb';
 import { ServiceUnavailable } from '../http/answers';
-import { describeIssues, StoredPlant, type NewPlant, type PlantMembers } from './schemas';
+import type { NewPlant, PlantMembers, StoredPlant } from './schemas';
 import type { MethodActions } from '../aws/table-definition';
 import { PLANTS_BY_TAG_INDEX, PLANTS_TABLE } from '../aws/tables';
 import { indexBuildingError } from './index-building';
 import { FIRST_VERSION, type Validators } from '../plants/versions';
 import {
   changeExpression,
+  isEmptyIndexKeyRefusal,
   matchCondition,
   PLANT_ATTRIBUTES,
   readMembers,
   storedMembers,
   VERSION_RAISE,
+  withEmptyKeysMarked,
   type ItemUpdate,
   type PlantChange,
 } from '../plants/item';
 
 const KEY = PLANTS_TABLE.partitionKey.name;
-const { version: VERSION, deletedAt: DELETED_AT } = PLANT_ATTRIBUTES;
+const { deletedAt: DELETED_AT } = PLANT_ATTRIBUTES;
+
+import {
+  decodeId,
+  decodePlant,
+  decodeVersioned,
+  isDeleted,
+  versionOf,
+  type Versioned,
+} from './decode';
+
+export {
+  decodeImageState,
+  decodePlant,
+  decodePlantImage,
+  decodeVersioned,
+  type ImageState,
+  type Versioned,
+} from './decode';
 
 /** What a handler needs to reach the table: a document client and the table's name. */
 export type PlantsTableDeps = TableDeps<'plants'>;
@@ -55,12 +74,6 @@ export type TakenBy = PlantMembers;
 export interface ScanPage {
   readonly plants: StoredPlant[];
   readonly last?: bigint;
-}
-
-/** A stored plant and its version. */
-export interface Versioned {
-  readonly plant: StoredPlant;
-  readonly version: number;
 }
 
 /** Why a conditional write wrote nothing: no plant under the id, or another version of it. */
@@ -267,6 +280,21 @@ export class PlantsTable {
     expression: ItemUpdate,
     ifMatch: Validators | undefined,
   ): Promise<Versioned | Refusal> {
+    try {
+      return await this.write(id, expression, ifMatch);
+    } catch (error) {
+      if (!isEmptyIndexKeyRefusal(error)) throw error;
+    }
+    // An item stored before the index with an empty tag: stored as its marker by this write.
+    return this.write(id, withEmptyKeysMarked(expression), ifMatch);
+  }
+
+  /** One try of `conditionalWrite`; an empty index key's refusal is thrown as it came. */
+  private async write(
+    id: bigint,
+    expression: ItemUpdate,
+    ifMatch: Validators | undefined,
+  ): Promise<Versioned | Refusal> {
     const condition = matchCondition(ifMatch);
     let old: Record<string, unknown> | undefined;
     try {
@@ -275,7 +303,9 @@ export class PlantsTable {
           TableName: this.tableName,
           Key: { [KEY]: id },
           UpdateExpression: expression.update,
-          ConditionExpression: condition.expression,
+          ConditionExpression: expression.condition
+            ? `${condition.expression} AND ${expression.condition}`
+            : condition.expression,
           ExpressionAttributeNames: { ...expression.names, ...condition.names },
           ExpressionAttributeValues: {
             ':one': FIRST_VERSION,
@@ -288,6 +318,7 @@ export class PlantsTable {
       );
       return decodeVersioned(Attributes!);
     } catch (error) {
+      if (isEmptyIndexKeyRefusal(error)) throw error;
       if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
       old = error.Item ? unmarshall(error.Item, { wrapNumbers: true }) : await this.item(id);
     }
@@ -324,70 +355,6 @@ export class PlantsTable {
       throw storeError(error);
     }
   }
-}
-
-/**
- * A stored item (as the document client reads it, numbers as `NumberValue`) as a plant: its id
- * and the schema's members, checked by `StoredPlant`; any other attribute (createdAt,
- * createdBy) stays in the table. An item that is not one is a bug: it throws, saying why.
- */
-export function decodePlant(item: Record<string, unknown>): StoredPlant {
-  const key = item[KEY];
-  // A NumberValue's text is its exact digits; anything else is left for the schema to refuse.
-  const id = /^-?\d+$/.test(String(key)) ? decodeId(key) : key;
-  const result = v.safeParse(StoredPlant, { ...readMembers(item), id });
-  if (!result.success) {
-    throw new Error(
-      `the item ${String(key)} is not a stored plant: ${describeIssues(result.issues)}`,
-    );
-  }
-  return result.output;
-}
-
-/** A stored item as a plant and its version (absent: the first, as every item before versions). */
-export function decodeVersioned(item: Record<string, unknown>): Versioned {
-  return { plant: decodePlant(item), version: versionOf(item) };
-}
-
-/** An item's version: its `version` attribute, or the first when it has none. */
-function versionOf(item: Record<string, unknown>): number {
-  const version = item[VERSION];
-  return version === undefined ? FIRST_VERSION : Number(String(version));
-}
-
-/** Whether an item is marked deleted (its removal is on its way, or was interrupted). */
-function isDeleted(item: Record<string, unknown>): boolean {
-  return item[DELETED_AT] !== undefined;
-}
-
-/** A stored item in DynamoDB's own JSON (a stream record's image, a refused put's old item) as a plant. */
-export function decodePlantImage(image: Record<string, unknown>): StoredPlant {
-  return decodePlant(unmarshall(image as Parameters<typeof unmarshall>[0], { wrapNumbers: true }));
-}
-
-/** A stored item's plant, version and when it was created, last changed and marked deleted. */
-export interface ImageState extends Versioned {
-  readonly createdAt?: string;
-  readonly updatedAt?: string;
-  readonly deletedAt?: string;
-}
-
-/** A stored item in DynamoDB's own JSON (a stream image, a raw Scan item) with its version and times. */
-export function decodeImageState(image: Record<string, unknown>): ImageState {
-  const item = unmarshall(image as Parameters<typeof unmarshall>[0], { wrapNumbers: true });
-  const text = (name: string) => (typeof item[name] === 'string' ? { [name]: item[name] } : {});
-  return {
-    ...decodeVersioned(item),
-    ...text('createdAt'),
-    ...text(PLANT_ATTRIBUTES.updatedAt),
-    ...text(DELETED_AT),
-  };
-}
-
-/** A DynamoDB number (a `NumberValue` with its exact digits) as a `bigint`. */
-function decodeId(value: unknown): bigint {
-  // NumberValue's toString is its exact decimal text; BigInt refuses anything but an integer.
-  return BigInt(String(value));
 }
 
 /** The DynamoDB actions of each method (a function given a method is granted them). */
