@@ -123,9 +123,12 @@ export class SandboxReceivers {
       const epochs = Array.from({ length: GRANT_EPOCHS }, (_, k) => {
         const taken = view.granted.get(first + k);
         const slots = epochSlots(first + k, taken?.spacing ?? spacing);
-        return { slots, free: slots.count - (taken?.used ?? 0), n: 0 };
+        return { slots, free: slots.count - (taken?.used ?? 0), n: 0, fresh: !taken };
       }).filter(
-        ({ slots, free }) => free > 0 && slots.first * slots.spacing <= now + RESERVE_AHEAD_MS,
+        ({ slots, free, fresh }) =>
+          free > 0 &&
+          slots.first * slots.spacing <= now + RESERVE_AHEAD_MS &&
+          !(fresh && nearSparser(view, slots.epoch, spacing)),
       );
       retryAt = Math.max(next, (first + GRANT_EPOCHS) * PACE_EPOCH_MS);
       // This batch's deliveries from the nearest epochs, then the second's expected demand.
@@ -141,7 +144,10 @@ export class SandboxReceivers {
       const grant = await this.states.grant(
         subscriberId,
         { epochs: asked, seen: { rate: view.rate, slowdown: view.slowdown } },
-        [...view.granted.keys()].filter((epoch) => epoch < first - 1),
+        // Epochs gone by leave once their own spacing has passed too (`nearSparser` reads them).
+        [...view.granted]
+          .filter(([epoch, { spacing }]) => epoch < first - 1 - Math.ceil(spacing / PACE_EPOCH_MS))
+          .map(([epoch]) => epoch),
       );
       known.view = grant.view;
       known.at = now;
@@ -173,4 +179,18 @@ export class SandboxReceivers {
   get(subscriberId: string): Known | undefined {
     return this.known.get(subscriberId);
   }
+}
+
+/**
+ * Whether a new epoch at `spacing` would sit too close to an epoch of a sparser grid (the rate
+ * went up, and slots granted before are still ahead): a slot of one could come less than
+ * `spacing` from a slot of the other, and a receiver counting at the new rate would count one
+ * more. Such an epoch is left empty; the new grid starts once `spacing` separates them.
+ */
+function nearSparser(view: ReceiverView, epoch: number, spacing: number): boolean {
+  for (const [other, taken] of view.granted) {
+    const gap = (Math.abs(epoch - other) - 1) * PACE_EPOCH_MS;
+    if (other !== epoch && taken.spacing > spacing && gap < spacing) return true;
+  }
+  return false;
 }

@@ -2,11 +2,12 @@
  * What the deliverer learns about each subscriber's receiver, kept on the subscriber's item
  * beside what `subscriptions-table.ts` stores (the only other module that writes these items,
  * which never touches these attributes): its pace (`rate`, `slowdown`, a `Retry-After` hold in
- * `nextSendAt`, and the slots of its grid granted in each second), its run of failures, whether
- * and why it is disabled, and from when `enable` must replay. Its latest attempts are kept
- * apart (`attempt-records.ts`), so that the item stays a few hundred bytes: one write unit.
- * A sandbox's second of deliveries to a subscriber costs one conditional write (`grant`), which
- * answers the whole item, the subscriber's address and sealed secrets with it.
+ * `nextSendAt`, and the slots of its grid granted in each quarter-second epoch: `pace-grants.ts`),
+ * its run of failures, whether and why it is disabled, and from when `enable` must replay. Its
+ * latest attempts are kept apart (`attempt-records.ts`), so that the item stays a few hundred
+ * bytes: one write unit. A sandbox's second of deliveries to a subscriber costs one conditional
+ * write (`grant`), which answers the whole item, the subscriber's address and sealed secrets
+ * with it.
  */
 import {
   GetCommand,
@@ -52,7 +53,7 @@ export interface ReceiverState extends Pace {
 
 /**
  * A subscriber as a `read` or a `grant` saw it: its receiver state, its address and sealed
- * secrets, and the slots of its grid granted so far in each second still kept (by epoch).
+ * secrets, and the slots of its grid granted so far in each epoch still kept (by epoch).
  */
 export interface ReceiverView extends ReceiverState {
   readonly subscriber: SealedSubscriber;

@@ -134,6 +134,24 @@ it('never counts an epoch that left the item again: a late grant for it is refus
   expect(await states.grant(id, ask(epoch + 1))).toMatchObject({ granted: true, from: [0] });
 });
 
+it('keeps the new spacing from the slots granted at a lower rate when the rate goes up', async () => {
+  const id = await subscriber(3);
+  // A time on both grids (416.667 ms and 156.25 ms apart), whose slots do not coincide after it.
+  const t0 = Math.ceil(Date.now() / 5000) * 5000 + 5000;
+  const before = await new SandboxReceivers(states).take(id, 3, t0);
+  expect(before.starts.length).toBeGreaterThan(0);
+  expect(await states.setRate(id, 8)).toBe(true);
+  const sandbox = new SandboxReceivers(states);
+  // At once, the epochs beside the slower grid's are left empty; a moment later the new grid runs.
+  const soon = await sandbox.take(id, 10, t0);
+  const later = await sandbox.take(id, 10, t0 + 1500);
+  expect(later.starts.length).toBeGreaterThan(0);
+  const starts = [...before.starts, ...soon.starts, ...later.starts].sort((a, b) => a - b);
+  for (let i = 1; i < starts.length; i++) {
+    expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(spacingMs(8) - 0.001);
+  }
+});
+
 it('a 410 stops the sandbox that heard it at once, though it holds slots for later batches', async () => {
   const id = await subscriber(1000);
   const sandbox = new SandboxReceivers(states);
