@@ -127,17 +127,23 @@ function hangingFetch() {
   return { fetch, calls: () => calls };
 }
 
+/** A client over `hangingFetch` with the client's `timeout` and `retries`, logging nothing. */
+function hangingClient(timeout: number, retries: number) {
+  const hang = hangingFetch();
+  const client = new PlantStore({
+    baseUrl: 'https://api.example',
+    token: TEST_TOKEN,
+    fetch: hang.fetch,
+    timeout,
+    retry: { retries, baseDelayMs: 1 },
+    logLevel: 'off',
+  });
+  return { client, hang };
+}
+
 describe('timeouts', () => {
   it('each attempt has its own timeout; after the last, a ConnectionTimeoutError', async () => {
-    const hang = hangingFetch();
-    const client = new PlantStore({
-      baseUrl: 'https://api.example',
-      token: TEST_TOKEN,
-      fetch: hang.fetch,
-      timeout: 20,
-      retry: { retries: 2, baseDelayMs: 1 },
-      logLevel: 'off',
-    });
+    const { client, hang } = hangingClient(20, 2);
     const error = await client.getPlant(1).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionTimeoutError);
     expect(error).toBeInstanceOf(ConnectionError);
@@ -147,15 +153,7 @@ describe('timeouts', () => {
   });
 
   it('a call’s timeout and retry replace the client’s for that call only', async () => {
-    const hang = hangingFetch();
-    const client = new PlantStore({
-      baseUrl: 'https://api.example',
-      token: TEST_TOKEN,
-      fetch: hang.fetch,
-      timeout: 60_000,
-      retry: { retries: 5, baseDelayMs: 1 },
-      logLevel: 'off',
-    });
+    const { client, hang } = hangingClient(60_000, 5);
     const error = await client
       .getPlant(1, { timeout: 10, retry: { retries: 1 } })
       .catch((e: unknown) => e);

@@ -308,6 +308,20 @@ describe('pages', () => {
     ]);
   });
 
+  it('listPlants({ tag }) keeps the tag on every page, percent-encoded, with the cursors', async () => {
+    const { fetch, requests } = three();
+    const ids: bigint[] = [];
+    for await (const plant of fakeStore(fetch).listPlants({ tag: 'two words/ü', pageSize: 2 })) {
+      ids.push(plant.id);
+    }
+    expect(ids).toEqual([1n, 2n]);
+    expect(requests.map((r) => new URL(r.url).search)).toEqual([
+      '?limit=2&tag=two%20words%2F%C3%BC',
+      '?limit=2&tag=two%20words%2F%C3%BC&cursor=c1',
+      '?limit=2&tag=two%20words%2F%C3%BC&cursor=c2',
+    ]);
+  });
+
   it('the call options reach every page’s request', async () => {
     const { fetch, requests } = three();
     const pages = [];
