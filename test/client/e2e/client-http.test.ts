@@ -2,7 +2,7 @@
  * `@plant-store/client` against the local runtime (`startLocal`, as `npm start` runs it), through
  * the e2e `fetch` that checks every answer against openapi.json: ids at the int64 edges both
  * ways, an unsafe `number` that sends nothing, errors as `PlantStoreError`, and a full walk while
- * plants are deleted, and a store outage retried and then reported. (Retry timing: unit/client-retries.test.ts;
+ * plants are deleted, a walk of one tag, and a store outage retried and then reported. (Retry timing: unit/client-retries.test.ts;
  * in a browser: docs.test.ts.)
  */
 import {
@@ -140,6 +140,31 @@ it('listPage answers a page and next; listPlants walks every plant once while ot
   expect(stable.filter((id) => !ids.has(id))).toEqual([]);
   for (const id of EDGES) expect(ids.has(id)).toBe(true);
 }, 120_000);
+
+it('listPlants({ tag }) walks only that tag, in id order, every digit, across pages; a tag cursor with another tag is a BadRequestError', async () => {
+  // Next to the edges, which the other cases hold with their own plants.
+  const ids = [
+    2n ** 63n - 2n,
+    -(2n ** 63n) + 1n,
+    4611686018427387904n,
+    -4611686018427387905n,
+    31_415_926n,
+  ];
+  for (const id of ids) await store.createPlant({ id, name: `tagged ${id}`, tag: 'client walk' });
+  await store.createPlant({ id: 31_415_927n, name: 'other', tag: 'another' });
+  const walked: bigint[] = [];
+  for await (const plant of store.listPlants({ tag: 'client walk', pageSize: 2 })) {
+    expect(plant.tag).toBe('client walk');
+    walked.push(plant.id);
+  }
+  expect(walked).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  const first = await store.listPage({ tag: 'client walk', limit: 2 });
+  expect(first.next).toBeDefined();
+  await expect(store.listPage({ tag: 'another', cursor: first.next })).rejects.toMatchObject({
+    status: 400,
+    name: 'BadRequestError',
+  });
+});
 
 it('a store outage: its 503s are retried and then surface as a PlantStoreError; nothing is written, and the plants are back with the engine', async () => {
   await store.createPlant({ id: 5030n, name: 'Outage' });
