@@ -3,7 +3,7 @@
  */
 import { MAX_BODY_BYTES } from '../plants/json-body';
 import { error, ID_MESSAGE, IF_MATCH, PLANT_ID } from '../plants/openapi/answers';
-import { changeAnswers, ORDER, VERSIONS } from '../plants/openapi/change';
+import { changeAnswers, changeDescription } from '../plants/openapi/change';
 import type { OperationDescription } from '../plants/openapi/descriptions';
 import { FIELD_RULES } from '../plants/openapi/plant-words';
 
@@ -11,15 +11,10 @@ import { FIELD_RULES } from '../plants/openapi/plant-words';
 export const PATCH_PLANT_OPENAPI: OperationDescription = {
   operationId: 'patchPlant',
   summary: 'Change some members of a plant',
-  description: [
+  description: changeDescription(
     'Applies a JSON Merge Patch (RFC 7396) to the plant stored under `id`: a member set to a string is set, a member set to `null` is removed (`{"tag":null}`; `name` cannot be removed: `{"name":null}` is a 400), a member left out stays. Needs the scope `plants:write`. One conditional UpdateItem.',
-    '',
     `Send \`application/merge-patch+json\` (or \`application/json\`), at most ${MAX_BODY_BYTES} bytes; each string member follows POST's rules (${FIELD_RULES}). An \`id\` may be sent and must equal the path's.`,
-    '',
-    VERSIONS,
-    '',
-    ORDER,
-  ].join('\n'),
+  ),
   parameters: [PLANT_ID, IF_MATCH],
   requestBody: {
     description: 'The merge patch.',

@@ -3,7 +3,7 @@
  */
 import { MAX_BODY_BYTES } from '../plants/json-body';
 import { error, ID_MESSAGE, IF_MATCH, PLANT_ID } from '../plants/openapi/answers';
-import { changeAnswers, ORDER, VERSIONS } from '../plants/openapi/change';
+import { changeAnswers, changeDescription } from '../plants/openapi/change';
 import type { OperationDescription } from '../plants/openapi/descriptions';
 import { FIELD_RULES } from '../plants/openapi/plant-words';
 
@@ -11,15 +11,10 @@ import { FIELD_RULES } from '../plants/openapi/plant-words';
 export const UPDATE_PLANT_OPENAPI: OperationDescription = {
   operationId: 'updatePlant',
   summary: 'Replace a plant',
-  description: [
+  description: changeDescription(
     "Replaces the members of the plant stored under `id` (all but its id) with the body's: a member left out is removed. Needs the scope `plants:write`. One conditional UpdateItem.",
-    '',
     `The body follows POST's rules: JSON (\`application/json\` or any \`application/*+json\`) of at most ${MAX_BODY_BYTES} bytes, ${FIELD_RULES}; other members are ignored, a member that appears twice is a 400. An \`id\` may be sent and must equal the path's.`,
-    '',
-    VERSIONS,
-    '',
-    ORDER,
-  ].join('\n'),
+  ),
   parameters: [PLANT_ID, IF_MATCH],
   requestBody: { description: "The plant's new members.", body: 'PlantReplacement' },
   answers: {

@@ -16,12 +16,17 @@ import type { AnswerDescription } from './descriptions';
 import { OPTIONAL_ONLY_IF_SET } from './plant-words';
 
 /** The order of a change's checks. */
-export const ORDER =
+const ORDER =
   'Checks run in this order: scope (403), `id` and `If-Match` (400), content type (415), size (413), JSON syntax (400), fields (400), store (200/404/412/503). Nothing is written unless the answer is 200.';
 
 /** How a change treats versions. */
-export const VERSIONS =
+const VERSIONS =
   "Each change raises the version by one (`ETag`), also when it repeats what is stored. With `If-Match`, it applies only while the plant is at a version named there: of concurrent changes sent with the same `If-Match`, one is 200 and the others 412, so no change is lost. Without it, the change applies to whatever is stored, atomically (never a partial write). The plant's `createdAt` is kept; `plantUpdated` subscribers are told.";
+
+/** A change's description: what it does, what its body is, then what both changes share. */
+export function changeDescription(what: string, body: string): string {
+  return [what, '', body, '', VERSIONS, '', ORDER].join('\n');
+}
 
 /** The answers PUT and PATCH share, besides their 400. */
 export function changeAnswers(): Record<number, AnswerDescription> {
