@@ -8,17 +8,13 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeAuthorizerHandler } from '../../../lambda/authorizer/handler';
-import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
-import { makePatchPlantHandler } from '../../../lambda/patch-plant/handler';
-import { makeUpdatePlantHandler } from '../../../lambda/update-plant/handler';
-import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
-import { makeGetPlantHandler } from '../../../lambda/get-plant/handler';
-import { makeListPlantsHandler } from '../../../lambda/list-plants/handler';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import { ALL_SCOPES, generateToken, tokenItem } from '../../../lambda/tokens/token';
 import { TOKENS_TABLE, TokensTable } from '../../../lambda/tokens/table';
-import type { FunctionName } from '../../definitions/functions';
+import { join, dirname } from 'node:path';
+import { PROJECT_ROOT } from '../../definitions/bundling';
+import { FUNCTION_NAMES, FUNCTIONS, type FunctionName } from '../../definitions/functions';
 import { startEngine } from '../../npm-start/in-process';
 import { firstEvent } from './events';
 import { median } from './measure';
@@ -94,12 +90,7 @@ export async function measureRequestCosts(rounds: number): Promise<RequestCost[]
   const plants = { plants: client, tableName: PLANTS_TABLE.localName };
   const handlers: Record<string, (event: never) => Promise<unknown>> = {
     authorizer: makeAuthorizerHandler({ tokens: client, tableName: TOKENS_TABLE.localName }),
-    'create-plant': makeCreatePlantHandler(plants),
-    'get-plant': makeGetPlantHandler(plants),
-    'list-plants': makeListPlantsHandler(plants),
-    'update-plant': makeUpdatePlantHandler(plants),
-    'patch-plant': makePatchPlantHandler(plants),
-    'delete-plant': makeDeletePlantHandler(plants),
+    ...(await operationHandlers(plants)),
   };
   const names = Object.keys(handlers) as FunctionName[];
   const samples = new Map(
@@ -150,6 +141,32 @@ export async function measureRequestCosts(rounds: number): Promise<RequestCost[]
       capacityUnits: median(s.units),
     };
   });
+}
+
+/**
+ * Every operation's handler from the registry, in its order (each round creates its plant
+ * first and deletes it last), built by the one factory its folder's `handler.ts` exports over
+ * the plants table: an operation added to the registry is measured with no edit here.
+ */
+async function operationHandlers(
+  plants: Record<string, unknown>,
+): Promise<Record<string, (event: never) => Promise<unknown>>> {
+  const built = await Promise.all(
+    FUNCTION_NAMES.filter((name) => FUNCTIONS[name].operation).map(async (name) => {
+      const module = (await import(
+        join(PROJECT_ROOT, dirname(FUNCTIONS[name].entry), 'handler')
+      )) as Record<string, unknown>;
+      const factories = Object.values(module).filter((value) => typeof value === 'function');
+      if (factories.length !== 1) {
+        throw new Error(
+          `${name}'s handler.ts must export one handler factory, not ${factories.length}`,
+        );
+      }
+      const make = factories[0] as (deps: unknown) => (event: never) => Promise<unknown>;
+      return [name, make(plants)] as const;
+    }),
+  );
+  return Object.fromEntries(built);
 }
 
 /** The figures as `npm run bench` prints them. */
