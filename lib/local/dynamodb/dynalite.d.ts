@@ -78,6 +78,8 @@ declare module 'dynalite/db' {
       newItem: Item | null | undefined,
       callback: (error?: unknown) => void,
     ): void;
+    /** A 400 ValidationException with `message`, as dynalite answers its own. */
+    validationError(message: string): Error;
     getIndexActions(
       indexes: Index[],
       oldItem: Item | null,

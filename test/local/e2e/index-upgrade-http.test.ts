@@ -80,6 +80,8 @@ const RELEASED_ITEMS = [
   { id: 5n, name: 'fern', tag: 'fern', ...audit },
   { id: 6n, name: 'untagged', ...audit },
   { id: 7n, name: 'marked', tag: 'aroid', deletedAt: '2026-01-02T00:00:00.000Z', ...audit },
+  // 1.1.0 stored an empty tag as it came; an index cannot key on it.
+  { id: 9n, name: 'blank', tag: '', ...audit },
 ];
 
 it('a 1.1.0 data directory: 503 while the index builds, nothing lost, then every tagged plant', async () => {
@@ -118,6 +120,14 @@ it('a 1.1.0 data directory: 503 while the index builds, nothing lost, then every
       text: '{"plants":[{"id":5,"name":"fern","tag":"fern"}]}',
     });
     expect(await indexStatus(service)).toEqual([[PLANTS_BY_TAG_INDEX.name, 'ACTIVE', undefined]]);
+    // The empty tag is in no list, read as it was, and changed as any plant is.
+    expect(await sendAsDev(service, 'PATCH', '/plants/9', '{"name":"renamed"}')).toEqual({
+      status: 200,
+      text: '{"id":9,"name":"renamed","tag":""}',
+    });
+    expect((await sendAsDev(service, 'GET', '/plants/9')).text).toBe(
+      '{"id":9,"name":"renamed","tag":""}',
+    );
   } finally {
     await service.close();
   }

@@ -1,0 +1,45 @@
+/**
+ * DynamoDB refuses a write that would give an index key an empty string (ValidationException:
+ * "A value specified for a secondary index key is not supported. The AttributeValue for a key
+ * attribute cannot contain an empty string value"); dynalite indexes it. The engine refuses it
+ * too, as AWS does, so that code that would fail in AWS fails here: every item write of dynalite
+ * passes through its `updateIndexes` with the item to be stored, before storing it.
+ */
+import dynaliteDb, { type Item, type Table } from 'dynalite/db';
+
+/** DynamoDB's words for the refusal, naming the index and its key. */
+export function emptyIndexKeyMessage(index: string, key: string): string {
+  return `One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: ${index}, IndexKey: ${key}`;
+}
+
+/** The index and key attribute of `table` that `item` would give an empty string, if any. */
+export function emptyIndexKey(
+  table: Table,
+  item: Item | null | undefined,
+): { index: string; key: string } | undefined {
+  if (!item) return undefined;
+  for (const index of [
+    ...(table.GlobalSecondaryIndexes ?? []),
+    ...(table.LocalSecondaryIndexes ?? []),
+  ]) {
+    for (const { AttributeName } of index.KeySchema) {
+      const value = item[AttributeName] as { S?: unknown; B?: unknown } | undefined;
+      if (value?.S === '' || value?.B === '') return { index: index.IndexName, key: AttributeName };
+    }
+  }
+  return undefined;
+}
+
+let installed = false;
+
+/** Makes every dynalite store of this process refuse such writes (once; idempotent). */
+export function refuseEmptyIndexKeys(): void {
+  if (installed) return;
+  installed = true;
+  const original = dynaliteDb.updateIndexes;
+  dynaliteDb.updateIndexes = (store, table, oldItem, newItem, callback) => {
+    const empty = emptyIndexKey(table, newItem);
+    if (!empty) return original(store, table, oldItem, newItem, callback);
+    callback(dynaliteDb.validationError(emptyIndexKeyMessage(empty.index, empty.key)));
+  };
+}
