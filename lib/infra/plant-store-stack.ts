@@ -25,6 +25,7 @@ import { Monitoring } from './constructs/monitoring';
 import { ServiceFunction } from './constructs/service-function';
 import { StaticEgress } from './constructs/static-egress';
 import { Tables } from './constructs/tables';
+import type { TableDefinition } from '../../lambda/aws/tables';
 import { Webhooks } from './constructs/webhooks';
 import {
   FUNCTIONS,
@@ -242,6 +243,7 @@ export class PlantStoreStack extends Stack {
       }
     }
 
+    const definitions: Readonly<Record<TableKey, TableDefinition>> = TABLES_BY_KEY;
     new Monitoring(this, 'Monitoring', {
       api: api.api,
       functions,
@@ -249,7 +251,11 @@ export class PlantStoreStack extends Stack {
       tables: Object.fromEntries(
         (Object.keys(tables) as TableKey[]).map((key) => [
           key,
-          { table: tables[key], operations: operationsOn(key) as Operation[] },
+          {
+            table: tables[key],
+            operations: operationsOn(key) as Operation[],
+            indexes: (definitions[key].indexes ?? []).map((index) => index.name),
+          },
         ]),
       ),
       alarmEmail: props.alarmEmail,

@@ -37,6 +37,12 @@ import { AlarmTopic } from './alarm-topic';
 export interface WatchedTable {
   readonly table: Table;
   readonly operations: readonly Operation[];
+  /**
+   * Its global secondary indexes: each gets a graph of its write throttling (an index that
+   * cannot keep up throttles the table's writes) and of its backfill after it is added.
+   * @default - none
+   */
+  readonly indexes?: readonly string[];
 }
 
 /** What the monitoring watches. */
@@ -214,6 +220,28 @@ export class Monitoring extends Construct {
         6,
       ),
       graph(`${key} table: throttled requests`, [throttles(watched, period)], 6),
+      ...(watched.indexes ?? []).map((index) => {
+        const dimensionsMap = {
+          TableName: watched.table.tableName,
+          GlobalSecondaryIndexName: index,
+        };
+        return graph(
+          `${key} index ${index}: write throttle events, backfill progress (%)`,
+          [
+            watched.table.metric('WriteThrottleEvents', {
+              dimensionsMap,
+              period,
+              statistic: 'Sum',
+            }),
+            watched.table.metric('OnlineIndexPercentageProgress', {
+              dimensionsMap,
+              period,
+              statistic: 'Maximum',
+            }),
+          ],
+          6,
+        );
+      }),
     ]);
     const handlers = this.names.filter((name) => name !== authorizer);
     const businessRow: IWidget[] = [
