@@ -9,13 +9,11 @@
  * from a partial index. A build cut short (the engine closed) starts again at the next open.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PassThrough } from 'node:stream';
 import dynaliteDb, { type Store, type Table } from 'dynalite/db';
 import { emptyIndexKey } from './index-keys';
+import { replay } from '../iam/gate';
+import { BACKFILLING_MESSAGE } from '../../../lambda/plants/index-building';
 import type { IndexDefinition, TableDefinition } from '../../../lambda/aws/table-definition';
-
-/** What the engine says to a read of an index that is still being built (DynamoDB's words). */
-export const BACKFILLING_REFUSAL = 'Cannot read from backfilling global secondary index';
 
 /** The indexes being built on one engine, and the gate that keeps reads off them meanwhile. */
 export class IndexBuilds {
@@ -43,7 +41,9 @@ export class IndexBuilds {
     for (const index of table.GlobalSecondaryIndexes ?? []) {
       if (index.IndexStatus === 'ACTIVE') continue;
       this.building.add(`${name}/${index.IndexName}`);
-      this.runs.push(this.backfill(name, index.IndexName, hold));
+      // A build that fails (the store closed under it) stays CREATING: lists by tag keep
+      // answering 503, and the next open builds it again.
+      this.runs.push(this.backfill(name, index.IndexName, hold).catch(() => undefined));
     }
   }
 
@@ -72,7 +72,7 @@ export class IndexBuilds {
       if (this.isBuilding(String(input.TableName), String(input.IndexName))) {
         const answer = JSON.stringify({
           __type: 'com.amazon.coral.validate#ValidationException',
-          message: BACKFILLING_REFUSAL,
+          message: BACKFILLING_MESSAGE,
         });
         res.writeHead(400, {
           'content-type': 'application/x-amz-json-1.0',
@@ -80,14 +80,7 @@ export class IndexBuilds {
         });
         return void res.end(answer);
       }
-      const copy = Object.assign(new PassThrough().end(body), {
-        method: req.method,
-        url: req.url,
-        headers: req.headers,
-        httpVersion: req.httpVersion,
-        socket: req.socket,
-      });
-      next(copy as unknown as IncomingMessage);
+      next(replay(req, body));
     });
   }
 

@@ -162,7 +162,7 @@ export class AccessGate {
 }
 
 /** A request that reads `body` again, with the original's method, URL, headers and socket. */
-function replay(original: IncomingMessage, body: Buffer): IncomingMessage {
+export function replay(original: IncomingMessage, body: Buffer): IncomingMessage {
   const copy = new PassThrough();
   copy.end(body);
   return Object.assign(copy, {
