@@ -14,7 +14,7 @@ import { OurFailure, ours, ReceiverFailure, type DeliveryFailure } from './failu
 import { parseDeliveryMessage, type DeliveryMessage } from '../webhook/message';
 import { post, succeeded } from './post';
 import type { BatchResolver } from './resolver';
-import type { ReceiverGate } from './receiver-gate';
+import type { Admission, ReceiverGate } from './receiver-gate';
 import { MAX_RETRY_AFTER_SECONDS } from '../webhook/retry-after';
 import {
   DELIVERY_VISIBILITY_SECONDS,
@@ -118,9 +118,10 @@ async function decide(record: SQSRecord, deps: DeliverDeps): Promise<DeliveryOut
   try {
     // Gated, the gate's answer carries the subscriber (what the sandbox holds, at most 2 s old);
     // without a gate, the batch's lookup.
-    const admission = deps.gate
+    const admitted = deps.gate
       ? await ours('reading the subscriber', () => deps.gate!.admit(subscriberId))
       : undefined;
+    const admission = admitted && (await atStart(deps.gate!, subscriberId, admitted, clock));
     const subscriber =
       admission === undefined
         ? await ours('reading the subscriber', () => deps.subscriptions.get(subscriberId))
@@ -146,14 +147,6 @@ async function decide(record: SQSRecord, deps: DeliverDeps): Promise<DeliveryOut
         next: { step: 'again-in', seconds: admission.seconds },
         ...about,
       };
-    }
-    if (admission) {
-      const wait = admission.startAt - clock();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      const late = deps.gate!.late(admission.startAt);
-      if (late?.verdict === 'wait') {
-        return { outcome: 'waiting', next: { step: 'again-in', seconds: late.seconds }, ...about };
-      }
     }
     if (!subscriber) throw new Error('no subscriber to deliver to');
     const now = clock();
@@ -204,6 +197,23 @@ async function decide(record: SQSRecord, deps: DeliverDeps): Promise<DeliveryOut
     const next = { step: 'again-in', seconds: ourRetrySeconds(receiveCount) } as const;
     return { outcome: 'failed', next, failure: error, ...about };
   }
+}
+
+/**
+ * A delivery admitted to start at its slot waits for it, then asks the gate again what the
+ * sandbox has heard since (no call): a 410 or a `Retry-After` answered to another delivery
+ * meanwhile turns it into a drop or a wait, so none of the batch's later starts is sent.
+ */
+async function atStart(
+  gate: ReceiverGate,
+  subscriberId: string,
+  admission: Admission,
+  clock: () => number,
+): Promise<Admission> {
+  if (admission.verdict !== 'go') return admission;
+  const wait = admission.startAt - clock();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  return gate.atStart(subscriberId, admission.startAt) ?? admission;
 }
 
 /**

@@ -308,8 +308,9 @@ export class ReceiverGate {
 
   private async disable(subscriberId: string, reason: string, storedAt: string): Promise<void> {
     const at = new Date(this.now()).toISOString();
-    const disabled = await this.deps.states.disable(subscriberId, at, reason, storedAt);
+    // Before the write: the deliveries of this sandbox about to start stop now, not after it.
     this.sandbox.disabled(subscriberId, at);
+    const disabled = await this.deps.states.disable(subscriberId, at, reason, storedAt);
     if (disabled) {
       this.deps.events.disabled(subscriberId, reason);
     }
@@ -349,11 +350,19 @@ export class ReceiverGate {
   }
 
   /**
-   * A delivery that woke too late for its start (a busy sandbox) goes back to wait: sent now, it
-   * could start closer than the pace to the next one, already reserved on time.
+   * What a delivery granted `startAt` does once that time has come, from what the sandbox knows
+   * now (no call): `undefined` to send it. A 410 or a `Retry-After` heard since it was admitted
+   * (by any delivery of this sandbox) stops it: disabled, it is kept for `enable`; held past its
+   * start, it waits for the hold. One that woke too late (a busy sandbox) waits its turn again:
+   * sent now, it could start closer than the pace to the next one, already reserved on time.
    */
-  late(startAt: number): Admission | undefined {
-    return this.now() - startAt > START_TOLERANCE_MS
+  atStart(subscriberId: string, startAt: number): Admission | undefined {
+    const view = this.sandbox.get(subscriberId)?.view;
+    if (view?.disabledAt) return { verdict: 'disabled' };
+    const now = this.now();
+    const held = view?.nextSendAt ?? 0;
+    if (held > startAt) return { verdict: 'wait', seconds: this.queueSeconds(held - now) };
+    return now - startAt > START_TOLERANCE_MS
       ? { verdict: 'wait', seconds: this.queueSeconds(1000) }
       : undefined;
   }
