@@ -21,6 +21,7 @@ import {
   HORIZON_SECONDS,
   MAX_ATTEMPTS,
   ourRetrySeconds,
+  REFRESH_AT_RECEIVE_COUNT,
   retryDelaySeconds,
 } from '../webhook/schedule';
 import { signingSecrets, type OpenedSecrets } from '../webhook/secrets';
@@ -90,31 +91,42 @@ export interface DeliveryOutcome {
  * this receive: 12 h from it (`visibility.ts`).
  */
 export async function deliver(record: SQSRecord, deps: DeliverDeps): Promise<DeliveryOutcome> {
-  const outcome = await decide(record, deps);
-  const { next } = outcome;
-  if (next.step !== 'again-in') return outcome;
-  const firstReceivedAt = Number(record.attributes.ApproximateFirstReceiveTimestamp) || undefined;
-  const now = (deps.now ?? Date.now)();
-  const left = visibilityLeftSeconds(firstReceivedAt, now, DELIVERY_VISIBILITY_SECONDS);
-  return next.seconds <= left ? outcome : { ...outcome, next: { ...next, seconds: left } };
-}
-
-/** What to do with one receive. */
-async function decide(record: SQSRecord, deps: DeliverDeps): Promise<DeliveryOutcome> {
-  const receiveCount = Number(record.attributes.ApproximateReceiveCount) || 1;
   const message = parseDeliveryMessage(record.body);
   // Not a delivery (only our bug can queue one): the queue's safety net dead-letters it.
   if (!message) return { outcome: 'unreadable', next: { step: 'again-in', seconds: 60 } };
-  const { webhookId, subscriberId, plantId, body, waitSeconds = 0 } = message;
+  const clock = deps.now ?? Date.now;
+  // When the event's write was stored: where `enable` replays from if this delivery is kept for it.
+  const storedAt =
+    message.storedAt ?? new Date(Number(record.attributes.SentTimestamp) || clock()).toISOString();
+  const outcome = await decide(record, { ...message, storedAt }, deps);
+  const { next } = outcome;
+  if (next.step !== 'again-in') return outcome;
+  const receiveCount = Number(record.attributes.ApproximateReceiveCount) || 1;
+  if (outcome.outcome === 'waiting' && receiveCount >= REFRESH_AT_RECEIVE_COUNT) {
+    // Waiting spends no attempt, and must not spend the receives of SQS's safety net either: a
+    // fresh copy (the same delivery, its attempts unchanged) waits instead, counting from 0.
+    const copy = { ...message, storedAt, waitSeconds: next.seconds };
+    return { ...outcome, next: { step: 'requeue', copy } };
+  }
+  const firstReceivedAt = Number(record.attributes.ApproximateFirstReceiveTimestamp) || undefined;
+  const left = visibilityLeftSeconds(firstReceivedAt, clock(), DELIVERY_VISIBILITY_SECONDS);
+  return next.seconds <= left ? outcome : { ...outcome, next: { ...next, seconds: left } };
+}
+
+/** What to do with one receive of `message` (its `storedAt` known). */
+async function decide(
+  record: SQSRecord,
+  message: DeliveryMessage & { readonly storedAt: string },
+  deps: DeliverDeps,
+): Promise<DeliveryOutcome> {
+  const receiveCount = Number(record.attributes.ApproximateReceiveCount) || 1;
+  const { webhookId, subscriberId, plantId, body, storedAt, waitSeconds = 0 } = message;
   const attempt = (message.attempt ?? 0) + 1;
   const about = { webhookId, subscriberId, plantId, attempt };
   if (waitSeconds > 0 && receiveCount === 1) {
     return { outcome: 'waiting', next: { step: 'again-in', seconds: waitSeconds }, ...about };
   }
   const clock = deps.now ?? Date.now;
-  // When the plant was stored: where `enable` replays from if this delivery is kept for it.
-  const storedAt =
-    message.storedAt ?? new Date(Number(record.attributes.SentTimestamp) || clock()).toISOString();
   try {
     // Gated, the gate's answer carries the subscriber (what the sandbox holds, at most 2 s old);
     // without a gate, the batch's lookup.

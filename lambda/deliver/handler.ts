@@ -167,7 +167,14 @@ function report(result: DeliveryOutcome): void {
     metrics.addMetric(WEBHOOK_METRICS.failed, MetricUnit.Count, 1);
     logger.warn('gone: 410 disabled the subscriber (kept for webhook enable)', line);
   } else if (outcome === 'waiting') {
-    logger.debug(outcome, { ...line, seconds: next.step === 'again-in' ? next.seconds : 0 });
+    // A wait as a fresh copy (`requeue`: its receives ran high) says so.
+    const seconds =
+      next.step === 'again-in' ? next.seconds : next.step === 'requeue' ? next.copy.waitSeconds : 0;
+    logger.debug(outcome, {
+      ...line,
+      seconds,
+      ...(next.step === 'requeue' && { freshCopy: true }),
+    });
   } else if (failure instanceof OurFailure) {
     // Ours: no attempt spent; alarmed through the function's error log and this metric.
     metrics.addMetric(WEBHOOK_METRICS.ourFailures, MetricUnit.Count, 1);

@@ -56,6 +56,15 @@ export const QUEUE_RETRY_PAUSES_MS: readonly number[] = [250, 500, 1_000, 2_000,
 export const SAFETY_RECEIVE_COUNT = 100;
 
 /**
+ * The receive from which a delivery sent back to wait (for its subscriber's rate or its
+ * `Retry-After` hold) is queued again as a fresh copy, its attempts unchanged, rather than made
+ * visible again: waiting spends neither the receiver's attempts nor the receives of the safety
+ * net, however long a backlog makes it wait. Half the net: the receives SQS counts are
+ * approximate, and a copy costs one send per 50 receives.
+ */
+export const REFRESH_AT_RECEIVE_COUNT = SAFETY_RECEIVE_COUNT / 2;
+
+/**
  * The horizon: no delivery is given up sooner than this after its first attempt (the delays'
  * sum, as jitter only ever lengthens a delay): 279,305 s, about 77 h 35 min.
  */

@@ -17,6 +17,7 @@ import { PUBLIC_ONLY } from '../../../lambda/webhook/address-policy';
 import { sqsDeadLetters, sqsDeliveryQueue } from '../../../lambda/webhook/delivery-queue';
 import type { DeliveryMessage } from '../../../lambda/webhook/message';
 import type { ReceiverStates } from '../../../lambda/webhook/receiver-state';
+import { SAFETY_RECEIVE_COUNT } from '../../../lambda/webhook/schedule';
 import { useEngineWithQueues } from '../../support/engine-with-queues';
 
 const w = useEngineWithQueues();
@@ -194,6 +195,33 @@ it('a delivery to a subscriber enabled while it was being dropped goes back to b
   expect(await w.states.read(id)).toMatchObject({ replayFrom: point });
   expect((await w.states.read(id))?.disabledAt).toBeUndefined();
   await settle(await waitFor(receive));
+});
+
+it('a delivery sent back to wait many times is never dead-lettered: past half the safety net it waits as a fresh copy, its attempts unchanged', async () => {
+  const id = await subscriber();
+  const original = delivery(id, { attempt: 3, firstAttemptAt: T0 - HOUR });
+  await send(original);
+  // Held, again and again (a long backlog for the rate waits the same way): each receive sends
+  // it back to wait, twice the safety net's receives in all.
+  const messageIds = new Set<string>();
+  for (let receives = 0; receives < 2 * SAFETY_RECEIVE_COUNT; receives++) {
+    at(receives * 10_000);
+    await w.states.holdUntil(id, Date.now() + 5_000);
+    const record = (await receive())!;
+    messageIds.add(record.messageId);
+    expect(Number(record.attributes.ApproximateReceiveCount)).toBeLessThan(SAFETY_RECEIVE_COUNT);
+    const body = JSON.parse(record.body) as DeliveryMessage;
+    expect({ ...body, waitSeconds: undefined }).toEqual(original);
+    // As Lambda does: a message the handler did not report failed is deleted.
+    const { batchItemFailures } = await handler()(record);
+    if (batchItemFailures.length === 0) await settle(record);
+  }
+  // The original and its fresh copies, one after another.
+  expect(messageIds.size).toBeGreaterThanOrEqual(3);
+  const { Messages } = await w.sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: w.urls.deadLetters }),
+  );
+  expect(Messages ?? []).toEqual([]);
 });
 
 /** Deletes a received message, so that each test starts from an empty queue. */
