@@ -12,6 +12,10 @@ import {
 } from '@aws-sdk/client-sqs';
 import { stringifyJson } from '../../../lambda/http/json-answer';
 import type { DeliveryMessage } from '../../../lambda/webhook/message';
+import { typedMembers } from '../../../lambda/webhook/event-bodies';
+import { eventsOfItem, receivesTypedBodies } from '../../../lambda/webhook/events';
+import type { Subscriber } from '../../../lambda/webhook/subscriptions-table';
+import { FIRST_VERSION } from '../../../lambda/plants/versions';
 import {
   LOCAL_QUEUE_NAMES,
   localCliClientConfig,
@@ -71,20 +75,30 @@ export function webhookQueues(target: QueueTarget): {
 
 /**
  * Queues one example delivery for `subscriberId`: the example NewPlant (a plant that was not
- * stored) under a fresh webhook-id starting `msg_test_`. The deliverer signs and sends it like
- * any other, with the same schedule, dead letters and address policy.
+ * stored) under a fresh webhook-id starting `msg_test_`, as the subscriber's newPlant body would
+ * be (typed, created now at version 1, when it chose more than newPlant). The deliverer signs
+ * and sends it like any other, with the same schedule, dead letters and address policy.
  */
 export async function queueTestDelivery(
   target: QueueTarget,
-  subscriberId: string,
+  subscriber: Pick<Subscriber, 'subscriberId' | 'events'>,
 ): Promise<DeliveryMessage> {
+  const { subscriberId } = subscriber;
+  const body = receivesTypedBodies(eventsOfItem(subscriber.events))
+    ? typedMembers('newPlant', {
+        ...EXAMPLE_PLANT,
+        type: 'newPlant',
+        createdAt: new Date().toISOString(),
+        version: FIRST_VERSION,
+      })
+    : EXAMPLE_PLANT;
   const { client, deliveries } = webhookQueues(target);
   try {
     const message: DeliveryMessage = {
       webhookId: `${TEST_WEBHOOK_ID_PREFIX}${randomBytes(12).toString('base64url')}`,
       subscriberId,
       plantId: String(EXAMPLE_PLANT.id),
-      body: stringifyJson(EXAMPLE_PLANT),
+      body: stringifyJson(body),
     };
     await client.send(
       new SendMessageCommand({

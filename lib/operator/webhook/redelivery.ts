@@ -17,10 +17,9 @@ export async function sendTest(target: Target, subscriberId: string, io: CliIo):
       'test --aws needs --table <SubscriptionsTableName> and --queue <DeadLetterQueueUrl>',
     );
   }
-  if (!(await subscriptions(target).get(subscriberId))) {
-    throw new Error(`no subscriber with id ${subscriberId} in ${target.where}`);
-  }
-  const message = await queueTestDelivery(target, subscriberId);
+  const subscriber = await subscriptions(target).get(subscriberId);
+  if (!subscriber) throw new Error(`no subscriber with id ${subscriberId} in ${target.where}`);
+  const message = await queueTestDelivery(target, subscriber);
   io.out(message.webhookId);
   io.err(
     `queued a test delivery for ${subscriberId}: webhook-id ${message.webhookId}, body ${message.body} (an example, not a stored plant)`,

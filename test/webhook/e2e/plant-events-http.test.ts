@@ -240,6 +240,15 @@ it('tells each subscriber the events it chose, typed and orderable, and nothing 
     'plantUpdated',
   ]);
 
+  // `test`: the example as this subscriber's newPlant body would be, typed.
+  const tested = await cli('test', allId);
+  expect(tested).toMatchObject({ code: 0 });
+  const testId = tested.stdout.trim();
+  await until(() => all.delivered().has(testId), 'the test delivery');
+  expect(all.delivered().get(testId)!.body).toMatch(
+    /^\{"type":"newPlant","id":9007199254740993,"name":"[^"]+".*"createdAt":"[^"]+","version":1\}$/,
+  );
+
   // `update --events`: the plain receiver now chooses deletes alone, and gets their typed body.
   expect(await cli('update', plainId, '--events', 'plantDeleted')).toMatchObject({ code: 0 });
   expect(await cli('update', 'sub_nobody', '--events', 'newPlant')).toMatchObject({ code: 1 });
