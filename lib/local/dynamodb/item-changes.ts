@@ -25,7 +25,10 @@ export interface ItemChange {
 
 /** What an engine's store is told, by the store (one per dynalite server). */
 const listeners = new WeakMap<object, (change: ItemChange) => void>();
-/** The changes taken under an item's lock, waiting for its put or delete, by store and key. */
+/**
+ * The changes taken under an item's lock, waiting for its put or delete, by store, then by table
+ * and key (two tables may hold the same key; each table's lock is its own).
+ */
 const waiting = new WeakMap<object, Map<string, ItemChange>>();
 /** The item stores whose put and delete are already watched. */
 const watched = new WeakSet<object>();
@@ -56,11 +59,14 @@ function install(): void {
     watchItemStore(store, table.TableName, listener);
     original(store, table, oldItem, newItem, (error) => {
       // The item's put or delete follows at once, under the same lock: it hands the change on.
-      if (!error) waiting.get(store)!.set(key, change);
+      if (!error) waiting.get(store)!.set(pendingKey(table.TableName, key), change);
       callback(error);
     });
   };
 }
+
+/** Where a change waits for its write: the table and the item's key in the store. */
+const pendingKey = (tableName: string, key: string) => `${tableName}\u0000${key}`;
 
 /** Wraps the table's item store's put and delete so that each hands on its key's waiting change. */
 function watchItemStore(
@@ -74,8 +80,8 @@ function watchItemStore(
   watched.add(items);
   const pending = waiting.get(store)!;
   const done = (key: string, callback: (error?: unknown) => void) => (error?: unknown) => {
-    const change = pending.get(key);
-    pending.delete(key);
+    const change = pending.get(pendingKey(tableName, key));
+    pending.delete(pendingKey(tableName, key));
     if (!error && change) listener(change);
     callback(error);
   };
