@@ -120,6 +120,8 @@ export class SandboxReceivers {
       // Never at or below the epochs that left the item (a sandbox whose clock runs ahead).
       const floor = view.paceFloor ?? -Infinity;
       const first = epochOfNextSlot(Math.max(next, from, (floor + 1) * PACE_EPOCH_MS), spacing);
+      // An epoch keeps the spacing of its first grant, and gets no more once the pace is sparser
+      // (a slowdown, a lower rate): what was granted before goes, nothing more at the old pace.
       const epochs = Array.from({ length: GRANT_EPOCHS }, (_, k) => {
         const taken = view.granted.get(first + k);
         const slots = epochSlots(first + k, taken?.spacing ?? spacing);
@@ -127,8 +129,9 @@ export class SandboxReceivers {
       }).filter(
         ({ slots, free, fresh }) =>
           free > 0 &&
+          slots.spacing >= spacing &&
           slots.first * slots.spacing <= now + RESERVE_AHEAD_MS &&
-          !(fresh && nearSparser(view, slots.epoch, spacing)),
+          !(fresh && nearOtherGrid(view, slots.epoch, spacing)),
       );
       retryAt = Math.max(next, (first + GRANT_EPOCHS) * PACE_EPOCH_MS);
       // This batch's deliveries from the nearest epochs, then the second's expected demand.
@@ -144,9 +147,13 @@ export class SandboxReceivers {
       const grant = await this.states.grant(
         subscriberId,
         { epochs: asked, seen: { rate: view.rate, slowdown: view.slowdown } },
-        // Epochs gone by leave once their own spacing has passed too (`nearSparser` reads them).
+        // Epochs gone by leave once their own spacing and the current one have passed too
+        // (`nearOtherGrid` reads them).
         [...view.granted]
-          .filter(([epoch, { spacing }]) => epoch < first - 1 - Math.ceil(spacing / PACE_EPOCH_MS))
+          .filter(
+            ([epoch, taken]) =>
+              epoch < first - 1 - Math.ceil(Math.max(taken.spacing, spacing) / PACE_EPOCH_MS),
+          )
           .map(([epoch]) => epoch),
       );
       known.view = grant.view;
@@ -182,15 +189,15 @@ export class SandboxReceivers {
 }
 
 /**
- * Whether a new epoch at `spacing` would sit too close to an epoch of a sparser grid (the rate
- * went up, and slots granted before are still ahead): a slot of one could come less than
- * `spacing` from a slot of the other, and a receiver counting at the new rate would count one
- * more. Such an epoch is left empty; the new grid starts once `spacing` separates them.
+ * Whether a new epoch at `spacing` would sit too close to an epoch of another grid (the pace
+ * changed, and slots granted before are still ahead or just behind): a slot of one could come
+ * less than `spacing` from a slot of the other, and a receiver counting at the new rate would
+ * count one more. Such an epoch is left empty; the new grid starts once `spacing` separates them.
  */
-function nearSparser(view: ReceiverView, epoch: number, spacing: number): boolean {
+function nearOtherGrid(view: ReceiverView, epoch: number, spacing: number): boolean {
   for (const [other, taken] of view.granted) {
     const gap = (Math.abs(epoch - other) - 1) * PACE_EPOCH_MS;
-    if (other !== epoch && taken.spacing > spacing && gap < spacing) return true;
+    if (other !== epoch && taken.spacing !== spacing && gap < spacing) return true;
   }
   return false;
 }

@@ -152,6 +152,29 @@ it('keeps the new spacing from the slots granted at a lower rate when the rate g
   }
 });
 
+it('grants nothing more at the old, denser spacing once the rate goes down', async () => {
+  const id = await subscriber(8);
+  const t0 = Math.ceil(Date.now() / 5000) * 5000 + 5000;
+  // One sandbox holds a slot of the next epoch at 8 a second (156.25 ms apart), whose other
+  // slot is still free.
+  const before = await new SandboxReceivers(states).take(id, 1, t0);
+  expect(before.starts.length).toBeGreaterThan(0);
+  expect(await states.setRate(id, 3)).toBe(true);
+  // Another asks at once, and later: none of its starts comes closer than the new spacing to
+  // any other, the old grid's included (which the epochs granted at 8 a second would give).
+  const sandbox = new SandboxReceivers(states);
+  const soon = await sandbox.take(id, 10, t0);
+  const later = await sandbox.take(id, 10, t0 + 2000);
+  const after = [...soon.starts, ...later.starts];
+  expect(after.length).toBeGreaterThan(0);
+  for (const start of after) {
+    for (const other of [...before.starts, ...after]) {
+      if (other !== start)
+        expect(Math.abs(start - other)).toBeGreaterThanOrEqual(spacingMs(3) - 0.001);
+    }
+  }
+});
+
 it('a 410 stops the sandbox that heard it at once, though it holds slots for later batches', async () => {
   const id = await subscriber(1000);
   const sandbox = new SandboxReceivers(states);
