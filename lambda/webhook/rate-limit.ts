@@ -18,7 +18,10 @@
  */
 export const DEFAULT_RATE_PER_SECOND = 100;
 
-/** The rates `--rate` accepts, per second. */
+/**
+ * The rates `--rate` accepts, per second. A rate is a bound on any second; a backlog drains at
+ * `sustainedRate` (80 % of it: 800 a second at the maximum, which docs/capacity.md models).
+ */
 export const RATE_LIMITS = { min: 0.01, max: 1_000 } as const;
 
 /** The slowest a slowed-down subscriber gets: one request a minute. */
@@ -75,6 +78,14 @@ export function maxSlowdown(rate = DEFAULT_RATE_PER_SECOND): number {
  */
 export function spacingMs(rate: number): number {
   return Math.ceil((1_000_000 * SPACING_MARGIN) / rate) / 1000;
+}
+
+/**
+ * The requests a second a subscriber at `rate` receives while deliveries wait for it (its grid's
+ * slots a second, 0.8 × `rate`), to three significant figures.
+ */
+export function sustainedRate(rate: number): number {
+  return Number((1000 / spacingMs(rate)).toPrecision(3));
 }
 
 /** The slots of one epoch of the grid at `spacing`: indices `first` to `first + count - 1`. */

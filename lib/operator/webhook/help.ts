@@ -1,6 +1,10 @@
 /** `npm run webhook -- --help`, and the defaults it names. */
 import { SUBSCRIBERS_FRESH_SECONDS } from '../../../lambda/webhook/config';
-import { DEFAULT_RATE_PER_SECOND } from '../../../lambda/webhook/rate-limit';
+import {
+  DEFAULT_RATE_PER_SECOND,
+  RATE_LIMITS,
+  sustainedRate,
+} from '../../../lambda/webhook/rate-limit';
 import { PLANT_EVENTS } from '../../../lambda/webhook/events';
 import { DEFAULT_DB_PORT } from '../../npm-start/find';
 import { TEST_WEBHOOK_ID_PREFIX } from './queues';
@@ -22,7 +26,10 @@ Commands:
                        /…, unless --show-urls). Deployed, the URL must be https to a
                        public address; locally http is fine. --id (local only) picks
                        the id, e.g. the one events/deliver.json names.
-                       --rate: requests a second it receives at most (default ${DEFAULT_RATE_PER_SECOND}).
+                       --rate: requests it receives at most in any second, ${RATE_LIMITS.min}
+                       to ${RATE_LIMITS.max} (default ${DEFAULT_RATE_PER_SECOND}); they start 1.25 / rate s apart,
+                       so a backlog reaches it at 80 % of the rate (${sustainedRate(DEFAULT_RATE_PER_SECOND)} a second
+                       by default, ${sustainedRate(RATE_LIMITS.max)} at the most).
                        --events: a comma-separated list of
                        ${PLANT_EVENTS.join(', ')} (default newPlant
                        alone, whose body is the plant as always; a subscriber of

@@ -5,6 +5,7 @@
  */
 import { addressRefusal, PUBLIC_ONLY } from '../../../lambda/webhook/address-policy';
 import { SUBSCRIBERS_FRESH_SECONDS } from '../../../lambda/webhook/config';
+import { sustainedRate } from '../../../lambda/webhook/rate-limit';
 import { ROTATION_OVERLAP_SECONDS } from '../../../lambda/webhook/secrets';
 import { generateSecret } from '../../../lambda/webhook/signature';
 import { newSubscriberId } from '../../../lambda/webhook/subscriptions-table';
@@ -142,7 +143,9 @@ export async function update(
   }
   if (rate !== undefined) {
     if (!(await receiverStates(target).setRate(subscriberId, rate))) throw missing();
-    io.err(`${subscriberId} now receives at most ${rate} requests a second`);
+    io.err(
+      `${subscriberId} now receives at most ${rate} requests in any second (a backlog at ${sustainedRate(rate)} a second)`,
+    );
   }
 }
 

@@ -12,8 +12,10 @@ import {
   grantedStarts,
   maxSlowdown,
   PACE_EPOCH_MS,
+  RATE_LIMITS,
   SLOWEST_RATE_PER_SECOND,
   spacingMs,
+  sustainedRate,
 } from '../../../lambda/webhook/rate-limit';
 import { MAX_RETRY_AFTER_SECONDS, retryAfterSeconds } from '../../../lambda/webhook/retry-after';
 
@@ -54,6 +56,18 @@ describe('pace', () => {
       return granted;
     });
   };
+
+  it("says what a rate gives a backlog: the grid's slots a second, 800 at the maximum", () => {
+    const epoch = Math.floor(NOW / PACE_EPOCH_MS);
+    for (const rate of [RATE_LIMITS.max, DEFAULT_RATE_PER_SECOND, 10, 3]) {
+      // The slots of 40 seconds of the grid, a second's worth.
+      const slots = Array.from({ length: 160 }, (_, k) => epochSlots(epoch + k, spacingMs(rate)));
+      const perSecond = slots.reduce((sum, { count }) => sum + count, 0) / 40;
+      expect(sustainedRate(rate)).toBeCloseTo(perSecond, 1);
+    }
+    expect(sustainedRate(RATE_LIMITS.max)).toBe(800);
+    expect(sustainedRate(DEFAULT_RATE_PER_SECOND)).toBe(80);
+  });
 
   it('spaces the grid 25 % wider than the rate, so no second holds more than the rate', () => {
     expect(spacingMs(10)).toBeCloseTo(125);
