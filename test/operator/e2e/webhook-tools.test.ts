@@ -8,6 +8,7 @@
 import { runWebhookCli } from '../../../lib/operator/webhook/cli';
 import { DEAD_LETTERS_HEADER } from '../../../lib/operator/webhook/dead-letters';
 import { TEST_WEBHOOK_ID_PREFIX } from '../../../lib/operator/webhook/queues';
+import { shownUrl } from '../../../lib/operator/webhook/receivers';
 import { MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
 import { freePort } from '../../../lib/local/process/free-port';
 import { cliEnvironment, useLocalService } from '../../support/local-service';
@@ -125,10 +126,10 @@ it('listen --forward-to verifies, sends the same bytes and headers on, prints an
   // The listener runs in this process: what it forwards to is a receiver, not the API.
   const checked = globalThis.fetch;
   globalThis.fetch = uncheckedFetch;
+  const stop = new AbortController();
   try {
     const out: string[] = [];
     const err: string[] = [];
-    const stop = new AbortController();
     const run = runWebhookCli(['listen', '--port', String(port), '--forward-to', behind.url], {
       out: (line) => out.push(line),
       err: (line) => err.push(line),
@@ -137,7 +138,7 @@ it('listen --forward-to verifies, sends the same bytes and headers on, prints an
     });
     await until(() => err.length > 0, 'the listener starts');
     expect(err).toEqual([
-      `listening on http://127.0.0.1:${port}/, forwarding to ${behind.url} (Ctrl-C stops)`,
+      `listening on http://127.0.0.1:${port}/, forwarding to ${shownUrl(behind.url)} (Ctrl-C stops)`,
     ]);
 
     const webhookId = (await cli('test', subscriberId)).stdout.trim();
@@ -152,13 +153,15 @@ it('listen --forward-to verifies, sends the same bytes and headers on, prints an
     expect(err.slice(1)).toEqual([]);
     expect(out).toEqual([
       `${webhookId}\tattempt 1\t${EXAMPLE}`,
-      `${webhookId}\t→ ${behind.url}\t500\t`,
+      `${webhookId}\t→ ${shownUrl(behind.url)}\t500\t`,
       `${webhookId}\tattempt 2\t${EXAMPLE}`,
-      `${webhookId}\t→ ${behind.url}\t202\t`,
+      `${webhookId}\t→ ${shownUrl(behind.url)}\t202\t`,
     ]);
     stop.abort();
     expect(await run).toBe(0);
   } finally {
+    // A failed expectation must not leave the listener serving (Jest would not exit).
+    stop.abort();
     globalThis.fetch = checked;
   }
 });
