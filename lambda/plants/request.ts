@@ -21,8 +21,20 @@ export function readPlantId(event: PlantsEvent): bigint {
   return parse(PlantPath, event.pathParameters ?? {}).id;
 }
 
-/** `limit` and `cursor` of GET /plants, or `BadRequest` naming each one that is wrong. */
+/**
+ * `limit`, `tag` and `cursor` of GET /plants, or `BadRequest` naming each one that is wrong.
+ * API Gateway joins a repeated parameter's values with commas (`?tag=a&tag=b` arrives as
+ * `tag: "a,b"`, a tag a plant may have), so a parameter of the page given twice is refused
+ * from the raw query rather than read as one value.
+ */
 export function readPageQuery(event: PlantsEvent): PageQuery {
+  const names = [...new URLSearchParams(event.rawQueryString ?? '').keys()];
+  const repeated = [...new Set(names.filter((name, at) => names.indexOf(name) !== at))].filter(
+    (name) => name in PageQuery.pipe[0].entries,
+  );
+  if (repeated.length > 0) {
+    throw new BadRequest(repeated.map((name) => `${name}: must be given once`).join('; '));
+  }
   return parse(PageQuery, event.queryStringParameters ?? {});
 }
 

@@ -138,3 +138,28 @@ it('another ValidationException stays a 500', async () => {
   });
   expect((await harness(other).list({ tag: 'aroid' })).statusCode).toBe(500);
 });
+
+it.each([
+  ['tag=aroid&tag=fern', 'tag: must be given once'],
+  ['limit=2&tag=a&limit=3&tag=b', 'limit: must be given once; tag: must be given once'],
+])(
+  '%s (API Gateway joins a repeat with commas) is 400 and reaches nothing',
+  async (raw, message) => {
+    const sent: unknown[] = [];
+    const plants = { send: async (command: unknown) => (sent.push(command), {}) };
+    const handler = makeListPlantsHandler({
+      plants: plants as unknown as DynamoDBDocumentClient,
+      tableName: 'plants',
+    });
+    const params = new URLSearchParams(raw);
+    const joined = Object.fromEntries(
+      [...params.keys()].map((k) => [k, params.getAll(k).join(',')]),
+    );
+    const event = plantsEvent({ method: 'GET', route: '/plants', query: joined });
+    event.rawQueryString = raw;
+    const answer = await handler(event);
+    expect(answer.statusCode).toBe(400);
+    expect(JSON.parse(answer.body!)).toEqual({ error: 400, message });
+    expect(sent).toEqual([]);
+  },
+);
