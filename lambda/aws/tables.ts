@@ -18,11 +18,16 @@ export const PLANTS_BY_TAG_INDEX = {
   sortKey: { name: 'id', type: 'N' },
 } as const satisfies IndexDefinition;
 
-/** Plants, keyed by their int64 id (a DynamoDB number keeps all 19 digits). */
+/**
+ * Plants, keyed by their int64 id (a DynamoDB number keeps all 19 digits). A deleted plant stays
+ * as a tombstone until its `purgeAt` (epoch seconds, the TTL attribute) so that a replay can
+ * still send its plantDeleted (lambda/plants/item.ts).
+ */
 export const PLANTS_TABLE = {
   localName: 'plants',
   environmentVariable: 'PLANTS_TABLE_NAME',
   partitionKey: { name: 'id', type: 'N' },
+  timeToLiveAttribute: 'purgeAt',
   streamViewType: 'NEW_IMAGE',
   indexes: [PLANTS_BY_TAG_INDEX],
 } as const satisfies TableDefinition;

@@ -1,4 +1,4 @@
-/** Deleting one plant: marked deleted, then removed (see `PlantsTable.delete`). */
+/** Deleting one plant: its item becomes a tombstone (see `PlantsTable.delete`). */
 import { written } from '../plants/conditional';
 import type { Validators } from '../plants/versions';
 import type { PlantsStore, Versioned } from '../plants/table';

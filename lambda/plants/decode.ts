@@ -48,7 +48,7 @@ export function versionOf(item: Record<string, unknown>): number {
   return version === undefined ? FIRST_VERSION : Number(String(version));
 }
 
-/** Whether an item is marked deleted (its removal is on its way, or was interrupted). */
+/** Whether an item is marked deleted: a deleted plant's tombstone, absent for every reader. */
 export function isDeleted(item: Record<string, unknown>): boolean {
   return item[DELETED_AT] !== undefined;
 }

@@ -20,9 +20,12 @@ export const PLANT_ATTRIBUTES = {
   /** When and by whom (token id) the last change was made. */
   updatedAt: 'updatedAt',
   updatedBy: 'updatedBy',
-  /** When a delete marked the plant deleted; the item is removed right after. */
+  /** When a delete marked the plant deleted: the item is its tombstone from then on. */
   deletedAt: 'deletedAt',
+  /** When DynamoDB's TTL removes a tombstone (epoch seconds): the table's TTL attribute. */
+  purgeAt: PLANTS_TABLE.timeToLiveAttribute,
 } as const;
+
 
 /**
  * The members that key an index (the tag). DynamoDB refuses a write that gives an index key an
@@ -181,4 +184,34 @@ export function matchCondition(ifMatch: Validators | undefined): {
   // No version of ours: a term that never holds, so that the write still reads the old item.
   if (terms.length === 0) terms.push('attribute_not_exists(#key)');
   return { expression: `${present} AND (${terms.join(' OR ')})`, names, values };
+}
+
+/**
+ * How long a tombstone is kept: longer than a queued delivery can wait for its subscriber's
+ * `enable` (the delivery queue keeps a message 14 days, its dead-letter queue 14 more) plus a
+ * week for an operator's `webhook replay --since`, so that a replay still finds the deletion.
+ */
+export const TOMBSTONE_DAYS = 35;
+
+/**
+ * The update that makes a plant its tombstone: marked deleted at `at` (version + 1), kept until
+ * `TOMBSTONE_DAYS` later, and out of every index (its index key members and their markers
+ * removed). Every read treats a marked item as absent; a create may take its id.
+ */
+export function tombstoneExpression(at: string): ItemUpdate {
+  const names: Record<string, string> = {
+    '#deletedAt': PLANT_ATTRIBUTES.deletedAt,
+    '#purgeAt': PLANT_ATTRIBUTES.purgeAt,
+  };
+  const removes = INDEX_KEY_MEMBERS.flatMap((field, n) => {
+    names[`#k${n}`] = field;
+    names[`#ke${n}`] = emptyMarker(field);
+    return [`#k${n}`, `#ke${n}`];
+  });
+  const purgeAt = Math.ceil(Date.parse(at) / 1000) + TOMBSTONE_DAYS * 86_400;
+  return {
+    update: `SET #deletedAt = :at, #purgeAt = :purgeAt, ${VERSION_RAISE}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    names,
+    values: { ':at': at, ':purgeAt': purgeAt },
+  };
 }

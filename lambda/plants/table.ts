@@ -9,7 +9,6 @@ import {
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
 import {
-  DeleteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -32,7 +31,7 @@ import {
   PLANT_ATTRIBUTES,
   readMembers,
   storedMembers,
-  VERSION_RAISE,
+  tombstoneExpression,
   withEmptyKeysMarked,
   type ItemUpdate,
   type PlantChange,
@@ -40,6 +39,9 @@ import {
 
 const KEY = PLANTS_TABLE.partitionKey.name;
 const { deletedAt: DELETED_AT } = PLANT_ATTRIBUTES;
+const CREATED_AT = 'createdAt';
+/** A create's puts at most: one, and one after each later incarnation's tombstone met. */
+const PUT_ATTEMPTS = 3;
 
 import {
   decodeId,
@@ -103,31 +105,56 @@ export class PlantsTable {
    * Stores `plant` unless its id is taken (one conditional put). Answers `undefined` when it
    * wrote, else the stored plant's members: from the failed condition when the engine
    * returns the old item (DynamoDB does), from a strongly consistent read when not (dynalite).
+   * A deleted plant's tombstone does not hold its id, but a create never goes below it: when the
+   * tombstone's incarnation was created at or after `audit.createdAt` (this request's clock was
+   * read before a slower put), the plant is stored as created just after it, so that a receiver
+   * ordering one id's events by (createdAt, version) never takes the new plant for a stale one.
    */
   async putNew(
     plant: NewPlant,
     audit: { readonly createdAt: string; readonly createdBy: string },
   ): Promise<TakenBy | undefined> {
+    let createdAt = audit.createdAt;
+    for (let attempt = 0; attempt < PUT_ATTEMPTS; attempt += 1) {
+      const old = await this.putUnlessTaken(plant, { ...audit, createdAt });
+      if (old === 'written') return undefined;
+      if (old && !isDeleted(old)) return readMembers(old);
+      // A later incarnation's tombstone (or an item gone since the put): after it, by this clock.
+      const after = typeof old?.createdAt === 'string' ? Date.parse(old.createdAt) + 1 : 0;
+      createdAt = new Date(Math.max(Date.now(), after)).toISOString();
+    }
+    throw new ServiceUnavailable('the plant id is being created and deleted concurrently');
+  }
+
+  /** One conditional put of a create; the item that refused it, if any is there. */
+  private async putUnlessTaken(
+    plant: NewPlant,
+    audit: { readonly createdAt: string; readonly createdBy: string },
+  ): Promise<'written' | Record<string, unknown> | undefined> {
     try {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
           Item: { [KEY]: plant.id, ...storedMembers(plant), ...audit },
-          // A deleted plant whose removal was interrupted (see `delete`) does not hold its id.
-          ConditionExpression: 'attribute_not_exists(#key) OR attribute_exists(#deletedAt)',
-          ExpressionAttributeNames: { '#key': KEY, '#deletedAt': DELETED_AT },
+          // A tombstone does not hold its id, unless its incarnation is not older than this one.
+          ConditionExpression:
+            'attribute_not_exists(#key) OR (attribute_exists(#deletedAt) AND ' +
+            '(attribute_not_exists(#createdAt) OR #createdAt < :createdAt))',
+          ExpressionAttributeNames: {
+            '#key': KEY,
+            '#deletedAt': DELETED_AT,
+            '#createdAt': CREATED_AT,
+          },
+          ExpressionAttributeValues: { ':createdAt': audit.createdAt },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return undefined;
+      return 'written';
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-      if (error.Item) return readMembers(unmarshall(error.Item, { wrapNumbers: true }));
+      if (error.Item) return unmarshall(error.Item, { wrapNumbers: true });
     }
-    const stored = await this.get(plant.id);
-    // The put saw the id taken, so the item can only be missing if it was deleted since.
-    if (!stored) throw new ServiceUnavailable('the plant was deleted during the request');
-    return stored.plant;
+    return this.item(plant.id);
   }
 
   /**
@@ -157,25 +184,17 @@ export class PlantsTable {
 
   /**
    * Deletes the plant under `id`, when it is there and, with `ifMatch`, at one of those versions;
-   * answers it with the deletion's version, or why nothing was deleted. Two writes: an
-   * UpdateItem that marks it deleted (version + 1, `deletedAt`), so that the stream's record of
-   * the deletion says which plant and version went (a REMOVE record of a NEW_IMAGE stream holds
-   * only the key), then the DeleteItem of that marked item. A marked item is deleted for every
-   * reader; one left by an interrupted delete is removed by the next delete of its id and
-   * overwritten by a create.
+   * answers it with the deletion's version, or why nothing was deleted. One UpdateItem makes the
+   * item its tombstone (`tombstoneExpression`: version + 1, `deletedAt`, out of the tag index,
+   * removed by TTL weeks later), so that the stream's record of the deletion, and later a replay,
+   * say which plant and version went (a REMOVE record of a NEW_IMAGE stream holds only the key).
+   * A tombstone is absent for every reader and writer but a create.
    */
   async delete(
     id: bigint,
     options: { readonly ifMatch?: Validators; readonly at: string },
   ): Promise<Versioned | Refusal> {
-    const expression = {
-      update: `SET #deletedAt = :at, ${VERSION_RAISE}`,
-      names: { '#deletedAt': DELETED_AT },
-      values: { ':at': options.at },
-    };
-    const marked = await this.conditionalWrite(id, expression, options.ifMatch);
-    if (!('refused' in marked)) await this.removeMarked(id, options.at);
-    return marked;
+    return this.conditionalWrite(id, tombstoneExpression(options.at), options.ifMatch);
   }
 
   /**
@@ -225,10 +244,10 @@ export class PlantsTable {
   }
 
   /**
-   * Every plant created or last changed at or after `since` (and before `until`), a page at a
-   * time, as DynamoDB JSON (as a stream image has it: `webhook replay` makes the same bodies the
-   * fan-out made). A filtered Scan reads the whole table: the price of needing no index for a
-   * rare recovery.
+   * Every plant created or last changed at or after `since` (and before `until`), and every
+   * tombstone of a delete made then, a page at a time, as DynamoDB JSON (as a stream image has
+   * it: `webhook replay` makes the same bodies the fan-out made). A filtered Scan reads the whole
+   * table: the price of needing no index for a rare recovery.
    */
   async *storedImages(range: {
     readonly since: string;
@@ -245,7 +264,7 @@ export class PlantsTable {
           new RawScanCommand({
             TableName: this.tableName,
             ConsistentRead: true,
-            FilterExpression: `attribute_not_exists(${DELETED_AT}) AND (${within('createdAt')} OR ${within(PLANT_ATTRIBUTES.updatedAt)})`,
+            FilterExpression: `(attribute_not_exists(${DELETED_AT}) AND (${within(CREATED_AT)} OR ${within(PLANT_ATTRIBUTES.updatedAt)})) OR ${within(DELETED_AT)}`,
             ExpressionAttributeValues: {
               ':since': { S: range.since },
               ...(range.until === undefined ? {} : { ':until': { S: range.until } }),
@@ -272,8 +291,8 @@ export class PlantsTable {
   /**
    * One UpdateItem of a plant that is there and not deleted, at a version `ifMatch` names; the
    * item after it, or why it wrote nothing: from the failed condition's old item when the
-   * engine returns it (DynamoDB does), else from a strongly consistent read (dynalite). A marked
-   * item found on the way is removed (an interrupted delete's).
+   * engine returns it (DynamoDB does), else from a strongly consistent read (dynalite). A
+   * tombstone is no plant: missing.
    */
   private async conditionalWrite(
     id: bigint,
@@ -322,30 +341,8 @@ export class PlantsTable {
       if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
       old = error.Item ? unmarshall(error.Item, { wrapNumbers: true }) : await this.item(id);
     }
-    if (!old) return { refused: 'missing' };
-    if (isDeleted(old)) {
-      await this.removeMarked(id, String(old[DELETED_AT]));
-      return { refused: 'missing' };
-    }
+    if (!old || isDeleted(old)) return { refused: 'missing' };
     return { refused: 'version', version: versionOf(old) };
-  }
-
-  /** Removes the item under `id` if it is still the one marked deleted at `at` (one DeleteItem). */
-  private async removeMarked(id: bigint, at: string): Promise<void> {
-    try {
-      await this.client.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: { [KEY]: id },
-          ConditionExpression: '#deletedAt = :at',
-          ExpressionAttributeNames: { '#deletedAt': DELETED_AT },
-          ExpressionAttributeValues: { ':at': at },
-        }),
-      );
-    } catch (error) {
-      // Gone already, or a create has taken the id since: either way the mark is not there.
-      if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-    }
   }
 
   private async call<T>(send: () => Promise<T>): Promise<T> {
@@ -359,12 +356,13 @@ export class PlantsTable {
 
 /** The DynamoDB actions of each method (a function given a method is granted them). */
 export const PLANTS_TABLE_ACTIONS = {
+  // A put (again, after a later incarnation's tombstone); the GetItem when refused (dynalite).
   putNew: ['dynamodb:PutItem', 'dynamodb:GetItem'],
   get: ['dynamodb:GetItem'],
   // One UpdateItem; on a refused condition, the GetItem that says why (dynalite returns no item).
   update: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
-  // The UpdateItem that marks it (and its GetItem when refused), then the DeleteItem.
-  delete: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem'],
+  // The UpdateItem that makes it a tombstone, and its GetItem when refused.
+  delete: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
   scan: ['dynamodb:Scan'],
   // On the index only (PLANTS_INDEX_METHODS): IAM names it `<table ARN>/index/byTag`.
   queryByTag: ['dynamodb:Query'],

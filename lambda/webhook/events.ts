@@ -64,9 +64,9 @@ export interface PlantWrite {
 /**
  * The event a write of the plants table is, from the stream record's kind and its new image (the
  * stream is NEW_IMAGE: no old image to compare). An INSERT is a create; so is a MODIFY whose
- * image has the first version and no deletion mark (a create over the mark an interrupted delete
- * left); a MODIFY with a mark is a delete (its DeleteItem's REMOVE carries only the key, and is
- * no event); any other MODIFY is a change. Throws when the image is not a stored plant.
+ * image has the first version and no deletion mark (a create over a deleted plant's tombstone);
+ * a MODIFY with a mark is a delete (the REMOVE of TTL purging the tombstone later carries only
+ * the key, and is no event); any other MODIFY is a change. Throws when the image is not a stored plant.
  */
 export function writeOf(kind: 'INSERT' | 'MODIFY', image: Record<string, unknown>): PlantWrite {
   const state = decodeImageState(image);

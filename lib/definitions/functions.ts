@@ -193,7 +193,7 @@ const REGISTRY = {
       openapi: PATCH_PLANT_OPENAPI,
     },
   },
-  // A delete marks the plant deleted (UpdateItem), then removes it (DeleteItem); GetItem as above.
+  // A delete makes the plant its tombstone (UpdateItem); GetItem as above.
   'delete-plant': {
     id: 'DeletePlant',
     entry: 'lambda/delete-plant/index.ts',

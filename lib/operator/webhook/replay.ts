@@ -3,11 +3,12 @@
  * range, to every subscriber registered when each was stored (or to one) that chose its event,
  * with the `webhook-id` the first delivery had (`deliveries.ts` derives both from the same item),
  * so receivers deduplicate. The table keeps only each plant's current state, so a replay sends
- * that: the newPlant of a plant created in the range (its members as they are now), and the
- * plantUpdated of its current version when that change was made in the range; the versions
- * between are gone (the latest carries the whole plant), and so are deleted plants (no
- * plantDeleted is replayed). `npm run webhook -- replay` runs it after a stream-failure alarm or a
- * receiver's data loss; re-enabling a subscriber runs it over the time it was disabled.
+ * that: the newPlant of a plant created in the range (its members as they are now), the
+ * plantUpdated of its current version when that change was made in the range (the versions
+ * between are gone: the latest carries the whole plant), and the plantDeleted of a deletion made
+ * in the range, from its tombstone (kept `TOMBSTONE_DAYS`). `npm run webhook -- replay` runs it
+ * after a stream-failure alarm or a receiver's data loss; re-enabling a subscriber runs it over
+ * the time it was disabled.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DeliveryQueue } from '../../../lambda/webhook/delivery-queue';
@@ -87,16 +88,22 @@ export async function replay(range: ReplayRange, deps: ReplayDeps): Promise<Repl
 
 /**
  * The writes a stored plant still shows in `[since, until)`: its create, and its current version's
- * change. A never-changed plant (version 1) shows only its create.
+ * change. A never-changed plant (version 1) shows only its create; a tombstone only its deletion
+ * (its tag is gone, and the deletion is the last word on its incarnation).
  */
 export function replayedWrites(
   item: PlantImage,
   since: string,
   until: string | undefined,
 ): PlantWrite[] {
-  const { createdAt, updatedAt, version } = decodeImageState(item);
+  const { createdAt, updatedAt, deletedAt, version } = decodeImageState(item);
   const inRange = (at: string | undefined) =>
     at !== undefined && at >= since && (until === undefined || at < until);
+  if (deletedAt !== undefined) {
+    return inRange(deletedAt)
+      ? [{ event: 'plantDeleted', createdAt, version, storedAt: deletedAt }]
+      : [];
+  }
   const writes: PlantWrite[] = [];
   if (inRange(createdAt)) {
     writes.push({ event: 'newPlant', createdAt, version: FIRST_VERSION, storedAt: createdAt });
