@@ -26,7 +26,6 @@ export const PLANT_ATTRIBUTES = {
   purgeAt: PLANTS_TABLE.timeToLiveAttribute,
 } as const;
 
-
 /**
  * The members that key an index (the tag). DynamoDB refuses a write that gives an index key an
  * empty string, so an empty one is stored as no attribute and its marker (`emptyMarker`) set to

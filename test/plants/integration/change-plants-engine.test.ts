@@ -2,10 +2,11 @@
  * PUT and PATCH /plants/{id}, versions and conditional requests, against real engines (dynalite,
  * and AWS's DynamoDB Local where Java is available), through the real handlers: what a change
  * stores and answers, 404 and 412 that change nothing, items stored before versions existed,
- * concurrent editors with and without If-Match, the deletion's mark and what every reader makes
- * of one left behind.
+ * concurrent editors with and without If-Match, the deletion's tombstone and what every reader
+ * and writer makes of it, and a create that meets a later incarnation's tombstone.
  */
-import { UpdateCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PlantsTable } from '../../../lambda/plants/table';
 import { parseJson } from '../../../lambda/http/json';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import type { TestStore } from '../../support/store';
@@ -182,7 +183,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
     expect(await store.readStored('61')).toMatchObject({ version: '41' });
   });
 
-  it('DELETE honours If-Match: 412 deletes nothing; a match deletes (marked, then removed)', async () => {
+  it('DELETE honours If-Match: 412 deletes nothing; a match deletes (one write: the tombstone)', async () => {
     await ops.create('70', 'Aloe');
     expect(await ops.remove('70', { 'if-match': '"2"' })).toMatchObject({
       statusCode: 412,
@@ -191,34 +192,34 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
     expect(await store.readStored('70')).toMatchObject({ name: 'Aloe' });
     store.requests.length = 0;
     expect(await ops.remove('70', { 'if-match': '"1"' })).toEqual({ statusCode: 204 });
-    expect(store.requests).toEqual(['UpdateItemCommand', 'DeleteItemCommand']);
-    expect(await store.readStored('70')).toBeUndefined();
+    expect(store.requests).toEqual(['UpdateItemCommand']);
+    expect(await store.readStored('70')).toMatchObject({
+      version: '2',
+      deletedAt: expect.any(String),
+    });
     expect((await ops.remove('70', { 'if-match': '"1"' })).statusCode).toBe(404);
+    expect((await ops.remove('70', { 'if-match': '"2"' })).statusCode).toBe(404);
   });
 
-  it('a mark left by an interrupted delete: gone for every reader, removed by a delete, overwritten by a create', async () => {
-    const mark = async (id: bigint) => {
-      await ops.create(String(id), 'Half-deleted', 'ghost');
-      await store.plants.send(
-        new UpdateCommand({
-          TableName: PLANTS_TABLE.localName,
-          Key: { id },
-          UpdateExpression: 'SET deletedAt = :at, version = :two',
-          ExpressionAttributeValues: { ':at': '2024-06-01T00:00:00.000Z', ':two': 2 },
-        }),
-      );
-    };
-    await mark(80n);
+  it('a tombstone: absent for every reader and writer (a DELETE of it is 404 and leaves it), a create takes its id', async () => {
+    await ops.create('80', 'Deleted', 'ghost');
+    await ops.remove('80');
+    const tombstone = await store.readStored('80');
+    expect(tombstone).toMatchObject({ version: '2', deletedAt: expect.any(String) });
+    expect(tombstone).not.toHaveProperty('tag');
     expect((await ops.get('80')).statusCode).toBe(404);
     expect((await ops.put('80', '{"name":"x"}')).statusCode).toBe(404);
     expect((await ops.patch('80', '{"name":"x"}', { 'if-match': '*' })).statusCode).toBe(404);
     expect(parseJson((await ops.list({ limit: '100' })).body!)).toEqual({
       plants: expect.not.arrayContaining([expect.objectContaining({ id: 80n })]),
     });
+    expect(parseJson((await ops.list({ tag: 'ghost' })).body!)).toEqual({ plants: [] });
     expect((await ops.remove('80')).statusCode).toBe(404);
-    expect(await store.readStored('80')).toBeUndefined();
+    expect((await ops.remove('80', { 'if-match': '*' })).statusCode).toBe(404);
+    expect(await store.readStored('80')).toEqual(tombstone);
 
-    await mark(81n);
+    await ops.create('81', 'Deleted');
+    await ops.remove('81');
     expect((await ops.create('81', 'Reborn')).statusCode).toBe(200);
     expect(await store.readStored('81')).toEqual({
       id: '81',
@@ -227,6 +228,35 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
       createdBy: 'tok_example',
     });
     expect((await ops.get('81')).headers).toMatchObject({ etag: '"1"' });
+  });
+
+  it('a create whose clock was read before a later incarnation was created and deleted is stored after that incarnation', async () => {
+    const table = new PlantsTable(store.plants, PLANTS_TABLE.localName);
+    // The later incarnation: created (and deleted) at a time this create's clock had not reached.
+    const later = new Date(Date.now() + 60_000).toISOString();
+    await table.putNew({ id: 82n, name: 'Later' }, { createdAt: later, createdBy: 'tok_a' });
+    expect(await table.delete(82n, { at: later })).toMatchObject({ version: 2 });
+    const slow = { createdAt: new Date(Date.now() - 6_000).toISOString(), createdBy: 'tok_b' };
+    store.requests.length = 0;
+    expect(await table.putNew({ id: 82n, name: 'Early' }, slow)).toBeUndefined();
+    // Refused by the tombstone (read from the refusal, or by a GetItem on dynalite), then put after it.
+    expect(store.requests.filter((r) => r !== 'GetItemCommand')).toEqual([
+      'PutItemCommand',
+      'PutItemCommand',
+    ]);
+    const stored = { id: '82', name: 'Early', createdBy: 'tok_b' };
+    const after = new Date(Date.parse(later) + 1).toISOString();
+    expect(await store.readStored('82')).toEqual({ ...stored, createdAt: after });
+    // The same create again (a retry): the plant is there, answered as stored, nothing written.
+    store.requests.length = 0;
+    expect(await table.putNew({ id: 82n, name: 'Early' }, slow)).toEqual({ name: 'Early' });
+    expect(store.requests.filter((r) => r !== 'GetItemCommand')).toEqual(['PutItemCommand']);
+    expect(await store.readStored('82')).toEqual({ ...stored, createdAt: after });
+    // Over an older incarnation's tombstone a create keeps the time it was given.
+    await table.delete(82n, { at: after });
+    const next = { createdAt: new Date(Date.parse(later) + 5).toISOString(), createdBy: 'tok_c' };
+    expect(await table.putNew({ id: 82n, name: 'Next' }, next)).toBeUndefined();
+    expect(await store.readStored('82')).toEqual({ id: '82', name: 'Next', ...next });
   });
 
   it('a create that repeats a plant since changed is judged against the stored plant', async () => {
