@@ -201,7 +201,7 @@ describe('tables', () => {
   });
 
   it.each([
-    ['id', 'N', undefined],
+    ['id', 'N', 'purgeAt'],
     ['tokenHash', 'S', 'expiresAt'],
     ['subscriberId', 'S', undefined],
   ])('keyed by %s: on-demand, PITR, deletion protection, retained', (key, type, ttl) => {
