@@ -170,7 +170,8 @@ export function model(
     authorizer: (authorizer * billedMs('authorizer')) / 1000,
   };
   for (const op of ops) concurrency[FUNCTION_OF[op]] = (mix[op] * billedMs(FUNCTION_OF[op])) / 1000;
-  // Every create, change and delete is a record the fan-out reads; a delete writes twice.
+  // Every create, change and delete is a record the fan-out reads; a delete's tombstone is
+  // removed by TTL weeks later, a REMOVE record more (the filter drops it; TTL costs no write).
   const changes = mix.create + mix.update + mix.patch + mix.delete;
   const stream = { records: changes, writes: changes + mix.delete };
   const webhook = webhookLoad(stream, subscribers, latencyMs);
@@ -197,10 +198,10 @@ export function model(
     mix.update * units('update-plant') +
     mix.patch * units('patch-plant') +
     mix.delete * units('delete-plant');
-  // Each tagged create, change and delete-mark writes the index once (projection ALL: the index
-  // item is as large as the table's, under 1 KB); a delete's removal deletes its entry too.
+  // Each tagged create, change and delete writes the index once (projection ALL: the index item
+  // is as large as the table's, under 1 KB); a delete's tombstone has no tag: it leaves the index.
   const { taggedShare, hottestTagShare } = DEPLOYED_ASSUMPTIONS;
-  const indexWriteUnits = taggedShare * (changes + mix.delete);
+  const indexWriteUnits = taggedShare * changes;
   const plantReads = mix.get * units('get-plant') + mix.list * units('list-plants');
   const readUnits = plantReads + authorizer * units('authorizer') + webhook.subscriptionReads;
   const row = (what: string, demand: number, quota: Sourced) => ({

@@ -109,12 +109,12 @@ describe('the model', () => {
     );
   });
 
-  it('counts a write unit per create and change, two per delete, and a read unit per get', () => {
+  it('counts a write unit per create and change, one per delete (its tombstone), and a read unit per get', () => {
     const at = model(
       { create: 10, get: 100, list: 0, update: 3, patch: 2, delete: 1 },
       { subscribers: 0 },
     );
-    expect(at.writeUnits).toBe(10 + 3 + 2 + 2);
+    expect(at.writeUnits).toBe(10 + 3 + 2 + 1);
     expect(at.readUnits).toBeCloseTo(100 + 1000 / 300);
     expect(model(readHeavy(1000)).mix).toEqual({
       create: 70,
