@@ -71,7 +71,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a plant
-         * @description Deletes the plant stored under `id`. Needs the scope `plants:delete`, which tokens get only when asked for. With `If-Match`, only while the plant is at a version it names (412 otherwise, nothing deleted). Two writes: an UpdateItem marks the plant deleted (so that the deletion, with its version, reaches `plantDeleted` subscribers), then a DeleteItem removes it. After a delete the id is free: POST may create it again.
+         * @description Deletes the plant stored under `id`. Needs the scope `plants:delete`, which tokens get only when asked for. With `If-Match`, only while the plant is at a version it names (412 otherwise, nothing deleted). One write: an UpdateItem marks the plant deleted (so that the deletion, with its version, reaches `plantDeleted` subscribers, and a replay finds it) and keeps it as a tombstone that no read, list or change sees, removed by DynamoDB 35 days later. After a delete the id is free: POST may create it again.
          *
          *     Checks run in this order: scope (403), `id` and `If-Match` (400), store (204/404/412/503).
          */
