@@ -12,6 +12,7 @@ import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/a
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { Webhooks } from '../../lib/infra/constructs/webhooks';
 import { DELIVERY_SOURCE, STREAM_SOURCE } from '../../lib/definitions/webhooks';
+import { TOMBSTONE_DAYS } from '../../lambda/plants/item';
 import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { FUNCTIONS } from '../../lib/definitions/functions';
 import { keyPolicy } from '../../lib/definitions/policies';
@@ -167,6 +168,16 @@ it('dead-letters by SQS only as a safety net (the deliverer counts attempts); en
     },
     3,
   );
+});
+
+it("keeps a deleted plant's tombstone longer than a delivery can wait queued and dead-lettered, and a week more for a replay", () => {
+  const queues = template.findResources('AWS::SQS::Queue');
+  const delivery = Object.values(queues).find((queue) => queue.Properties.RedrivePolicy)!;
+  const [deadLetterId] = delivery.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'];
+  const retention = (queue: { [key: string]: { MessageRetentionPeriod: number } } | undefined) =>
+    queue!.Properties!.MessageRetentionPeriod;
+  const waits = retention(delivery) + retention(queues[deadLetterId]!) + 7 * 86_400;
+  expect(TOMBSTONE_DAYS * 86_400).toBeGreaterThanOrEqual(waits);
 });
 
 it("adds to the fan-out's role only the stream mapping's read and its on-failure send (the function's own grants come from the registry)", () => {

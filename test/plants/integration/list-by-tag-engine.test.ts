@@ -125,7 +125,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
     expect(await ops.list({ cursor: first.next! })).toMatchObject({ statusCode: 400 });
   });
 
-  it('a plant marked deleted (an interrupted delete) is skipped', async () => {
+  it('a plant marked deleted that kept its tag (a tombstone has none) is skipped', async () => {
     await ops.create('2000', 'Kept', 'marked');
     await ops.create('2001', 'Going', 'marked');
     await store.plants.send(

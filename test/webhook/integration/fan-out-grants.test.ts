@@ -91,7 +91,7 @@ it("fans out every kind of write with exactly the fan-out's grants: nothing deni
     record('MODIFY', plant({ name: { S: 'fern 2' }, version: { N: '2' }, updatedAt: { S: AT } })),
     record('MODIFY', plant({ version: { N: '3' }, deletedAt: { S: LATER } })),
     record('REMOVE'),
-    // A create over the mark an interrupted delete left: a MODIFY whose image has no version.
+    // A create over a deleted plant's tombstone: a MODIFY whose image has no version.
     record('MODIFY', plant({}, LATER)),
     record('MODIFY', { id: { N: '1.5' }, name: { S: 'not a plant' } }),
   ];

@@ -63,7 +63,7 @@ describe('which event a write is', () => {
       createdAt: CREATED,
       storedAt: CREATED,
     });
-    // A create over the mark an interrupted delete left is a MODIFY with no version and no mark.
+    // A create over a deleted plant's tombstone is a MODIFY with no version and no mark.
     expect(writeOf('MODIFY', image()).event).toBe('newPlant');
     expect(writeOf('MODIFY', image({ version: { N: '1' } })).event).toBe('newPlant');
     expect(writeOf('MODIFY', image(changed(3)))).toEqual({
