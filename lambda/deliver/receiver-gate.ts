@@ -95,8 +95,6 @@ interface Subscriber {
   state: Promise<ReceiverState | undefined>;
   waiting: Pending[];
   flushing: Promise<void> | undefined;
-  /** How many of this batch's deliveries were sent back to wait (they queue behind). */
-  deferred: number;
   /** This batch's attempts: any, any success, any that asked to slow down. */
   attempted: boolean;
   anyOk: boolean;
@@ -261,7 +259,6 @@ export class ReceiverGate {
         state: this.sandbox.fresh(subscriberId, this.now()).then((known) => known.view),
         waiting: [],
         flushing: undefined,
-        deferred: 0,
         attempted: false,
         anyOk: false,
         slowDown: false,
@@ -337,11 +334,15 @@ export class ReceiverGate {
         for (const startAt of starts) {
           answers.push({ verdict: 'go', startAt, subscriber: view.subscriber });
         }
-        const held = Math.max(retryAt, view.nextSendAt ?? 0);
+        // The rest queue behind every delivery this sandbox already sent back to wait, one
+        // slot apart, so that its batches do not all aim theirs at the same second.
+        const known = this.sandbox.entry(subscriberId, now);
+        let at = Math.max(retryAt, view.nextSendAt ?? 0, known.deferredUntil);
         while (answers.length < waiting.length) {
-          const at = held + subscriber.deferred++ * spacing;
           answers.push({ verdict: 'wait', seconds: this.queueSeconds(at - now) });
+          at += spacing;
         }
+        known.deferredUntil = at;
       }
       waiting.forEach((pending, i) => pending.resolve(answers[i]!));
     } catch (error) {

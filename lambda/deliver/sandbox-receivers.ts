@@ -39,6 +39,8 @@ export interface Known {
   recordedAt: number;
   /** The latest attempts as this sandbox last wrote them (newest first), once known. */
   recent: AttemptRecord[] | undefined;
+  /** When the next delivery this sandbox sends back to wait is aimed at (epoch ms). */
+  deferredUntil: number;
 }
 
 /** The answer for `count` deliveries at once: when each granted one starts, and how long the rest wait. */
@@ -81,6 +83,7 @@ export class SandboxReceivers {
         pending: [],
         recordedAt: now,
         recent: undefined,
+        deferredUntil: -Infinity,
       };
       this.known.set(subscriberId, known);
     }

@@ -83,6 +83,25 @@ it('spaces the starts of sandboxes asking at once by the pace, and sends the res
     expect(wait.verdict === 'wait' && wait.seconds).toBeGreaterThanOrEqual(1);
 });
 
+it("queues a sandbox's waiting deliveries behind those of its earlier batches, a slot apart", async () => {
+  const id = await subscriber(1);
+  const sandbox = new SandboxReceivers(states);
+  const at = Math.ceil(Date.now() / 1000) * 1000 + 2000;
+  const waits = async () => {
+    const gate = new ReceiverGate({ states, sandbox, events: quiet, now: () => at });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => gate.admit(id)));
+    return answers.flatMap((a) => (a.verdict === 'wait' ? [a.seconds] : []));
+  };
+  // Two batches at once, each sending most of its ten back to wait: the second's aim after the
+  // first's (one slot, 1.25 s, apart), not at the same seconds.
+  const first = await waits();
+  const second = await waits();
+  expect(first.length).toBeGreaterThan(5);
+  expect(second).toHaveLength(10);
+  expect(Math.min(...second)).toBeGreaterThanOrEqual(Math.max(...first));
+  expect(Math.max(...second)).toBeGreaterThanOrEqual(1.25 * (first.length + 9));
+});
+
 it("serves a busy sandbox's batches with one grant a second and no read", async () => {
   const id = await subscriber(1000);
   const sandbox = new SandboxReceivers(states);
