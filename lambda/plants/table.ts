@@ -304,8 +304,19 @@ export class PlantsTable {
     } catch (error) {
       if (!isEmptyIndexKeyRefusal(error)) throw error;
     }
-    // An item stored before the index with an empty tag: stored as its marker by this write.
-    return this.write(id, withEmptyKeysMarked(expression), ifMatch);
+    // An item stored before the index with an empty tag: stored as its marker by this write,
+    // on the condition that the tag is still empty.
+    const marked = await this.write(id, withEmptyKeysMarked(expression), ifMatch);
+    if (!('refused' in marked && marked.refused === 'version')) return marked;
+    // Refused: a concurrent change may have given the tag a value since, which is no precondition
+    // of the caller's. Once more as asked, judged by its own condition (a second empty-tag refusal
+    // means the tag keeps changing under us: unavailable, retried by the caller).
+    try {
+      return await this.write(id, expression, ifMatch);
+    } catch (error) {
+      if (!isEmptyIndexKeyRefusal(error)) throw error;
+      throw new ServiceUnavailable('store unavailable', { cause: error });
+    }
   }
 
   /** One try of `conditionalWrite`; an empty index key's refusal is thrown as it came. */
