@@ -174,9 +174,14 @@ describe('GET /plants', () => {
     const first = await send('GET', '/plants', tokens.read);
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toBe('application/json');
-    expect(page(first.text).plants).toHaveLength(20);
+    // A page reads `limit` items, of which the tombstones of the two plants deleted above are
+    // left out: at most 20, short by at most 2 (docs/api.md: a page may be short while `next`
+    // is present).
+    const deleted = 2;
+    expect(page(first.text).plants.length).toBeLessThanOrEqual(20);
+    expect(page(first.text).plants.length).toBeGreaterThanOrEqual(20 - deleted);
     expect(page(first.text).next).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(page((await send('GET', '/plants?limit=3')).text).plants).toHaveLength(3);
+    expect(page((await send('GET', '/plants?limit=3')).text).plants.length).toBeLessThanOrEqual(3);
     expect(page((await send('GET', '/plants?limit=100&unknown=1')).text).plants.length).toBe(
       Math.min(100, page((await send('GET', '/plants?limit=100')).text).plants.length),
     );
@@ -194,7 +199,7 @@ describe('GET /plants', () => {
     ['abc', 'limit: must be an integer from 1 to 100'],
     ['5.0', 'limit: must be an integer from 1 to 100'],
     ['', 'limit: must be an integer from 1 to 100'],
-    ['5&limit=6', 'limit: must be an integer from 1 to 100'],
+    ['5&limit=6', 'limit: must be given once'],
   ])('limit=%s is 400', async (limit, message) => {
     expect(await send('GET', `/plants?limit=${limit}`)).toMatchObject({
       status: 400,
