@@ -106,6 +106,13 @@ export interface FunctionDefinition {
    */
   readonly reachesOutside?: boolean;
   /**
+   * Functions a deployment updates before this one (CloudFormation `DependsOn`): those whose
+   * code of the last release would misread what this one's new code writes, so that the window
+   * in which both run is closed by ordering rather than left to chance. By id in this registry.
+   * @default - none: updated in parallel with the others
+   */
+  readonly deployAfter?: readonly string[];
+  /**
    * The API operation the function serves. A function that is neither the authorizer nor
    * triggered must have one (test/functions/unit/descriptors.test.ts).
    * @default - no route reaches it: the authorizer, or a function with a `trigger`
@@ -200,6 +207,10 @@ const REGISTRY = {
     ...DELETE_PLANT_GRANTS,
     memorySize: 256,
     timeoutSeconds: 10,
+    // Its deletes leave tombstones (1.2.0), which 1.1.0's plants functions would read as plants
+    // (and a create of the same id and body would answer 200 writing nothing): they are updated
+    // first, so no deployment runs the new delete beside the old readers.
+    deployAfter: ['create-plant', 'get-plant', 'list-plants', 'update-plant', 'patch-plant'],
     operation: {
       method: 'DELETE',
       path: '/plants/{id}',

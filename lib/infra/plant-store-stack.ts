@@ -188,6 +188,18 @@ export class PlantStoreStack extends Stack {
         }),
       ]),
     ) as Record<FunctionName, ServiceFunction>;
+    for (const name of FUNCTION_NAMES) {
+      const after = FUNCTIONS[name].deployAfter ?? [];
+      const unknown = after.filter(
+        (other) => !(FUNCTION_NAMES as readonly string[]).includes(other),
+      );
+      if (unknown.length > 0) throw new Error(`${name}: deployAfter names no function: ${unknown}`);
+      if (after.length > 0) {
+        this.functions[name].deployAfter(
+          after.map((other) => this.functions[other as FunctionName]),
+        );
+      }
+    }
     const functions = Object.fromEntries(
       FUNCTION_NAMES.map((name) => [name, this.functions[name].function]),
     ) as Record<FunctionName, ServiceFunction['function']>;

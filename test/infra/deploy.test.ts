@@ -176,6 +176,22 @@ describe('what API Gateway and Lambda check only when deployed', () => {
     });
   });
 
+  it("updates each function only after those its registry entry's deployAfter names", () => {
+    const functions = template.findResources('AWS::Lambda::Function');
+    const ordered = Object.entries(FUNCTIONS).filter(([, f]) => (f.deployAfter ?? []).length > 0);
+    // delete-plant's tombstones must not meet the last release's readers.
+    expect(ordered.map(([name]) => name)).toEqual(['delete-plant']);
+    for (const [, definition] of ordered) {
+      const dependsOn = functions[functionId(definition.id)]!.DependsOn as string[];
+      const expected = definition.deployAfter!.map((name) =>
+        functionId(FUNCTIONS[name as keyof typeof FUNCTIONS].id),
+      );
+      expect(dependsOn).toEqual(expect.arrayContaining(expected));
+      // Its role's policy too, as every function (it must not start before it may read).
+      expect(dependsOn.some((id) => id.includes('DefaultPolicy'))).toBe(true);
+    }
+  });
+
   it('grants no other invoke permission', () => {
     template.resourceCountIs('AWS::Lambda::Permission', API.routes.length + 1);
   });

@@ -263,13 +263,18 @@ export class ServiceFunction extends Construct {
    * (W3005). Only the policy dependency is kept: the function must not start before it may read
    * its table.
    */
-  private dependOnPolicyOnly(): void {
+  private dependOnPolicyOnly(after: readonly ServiceFunction[] = []): void {
     const policy = this.role.node.tryFindChild('DefaultPolicy')?.node.defaultChild as
       CfnResource | undefined;
     const cfnFunction = this.function.node.defaultChild as CfnResource;
-    cfnFunction.addOverride(
-      'DependsOn',
-      policy ? [Stack.of(this).getLogicalId(policy)] : undefined,
-    );
+    const ids = [policy, ...after.map((other) => other.function.node.defaultChild as CfnResource)]
+      .filter((resource) => resource !== undefined)
+      .map((resource) => Stack.of(this).getLogicalId(resource));
+    cfnFunction.addOverride('DependsOn', ids.length > 0 ? ids : undefined);
+  }
+
+  /** Updated (and created) only after `others` (the registry's `deployAfter`). */
+  deployAfter(others: readonly ServiceFunction[]): void {
+    this.dependOnPolicyOnly(others);
   }
 }
