@@ -12,7 +12,7 @@ import { WEBHOOK_HELP } from './help';
 import { listenCommand } from './listen';
 import { enable, printAttempts } from './receivers';
 import { deadLetters, replayCommand, sendTest } from './redelivery';
-import { replay } from './replay';
+import { purgedDeletesLine, replay } from './replay';
 import { add, list, remove, rotate, update } from './subscribers';
 import { receiverStates, replayDependencies, resolveTarget, type Target } from './target';
 
@@ -79,8 +79,12 @@ const COMMANDS: Readonly<Record<string, (call: Call) => Promise<void>>> = {
     const deps = replayDependencies(target, 'enable');
     await enable(
       receiverStates(target),
-      async (since, subscriber) =>
-        (await replay({ since: new Date(since), subscriberId: subscriber }, deps)).queued,
+      async (since, subscriber) => {
+        const result = await replay({ since: new Date(since), subscriberId: subscriber }, deps);
+        const purged = purgedDeletesLine(result);
+        if (purged !== undefined) io.err(purged);
+        return result.queued;
+      },
       subscriberId,
       target.where,
       io,

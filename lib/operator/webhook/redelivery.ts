@@ -7,7 +7,7 @@ import { UsageError } from '../../cli/args';
 import type { CliIo } from '../../cli/run';
 import { listDeadLetters } from './dead-letters';
 import { queueTestDelivery, webhookQueues } from './queues';
-import { replay } from './replay';
+import { purgedDeletesLine, replay } from './replay';
 import { replayDependencies, subscriptions, type Target } from './target';
 
 /** `test <subscriberId>`: one example delivery queued for an existing subscriber. */
@@ -46,10 +46,11 @@ export async function replayCommand(
   if (!since) throw new UsageError('replay needs --since <ISO time>');
   const until = timeOption(values.until, 'until');
   const subscriber = values.subscriber;
-  const { plants, queued, beforeSubscribers } = await replay(
+  const result = await replay(
     { since, until, subscriberId: subscriber },
     replayDependencies(target, 'replay'),
   );
+  const { plants, queued, beforeSubscribers } = result;
   const range = `since ${since.toISOString()}${until ? ` until ${until.toISOString()}` : ''}`;
   const skipped =
     beforeSubscribers === 0
@@ -58,6 +59,8 @@ export async function replayCommand(
   io.err(
     `queued ${counted(queued, 'delivery', 'deliveries')} of ${counted(plants, 'plant')} stored ${range} (with their first webhook-ids)${skipped}`,
   );
+  const purged = purgedDeletesLine(result);
+  if (purged !== undefined) io.err(purged);
 }
 
 /** `1 plant`, `2 plants`. */

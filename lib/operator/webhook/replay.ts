@@ -13,6 +13,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DeliveryQueue } from '../../../lambda/webhook/delivery-queue';
 import { decodeImageState } from '../../../lambda/plants/table';
+import { TOMBSTONE_DAYS } from '../../../lambda/plants/item';
 import { FIRST_VERSION } from '../../../lambda/plants/versions';
 import { deliveriesOf, type PlantImage } from '../../../lambda/webhook/deliveries';
 import { eventsOfItem, type PlantWrite } from '../../../lambda/webhook/events';
@@ -51,6 +52,18 @@ export interface ReplayResult {
    * nothing queued (plants whose writes no subscriber chose are counted nowhere).
    */
   readonly beforeSubscribers: number;
+  /**
+   * When the range starts before the oldest delete a tombstone still holds (`TOMBSTONE_DAYS`
+   * ago) and a subscriber chose plantDeleted: that time, before which deletes cannot be sent.
+   */
+  readonly deletesPurgedBefore?: string;
+}
+
+/** The line a replay's caller prints when deletes in its range are purged, if any. */
+export function purgedDeletesLine(result: ReplayResult): string | undefined {
+  return result.deletesPurgedBefore === undefined
+    ? undefined
+    : `plantDeleted before ${result.deletesPurgedBefore} cannot be replayed: a deleted plant's tombstone is purged after ${TOMBSTONE_DAYS} days`;
 }
 
 /** Queues the deliveries of every plant stored in `range`; throws on an unknown subscriber. */
@@ -65,8 +78,14 @@ export async function replay(range: ReplayRange, deps: ReplayDeps): Promise<Repl
     subscribers = subscribers.filter((s) => s.subscriberId === range.subscriberId);
     if (subscribers.length === 0) throw new Error(`no subscriber with id ${range.subscriberId}`);
   }
-  const result = { plants: 0, queued: 0, beforeSubscribers: 0 };
   const chosen = new Set(subscribers.flatMap((s) => eventsOfItem(s.events)));
+  const kept = new Date(Date.now() - TOMBSTONE_DAYS * 86_400_000).toISOString();
+  const result: { -readonly [K in keyof ReplayResult]: ReplayResult[K] } = {
+    plants: 0,
+    queued: 0,
+    beforeSubscribers: 0,
+    ...(since < kept && chosen.has('plantDeleted') ? { deletesPurgedBefore: kept } : {}),
+  };
   for await (const page of deps.plants.storedImages({ since, until })) {
     const perPlant = page.map((item) => {
       const writes = replayedWrites(item, since, until);

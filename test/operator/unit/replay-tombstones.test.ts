@@ -5,7 +5,9 @@
  * still shows its create and current change.
  */
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { replayedWrites } from '../../../lib/operator/webhook/replay';
+import { TOMBSTONE_DAYS } from '../../../lambda/plants/item';
+import type { Subscriber } from '../../../lambda/webhook/subscriptions-table';
+import { purgedDeletesLine, replay, replayedWrites } from '../../../lib/operator/webhook/replay';
 
 const createdAt = '2026-11-01T00:00:00.000Z';
 const updatedAt = '2026-11-02T00:00:00.000Z';
@@ -29,4 +31,40 @@ it('a live plant replays its create and its current change', () => {
     { event: 'newPlant', createdAt, version: 1, storedAt: createdAt },
     { event: 'plantUpdated', createdAt, version: 3, storedAt: updatedAt },
   ]);
+});
+
+describe('a range older than the tombstones are kept', () => {
+  const DAY = 86_400_000;
+  const subscriber = (events?: string[]) =>
+    ({
+      subscriberId: 'sub_1',
+      url: 'https://example.com/hook',
+      createdAt: '2020-01-01T00:00:00.000Z',
+      ...(events ? { events } : {}),
+    }) as unknown as Subscriber;
+  const run = (since: Date, events?: string[]) =>
+    replay(
+      { since },
+      {
+        plants: { storedImages: async function* () {} },
+        subscribers: async () => [subscriber(events)],
+        queue: { send: async () => undefined },
+      },
+    );
+
+  it('says from when deletes cannot be sent, to a subscriber of plantDeleted', async () => {
+    const result = await run(new Date(Date.now() - (TOMBSTONE_DAYS + 5) * DAY), ['plantDeleted']);
+    const kept = Date.parse(result.deletesPurgedBefore!);
+    expect(Math.abs(kept - (Date.now() - TOMBSTONE_DAYS * DAY))).toBeLessThan(60_000);
+    expect(purgedDeletesLine(result)).toBe(
+      `plantDeleted before ${result.deletesPurgedBefore} cannot be replayed: a deleted plant's tombstone is purged after ${TOMBSTONE_DAYS} days`,
+    );
+  });
+
+  it('says nothing within the tombstones’ days, or when no subscriber chose plantDeleted', async () => {
+    const recent = await run(new Date(Date.now() - (TOMBSTONE_DAYS - 1) * DAY), ['plantDeleted']);
+    expect(purgedDeletesLine(recent)).toBeUndefined();
+    const old = await run(new Date(Date.now() - (TOMBSTONE_DAYS + 5) * DAY));
+    expect(purgedDeletesLine(old)).toBeUndefined();
+  });
 });
