@@ -55,6 +55,11 @@ export interface OperationDefinition {
   /** The scope a caller's token must hold (else 403). */
   readonly scope: string;
   /**
+   * Its name in the load and capacity mixes (`npm run load -- --mix get=1`), one word; both
+   * derive the operation's requests and costs from this descriptor and its function's grants.
+   */
+  readonly mixName: string;
+  /**
    * The outcomes its requests may come to besides `forbidden`, `unavailable` and `error`, which
    * every operation may report: the dashboard's "Plant requests by outcome" graphs their union.
    */
@@ -138,6 +143,7 @@ const REGISTRY = {
       method: 'POST',
       path: '/plants',
       scope: PLANTS_WRITE,
+      mixName: 'create',
       outcomes: ['created', 'unchanged', 'conflict', 'invalid'],
       openapi: CREATE_PLANT_OPENAPI,
     },
@@ -152,6 +158,7 @@ const REGISTRY = {
       method: 'GET',
       path: '/plants/{id}',
       scope: PLANTS_READ,
+      mixName: 'get',
       outcomes: ['read', 'not-modified', 'invalid', 'not-found'],
       openapi: GET_PLANT_OPENAPI,
     },
@@ -166,6 +173,7 @@ const REGISTRY = {
       method: 'GET',
       path: '/plants',
       scope: PLANTS_READ,
+      mixName: 'list',
       outcomes: ['listed', 'invalid'],
       openapi: LIST_PLANTS_OPENAPI,
     },
@@ -182,6 +190,7 @@ const REGISTRY = {
       method: 'PUT',
       path: '/plants/{id}',
       scope: PLANTS_WRITE,
+      mixName: 'update',
       outcomes: ['updated', 'invalid', 'not-found', 'precondition-failed'],
       openapi: UPDATE_PLANT_OPENAPI,
     },
@@ -196,6 +205,7 @@ const REGISTRY = {
       method: 'PATCH',
       path: '/plants/{id}',
       scope: PLANTS_WRITE,
+      mixName: 'patch',
       outcomes: ['updated', 'invalid', 'not-found', 'precondition-failed'],
       openapi: PATCH_PLANT_OPENAPI,
     },
@@ -215,6 +225,7 @@ const REGISTRY = {
       method: 'DELETE',
       path: '/plants/{id}',
       scope: PLANTS_DELETE,
+      mixName: 'delete',
       outcomes: ['deleted', 'invalid', 'not-found', 'precondition-failed'],
       openapi: DELETE_PLANT_OPENAPI,
     },

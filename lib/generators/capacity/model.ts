@@ -4,11 +4,10 @@
  * function runs at once, what each quota sees, and what a million creates cost by service.
  */
 import { ACCESS_LOG_FORMAT, API } from '../../definitions/api';
-import { FUNCTIONS } from '../../definitions/functions';
+import { FUNCTIONS, type FunctionName } from '../../definitions/functions';
 import { DELIVERY_SOURCE, STREAM_SOURCE } from '../../definitions/webhooks';
 import {
   DEPLOYED_ASSUMPTIONS,
-  MEASURED,
   PRICES,
   QUOTA_CODES,
   QUOTAS,
@@ -17,33 +16,17 @@ import {
 } from './inputs';
 import { RATE_LIMITS, spacingMs } from '../../../lambda/webhook/rate-limit';
 import { webhookLoad, type WebhookLoad } from './webhook';
+import { CAPACITY_OPERATIONS, costOf } from './costs';
 
-/** The request-path functions the bench measures. */
-type Measured = keyof typeof MEASURED.functions;
-
-/** Requests a second by operation. */
-export interface Mix {
-  readonly create: number;
-  readonly get: number;
-  readonly list: number;
-  readonly update: number;
-  readonly patch: number;
-  readonly delete: number;
-}
-
-/** The function behind each operation of the mix. */
-export const FUNCTION_OF: Record<keyof Mix, Measured> = {
-  create: 'create-plant',
-  get: 'get-plant',
-  list: 'list-plants',
-  update: 'update-plant',
-  patch: 'patch-plant',
-  delete: 'delete-plant',
-};
+/**
+ * Requests a second by operation, each named by its descriptor's `mixName` (./costs); an
+ * operation left out sends none.
+ */
+export type Mix = Readonly<Partial<Record<string, number>>>;
 
 /** Billed milliseconds of one invocation: the handler measured here plus the round trip in region. */
-export function billedMs(name: Measured): number {
-  return Math.ceil(MEASURED.functions[name].ms + DEPLOYED_ASSUMPTIONS.dynamoRoundTripMs);
+export function billedMs(name: FunctionName): number {
+  return Math.ceil(costOf(name).ms + DEPLOYED_ASSUMPTIONS.dynamoRoundTripMs);
 }
 
 /**
@@ -163,17 +146,23 @@ export function model(
   const tokens = options.tokens ?? DEPLOYED_ASSUMPTIONS.activeTokens;
   const subscribers = options.subscribers ?? DEPLOYED_ASSUMPTIONS.subscribers;
   const latencyMs = options.latencyMs ?? DEPLOYED_ASSUMPTIONS.receiverLatencyMs;
-  const ops = Object.keys(FUNCTION_OF) as (keyof Mix)[];
-  const requests = ops.reduce((sum, op) => sum + mix[op], 0);
+  const ops = CAPACITY_OPERATIONS;
+  const rate = (name: string) => mix[name] ?? 0;
+  type Op = (typeof ops)[number];
+  /** Requests a second of the operations `which` picks (times `each` of each, if given). */
+  const sum = (which: (op: Op) => boolean, each?: (op: Op) => number) =>
+    ops.reduce((total, op) => total + (which(op) ? rate(op.name) * (each ? each(op) : 1) : 0), 0);
+  const requests = sum(() => true);
   const authorizer = authorizerRate(requests, tokens);
   const concurrency: Record<string, number> = {
     authorizer: (authorizer * billedMs('authorizer')) / 1000,
   };
-  for (const op of ops) concurrency[FUNCTION_OF[op]] = (mix[op] * billedMs(FUNCTION_OF[op])) / 1000;
-  // Every create, change and delete is a record the fan-out reads; a delete's tombstone is
-  // removed by TTL weeks later, a REMOVE record more (the filter drops it; TTL costs no write).
-  const changes = mix.create + mix.update + mix.patch + mix.delete;
-  const stream = { records: changes, writes: changes + mix.delete };
+  for (const op of ops) concurrency[op.function] = (rate(op.name) * billedMs(op.function)) / 1000;
+  // Every write of a plant (create, change, delete) is a record the fan-out reads; a delete's
+  // tombstone is removed by TTL weeks later, a REMOVE record more (the filter drops it; TTL
+  // costs no write).
+  const changes = sum((op) => op.plants === 'write');
+  const stream = { records: changes, writes: changes + sum((op) => op.method === 'DELETE') };
   const webhook = webhookLoad(stream, subscribers, latencyMs);
   concurrency['fan-out'] = (webhook.fanOutInvocations * webhook.fanOutMs) / 1000;
   concurrency.deliver = Math.min(DELIVERY_SOURCE.maxConcurrency, webhook.deliverNeeded);
@@ -190,20 +179,17 @@ export function model(
     10 *
     Math.max(
       Math.ceil(concurrency['create-plant']! / q.lambdaScalingPer10s.value),
-      Math.ceil(mix.create / q.lambdaScalingRequestsPer10s.value),
+      Math.ceil(rate('create') / q.lambdaScalingRequestsPer10s.value),
     );
-  const units = (name: Measured) => MEASURED.functions[name].units;
-  const writeUnits =
-    mix.create * units('create-plant') +
-    mix.update * units('update-plant') +
-    mix.patch * units('patch-plant') +
-    mix.delete * units('delete-plant');
+  const unitsOf = (op: Op) => costOf(op.function).units;
+  const writeUnits = sum((op) => op.plants === 'write', unitsOf);
   // Each tagged create, change and delete writes the index once (projection ALL: the index item
   // is as large as the table's, under 1 KB); a delete's tombstone has no tag: it leaves the index.
   const { taggedShare, hottestTagShare } = DEPLOYED_ASSUMPTIONS;
   const indexWriteUnits = taggedShare * changes;
-  const plantReads = mix.get * units('get-plant') + mix.list * units('list-plants');
-  const readUnits = plantReads + authorizer * units('authorizer') + webhook.subscriptionReads;
+  const plantReads = sum((op) => op.plants === 'read', unitsOf);
+  const readUnits =
+    plantReads + authorizer * costOf('authorizer').units + webhook.subscriptionReads;
   const row = (what: string, demand: number, quota: Sourced) => ({
     what,
     demand,
@@ -280,12 +266,12 @@ export function model(
   const monthly = (perSecond: number) => perSecond * SECONDS_PER_MONTH;
   const perMillion = (perSecond: number) => (requests > 0 ? (perSecond / requests) * 1e6 : 0);
   const gbSeconds =
-    (concurrency.authorizer! + ops.reduce((s, op) => s + concurrency[FUNCTION_OF[op]]!, 0)) *
+    (concurrency.authorizer! + ops.reduce((s, op) => s + concurrency[op.function]!, 0)) *
       (FUNCTIONS['create-plant'].memorySize / 1024) +
     webhook.gbSeconds;
   const lambdaLogBytes =
-    ops.reduce((s, op) => s + mix[op] * MEASURED.functions[FUNCTION_OF[op]].bytesLogged, 0) +
-    authorizer * MEASURED.functions.authorizer.bytesLogged +
+    ops.reduce((s, op) => s + rate(op.name) * costOf(op.function).bytesLogged, 0) +
+    authorizer * costOf('authorizer').bytesLogged +
     invocations * PLATFORM_LINES +
     webhook.logBytes;
   const accessBytes = requests * ACCESS_LINE;

@@ -1,34 +1,79 @@
 /**
- * The operations `npm run load` mixes, as HTTP requests: their paths come from the API
- * definition's routes, and get and delete name plants that exist (ids this run created).
+ * The operations `npm run load` mixes, as HTTP requests, derived from the registry's descriptors:
+ * each operation's route (its path's `{id}` an existing plant: one kept for reading, or for a
+ * DELETE one taken to delete), and a body where its OpenAPI text takes one (a POST to a
+ * collection creates a plant with a new id). A new operation joins the mix with no edit here.
  */
 import { API, type RouteDefinition } from '../../definitions/api';
-import type { FunctionName } from '../../definitions/functions';
+import {
+  FUNCTION_NAMES,
+  FUNCTIONS,
+  type FunctionName,
+  type OperationDefinition,
+} from '../../definitions/functions';
 
-/** The operations, in the order the report lists them. */
-export const OPERATIONS = ['create', 'get', 'list', 'tagged', 'update', 'patch', 'delete'] as const;
-/** One operation. */
-export type Operation = (typeof OPERATIONS)[number];
+/** The name every plant of a load run gets, so they can be told apart in the table. */
+export const LOAD_PLANT = { name: 'load', tag: 'npm run load' } as const;
 
-/** The function behind each operation; its route comes from the API definition. */
-export const FUNCTION_OF: Record<Operation, FunctionName> = {
-  create: 'create-plant',
-  get: 'get-plant',
-  list: 'list-plants',
-  // A page of one tag's plants: the tag every load plant has, so one index partition takes them.
-  tagged: 'list-plants',
-  update: 'update-plant',
-  patch: 'patch-plant',
-  delete: 'delete-plant',
+/**
+ * Requests tuned by hand, as a committed event may be: the query an operation sends, and more
+ * operations of the same function with their own queries. An operation not named here sends
+ * its route as its descriptor says.
+ */
+const TUNED: Partial<
+  Record<FunctionName, { readonly query: string; readonly more?: Readonly<Record<string, string>> }>
+> = {
+  'list-plants': {
+    query: 'limit=20',
+    // A page of one tag's plants: the tag every load plant has, so one index partition takes them.
+    more: { tagged: `tag=${encodeURIComponent(LOAD_PLANT.tag)}&limit=20` },
+  },
 };
 
-const ROUTE_OF = Object.fromEntries(
-  OPERATIONS.map((operation) => {
-    const route = API.routes.find((r) => r.function === FUNCTION_OF[operation]);
-    if (!route) throw new Error(`load: no route in the API for ${FUNCTION_OF[operation]}`);
-    return [operation, route];
+/** What a load operation sends. */
+interface LoadOperation {
+  readonly function: FunctionName;
+  readonly route: RouteDefinition;
+  readonly descriptor: OperationDefinition;
+  readonly query?: string;
+}
+
+const LOAD_OPERATIONS: Readonly<Record<string, LoadOperation>> = Object.fromEntries(
+  FUNCTION_NAMES.flatMap((name) => {
+    const descriptor = FUNCTIONS[name].operation;
+    if (!descriptor) return [];
+    const route = API.routes.find((r) => r.function === name);
+    if (!route) throw new Error(`load: no route in the API for ${name}`);
+    const tuned = TUNED[name];
+    return [
+      [descriptor.mixName, { function: name, route, descriptor, query: tuned?.query }],
+      ...Object.entries(tuned?.more ?? {}).map(([operation, query]) => [
+        operation,
+        { function: name, route, descriptor, query },
+      ]),
+    ] as [string, LoadOperation][];
   }),
-) as Record<Operation, RouteDefinition>;
+);
+
+/** The operations, in the order the report lists them (the registry's). */
+export const OPERATIONS: readonly string[] = Object.keys(LOAD_OPERATIONS);
+/** One operation. */
+export type Operation = string;
+
+/** The function behind each operation. */
+export const FUNCTION_OF: Readonly<Record<Operation, FunctionName>> = Object.fromEntries(
+  OPERATIONS.map((operation) => [operation, LOAD_OPERATIONS[operation]!.function]),
+);
+
+/**
+ * The existing plant an operation names, if any: one kept for reading (a get, a change), or one
+ * it deletes (a DELETE takes each plant once).
+ */
+export function plantUse(operation: Operation): 'reads' | 'deletes' | undefined {
+  const { route } = LOAD_OPERATIONS[operation]!;
+  if (!route.path.includes('{id}')) return undefined;
+  return route.method === 'DELETE' ? 'deletes' : 'reads';
+}
 
 /** One request to send. */
 export interface PlannedRequest {
@@ -115,9 +160,6 @@ export function idSequence(random: () => number = Math.random): () => number {
   return () => next++;
 }
 
-/** The name every plant of a load run gets, so they can be told apart in the table. */
-export const LOAD_PLANT = { name: 'load', tag: 'npm run load' } as const;
-
 /**
  * The request for `operation`, or undefined when it needs an existing plant and none is left
  * (a delete after every known plant was deleted).
@@ -127,37 +169,21 @@ export function plan(
   plants: Plants,
   newId: () => number,
 ): PlannedRequest | undefined {
-  const route = ROUTE_OF[operation];
-  switch (operation) {
-    case 'create': {
-      const id = newId();
-      const body = JSON.stringify({ id, ...LOAD_PLANT });
-      return { operation, method: route.method, path: route.path, body, creates: id };
-    }
-    case 'list':
-      return { operation, method: route.method, path: `${route.path}?limit=20` };
-    case 'tagged': {
-      const tag = encodeURIComponent(LOAD_PLANT.tag);
-      return { operation, method: route.method, path: `${route.path}?tag=${tag}&limit=20` };
-    }
-    case 'update':
-    case 'patch': {
-      // A change of a plant kept for reading: a change never makes a get answer 404.
-      const id = plants.readable.any();
-      if (id === undefined) return undefined;
-      const body = JSON.stringify(LOAD_PLANT);
-      return {
-        operation,
-        method: route.method,
-        path: route.path.replace('{id}', String(id)),
-        body,
-      };
-    }
-    case 'get':
-    case 'delete': {
-      const id = operation === 'get' ? plants.readable.any() : plants.deletable.take();
-      if (id === undefined) return undefined;
-      return { operation, method: route.method, path: route.path.replace('{id}', String(id)) };
-    }
+  const { route, descriptor, query } = LOAD_OPERATIONS[operation]!;
+  const method = route.method;
+  const search = query ? `?${query}` : '';
+  const takesBody = descriptor.openapi.requestBody !== undefined;
+  if (!route.path.includes('{id}')) {
+    if (!takesBody) return { operation, method, path: `${route.path}${search}` };
+    const id = newId();
+    const body = JSON.stringify({ id, ...LOAD_PLANT });
+    return { operation, method, path: `${route.path}${search}`, body, creates: id };
   }
+  // A change names a plant kept for reading too: a change never makes a get answer 404.
+  const id = plantUse(operation) === 'deletes' ? plants.deletable.take() : plants.readable.any();
+  if (id === undefined) return undefined;
+  const path = `${route.path.replace('{id}', String(id))}${search}`;
+  return takesBody
+    ? { operation, method, path, body: JSON.stringify(LOAD_PLANT) }
+    : { operation, method, path };
 }

@@ -193,7 +193,7 @@ export class Recorder {
     return this.steps[index]!.curve();
   }
 
-  byOperation(): Partial<Record<Operation, GroupSummary>> {
+  byOperation(): Record<Operation, GroupSummary> {
     return Object.fromEntries(
       OPERATIONS.filter((op) => this.operations.has(op)).map((op) => [
         op,

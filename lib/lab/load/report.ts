@@ -46,7 +46,7 @@ export interface LoadReport {
   readonly seededPlants: number;
   readonly overall: GroupSummary & { readonly curve: CurvePoint[] };
   readonly steps: readonly StepReport[];
-  readonly byOperation: Partial<Record<Operation, GroupSummary>>;
+  readonly byOperation: Readonly<Record<Operation, GroupSummary>>;
   readonly timeline: { readonly windowMs: number; readonly windows: readonly WindowSummary[] };
   /** How late the generator itself sent requests; large values mean this machine was the limit. */
   readonly sendLagMs: { readonly p99: number; readonly max: number };

@@ -14,6 +14,7 @@ import {
   idSequence,
   MixPicker,
   OPERATIONS,
+  plantUse,
   plan,
   Plants,
   type PlannedRequest,
@@ -100,21 +101,24 @@ export function httpSender(
   return { send, close: () => agent.destroy() };
 }
 
-/** Plants gets read, created before the run (spread over the table's partitions). */
+/** Plants gets and changes name, created before the run (spread over the table's partitions). */
 export const READ_SEED = 100;
 
 /**
- * Plants to create before the run: `READ_SEED` for gets, and as many as the schedule holds
- * deletes (plus 10), since the plants the run creates may answer too late to be deleted in time.
+ * Plants to create before the run: `READ_SEED` for the operations that name a plant they keep
+ * (gets, changes), and as many as the schedule holds deletes (plus 10), since the plants the run creates may answer too late to be deleted in time.
  */
 export function seedCounts(args: LoadArgs): { readable: number; deletable: number } {
   const weights = OPERATIONS.reduce((sum, op) => sum + args.mix[op], 0);
   const requests =
     args.steps[0]!.rate * args.warmupSeconds +
     args.steps.reduce((sum, step) => sum + step.rate * step.seconds, 0);
+  const weightOf = (use: 'reads' | 'deletes') =>
+    OPERATIONS.reduce((sum, op) => sum + (plantUse(op) === use ? args.mix[op] : 0), 0);
+  const deletes = weightOf('deletes');
   return {
-    readable: args.mix.get > 0 ? READ_SEED : 0,
-    deletable: args.mix.delete > 0 ? Math.ceil((requests * args.mix.delete) / weights) + 10 : 0,
+    readable: weightOf('reads') > 0 ? READ_SEED : 0,
+    deletable: deletes > 0 ? Math.ceil((requests * deletes) / weights) + 10 : 0,
   };
 }
 

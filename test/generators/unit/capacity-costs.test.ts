@@ -1,0 +1,49 @@
+/**
+ * An operation the bench has not measured yet gets, in the capacity model, the figures of its
+ * most similar measured operation (same method and plants-table actions, else the same actions,
+ * else the same method; of several, the slowest), named as such, until `npm run bench -- --phases request` measures it.
+ */
+jest.mock('../../../lib/generators/capacity/inputs', () => {
+  const actual = jest.requireActual('../../../lib/generators/capacity/inputs');
+  const functions = Object.fromEntries(
+    Object.entries(actual.MEASURED.functions).filter(
+      ([name]) => name !== 'get-plant' && name !== 'update-plant',
+    ),
+  );
+  return { ...actual, MEASURED: { ...actual.MEASURED, functions } };
+});
+import { costOf, DEFAULTED } from '../../../lib/generators/capacity/costs';
+import { MEASURED } from '../../../lib/generators/capacity/inputs';
+import { billedMs } from '../../../lib/generators/capacity/model';
+import { capacityTables } from '../../../lib/generators/capacity/tables';
+
+const measured = MEASURED.functions as Record<string, { ms: number }>;
+
+it('lists the operations whose cost is a default', () => {
+  expect(DEFAULTED.map((op) => op.function)).toEqual(['get-plant', 'update-plant']);
+});
+
+it('gives a PUT, none measured, the slowest of the measured with its table actions (delete-plant)', () => {
+  // patch-plant and delete-plant both call UpdateItem and GetItem; delete-plant is the slower.
+  expect(measured['delete-plant']!.ms).toBeGreaterThan(measured['patch-plant']!.ms);
+  expect(costOf('update-plant')).toEqual({
+    ...measured['delete-plant'],
+    defaultOf: 'delete-plant',
+  });
+});
+
+it('gives a read with no alike measured operation the slowest of its method (list-plants)', () => {
+  expect(costOf('get-plant')).toEqual({ ...measured['list-plants'], defaultOf: 'list-plants' });
+  expect(billedMs('get-plant')).toBe(billedMs('list-plants'));
+});
+
+it('keeps measured figures as measured, and has none for a function that is no operation', () => {
+  expect(costOf('create-plant')).toBe(measured['create-plant']);
+  expect(() => costOf('fan-out')).toThrow('capacity: no measured cost for fan-out');
+});
+
+it('shows in docs/capacity.md whose figures stand in, and the command that measures them', () => {
+  expect(capacityTables()).toContain(
+    "| get-plant (list-plants's until `npm run bench` measures it) |",
+  );
+});
