@@ -92,7 +92,12 @@ export async function measureRequestCosts(rounds: number): Promise<RequestCost[]
     authorizer: makeAuthorizerHandler({ tokens: client, tableName: TOKENS_TABLE.localName }),
     ...(await operationHandlers(plants)),
   };
-  const names = Object.keys(handlers) as FunctionName[];
+  // Each round sends every operation to one plant: the deletes last, so the others find it.
+  const names = (Object.keys(handlers) as FunctionName[]).sort(
+    (a, b) =>
+      Number(FUNCTIONS[a].operation?.method === 'DELETE') -
+      Number(FUNCTIONS[b].operation?.method === 'DELETE'),
+  );
   const samples = new Map(
     names.map((name) => [
       name,
