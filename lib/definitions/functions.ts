@@ -6,8 +6,8 @@
  * and IAM derived from it, lib/definitions/policies.ts), the local runtime builds and runs the
  * same entries under the same policies, and the tests loop over them. A new function is one entry
  * here plus one folder under `lambda/`; an API function's entry is its operation's descriptor too
- * (`operation`: route, scope, outcomes), from which the route table, the dashboard and the tests
- * derive theirs.
+ * (`operation`: route, scope, outcomes, its name in the mixes), from which the route table, the
+ * dashboard, the load and capacity mixes and the tests derive theirs.
  */
 import {
   PLANTS_TABLE,
