@@ -18,6 +18,20 @@ import {
   type TableKey,
 } from './resources';
 
+/**
+ * What Lambda needs to attach a function to its subnets (`-c webhookStaticIps=true`): the
+ * network interface actions, which take no resource. Granted to the function's role and allowed
+ * by the CloudFormation execution policy that creates it.
+ */
+export const NETWORK_INTERFACE_ACTIONS = [
+  'ec2:CreateNetworkInterface',
+  'ec2:DescribeNetworkInterfaces',
+  'ec2:DescribeSubnets',
+  'ec2:DeleteNetworkInterface',
+  'ec2:AssignPrivateIpAddresses',
+  'ec2:UnassignPrivateIpAddresses',
+] as const;
+
 /** One policy statement, in IAM's JSON. */
 export interface Statement {
   readonly Sid?: string;

@@ -27,6 +27,7 @@ import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { ESBUILD_OPTIONS, FUNCTION_NODE_OPTIONS, PROJECT_ROOT } from '../../definitions/bundling';
 import { TABLES_BY_KEY, type FunctionDefinition, type TableKey } from '../../definitions/functions';
+import { NETWORK_INTERFACE_ACTIONS } from '../../definitions/policies';
 
 /** Settings of one deployed function. */
 export interface ServiceFunctionProps {
@@ -239,14 +240,7 @@ export class ServiceFunction extends Construct {
   private allowNetworkInterfaces(): void {
     this.role.addToPolicy(
       new PolicyStatement({
-        actions: [
-          'ec2:CreateNetworkInterface',
-          'ec2:DescribeNetworkInterfaces',
-          'ec2:DescribeSubnets',
-          'ec2:DeleteNetworkInterface',
-          'ec2:AssignPrivateIpAddresses',
-          'ec2:UnassignPrivateIpAddresses',
-        ],
+        actions: [...NETWORK_INTERFACE_ACTIONS],
         resources: ['*'],
       }),
     );

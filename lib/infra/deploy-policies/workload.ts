@@ -3,6 +3,7 @@
  * the stage's own tables, queues, keys and log groups, and what a function in the VPC needs. A
  * role the stack grants more is held to this; a role of one stage never reaches another's data.
  */
+import { NETWORK_INTERFACE_ACTIONS } from '../../definitions/policies';
 import { arn, named, stackRoles, tagged, type DeployPolicyScope, type Grant } from './grants';
 
 /** What the stack's own roles may ever do: the data plane of the stage's resources. */
@@ -63,14 +64,7 @@ export function workloadGrants(s: DeployPolicyScope): Grant[] {
       ? [
           {
             // A function in the VPC: Lambda's network interfaces (they take no resource).
-            actions: [
-              'ec2:CreateNetworkInterface',
-              'ec2:DescribeNetworkInterfaces',
-              'ec2:DescribeSubnets',
-              'ec2:DeleteNetworkInterface',
-              'ec2:AssignPrivateIpAddresses',
-              'ec2:UnassignPrivateIpAddresses',
-            ],
+            actions: [...NETWORK_INTERFACE_ACTIONS],
             resources: ['*'],
           },
           {
