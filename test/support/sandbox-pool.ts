@@ -1,6 +1,6 @@
 /**
  * Sandbox pools for tests, on real processes running Lambda's Node: a counter function told by
- * its event what to do (hold, wait, crash, outgrow its heap, hang), pools stopped after each
+ * its event what to do (hold, wait, crash, touch memory for a moment, outgrow its heap, hang), pools stopped after each
  * test, and invocations held until released.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,8 @@ export function bundle(name: string, label: string): string {
   writeFileSync(
     file,
     `import { existsSync, writeFileSync } from 'node:fs';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 let count = 0;
 export const handler = async (event = {}) => {
   count++;
@@ -27,6 +29,12 @@ export const handler = async (event = {}) => {
   }
   if (event.wait) await new Promise((resolve) => setTimeout(resolve, event.wait));
   if (event.crash) process.exit(3);
+  if (event.peakMb) {
+    // Touched, dropped and collected within a few milliseconds: gone before the invocation ends.
+    Buffer.alloc(event.peakMb * 1048576, 1).fill(2);
+    v8.setFlagsFromString('--expose-gc');
+    vm.runInNewContext('gc')();
+  }
   if (event.grow) for (const kept = []; ; ) kept.push(new Array(1e5).fill(kept.length));
   if (event.hang) await new Promise(() => setInterval(() => undefined, 1000));
   const answer = { label: ${JSON.stringify(label)}, pid: process.pid, count, version: process.version };

@@ -93,3 +93,17 @@ declare module 'dynalite/db' {
   export = db;
   export type { Index, Item, Store, Table };
 }
+
+/** dynalite's expression parsers (PEG.js 0.10 output), as `parser-cache.ts` replaces their `parse`. */
+declare module 'dynalite/db/conditionParser' {
+  const parser: { parse(text: string, options?: object): unknown };
+  export = parser;
+}
+declare module 'dynalite/db/updateParser' {
+  const parser: { parse(text: string, options?: object): unknown };
+  export = parser;
+}
+declare module 'dynalite/db/projectionParser' {
+  const parser: { parse(text: string, options?: object): unknown };
+  export = parser;
+}

@@ -8,6 +8,8 @@
  * as in DynamoDB. dynalite is pinned (package.json): its internals are what this reads.
  */
 import type { Server } from 'node:http';
+// First: dynalite's expression parsers with PEG.js's result cache (see the file).
+import './parser-cache';
 import dynalite from 'dynalite';
 import dynaliteDb, { type Store } from 'dynalite/db';
 import { isDeepStrictEqual } from 'node:util';

@@ -1,6 +1,7 @@
 // One Lambda sandbox: a process of its own, on Lambda's Node, with only the function's
 // environment. It imports the bundle once (the cold start), then runs one invocation at a time
 // for the parent, keeping module scope between them, as a warm Lambda sandbox does.
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 import { pathToFileURL } from 'node:url';
@@ -17,10 +18,22 @@ process.on('SIGINT', () => undefined);
 process.on('SIGTERM', () => undefined);
 process.on('disconnect', () => process.exit(0));
 
-// Peak resident memory, sampled: getrusage's maxRSS would do, but on Linux it survives exec and
-// so counts the parent process this one was forked from.
+// Peak resident memory, what Lambda's "Max Memory Used" reports. Linux keeps it for this
+// process: VmHWM in /proc/self/status, counted from its exec, read once an invocation ends
+// (getrusage's maxRSS would not do: it survives exec, so it counts the parent this process was
+// forked from). Elsewhere (macOS) it is sampled every 20 ms while an invocation runs.
+const highWaterMark = () => {
+  try {
+    const kib = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'latin1'))?.[1];
+    return kib === undefined ? undefined : Number(kib) * 1024;
+  } catch {
+    return undefined;
+  }
+};
+const kernelKeepsPeak = highWaterMark() !== undefined;
 let peakRss = 0;
-const sample = () => (peakRss = Math.max(peakRss, process.memoryUsage.rss()));
+const sample = () =>
+  (peakRss = Math.max(peakRss, (kernelKeepsPeak && highWaterMark()) || process.memoryUsage.rss()));
 let sampler;
 
 let handler;
@@ -46,7 +59,7 @@ process.on('message', async ({ id, event, requestId, deadline }) => {
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
   };
   const started = performance.now();
-  sampler = setInterval(sample, 20);
+  if (!kernelKeepsPeak) sampler = setInterval(sample, 20);
   let message;
   try {
     const result = await handler(event, context);
