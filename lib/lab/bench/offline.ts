@@ -4,8 +4,10 @@
  * (Serverless Framework v3, installed outside the project: it is no dependency of ours) serves
  * those bundles from a generated `serverless.yml` with the same routes, authorizer, cache TTL
  * and environment, against that engine. serverless-offline 13 invokes the authorizer on every
- * request (it has no decision cache, whatever `resultTtlInSeconds` says). Then the load phase's 16 keep-alive connections of
- * distinct creates, alternating npm start / serverless-offline, twice each.
+ * request (it has no decision cache, whatever `resultTtlInSeconds` says). Each side is warmed
+ * with 20 creates and then 5 s of the load itself (both start a sandbox or worker per concurrent
+ * invocation). Then the load phase's 16 keep-alive connections of distinct creates, alternating
+ * npm start / serverless-offline, twice each.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,9 @@ import { freePort } from '../../npm-start/in-process';
 import { spawnOnFreePorts, withoutExtraCaCerts } from '../../npm-start/spawn';
 import { CONNECTIONS, distinctCreates, untilReady } from './load';
 import type { BenchContext, BenchPhase } from './phase';
+
+/** Seconds of the measured load each side gets first, unmeasured. */
+const WARM_UP_SECONDS = 5;
 
 /** Where the scratch install of serverless and serverless-offline is. */
 export const SLS_DIR_VARIABLE = 'PLANT_STORE_SLS_DIR';
@@ -187,9 +192,17 @@ export const offline: BenchPhase = {
             throw new Error(`a warm-up create on ${side.name} answered ${response.status}`);
           }
         }
+        // Both start a sandbox (npm start) or a worker thread (serverless-offline) for each
+        // invocation that finds none free: the same load first, so that each run measures the
+        // steady state and not the pool's growth (npm start's ~30 cold starts took a tenth of
+        // its first run's CPU).
+        const warm = await distinctCreates(side.url, headers, WARM_UP_SECONDS, body);
+        if (warm.non2xx + warm.errors + warm.timeouts > 0) {
+          throw new Error(`the concurrent warm-up of ${side.name} had failures`);
+        }
       }
       print(
-        `npm start against serverless-offline (same bundles and engine; ${CONNECTIONS} keep-alive connections, ${loadSeconds} s each, distinct valid creates, alternating, twice each; npm start caches authorizer decisions ${cacheTtl} s, serverless-offline 13 caches none):`,
+        `npm start against serverless-offline (same bundles and engine; each warmed with 20 creates and ${WARM_UP_SECONDS} s of the load; ${CONNECTIONS} keep-alive connections, ${loadSeconds} s each, distinct valid creates, alternating, twice each; npm start caches authorizer decisions ${cacheTtl} s, serverless-offline 13 caches none):`,
       );
       const figures = new Map<string, { rps: number[]; p99: number[] }>();
       for (let round = 1; round <= 2; round++) {
