@@ -9,12 +9,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Metafile } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { ALL_SCOPES, generateToken, tokenItem } from '../../../lambda/tokens/token';
 import { TOKENS_TABLE, TokensTable } from '../../../lambda/tokens/table';
-import { buildFunctions, bundleOutput } from '../../definitions/build';
+import { buildFunctions, bundleOutput, functionBuildOptions } from '../../definitions/build';
+import { PROJECT_ROOT } from '../../definitions/bundling';
 import { tableEnvironment } from '../../definitions/functions';
 import { localWebhookEnvironment } from '../../npm-start/in-process';
 import { firstEvent } from './events';
@@ -41,6 +42,36 @@ const CALL = (url: string) =>
     '}',
   ].join('\n');
 const BARE = 'export const handler = async () => ({ statusCode: 200 });\n';
+
+/**
+ * The floor of every function that calls DynamoDB: the SDK's client and one document client,
+ * nothing of ours, built with the functions' own options (aliases and all). What a function
+ * costs over bare is this floor plus what it adds (Powertools, valibot, our code).
+ */
+const SDK_FLOOR = [
+  "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';",
+  "import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';",
+  'const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));',
+  'export const handler = async () => ({ statusCode: 200, client: typeof client });',
+].join('\n');
+
+/** Builds the floor into `dir/sdk-floor/index.mjs` with create-plant's options; its size. */
+async function buildSdkFloor(dir: string): Promise<{ file: string; bytes: number }> {
+  const file = join(dir, 'sdk-floor', 'index.mjs');
+  const { metafile } = await build({
+    ...functionBuildOptions('create-plant', dir),
+    entryPoints: undefined,
+    outdir: undefined,
+    outfile: file,
+    stdin: {
+      contents: SDK_FLOOR,
+      resolveDir: PROJECT_ROOT,
+      sourcefile: 'sdk-floor.ts',
+      loader: 'ts',
+    },
+  });
+  return { file, bytes: bundleOutput(metafile!)[1].bytes };
+}
 
 /** The packages contributing most bytes to a bundle. */
 function largestInputs(metafile: Metafile, count = 4): string {
@@ -70,6 +101,7 @@ export const coldStart: BenchPhase = {
     const bare = pathToFileURL(join(dir, 'bare.mjs')).href;
     writeFileSync(join(dir, 'bare.mjs'), BARE);
     const built = await buildFunctions(join(dir, 'bundles'));
+    const floor = await buildSdkFloor(join(dir, 'bundles'));
     const engine = await startHttpsEngine(dir);
     try {
       const { token, tokenId } = generateToken();
@@ -88,6 +120,16 @@ export const coldStart: BenchPhase = {
         context.print(
           `Cold start on Node ${version} (${context.runs} alternating pairs of fresh processes, medians; NODE_EXTRA_CA_CERTS unset):`,
         );
+        const floorEnv = childEnvironment();
+        const floorImport = await alternatingPairs(
+          context.runs,
+          () => freshProcess(node, IMPORT(pathToFileURL(floor.file).href), floorEnv),
+          () => freshProcess(node, IMPORT(bare), floorEnv),
+        );
+        context.print(
+          `  the floor, the SDK alone (client-dynamodb, lib-dynamodb, one document client; the functions' build): ${(floor.bytes / 1024).toFixed(1)} KiB`,
+        );
+        context.print(`    cold import: ${figures(floorImport)}`);
         for (const fn of built) {
           const url = pathToFileURL(fn.file).href;
           const env = childEnvironment({
