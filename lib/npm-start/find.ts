@@ -19,6 +19,7 @@ export {
   DEFAULT_DB_PORT,
   DEFAULT_INSPECT_PORT,
   DEFAULT_PORT,
+  DEFAULT_SANDBOX_IDLE_SECONDS,
   dataDirOf,
   localEngineTarget,
   type LocalEngineTarget,

@@ -16,6 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { API } from '../../definitions/api';
 import { FUNCTIONS, tableEnvironment, type FunctionName } from '../../definitions/functions';
 import {
+  DEFAULT_SANDBOX_IDLE_SECONDS,
   localEngineTarget,
   readRecordedPorts,
   untilRecorded,
@@ -92,7 +93,16 @@ export function serverlessConfig(
         },
       },
     },
-    custom: { 'serverless-offline': { host: '127.0.0.1', httpPort: port, lambdaPort } },
+    custom: {
+      'serverless-offline': {
+        host: '127.0.0.1',
+        httpPort: port,
+        lambdaPort,
+        // Its workers idle out as npm start's sandboxes do (its default is 60 s), so that a
+        // long run of the other side does not leave it cold.
+        terminateIdleLambdaTime: DEFAULT_SANDBOX_IDLE_SECONDS,
+      },
+    },
     functions: Object.fromEntries(functions),
   };
 }
