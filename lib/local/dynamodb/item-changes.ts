@@ -8,7 +8,7 @@
  * as in DynamoDB. dynalite is pinned (package.json): its internals are what this reads.
  */
 import type { Server } from 'node:http';
-// First: dynalite's expression parsers with PEG.js's result cache (see the file).
+// dynalite's expression parsers, given PEG.js's result cache (see the file).
 import './parser-cache';
 import dynalite from 'dynalite';
 import dynaliteDb, { type Store } from 'dynalite/db';
