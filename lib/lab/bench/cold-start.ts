@@ -145,6 +145,17 @@ export const coldStart: BenchPhase = {
             `  ${fn.name}: ${(fn.bytes / 1024).toFixed(1)} KiB (${largestInputs(fn.metafile)})`,
           );
           context.print(`    cold import: ${figures(imported)}`);
+          if (node === context.lambdaNode.path) {
+            // Alternated with the floor itself: what the function adds, without two bare series' noise.
+            const overFloor = await alternatingPairs(
+              context.runs,
+              () => freshProcess(node, IMPORT(url), env),
+              () => freshProcess(node, IMPORT(pathToFileURL(floor.file).href), env),
+            );
+            context.print(
+              `    over the floor: ${overFloor.wall.extraMs >= 0 ? '+' : ''}${ms(overFloor.wall.extraMs)} (CPU time ${overFloor.cpu.extraMs >= 0 ? '+' : ''}${ms(overFloor.cpu.extraMs)})`,
+            );
+          }
           if (firstEvent(fn.name, token, String(Date.now() * 1000)) === undefined) {
             context.print('    import + first call: no route reaches this function; not measured');
             continue;
