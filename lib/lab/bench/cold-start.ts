@@ -46,8 +46,8 @@ const BARE = 'export const handler = async () => ({ statusCode: 200 });\n';
 /**
  * The floor of every function that calls DynamoDB: the SDK's client and one document client,
  * made as the functions make theirs (`makeDocumentClient`) and nothing else of ours, built with
- * the functions' own options (aliases and all). What a function
- * costs over bare is this floor plus what it adds (Powertools, valibot, our code).
+ * the functions' own options (aliases and all). What a function costs over bare is this floor
+ * plus what it adds (Powertools, valibot, our code).
  */
 const SDK_FLOOR = [
   "import { makeDocumentClient } from './lambda/aws/dynamodb';",
@@ -55,8 +55,8 @@ const SDK_FLOOR = [
   'export const handler = async () => ({ statusCode: 200, client: typeof client });',
 ].join('\n');
 
-/** Builds the floor into `dir/sdk-floor/index.mjs` with create-plant's options; its size. */
-async function buildSdkFloor(dir: string): Promise<{ file: string; bytes: number }> {
+/** Builds the floor into `dir/sdk-floor/index.mjs` with create-plant's options: its URL and size. */
+async function buildSdkFloor(dir: string): Promise<{ url: string; bytes: number }> {
   const file = join(dir, 'sdk-floor', 'index.mjs');
   const { metafile } = await build({
     ...functionBuildOptions('create-plant', dir),
@@ -70,7 +70,7 @@ async function buildSdkFloor(dir: string): Promise<{ file: string; bytes: number
       loader: 'ts',
     },
   });
-  return { file, bytes: bundleOutput(metafile!)[1].bytes };
+  return { url: pathToFileURL(file).href, bytes: bundleOutput(metafile!)[1].bytes };
 }
 
 /** The packages contributing most bytes to a bundle. */
@@ -87,6 +87,9 @@ function largestInputs(metafile: Metafile, count = 4): string {
     .map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(1)} KiB`)
     .join(', ');
 }
+
+/** A difference in ms with its sign. */
+const signed = (value: number) => `${value >= 0 ? '+' : ''}${ms(value)}`;
 
 const figures = ({ wall, cpu }: { wall: PairFigures; cpu: PairFigures }) =>
   `${ms(wall.subjectMs)} vs bare ${ms(wall.baselineMs)}: +${ms(wall.extraMs)}, ${wall.ratio.toFixed(2)}× (CPU time +${ms(cpu.extraMs)}, ${cpu.ratio.toFixed(2)}×)`;
@@ -123,7 +126,7 @@ export const coldStart: BenchPhase = {
         const floorEnv = childEnvironment();
         const floorImport = await alternatingPairs(
           context.runs,
-          () => freshProcess(node, IMPORT(pathToFileURL(floor.file).href), floorEnv),
+          () => freshProcess(node, IMPORT(floor.url), floorEnv),
           () => freshProcess(node, IMPORT(bare), floorEnv),
         );
         context.print(
@@ -150,10 +153,10 @@ export const coldStart: BenchPhase = {
             const overFloor = await alternatingPairs(
               context.runs,
               () => freshProcess(node, IMPORT(url), env),
-              () => freshProcess(node, IMPORT(pathToFileURL(floor.file).href), env),
+              () => freshProcess(node, IMPORT(floor.url), env),
             );
             context.print(
-              `    over the floor: ${overFloor.wall.extraMs >= 0 ? '+' : ''}${ms(overFloor.wall.extraMs)} (CPU time ${overFloor.cpu.extraMs >= 0 ? '+' : ''}${ms(overFloor.cpu.extraMs)})`,
+              `    over the floor: ${signed(overFloor.wall.extraMs)} (CPU time ${signed(overFloor.cpu.extraMs)})`,
             );
           }
           if (firstEvent(fn.name, token, String(Date.now() * 1000)) === undefined) {
