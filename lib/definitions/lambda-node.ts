@@ -54,3 +54,46 @@ export function lambdaHeapFlags(memoryMB: number): string[] {
     `--max-old-space-size=${memoryMB - newSpace}`,
   ];
 }
+
+/**
+ * The command line Lambda's Node.js runtime starts a function's Node with, before its runtime
+ * client (`bootstrap`: `node --expose-gc --max-http-header-size 81920 <heap limits>
+ * /var/runtime/index.mjs`); the client filters the same `--expose-gc` and heap flags out of its
+ * worker threads' arguments. `--expose-gc` costs every cold start the code cache of Node's own
+ * modules: each function starts through `START_WRAPPER`, which drops it.
+ */
+export function lambdaRuntimeFlags(memoryMB: number): string[] {
+  return ['--expose-gc', '--max-http-header-size', '81920', ...lambdaHeapFlags(memoryMB)];
+}
+
+/**
+ * Every function's start wrapper: a POSIX shell script shipped beside its bundle, which Lambda
+ * runs (`AWS_LAMBDA_EXEC_WRAPPER`) with the runtime's command line, and which runs it without
+ * `--expose-gc` (the script says why). Locally, sandboxes start without that flag already.
+ */
+export const START_WRAPPER = {
+  /** The script in this repository (executable, LF line endings by `.gitattributes`). */
+  source: 'lambda/aws/start-node.sh',
+  /** Its name beside each bundle. */
+  file: 'start-node.sh',
+  /** Where Lambda finds it: the function's code is unpacked in `/var/task`. */
+  path: '/var/task/start-node.sh',
+} as const;
+
+/**
+ * The built-ins Lambda's Node.js runtime has loaded before it imports a function's handler: its
+ * runtime interface client (`aws-lambda-ric` 4.0.2's `index.mjs`, for Node 22 and later; 3.3.0
+ * loads the same `http` and `net`) requires these at its start and makes one keep-alive
+ * `http.Agent` for the Runtime API. A handler's cold import on Lambda pays only for what it adds
+ * to them: `npm run bench -- --phases cold` measures it both on a bare process and after them.
+ */
+export const LAMBDA_RUNTIME_BUILTINS: readonly string[] = [
+  'node:module',
+  'node:path',
+  'node:fs',
+  'node:net',
+  'node:http',
+  'node:os',
+  'node:util',
+  'node:worker_threads',
+];

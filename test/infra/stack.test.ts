@@ -7,10 +7,12 @@
  */
 import { Duration } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { API } from '../../lib/definitions/api';
 import { buildFunctions } from '../../lib/definitions/build';
+import { PROJECT_ROOT } from '../../lib/definitions/bundling';
+import { START_WRAPPER } from '../../lib/definitions/lambda-node';
 import { PLANTS_BY_TAG_INDEX, PLANTS_TABLE, TOKENS_TABLE } from '../../lambda/aws/tables';
 import {
   FUNCTIONS,
@@ -161,6 +163,26 @@ describe('functions', () => {
       expect(readFileSync(asset).equals(readFileSync(fn.file))).toBe(true);
     }
   }, 120_000); // seven esbuild builds: over 30 s on a loaded machine
+
+  it('ships the start wrapper beside every bundle, executable, and has Lambda start Node through it', () => {
+    const source = readFileSync(join(PROJECT_ROOT, START_WRAPPER.source));
+    for (const { id } of Object.values(FUNCTIONS)) {
+      const [[, fn]] = Object.entries(template.findResources('AWS::Lambda::Function')).filter(
+        ([key]) => key.startsWith(id),
+      ) as [
+        [string, { Properties: { Code: { S3Key: string }; Environment: { Variables: object } } }],
+      ];
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        AWS_LAMBDA_EXEC_WRAPPER: START_WRAPPER.path,
+      });
+      const asset = join(defaultOutdir, `asset.${fn.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
+      const wrapper = join(asset, START_WRAPPER.file);
+      expect(readFileSync(wrapper).equals(source)).toBe(true);
+      // The zip keeps each file's mode (cdk-assets), and Lambda runs the wrapper only if it may.
+      expect(statSync(wrapper).mode & 0o755).toBe(0o755);
+      expect(START_WRAPPER.path).toBe(`/var/task/${START_WRAPPER.file}`);
+    }
+  });
 
   it("keeps the tables' logical ids, since a replaced table loses its data", () => {
     expect(Object.keys(template.findResources('AWS::DynamoDB::Table'))).toEqual(

@@ -27,6 +27,7 @@ import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { ESBUILD_OPTIONS, FUNCTION_NODE_OPTIONS, PROJECT_ROOT } from '../../definitions/bundling';
 import { TABLES_BY_KEY, type FunctionDefinition, type TableKey } from '../../definitions/functions';
+import { START_WRAPPER } from '../../definitions/lambda-node';
 import { NETWORK_INTERFACE_ACTIONS } from '../../definitions/policies';
 
 /** Settings of one deployed function. */
@@ -113,6 +114,18 @@ export function nodejsBundling(): BundlingOptions {
     },
     // As lib/definitions/build.ts: only warnings and errors (the bundle is the same either way).
     logLevel: LogLevel.WARNING,
+    // The start wrapper beside each bundle, executable (the function's AWS_LAMBDA_EXEC_WRAPPER).
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir, outputDir) => {
+        const target = join(outputDir, START_WRAPPER.file);
+        return [
+          `cp "${join(inputDir, START_WRAPPER.source)}" "${target}"`,
+          `chmod 755 "${target}"`,
+        ];
+      },
+    },
   };
 }
 
@@ -206,6 +219,8 @@ export class ServiceFunction extends Construct {
           ),
           // The service dimension of the metrics: the registry name the dashboard reads.
           POWERTOOLS_SERVICE_NAME: name,
+          // Lambda starts Node through the bundle's wrapper, which drops `--expose-gc`.
+          AWS_LAMBDA_EXEC_WRAPPER: START_WRAPPER.path,
           // Node's options for the functions (lib/definitions/bundling.ts), if any.
           ...(FUNCTION_NODE_OPTIONS.length > 0 && {
             NODE_OPTIONS: FUNCTION_NODE_OPTIONS.join(' '),

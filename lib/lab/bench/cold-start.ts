@@ -2,8 +2,11 @@
  * Cold start, per function of the registry, on each Node the bench is given (Lambda's first):
  * bundle bytes; a fresh process importing the bundle against one importing a bare handler; and
  * a fresh process importing it and making its first real call over HTTPS, against one importing
- * and calling the bare handler. Both arms of a pair get the same environment, with
- * `NODE_EXTRA_CA_CERTS` naming only the engine's certificate in the call arms (unset otherwise).
+ * and calling the bare handler. On Lambda's Node, also each pair started as Lambda starts them
+ * (its runtime's flags and its client's built-ins first; the function through its start wrapper,
+ * the bare handler as Lambda starts one) and, for what the wrapper buys, the import without it.
+ * Both arms of a pair get the same environment, with `NODE_EXTRA_CA_CERTS` naming only the
+ * engine's certificate in the call arms (unset otherwise).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,7 +19,12 @@ import { ALL_SCOPES, generateToken, tokenItem } from '../../../lambda/tokens/tok
 import { TOKENS_TABLE, TokensTable } from '../../../lambda/tokens/table';
 import { buildFunctions, bundleOutput, functionBuildOptions } from '../../definitions/build';
 import { PROJECT_ROOT } from '../../definitions/bundling';
-import { tableEnvironment } from '../../definitions/functions';
+import { FUNCTIONS, tableEnvironment } from '../../definitions/functions';
+import {
+  LAMBDA_RUNTIME_BUILTINS,
+  lambdaRuntimeFlags,
+  START_WRAPPER,
+} from '../../definitions/lambda-node';
 import { localWebhookEnvironment } from '../../npm-start/in-process';
 import { firstEvent } from './events';
 import { startHttpsEngine } from './https-engine';
@@ -26,6 +34,7 @@ import {
   freshProcess,
   machineNode,
   ms,
+  type NodeStart,
   type PairFigures,
 } from './measure';
 import type { BenchContext, BenchPhase } from './phase';
@@ -42,6 +51,14 @@ const CALL = (url: string) =>
     '}',
   ].join('\n');
 const BARE = 'export const handler = async () => ({ statusCode: 200 });\n';
+// Prepended to both arms of the "as Lambda starts it" pairs: what the runtime has loaded and made
+// before it imports the handler (LAMBDA_RUNTIME_BUILTINS), required without an ES module facade,
+// as its client requires them.
+const RUNTIME_PRELUDE = [
+  `for (const id of ${JSON.stringify(LAMBDA_RUNTIME_BUILTINS)}) process.getBuiltinModule(id);`,
+  "new (process.getBuiltinModule('node:http').Agent)({ keepAlive: true, maxSockets: 1 });",
+  '',
+].join('\n');
 
 /**
  * The floor of every function that calls DynamoDB: the SDK's client and one document client,
@@ -102,6 +119,7 @@ export const coldStart: BenchPhase = {
     const dir = join(context.dir, 'cold');
     mkdirSync(dir, { recursive: true });
     const bare = pathToFileURL(join(dir, 'bare.mjs')).href;
+    const wrapper = join(PROJECT_ROOT, START_WRAPPER.source);
     writeFileSync(join(dir, 'bare.mjs'), BARE);
     const built = await buildFunctions(join(dir, 'bundles'));
     const floor = await buildSdkFloor(join(dir, 'bundles'));
@@ -135,6 +153,8 @@ export const coldStart: BenchPhase = {
         context.print(`    cold import: ${figures(floorImport)}`);
         for (const fn of built) {
           const url = pathToFileURL(fn.file).href;
+          // Lambda's runtime starts Node with these (the function through its start wrapper).
+          const flags = lambdaRuntimeFlags(FUNCTIONS[fn.name].memorySize);
           const env = childEnvironment({
             ...tableEnvironment(fn.name, (_key, table) => table.localName),
             ...localWebhookEnvironment(fn.name, engine.endpoint),
@@ -158,6 +178,22 @@ export const coldStart: BenchPhase = {
             context.print(
               `    over the floor: ${signed(overFloor.wall.extraMs)} (CPU time ${signed(overFloor.cpu.extraMs)})`,
             );
+            // As Lambda starts each (its runtime's flags, its client's built-ins first): a bare
+            // handler as Lambda starts one, the function through its start wrapper, and, for what
+            // the wrapper buys, the function without it.
+            const asLambda = (file: string, through?: string) => () =>
+              freshProcess(node, RUNTIME_PRELUDE + IMPORT(file), env, [], {
+                flags,
+                wrapper: through,
+              });
+            const wrapped = await alternatingPairs(
+              context.runs,
+              asLambda(url, wrapper),
+              asLambda(bare),
+            );
+            const unwrapped = await alternatingPairs(context.runs, asLambda(url), asLambda(bare));
+            context.print(`    as Lambda starts it, over a bare handler: ${figures(wrapped)}`);
+            context.print(`      without the start wrapper: ${figures(unwrapped)}`);
           }
           if (firstEvent(fn.name, token, String(Date.now() * 1000)) === undefined) {
             context.print('    import + first call: no route reaches this function; not measured');
@@ -169,15 +205,25 @@ export const coldStart: BenchPhase = {
             NODE_EXTRA_CA_CERTS: engine.certFile,
           };
           const eventFile = join(dir, `${fn.name}-event.json`);
-          const call = (script: string) => (run: number) => {
-            writeFileSync(
-              eventFile,
-              JSON.stringify(firstEvent(fn.name, token, String(Date.now() * 1000 + run + 1))),
-            );
-            return freshProcess(node, script, callEnv, [eventFile]);
-          };
+          const call =
+            (script: string, start: NodeStart = {}) =>
+            (run: number) => {
+              writeFileSync(
+                eventFile,
+                JSON.stringify(firstEvent(fn.name, token, String(Date.now() * 1000 + run + 1))),
+              );
+              return freshProcess(node, script, callEnv, [eventFile], start);
+            };
           const called = await alternatingPairs(context.runs, call(CALL(url)), call(CALL(bare)));
           context.print(`    import + first call over HTTPS: ${figures(called)}`);
+          if (node === context.lambdaNode.path) {
+            const calledAsLambda = await alternatingPairs(
+              context.runs,
+              call(RUNTIME_PRELUDE + CALL(url), { flags, wrapper }),
+              call(RUNTIME_PRELUDE + CALL(bare), { flags }),
+            );
+            context.print(`      as Lambda starts it: ${figures(calledAsLambda)}`);
+          }
         }
         context.print();
       }

@@ -47,6 +47,14 @@ const REPORT_CPU =
   'process.on("exit", () => { const u = process.resourceUsage(); ' +
   '__writeSync(3, String((u.userCPUTime + u.systemCPUTime) / 1000)); });\n';
 
+/** How a measured `node` is started: its own flags, and a wrapper that is given the command. */
+export interface NodeStart {
+  /** Node's flags, before the script. */
+  readonly flags?: readonly string[];
+  /** An executable run with `node` and its arguments, as Lambda runs a start wrapper. */
+  readonly wrapper?: string;
+}
+
 /**
  * Runs an ES module `script` in a fresh `node` (it must exit 0). Spawned asynchronously: an
  * engine in this process must go on answering the child.
@@ -56,10 +64,13 @@ export function freshProcess(
   script: string,
   env: Record<string, string>,
   args: readonly string[] = [],
+  { flags = [], wrapper }: NodeStart = {},
 ): Promise<ProcessTime> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(node, ['--input-type=module', '-e', REPORT_CPU + script, ...args], {
+    const nodeArgs = [...flags, '--input-type=module', '-e', REPORT_CPU + script, ...args];
+    const [file, argv] = wrapper ? [wrapper, [node, ...nodeArgs]] : [node, nodeArgs];
+    const child = spawn(file, argv, {
       env,
       stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     });

@@ -317,6 +317,8 @@ export class SandboxPool {
       nodePath: this.options.nodePath,
       // Lambda's own heap limits for the memory setting: a leak fails here as it would there,
       // and garbage is collected as often (a young generation of a tenth, not V8's default).
+      // Lambda's runtime also passes `--expose-gc`, which each function's start wrapper drops
+      // (lib/definitions/lambda-node.ts): a sandbox starts without it too.
       execArgv: [
         ...lambdaHeapFlags(this.options.memorySize),
         // As the stack's NODE_OPTIONS (none: a deployed bundle maps its own stack traces).

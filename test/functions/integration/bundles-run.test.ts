@@ -1,6 +1,7 @@
 /**
  * The built bundles, exactly as deployed (aliases and all), run in a fresh process on Lambda's
- * Node against real engines — dynalite, and DynamoDB Local where Java is available — so that a
+ * Node, started as Lambda starts them (its runtime's flags, through the start wrapper), against
+ * real engines — dynalite, and DynamoDB Local where Java is available — so that a
  * trim in `lib/definitions/bundling.ts` that broke a real call would fail here: every function of the
  * registry answers a real request; create-plant's create, retry and conflict paths all run.
  */
@@ -16,12 +17,18 @@ import { TOKENS_TABLE, TokensTable } from '../../../lambda/tokens/table';
 import { API } from '../../../lib/definitions/api';
 import { firstEvent } from '../../../lib/lab/bench/events';
 import { buildFunctions, type BuiltFunction } from '../../../lib/definitions/build';
+import { PROJECT_ROOT } from '../../../lib/definitions/bundling';
 import {
+  FUNCTIONS,
   FUNCTION_NAMES,
   tableEnvironment,
   type FunctionName,
 } from '../../../lib/definitions/functions';
-import { lambdaNode } from '../../../lib/definitions/lambda-node';
+import {
+  lambdaNode,
+  lambdaRuntimeFlags,
+  START_WRAPPER,
+} from '../../../lib/definitions/lambda-node';
 import { LOCAL_REGION, startEngine, type Engine } from '../../../lib/local/dynamodb/engine';
 import {
   dynamoDbLocalSkipReason,
@@ -78,9 +85,19 @@ describe.each(ENGINES)('on $engine', ({ engine: label, start }) => {
       join(dir, `${name}-answers.json`),
     ];
     writeFileSync(eventsFile, JSON.stringify(events));
+    // As Lambda starts it: its runtime's command line, through the function's start wrapper.
     await run(
-      lambdaNode().path,
-      ['--input-type=module', '-e', CALLER, pathToFileURL(fn.file).href, eventsFile, answersFile],
+      join(PROJECT_ROOT, START_WRAPPER.source),
+      [
+        lambdaNode().path,
+        ...lambdaRuntimeFlags(FUNCTIONS[name].memorySize),
+        '--input-type=module',
+        '-e',
+        CALLER,
+        pathToFileURL(fn.file).href,
+        eventsFile,
+        answersFile,
+      ],
       {
         env: {
           PATH: process.env.PATH ?? '',

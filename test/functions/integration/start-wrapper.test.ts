@@ -1,0 +1,54 @@
+/**
+ * The start wrapper every function ships (`lambda/aws/start-node.sh`), run by a real shell with
+ * Lambda's Node and the command line Lambda's runtime uses: it passes everything on but
+ * `--expose-gc`, and with that flag gone Node keeps the code cache of its own modules, which the
+ * flag costs every cold start (docs/performance.md, "Lambda's own flags").
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../../lib/definitions/bundling';
+import {
+  lambdaNode,
+  lambdaRuntimeFlags,
+  START_WRAPPER,
+} from '../../../lib/definitions/lambda-node';
+
+const wrapper = join(PROJECT_ROOT, START_WRAPPER.source);
+const node = lambdaNode().path;
+const command = lambdaRuntimeFlags(256);
+const env = { PATH: process.env.PATH ?? '' };
+
+function start(viaWrapper: boolean, args: string[], extraEnv: Record<string, string> = {}) {
+  const [file, argv] = viaWrapper
+    ? [wrapper, [node, ...command, ...args]]
+    : [node, [...command, ...args]];
+  return spawnSync(file, argv, { env: { ...env, ...extraEnv }, encoding: 'utf8' });
+}
+
+it('starts Node with every argument but --expose-gc, in order, and passes its exit status on', () => {
+  const report =
+    'console.log(JSON.stringify({ execArgv: process.execArgv, argv: process.argv.slice(1), gc: typeof gc })); process.exit(7)';
+  const result = start(true, ['-e', report, 'an argument with spaces', '--another=one']);
+  expect(result.status).toBe(7);
+  expect(JSON.parse(result.stdout)).toEqual({
+    execArgv: [...command.filter((flag) => flag !== '--expose-gc'), '-e', report],
+    argv: ['an argument with spaces', '--another=one'],
+    gc: 'undefined',
+  });
+  expect(command).toContain('--expose-gc');
+});
+
+it("keeps the code cache of Node's own modules, which Lambda's command line makes Node reject", () => {
+  const load = ['-e', "require('node:tls'); require('node:https')"];
+  const debug = { NODE_DEBUG_NATIVE: 'CODE_CACHE' };
+  const rejected = (output: string) =>
+    output.split('\n').filter((line) => / is rejected$/.test(line));
+  const asLambda = start(false, load, debug);
+  const wrapped = start(true, load, debug);
+  expect(asLambda.status).toBe(0);
+  expect(wrapped.status).toBe(0);
+  // Node says what it compiles with its cache and what V8 refused (another flag hash).
+  expect(rejected(asLambda.stderr).length).toBeGreaterThan(10);
+  expect(wrapped.stderr).toMatch(/Compiling tls with code cache/);
+  expect(rejected(wrapped.stderr)).toEqual([]);
+});
