@@ -81,6 +81,16 @@ export const START_WRAPPER = {
 } as const;
 
 /**
+ * Whether a stack synthesized on `platform` can ship the start wrapper: the asset zip carries each
+ * file's mode, and Lambda runs the wrapper only if it is executable, which a file on Windows is
+ * not. Synthesized there, the functions start without it (Lambda's own command, `--expose-gc`
+ * and all), with a warning.
+ */
+export function canShipStartWrapper(platform: NodeJS.Platform = process.platform): boolean {
+  return platform !== 'win32';
+}
+
+/**
  * The built-ins Lambda's Node.js runtime has loaded before it imports a function's handler: its
  * runtime interface client (`aws-lambda-ric` 4.0.2's `index.mjs`, for Node 22 and later; 3.3.0
  * loads the same `http` and `net`) requires these at its start and makes one keep-alive

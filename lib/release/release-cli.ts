@@ -1,5 +1,5 @@
 /**
- * `npm run release -- check-diff|summarize-diff|keep`: the release procedure's steps that are code
+ * `npm run release -- check-diff|summarize-diff|keep|check-start`: the release procedure's steps that are code
  * (docs/operations.md, "Releasing"). `check-diff` reads `cdk diff` of a deployed stack and
  * refuses a deployment that would remove or replace a table, key or queue; `keep` writes a
  * release's templates and `openapi.json` under `releases/<version>/`.
@@ -14,6 +14,7 @@ import { failureExitCode, type CliIo } from '../cli/run';
 import { PROJECT_ROOT } from '../definitions/bundling';
 import { diffSummary, statefulChanges } from './cdk-diff';
 import { RELEASES_DIR, RELEASE_STACKS } from './releases';
+import { apiUrlFromOutputs, checkStart } from './start-check';
 import { parseVersion } from './versions';
 
 export const RELEASE_HELP = `Usage: npm run release -- <command> [options]
@@ -30,6 +31,10 @@ Commands:
                  nothing else of the diff: no ARN, account id or address.
   keep <version> Synthesize the default and prod templates (cdk synth) and copy openapi.json
                  into releases/<version>/, the release the next one is compared with.
+  check-start <file>
+                 After a deployment: read ApiUrl from \`cdk deploy --outputs-file\`'s file and
+                 send one request with a made-up token. The authorizer must refuse it (403):
+                 a 500 means the functions do not start. Prints one line, never the URL.
 
 Exit codes: 0 done, 1 refused or failed, 2 a usage mistake.
 `;
@@ -49,7 +54,7 @@ export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise
       if (file === undefined || extra.length > 0) {
         throw new UsageError('check-diff takes one file: the output of cdk diff');
       }
-      return checkDiff(readDiff(file), line.values['allow-replacement'] === true, io);
+      return checkDiff(readJobFile(file), line.values['allow-replacement'] === true, io);
     }
     if (command === 'summarize-diff') {
       const line = parseCommandLine(rest, { title: { type: 'string' } }, true);
@@ -59,7 +64,7 @@ export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise
         throw new UsageError('summarize-diff takes one file: the output of cdk diff');
       }
       const title = (line.values.title as string | undefined) ?? 'Changes to the stack';
-      io.out(diffSummary(readDiff(file), title));
+      io.out(diffSummary(readJobFile(file), title));
       return 0;
     }
     if (command === 'keep') {
@@ -75,14 +80,25 @@ export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise
       await keep(version, io);
       return 0;
     }
-    throw commandError(command, ['check-diff', 'summarize-diff', 'keep']);
+    if (command === 'check-start') {
+      const line = parseCommandLine(rest, {}, true);
+      if (line.help) return (io.out(RELEASE_HELP), 0);
+      const [file, ...extra] = line.positionals;
+      if (file === undefined || extra.length > 0) {
+        throw new UsageError('check-start takes one file: cdk deploy --outputs-file');
+      }
+      const verdict = await checkStart(apiUrlFromOutputs(readJobFile(file)));
+      (verdict.ok ? io.out : io.err)(verdict.line);
+      return verdict.ok ? 0 : 1;
+    }
+    throw commandError(command, ['check-diff', 'summarize-diff', 'keep', 'check-start']);
   } catch (error) {
     return failureExitCode('release', error, io.err);
   }
 }
 
-/** A `cdk diff` output saved in `file`. */
-function readDiff(file: string): string {
+/** A file the deploy job saved (`cdk diff`'s output, `cdk deploy`'s outputs). */
+function readJobFile(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch {

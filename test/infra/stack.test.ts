@@ -6,7 +6,7 @@
  * stack-operations.test.ts.
  */
 import { Duration } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { API } from '../../lib/definitions/api';
@@ -182,6 +182,29 @@ describe('functions', () => {
       expect(statSync(wrapper).mode & 0o755).toBe(0o755);
       expect(START_WRAPPER.path).toBe(`/var/task/${START_WRAPPER.file}`);
     }
+  });
+
+  it('leaves the start wrapper out, with a warning, when synthesized on Windows', () => {
+    const platform = Object.getOwnPropertyDescriptor(process, 'platform')!;
+    Object.defineProperty(process, 'platform', { ...platform, value: 'win32' });
+    let synthesized: ReturnType<typeof synthStack>;
+    try {
+      synthesized = synthStack();
+    } finally {
+      Object.defineProperty(process, 'platform', platform);
+    }
+    const functions = Object.values(
+      synthesized.template.findResources('AWS::Lambda::Function'),
+    ).filter((fn) => fn.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME);
+    expect(functions).toHaveLength(Object.keys(FUNCTIONS).length);
+    for (const fn of functions) {
+      expect(fn.Properties.Environment.Variables).not.toHaveProperty('AWS_LAMBDA_EXEC_WRAPPER');
+    }
+    const warnings = Annotations.fromStack(synthesized.stack).findWarning(
+      '*',
+      Match.stringLikeRegexp('start wrapper could not be made executable'),
+    );
+    expect(warnings).toHaveLength(Object.keys(FUNCTIONS).length);
   });
 
   it("keeps the tables' logical ids, since a replaced table loses its data", () => {

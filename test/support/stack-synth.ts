@@ -34,7 +34,7 @@ export function tempDir(prefix: string): string {
 export function synthStack(
   props: PlantStoreStackProps = {},
   { bundle = false } = {},
-): { template: Template; outdir: string } {
+): { template: Template; outdir: string; stack: PlantStoreStack } {
   const outdir = tempDir('plant-store-cdk-');
   const context = bundle ? CONTEXT : { ...CONTEXT, 'aws:cdk:bundling-stacks': [] };
   const app = new App({ outdir, context });
@@ -45,7 +45,7 @@ export function synthStack(
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     app.synth();
     expect(stderr.mock.calls).toEqual([]);
-    return { template: Template.fromStack(stack), outdir };
+    return { template: Template.fromStack(stack), outdir, stack };
   } finally {
     stderr.mockRestore();
   }

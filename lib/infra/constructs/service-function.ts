@@ -3,7 +3,7 @@
  * log group and a role that may write only there; the stack adds the role's grants, from the
  * registry (lib/definitions/policies.ts).
  */
-import { CfnResource, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Annotations, CfnResource, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IVpc, SubnetSelection } from 'aws-cdk-lib/aws-ec2';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -24,10 +24,10 @@ import {
 } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { ESBUILD_OPTIONS, FUNCTION_NODE_OPTIONS, PROJECT_ROOT } from '../../definitions/bundling';
 import { TABLES_BY_KEY, type FunctionDefinition, type TableKey } from '../../definitions/functions';
-import { START_WRAPPER } from '../../definitions/lambda-node';
+import { canShipStartWrapper, START_WRAPPER } from '../../definitions/lambda-node';
 import { NETWORK_INTERFACE_ACTIONS } from '../../definitions/policies';
 
 /** Settings of one deployed function. */
@@ -94,7 +94,7 @@ const METRIC_LOG_LEVELS: readonly ApplicationLogLevel[] = [
  * `lib/definitions/bundling.ts`'s esbuild options in `NodejsFunction`'s terms: the one place they are
  * mapped, so a deployed bundle equals the one `npm start` and the tests build.
  */
-export function nodejsBundling(): BundlingOptions {
+export function nodejsBundling(startWrapper = true): BundlingOptions {
   return {
     format: OutputFormat.ESM,
     target: ESBUILD_OPTIONS.target,
@@ -115,17 +115,19 @@ export function nodejsBundling(): BundlingOptions {
     // As lib/definitions/build.ts: only warnings and errors (the bundle is the same either way).
     logLevel: LogLevel.WARNING,
     // The start wrapper beside each bundle, executable (the function's AWS_LAMBDA_EXEC_WRAPPER).
-    commandHooks: {
-      beforeBundling: () => [],
-      beforeInstall: () => [],
-      afterBundling: (inputDir, outputDir) => {
-        const target = join(outputDir, START_WRAPPER.file);
-        return [
-          `cp "${join(inputDir, START_WRAPPER.source)}" "${target}"`,
-          `chmod 755 "${target}"`,
-        ];
+    ...(startWrapper && {
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        afterBundling: (inputDir: string, outputDir: string) => {
+          const target = posix.join(outputDir, START_WRAPPER.file);
+          return [
+            `cp "${posix.join(inputDir, START_WRAPPER.source)}" "${target}"`,
+            `chmod 755 "${target}"`,
+          ];
+        },
       },
-    },
+    }),
   };
 }
 
@@ -191,6 +193,13 @@ export class ServiceFunction extends Construct {
       description: `Plant Store ${name} function`,
     });
     this.logGroup.grantWrite(this.role);
+    const startWrapper = canShipStartWrapper();
+    if (!startWrapper) {
+      Annotations.of(this).addWarningV2(
+        '@plant-store/start-wrapper',
+        `${name} starts with Lambda's --expose-gc (~12 ms more per cold start): synthesized on Windows, its start wrapper could not be made executable in the asset`,
+      );
+    }
     const build = () =>
       new NodejsFunction(this, 'Function', {
         entry: join(PROJECT_ROOT, definition.entry),
@@ -220,14 +229,14 @@ export class ServiceFunction extends Construct {
           // The service dimension of the metrics: the registry name the dashboard reads.
           POWERTOOLS_SERVICE_NAME: name,
           // Lambda starts Node through the bundle's wrapper, which drops `--expose-gc`.
-          AWS_LAMBDA_EXEC_WRAPPER: START_WRAPPER.path,
+          ...(startWrapper && { AWS_LAMBDA_EXEC_WRAPPER: START_WRAPPER.path }),
           // Node's options for the functions (lib/definitions/bundling.ts), if any.
           ...(FUNCTION_NODE_OPTIONS.length > 0 && {
             NODE_OPTIONS: FUNCTION_NODE_OPTIONS.join(' '),
           }),
           ...props.environment,
         },
-        bundling: nodejsBundling(),
+        bundling: nodejsBundling(startWrapper),
       });
     this.function = withoutBundlingNote(build);
     // SAM names a function by the id before `Resource` in its path (here `Function`, the same

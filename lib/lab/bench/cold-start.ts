@@ -4,7 +4,7 @@
  * a fresh process importing it and making its first real call over HTTPS, against one importing
  * and calling the bare handler. On Lambda's Node, also each pair started as Lambda starts them
  * (its runtime's flags and its client's built-ins first; the function through its start wrapper,
- * the bare handler as Lambda starts one) and, for what the wrapper buys, the import without it.
+ * the bare handler as Lambda starts one), the import without the wrapper, and both through it.
  * Both arms of a pair get the same environment, with `NODE_EXTRA_CA_CERTS` naming only the
  * engine's certificate in the call arms (unset otherwise).
  */
@@ -179,8 +179,8 @@ export const coldStart: BenchPhase = {
               `    over the floor: ${signed(overFloor.wall.extraMs)} (CPU time ${signed(overFloor.cpu.extraMs)})`,
             );
             // As Lambda starts each (its runtime's flags, its client's built-ins first): a bare
-            // handler as Lambda starts one, the function through its start wrapper, and, for what
-            // the wrapper buys, the function without it.
+            // handler as Lambda starts one, the function through its start wrapper; for what the
+            // wrapper buys, the function without it; and like for like, both through it.
             const asLambda = (file: string, through?: string) => () =>
               freshProcess(node, RUNTIME_PRELUDE + IMPORT(file), env, [], {
                 flags,
@@ -192,8 +192,16 @@ export const coldStart: BenchPhase = {
               asLambda(bare),
             );
             const unwrapped = await alternatingPairs(context.runs, asLambda(url), asLambda(bare));
+            const alike = await alternatingPairs(
+              context.runs,
+              asLambda(url, wrapper),
+              asLambda(bare, wrapper),
+            );
             context.print(`    as Lambda starts it, over a bare handler: ${figures(wrapped)}`);
             context.print(`      without the start wrapper: ${figures(unwrapped)}`);
+            context.print(
+              `      like for like (the bare handler through the same wrapper): ${figures(alike)}`,
+            );
           }
           if (firstEvent(fn.name, token, String(Date.now() * 1000)) === undefined) {
             context.print('    import + first call: no route reaches this function; not measured');

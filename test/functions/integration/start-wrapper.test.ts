@@ -25,17 +25,34 @@ function start(viaWrapper: boolean, args: string[], extraEnv: Record<string, str
   return spawnSync(file, argv, { env: { ...env, ...extraEnv }, encoding: 'utf8' });
 }
 
-it('starts Node with every argument but --expose-gc, in order, and passes its exit status on', () => {
-  const report =
-    'console.log(JSON.stringify({ execArgv: process.execArgv, argv: process.argv.slice(1), gc: typeof gc })); process.exit(7)';
-  const result = start(true, ['-e', report, 'an argument with spaces', '--another=one']);
+const REPORT =
+  'console.log(JSON.stringify({ pid: process.pid, execArgv: process.execArgv, argv: process.argv.slice(1), gc: typeof gc })); process.exit(7)';
+
+it('starts Node with every argument but --expose-gc, in order, as the same process, with its exit status', () => {
+  const result = start(true, ['-e', REPORT, 'an argument with spaces', '', '--another=one']);
   expect(result.status).toBe(7);
   expect(JSON.parse(result.stdout)).toEqual({
-    execArgv: [...command.filter((flag) => flag !== '--expose-gc'), '-e', report],
-    argv: ['an argument with spaces', '--another=one'],
+    // exec: Node is the process Lambda started, not a child of the shell.
+    pid: result.pid,
+    execArgv: [...command.filter((flag) => flag !== '--expose-gc'), '-e', REPORT],
+    argv: ['an argument with spaces', '', '--another=one'],
     gc: 'undefined',
   });
   expect(command).toContain('--expose-gc');
+});
+
+it.each([
+  ['in the middle', ['--max-http-header-size', '81920', '--expose-gc', '--stack-size=900']],
+  ['absent', ['--max-http-header-size', '81920', '--stack-size=900']],
+  ['twice, and last', ['--expose-gc', '--stack-size=900', '--expose-gc']],
+])('drops the flag wherever it is (%s) and keeps the rest', (_where, flags) => {
+  const result = spawnSync(wrapper, [node, ...flags, '-e', REPORT, 'x'], { env, encoding: 'utf8' });
+  expect(result.status).toBe(7);
+  expect(JSON.parse(result.stdout)).toMatchObject({
+    execArgv: [...flags.filter((flag) => flag !== '--expose-gc'), '-e', REPORT],
+    argv: ['x'],
+    gc: 'undefined',
+  });
 });
 
 it("keeps the code cache of Node's own modules, which Lambda's command line makes Node reject", () => {

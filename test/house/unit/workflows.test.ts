@@ -279,7 +279,7 @@ describe('Deploy', () => {
     expect(node.with).not.toHaveProperty('cache');
   });
 
-  it('masks the account id and the alarm address, summarizes the change set without the diff, refuses to lose a table, key or queue, then deploys', () => {
+  it('masks the account id and the alarm address, summarizes the change set without the diff, refuses to lose a table, key or queue, deploys, then checks the functions start', () => {
     const runs = job.steps.map((step) => step.run ?? '');
     const mask = runs.findIndex((run) => run.includes('::add-mask::'));
     const diff = runs.findIndex((run) => run.includes('npx cdk diff'));
@@ -302,8 +302,10 @@ describe('Deploy', () => {
     ]);
     expect(runs[check]).toContain('--allow-replacement');
     expect(runs[deployed]).toBe(
-      'npx cdk deploy --no-notices --require-approval never -c stage="$STAGE" -c alarmEmail="$ALARM_EMAIL"',
+      'npx cdk deploy --no-notices --require-approval never -c stage="$STAGE" -c alarmEmail="$ALARM_EMAIL" --outputs-file cdk-outputs.json',
     );
+    // Then the functions must start: the authorizer refuses a made-up token.
+    expect(runs[deployed + 1]).toBe('npm run --silent release -- check-start cdk-outputs.json');
     expect(job.defaults).toEqual({ run: { shell: 'bash' } });
     expect(job.env?.ALLOW_REPLACEMENT).toBe("${{ inputs.allow-replacement && 'true' || 'false' }}");
     expect(job.env?.ALARM_EMAIL).toBe('${{ vars.ALARM_EMAIL }}');

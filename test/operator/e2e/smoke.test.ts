@@ -15,6 +15,7 @@ import {
   smokePassed,
   SMOKE_ID_RANGE,
 } from '../../../lib/operator/smoke';
+import { runReleaseCli } from '../../../lib/release/release-cli';
 import { useLocalService } from '../../support/local-service';
 import { runBin, type CliResult } from '../../support/run-cli';
 
@@ -148,6 +149,28 @@ it.each([
     PLANT_STORE_DATA_DIR: join(tmpdir(), 'plant-store-no-such-dir'),
   });
   expect(result).toEqual({ code: 2, stdout: '', stderr });
+});
+
+it("the deploy job's start check passes against npm start: the authorizer refuses a made-up token", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'plant-store-start-'));
+  try {
+    const outputs = join(dir, 'cdk-outputs.json');
+    writeFileSync(outputs, JSON.stringify({ PlantStore: { ApiUrl: `${service.url}/` } }));
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runReleaseCli(['check-start', outputs], {
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+      env: {},
+    });
+    expect({ code, out, err }).toEqual({
+      code: 0,
+      out: ['The functions start: the authorizer refused a made-up token (403), as it must.'],
+      err: [],
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 it('--help explains the steps, the token and the exit codes', async () => {

@@ -140,6 +140,8 @@ describe('npm run release -- check-diff', () => {
     [['check-diff'], 'release: check-diff takes one file: the output of cdk diff'],
     [['check-diff', '/nonexistent'], 'release: cannot read /nonexistent'],
     [['keep', 'one'], 'release: not a version (major.minor.patch): "one"'],
+    [['check-start'], 'release: check-start takes one file: cdk deploy --outputs-file'],
+    [['check-start', '/nonexistent'], 'release: cannot read /nonexistent'],
     [['publish'], 'release: unknown command publish'],
   ])('%j is a usage mistake: one line, exit code 2', async (argv, message) => {
     const { code, err } = await run(...argv);

@@ -1,0 +1,79 @@
+/**
+ * `npm run release -- check-start <cdk outputs file>`: the deploy job's check that the deployed
+ * functions start. Every function starts the same way (Lambda's Node runtime, through the start
+ * wrapper its bundle carries, `lib/definitions/lambda-node.ts`), and one that cannot start fails
+ * every invocation while CloudFormation reports success. A request with a made-up token reaches
+ * the authorizer without any credential: started, it refuses the token (403); not started, the
+ * gateway answers 500. The URL is not printed (the job's log may be public).
+ */
+
+/** One attempt's outcome: the status, or why no answer came. */
+export type StartProbe = (url: string) => Promise<{ status: number } | { error: string }>;
+
+/** A token of the right shape that no store holds: the authorizer must refuse it. */
+export const MADE_UP_TOKEN = 'pst_startcheck_not-a-real-token-0000000000';
+
+/** The probe over real HTTP: GET with the made-up token, 10 s at most. */
+export const httpProbe: StartProbe = async (url) => {
+  try {
+    const response = await fetch(url, {
+      headers: { authorization: `Bearer ${MADE_UP_TOKEN}` },
+      signal: AbortSignal.timeout(10_000),
+    });
+    await response.arrayBuffer();
+    return { status: response.status };
+  } catch (error) {
+    return { error: (error as Error).cause ? String((error as Error).cause) : String(error) };
+  }
+};
+
+/** `ApiUrl` from `cdk deploy --outputs-file`'s JSON: one stack's outputs, by output name. */
+export function apiUrlFromOutputs(json: string): string {
+  let outputs: unknown;
+  try {
+    outputs = JSON.parse(json);
+  } catch {
+    throw new Error('the outputs file is not JSON (cdk deploy --outputs-file writes it)');
+  }
+  const urls = Object.values((outputs ?? {}) as Record<string, Record<string, unknown>>)
+    .map((stack) => stack?.ApiUrl)
+    .filter((url): url is string => typeof url === 'string');
+  if (urls.length !== 1) {
+    throw new Error(`the outputs file names ${urls.length} ApiUrl outputs; expected one stack's`);
+  }
+  return urls[0]!;
+}
+
+/** The verdict: `ok` and one line saying what was seen. */
+export interface StartVerdict {
+  readonly ok: boolean;
+  readonly line: string;
+}
+
+/**
+ * Asks `GET <ApiUrl>plants/1` with the made-up token up to `attempts` times, `pauseMs` apart
+ * while the answer is a 5xx or none: a 403 passes; anything else fails, saying what came.
+ */
+export async function checkStart(
+  apiUrl: string,
+  { probe = httpProbe, attempts = 3, pauseMs = 5_000 } = {},
+): Promise<StartVerdict> {
+  const url = new URL('plants/1', apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`).href;
+  let seen = '';
+  for (let attempt = 1; attempt <= attempts; attempt += 1) {
+    const result = await probe(url);
+    if ('status' in result && result.status === 403) {
+      return {
+        ok: true,
+        line: 'The functions start: the authorizer refused a made-up token (403), as it must.',
+      };
+    }
+    seen = 'status' in result ? `HTTP ${result.status}` : `no answer (${result.error})`;
+    if ('status' in result && result.status < 500) break;
+    if (attempt < attempts) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+  return {
+    ok: false,
+    line: `The authorizer did not refuse a made-up token with 403: ${seen}. A function that cannot start fails every invocation; see its log group's INIT lines (and the start wrapper, docs/deploy-notes.md).`,
+  };
+}
