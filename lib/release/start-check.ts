@@ -3,27 +3,40 @@
  * functions start. Every function starts the same way (Lambda's Node runtime, through the start
  * wrapper its bundle carries, `lib/definitions/lambda-node.ts`), and one that cannot start fails
  * every invocation while CloudFormation reports success. A request with a made-up token reaches
- * the authorizer without any credential: started, it refuses the token (403); not started, the
- * gateway answers 500. The URL is not printed (the job's log may be public).
+ * the authorizer without any credential: started, it looks the token up in its table and refuses
+ * it (403); not started, the gateway answers 500. It is a canary of what the functions share (the
+ * wrapper, the bundling, the runtime), through the authorizer's own cold start: a module of
+ * another function that throws at import is for `npm run smoke`. The gateway answers 403 by
+ * itself only if its default endpoint is disabled, which this stack never does.
  */
+import { generateToken } from '../../lambda/tokens/token';
 
 /** One attempt's outcome: the status, or why no answer came. */
 export type StartProbe = (url: string) => Promise<{ status: number } | { error: string }>;
 
-/** A token of the right shape that no store holds: the authorizer must refuse it. */
-export const MADE_UP_TOKEN = 'pst_startcheck_not-a-real-token-0000000000';
+/**
+ * A token no store holds, new for each check and shaped as a real one, so the authorizer reads its
+ * table to refuse it, and no denial the gateway cached (300 s, keyed by the header) answers for it.
+ */
+export function madeUpToken(): string {
+  return generateToken().token;
+}
 
-/** The probe over real HTTP: GET with the made-up token, 10 s at most. */
+/**
+ * The probe over real HTTP: GET with a made-up token, 10 s at most. A failure is told by its
+ * code only (`ECONNREFUSED`, `ENOTFOUND`, `TimeoutError`): never the host.
+ */
 export const httpProbe: StartProbe = async (url) => {
   try {
     const response = await fetch(url, {
-      headers: { authorization: `Bearer ${MADE_UP_TOKEN}` },
+      headers: { authorization: `Bearer ${madeUpToken()}` },
       signal: AbortSignal.timeout(10_000),
     });
     await response.arrayBuffer();
     return { status: response.status };
   } catch (error) {
-    return { error: (error as Error).cause ? String((error as Error).cause) : String(error) };
+    const { cause, name } = error as Error & { cause?: { code?: string } };
+    return { error: cause?.code ?? name };
   }
 };
 

@@ -121,9 +121,12 @@ export function nodejsBundling(startWrapper = true): BundlingOptions {
         beforeInstall: () => [],
         afterBundling: (inputDir: string, outputDir: string) => {
           const target = posix.join(outputDir, START_WRAPPER.file);
+          // `test -x`: a file system that ignores modes (a Windows mount) fails the synth here
+          // rather than shipping a wrapper Lambda cannot run.
           return [
             `cp "${posix.join(inputDir, START_WRAPPER.source)}" "${target}"`,
             `chmod 755 "${target}"`,
+            `test -x "${target}"`,
           ];
         },
       },

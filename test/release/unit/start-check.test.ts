@@ -1,12 +1,13 @@
 /**
  * The deploy job's check that the functions start (`npm run release -- check-start`), against a
- * real HTTP server standing for the gateway: a 403 to the made-up token passes; a 500 (the
+ * real HTTP server standing for the gateway: a 403 to a made-up token (new each time) passes; a 500 (the
  * authorizer did not start) is asked again, then fails; another status or no answer fails with
  * what came; the outputs file must name one ApiUrl. The real authorizer: test/operator/e2e/smoke.test.ts.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiUrlFromOutputs, checkStart, MADE_UP_TOKEN } from '../../../lib/release/start-check';
+import { TOKEN_FORMAT } from '../../../lambda/tokens/token';
+import { apiUrlFromOutputs, checkStart, httpProbe } from '../../../lib/release/start-check';
 
 let server: Server;
 let url: string;
@@ -32,9 +33,16 @@ it('passes when the authorizer refuses the made-up token (403), asked once', asy
     ok: true,
     line: 'The functions start: the authorizer refused a made-up token (403), as it must.',
   });
-  expect(
-    seen.map((request) => [request.method, request.url, request.headers.authorization]),
-  ).toEqual([['GET', '/plants/1', `Bearer ${MADE_UP_TOKEN}`]]);
+  expect(seen.map((request) => [request.method, request.url])).toEqual([['GET', '/plants/1']]);
+});
+
+it('sends a new made-up token each time, shaped as a real one (so the authorizer reads its table, and no cached denial answers)', async () => {
+  await checkStart(url, { pauseMs: 1 });
+  await checkStart(url, { pauseMs: 1 });
+  const tokens = seen.map((request) => /^Bearer (.+)$/.exec(request.headers.authorization!)![1]!);
+  expect(tokens).toHaveLength(2);
+  expect(tokens[0]).not.toBe(tokens[1]);
+  for (const token of tokens) expect(token).toMatch(TOKEN_FORMAT);
 });
 
 it('asks again after a 500, and passes once the authorizer answers', async () => {
@@ -62,14 +70,18 @@ it('fails at once on another status: a 401 means the token never reached the aut
   expect(seen).toHaveLength(1);
 });
 
-it('fails when nothing answers', async () => {
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const port = (closed.address() as AddressInfo).port;
-  await new Promise((resolve) => closed.close(resolve));
-  const verdict = await checkStart(`http://127.0.0.1:${port}/`, { attempts: 2, pauseMs: 1 });
+it('fails when nothing answers, naming the error by its code only', async () => {
+  let asked = 0;
+  const probe = async () => (asked++, { error: 'ECONNREFUSED' });
+  const verdict = await checkStart('https://api.example/', { probe, attempts: 2, pauseMs: 1 });
   expect(verdict.ok).toBe(false);
-  expect(verdict.line).toMatch(/no answer \(.*ECONNREFUSED/);
+  expect(verdict.line).toContain('no answer (ECONNREFUSED)');
+  expect(asked).toBe(2);
+});
+
+it('tells a real connection failure by its code, without the host', async () => {
+  // Port 0 can never be connected to: refused at once, with no name to look up.
+  expect(await httpProbe('http://127.0.0.1:0/plants/1')).toEqual({ error: 'ECONNREFUSED' });
 });
 
 it("reads the one ApiUrl of cdk deploy's outputs file, and refuses anything else", () => {
