@@ -1,7 +1,8 @@
 /**
- * `npm run release -- check-diff|summarize-diff|keep|check-start`: the release procedure's steps that are code
- * (docs/operations.md, "Releasing"). `check-diff` reads `cdk diff` of a deployed stack and
- * refuses a deployment that would remove or replace a table, key or queue; `keep` writes a
+ * `npm run release -- check-diff|summarize-diff|keep|check-start`: the release procedure's steps
+ * that are code (docs/operations.md, "Releasing"). `check-diff` reads `cdk diff` of a deployed
+ * stack and refuses a deployment that would remove or replace a table, key or queue;
+ * `check-start` checks after it that the functions start (`start-check.ts`); `keep` writes a
  * release's templates and `openapi.json` under `releases/<version>/`.
  */
 import { execFile } from 'node:child_process';
