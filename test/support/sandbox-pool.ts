@@ -1,6 +1,6 @@
 /**
  * Sandbox pools for tests, on real processes running Lambda's Node: a counter function told by
- * its event what to do (hold, wait, crash, touch memory for a moment, outgrow its heap, hang), pools stopped after each
+ * its event what to do (hold, wait, crash, print, fail, touch memory for a moment, outgrow its heap, hang), pools stopped after each
  * test, and invocations held until released.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +29,12 @@ export const handler = async (event = {}) => {
   }
   if (event.wait) await new Promise((resolve) => setTimeout(resolve, event.wait));
   if (event.crash) process.exit(3);
+  if (event.print) {
+    console.log(event.print);
+    console.error(event.print);
+    process.stdout.write(\`\${event.print} unfinished\`);
+  }
+  if (event.fail) throw new Error(event.fail);
   if (event.peakMb) {
     // Touched, dropped and collected within a few milliseconds: gone before the invocation ends.
     Buffer.alloc(event.peakMb * 1048576, 1).fill(2);

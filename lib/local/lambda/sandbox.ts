@@ -54,6 +54,16 @@ interface WorkerMessage {
 
 const WORKER = join(__dirname, 'worker.mjs');
 
+/**
+ * What the worker prints on stdout and on stderr once an invocation has ended, before it answers
+ * (`<mark><id>`): the answer is settled only after both marks have come, so every line the
+ * invocation printed is logged before its REPORT, as on Lambda (the pipes and the IPC channel
+ * are read in no fixed order). Never logged itself.
+ */
+export const END_MARK = '\u001fplant-store:end:';
+/** How long an answer waits for the marks (a function that closed its stdout never sends one). */
+const END_MARK_WAIT_MS = 1_000;
+
 /** A sandbox process. `busy` is the pool's: one invocation at a time. */
 export class Sandbox {
   busy = false;
@@ -74,6 +84,10 @@ export class Sandbox {
     | { id: number; resolve(r: InvocationResult): void; reject(e: InvocationError): void }
     | undefined;
   private nextId = 0;
+  /** The last invocation whose end mark each stream (stdout, stderr) has delivered. */
+  private readonly endsSeen = [-1, -1];
+  /** An answer that came before its end marks, and the timer that stops waiting for them. */
+  private answered: { message: WorkerMessage; timer: NodeJS.Timeout } | undefined;
   private exited = false;
   private killed = false;
   private stopped = false;
@@ -88,12 +102,20 @@ export class Sandbox {
         PATH: process.env.PATH ?? '',
         ...options.environment,
         PLANT_STORE_BUNDLE: options.bundle,
+        PLANT_STORE_END_MARK: END_MARK,
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
-    for (const stream of [this.child.stdout!, this.child.stderr!]) {
-      createInterface({ input: stream }).on('line', (line) => options.log(line));
-    }
+    [this.child.stdout!, this.child.stderr!].forEach((stream, index) => {
+      createInterface({ input: stream }).on('line', (line) => {
+        const mark = line.indexOf(END_MARK);
+        if (mark < 0) return options.log(line);
+        // A line the function left unfinished ends where the mark begins.
+        if (mark > 0) options.log(line.slice(0, mark));
+        this.endsSeen[index] = Number(line.slice(mark + END_MARK.length));
+        this.settleWhenLogged();
+      });
+    });
     this.ready = new Promise<void>((resolve, reject) => {
       this.child.on('message', (message: WorkerMessage) => {
         if (message.type === 'ready') {
@@ -103,13 +125,15 @@ export class Sandbox {
         } else if (message.type === 'init-error') {
           if (this.state === 'starting') this.state = 'failed';
           reject(new InvocationError(`init failed: ${message.message}`, 'error'));
-        } else this.settle(message);
+        } else this.answer(message);
       });
       this.child.once('exit', (code, signal) => {
         this.exited = true;
         const reason = signal ?? `exit code ${code}`;
         if (this.state === 'starting') this.state = 'failed';
         reject(new InvocationError(`sandbox process exited (${reason})`, 'crash'));
+        // An answer that came before the process went stands, marks or not.
+        this.settleWhenLogged(true);
         this.fail(new InvocationError(`sandbox process exited (${reason})`, 'crash'));
         options.onExit(this, reason);
       });
@@ -158,6 +182,24 @@ export class Sandbox {
     const kill = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
     await exited;
     clearTimeout(kill);
+  }
+
+  /** Holds an answer until the invocation's lines are logged (or the wait is over). */
+  private answer(message: WorkerMessage): void {
+    const timer = setTimeout(() => this.settleWhenLogged(true), END_MARK_WAIT_MS);
+    timer.unref();
+    this.answered = { message, timer };
+    this.settleWhenLogged();
+  }
+
+  private settleWhenLogged(waitedEnough = false): void {
+    const answered = this.answered;
+    if (!answered) return;
+    const id = answered.message.id ?? -1;
+    if (!waitedEnough && !this.endsSeen.every((seen) => seen >= id)) return;
+    clearTimeout(answered.timer);
+    this.answered = undefined;
+    this.settle(answered.message);
   }
 
   private settle(message: WorkerMessage): void {

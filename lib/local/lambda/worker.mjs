@@ -7,6 +7,8 @@ import { clearInterval, setInterval } from 'node:timers';
 import { pathToFileURL } from 'node:url';
 
 const bundle = process.env.PLANT_STORE_BUNDLE;
+// sandbox.ts's END_MARK: written on both streams after an invocation, before its answer.
+const END_MARK = process.env.PLANT_STORE_END_MARK ?? '';
 const send = (message) => {
   // The parent may be gone (killed outright); then there is nobody to tell.
   if (process.connected) process.send(message, (error) => error && process.exit(1));
@@ -71,6 +73,11 @@ process.on('message', async ({ id, event, requestId, deadline }) => {
   const durationMs = performance.now() - started;
   clearInterval(sampler);
   sample();
+  // After everything the invocation printed: the parent logs it all before the answer's REPORT.
+  if (END_MARK) {
+    process.stdout.write(`${END_MARK}${id}\n`);
+    process.stderr.write(`${END_MARK}${id}\n`);
+  }
   // The sandbox's peak so far, which is what Lambda's "Max Memory Used" reports.
   send({ ...message, durationMs, maxRssKiB: peakRss / 1024 });
 });

@@ -181,6 +181,24 @@ it('prints a REPORT line per invocation, with the Init Duration on the cold one'
   expect(reports[1]).not.toContain('Init Duration');
 });
 
+it('logs every line an invocation printed before its REPORT, as Lambda does, failed or not', async () => {
+  const { invoke, lines } = pool();
+  // The pipes and the IPC channel are read in no fixed order: many rounds, each ordered.
+  for (let round = 0; round < 25; round += 1) {
+    const fail = round % 2 === 1;
+    const outcome = invoke({ print: `line ${round}`, ...(fail && { fail: `failed ${round}` }) });
+    await (fail ? expect(outcome).rejects.toThrow(`failed ${round}`) : outcome);
+    const report = lines.findLastIndex((line) => line.startsWith('REPORT '));
+    const printed = lines.slice(0, report);
+    // Twice (stdout and stderr), the unfinished line cut at the end mark, and the failure's stack.
+    expect(printed.filter((line) => line === `line ${round}`)).toHaveLength(2);
+    expect(printed).toContain(`line ${round} unfinished`);
+    if (fail) expect(printed.some((line) => line.includes(`Error: failed ${round}`))).toBe(true);
+  }
+  // The marks themselves are never logged.
+  expect(lines.filter((line) => line.includes('plant-store:end:'))).toEqual([]);
+});
+
 // Linux keeps the peak (VmHWM); where there is no /proc (macOS) it is sampled every 20 ms.
 const kernelKeepsPeak = existsSync('/proc/self/status');
 
