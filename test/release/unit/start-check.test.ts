@@ -16,13 +16,20 @@ const seen: IncomingMessage[] = [];
 beforeAll(async () => {
   server = createServer((request, response) => {
     seen.push(request);
-    response.writeHead(answers.shift() ?? 403, { 'content-type': 'application/json' });
+    // No keep-alive: nothing of this server outlives the suite.
+    response.writeHead(answers.shift() ?? 403, {
+      'content-type': 'application/json',
+      connection: 'close',
+    });
     response.end('{"message":"Forbidden"}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 });
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(resolve));
+});
 beforeEach(() => {
   seen.length = 0;
   answers = [];
