@@ -151,31 +151,32 @@ describe('functions', () => {
     },
   );
 
+  /** The registry function with construct id `id`: its template resource and its asset's folder. */
+  function deployed(id: string) {
+    const [[, resource]] = Object.entries(template.findResources('AWS::Lambda::Function')).filter(
+      ([key]) => key.startsWith(id),
+    ) as [
+      [string, { Properties: { Code: { S3Key: string }; Environment: { Variables: object } } }],
+    ];
+    const key = resource.Properties.Code.S3Key;
+    return { resource, asset: join(defaultOutdir, `asset.${key.replace(/\.zip$/, '')}`) };
+  }
+
   it('deploys byte for byte the bundles that npm start and npm run bench build', async () => {
     const built = await buildFunctions(tempDir('plant-store-bundles-'));
     for (const fn of built) {
-      const { id } = FUNCTIONS[fn.name];
-      const [resource] = Object.entries(template.findResources('AWS::Lambda::Function')).filter(
-        ([key]) => key.startsWith(id),
-      );
-      const key = resource![1].Properties.Code.S3Key as string;
-      const asset = join(defaultOutdir, `asset.${key.replace(/\.zip$/, '')}`, 'index.mjs');
-      expect(readFileSync(asset).equals(readFileSync(fn.file))).toBe(true);
+      const { asset } = deployed(FUNCTIONS[fn.name].id);
+      expect(readFileSync(join(asset, 'index.mjs')).equals(readFileSync(fn.file))).toBe(true);
     }
   }, 120_000); // seven esbuild builds: over 30 s on a loaded machine
 
   it('ships the start wrapper beside every bundle, executable, and has Lambda start Node through it', () => {
     const source = readFileSync(join(PROJECT_ROOT, START_WRAPPER.source));
     for (const { id } of Object.values(FUNCTIONS)) {
-      const [[, fn]] = Object.entries(template.findResources('AWS::Lambda::Function')).filter(
-        ([key]) => key.startsWith(id),
-      ) as [
-        [string, { Properties: { Code: { S3Key: string }; Environment: { Variables: object } } }],
-      ];
-      expect(fn.Properties.Environment.Variables).toMatchObject({
+      const { resource, asset } = deployed(id);
+      expect(resource.Properties.Environment.Variables).toMatchObject({
         AWS_LAMBDA_EXEC_WRAPPER: START_WRAPPER.path,
       });
-      const asset = join(defaultOutdir, `asset.${fn.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
       const wrapper = join(asset, START_WRAPPER.file);
       expect(readFileSync(wrapper).equals(source)).toBe(true);
       // The zip keeps each file's mode (cdk-assets), and Lambda runs the wrapper only if it may.
