@@ -66,6 +66,8 @@ export function lambdaRuntimeFlags(memoryMB: number): string[] {
   return ['--expose-gc', '--max-http-header-size', '81920', ...lambdaHeapFlags(memoryMB)];
 }
 
+const START_WRAPPER_FILE = 'start-node.sh';
+
 /**
  * Every function's start wrapper: a POSIX shell script shipped beside its bundle, which Lambda
  * runs (`AWS_LAMBDA_EXEC_WRAPPER`) with the runtime's command line, and which runs it without
@@ -73,11 +75,11 @@ export function lambdaRuntimeFlags(memoryMB: number): string[] {
  */
 export const START_WRAPPER = {
   /** The script in this repository (executable, LF line endings by `.gitattributes`). */
-  source: 'lambda/aws/start-node.sh',
+  source: `lambda/aws/${START_WRAPPER_FILE}`,
   /** Its name beside each bundle. */
-  file: 'start-node.sh',
+  file: START_WRAPPER_FILE,
   /** Where Lambda finds it: the function's code is unpacked in `/var/task`. */
-  path: '/var/task/start-node.sh',
+  path: `/var/task/${START_WRAPPER_FILE}`,
 } as const;
 
 /**
