@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { FUNCTION_NODE_OPTIONS } from '../../definitions/bundling';
-import { lambdaHeapFlags } from '../../definitions/lambda-node';
+import { lambdaHeapFlags, START_WRAPPER } from '../../definitions/lambda-node';
 import { InvocationError, Sandbox } from './sandbox';
 import type { PoolOptions } from './pool-options';
 import { reportLine } from './report';
@@ -318,8 +318,10 @@ export class SandboxPool {
       // Lambda's own heap limits for the memory setting: a leak fails here as it would there,
       // and garbage is collected as often (a young generation of a tenth, not V8's default).
       // Lambda's runtime also passes `--expose-gc`, which each function's start wrapper drops
-      // (lib/definitions/lambda-node.ts): a sandbox starts without it too.
+      // (lib/definitions/lambda-node.ts): a sandbox starts without it too, and with the flags
+      // the wrapper adds.
       execArgv: [
+        ...START_WRAPPER.nodeFlags,
         ...lambdaHeapFlags(this.options.memorySize),
         // As the stack's NODE_OPTIONS (none: a deployed bundle maps its own stack traces).
         ...FUNCTION_NODE_OPTIONS,

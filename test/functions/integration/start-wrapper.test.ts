@@ -2,12 +2,15 @@
  * The start wrapper every function ships (`lambda/aws/start-node.sh`), run by a real shell with
  * Lambda's Node and the command line Lambda's runtime uses: it passes everything on but
  * `--expose-gc`, and with that flag gone Node keeps the code cache of its own modules, which the
- * flag costs every cold start (docs/performance.md, "Lambda's own flags").
+ * flag costs every cold start (docs/performance.md, "Lambda's own flags"); it adds the flags
+ * `START_WRAPPER.nodeFlags` names (a young generation a cold start fits in), before the rest.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../../lib/definitions/bundling';
+import { FUNCTIONS } from '../../../lib/definitions/functions';
 import {
+  lambdaHeapFlags,
   lambdaNode,
   lambdaRuntimeFlags,
   START_WRAPPER,
@@ -28,13 +31,15 @@ function start(viaWrapper: boolean, args: string[], extraEnv: Record<string, str
 const REPORT =
   'console.log(JSON.stringify({ pid: process.pid, execArgv: process.execArgv, argv: process.argv.slice(1), gc: typeof gc })); process.exit(7)';
 
-it('starts Node with every argument but --expose-gc, in order, as the same process, with its exit status', () => {
+const added = [...START_WRAPPER.nodeFlags];
+
+it('starts Node with its own flags, then every argument but --expose-gc, in order, as the same process, with its exit status', () => {
   const result = start(true, ['-e', REPORT, 'an argument with spaces', '', '--another=one']);
   expect(result.status).toBe(7);
   expect(JSON.parse(result.stdout)).toEqual({
     // exec: Node is the process Lambda started, not a child of the shell.
     pid: result.pid,
-    execArgv: [...command.filter((flag) => flag !== '--expose-gc'), '-e', REPORT],
+    execArgv: [...added, ...command.filter((flag) => flag !== '--expose-gc'), '-e', REPORT],
     argv: ['an argument with spaces', '', '--another=one'],
     gc: 'undefined',
   });
@@ -49,7 +54,7 @@ it.each([
   const result = spawnSync(wrapper, [node, ...flags, '-e', REPORT, 'x'], { env, encoding: 'utf8' });
   expect(result.status).toBe(7);
   expect(JSON.parse(result.stdout)).toMatchObject({
-    execArgv: [...flags.filter((flag) => flag !== '--expose-gc'), '-e', REPORT],
+    execArgv: [...added, ...flags.filter((flag) => flag !== '--expose-gc'), '-e', REPORT],
     argv: ['x'],
     gc: 'undefined',
   });
@@ -68,4 +73,20 @@ it("keeps the code cache of Node's own modules, which Lambda's command line make
   expect(rejected(asLambda.stderr).length).toBeGreaterThan(10);
   expect(wrapped.stderr).toMatch(/Compiling tls with code cache/);
   expect(rejected(wrapped.stderr)).toEqual([]);
+});
+
+it("starts the young generation at 8 MB, under Lambda's ceiling at every function's memory", () => {
+  const newSpace = [
+    '-e',
+    "const v8 = require('node:v8'); console.log(v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size / 1048576)",
+  ];
+  expect(added).toEqual(['--min-semi-space-size=8']);
+  expect(start(false, newSpace).stdout.trim()).toBe('1'); // V8's own start, at Lambda's flags
+  expect(start(true, newSpace).stdout.trim()).toBe('8');
+  // Lambda's --max-semi-space-size stays above it: the flag raises the start, not the ceiling.
+  // (A function given less than 160 MB would fail here: its ceiling is a twentieth.)
+  for (const { memorySize } of Object.values(FUNCTIONS)) {
+    const ceiling = Number(lambdaHeapFlags(memorySize)[0]!.split('=')[1]);
+    expect(ceiling).toBeGreaterThanOrEqual(8);
+  }
 });
