@@ -1,6 +1,6 @@
 /**
  * Sandbox pools for tests, on real processes running Lambda's Node: a counter function told by
- * its event what to do (hold, wait, crash, print, fail, touch memory for a moment, outgrow its heap, hang), pools stopped after each
+ * its event what to do (hold, wait, crash, print, fail, touch memory for a moment, outgrow its heap, hang, report its flags), pools stopped after each
  * test, and invocations held until released.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,7 +43,7 @@ export const handler = async (event = {}) => {
   }
   if (event.grow) for (const kept = []; ; ) kept.push(new Array(1e5).fill(kept.length));
   if (event.hang) await new Promise(() => setInterval(() => undefined, 1000));
-  const answer = { label: ${JSON.stringify(label)}, pid: process.pid, count, version: process.version };
+  const answer = { label: ${JSON.stringify(label)}, pid: process.pid, count, version: process.version, ...(event.execArgv ? { execArgv: process.execArgv } : {}) };
   return event.http ? { statusCode: 200, body: JSON.stringify(answer) } : answer;
 };
 `,
@@ -56,6 +56,8 @@ export interface Answer {
   pid: number;
   count: number;
   version: string;
+  /** The sandbox's Node flags, when the event asks for them (`{ execArgv: true }`). */
+  execArgv?: string[];
 }
 
 const pools: SandboxPool[] = [];

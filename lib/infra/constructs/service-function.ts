@@ -200,7 +200,7 @@ export class ServiceFunction extends Construct {
     if (!startWrapper) {
       Annotations.of(this).addWarningV2(
         '@plant-store/start-wrapper',
-        `${name} starts with Lambda's --expose-gc (~12 ms more per cold start): synthesized on Windows, its start wrapper could not be made executable in the asset`,
+        `${name} starts with Lambda's own command line (--expose-gc, ~12 ms more per cold start, and V8's 1 MB young generation): synthesized on Windows, its start wrapper could not be made executable in the asset`,
       );
     }
     const build = () =>
@@ -231,7 +231,7 @@ export class ServiceFunction extends Construct {
           ),
           // The service dimension of the metrics: the registry name the dashboard reads.
           POWERTOOLS_SERVICE_NAME: name,
-          // Lambda starts Node through the bundle's wrapper, which drops `--expose-gc`.
+          // Lambda starts Node through the bundle's wrapper: no `--expose-gc`, an 8 MB young generation.
           ...(startWrapper && { AWS_LAMBDA_EXEC_WRAPPER: START_WRAPPER.path }),
           // Node's options for the functions (lib/definitions/bundling.ts), if any.
           ...(FUNCTION_NODE_OPTIONS.length > 0 && {

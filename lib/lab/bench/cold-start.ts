@@ -4,7 +4,8 @@
  * a fresh process importing it and making its first real call over HTTPS, against one importing
  * and calling the bare handler. On Lambda's Node, also each pair started as Lambda starts them
  * (its runtime's flags and its client's built-ins first; the function through its start wrapper,
- * the bare handler as Lambda starts one), the import without the wrapper, and both through it.
+ * the bare handler as Lambda starts one), the import without the wrapper, and both through it
+ * (for the import and for the first call).
  * Both arms of a pair get the same environment, with `NODE_EXTRA_CA_CERTS` naming only the
  * engine's certificate in the call arms (unset otherwise).
  */
@@ -231,6 +232,14 @@ export const coldStart: BenchPhase = {
               call(RUNTIME_PRELUDE + CALL(bare), { flags }),
             );
             context.print(`      as Lambda starts it: ${figures(calledAsLambda)}`);
+            const calledAlike = await alternatingPairs(
+              context.runs,
+              call(RUNTIME_PRELUDE + CALL(url), { flags, wrapper }),
+              call(RUNTIME_PRELUDE + CALL(bare), { flags, wrapper }),
+            );
+            context.print(
+              `        like for like (the bare handler through the same wrapper): ${figures(calledAlike)}`,
+            );
           }
         }
         context.print();

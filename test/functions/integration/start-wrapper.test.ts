@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../../lib/definitions/bundling';
 import { FUNCTIONS } from '../../../lib/definitions/functions';
 import {
-  lambdaHeapFlags,
   lambdaNode,
   lambdaRuntimeFlags,
   START_WRAPPER,
@@ -75,18 +74,57 @@ it("keeps the code cache of Node's own modules, which Lambda's command line make
   expect(rejected(wrapped.stderr)).toEqual([]);
 });
 
-it("starts the young generation at 8 MB, under Lambda's ceiling at every function's memory", () => {
-  const newSpace = [
-    '-e',
-    "const v8 = require('node:v8'); console.log(v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size / 1048576)",
-  ];
+const NEW_SPACE_MB =
+  "const v8 = require('node:v8'); console.log(v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size / 1048576)";
+
+it('starts the young generation at 8 MB (1 MB without), at every memory a function here has', () => {
   expect(added).toEqual(['--min-semi-space-size=8']);
-  expect(start(false, newSpace).stdout.trim()).toBe('1'); // V8's own start, at Lambda's flags
-  expect(start(true, newSpace).stdout.trim()).toBe('8');
-  // Lambda's --max-semi-space-size stays above it: the flag raises the start, not the ceiling.
-  // (A function given less than 160 MB would fail here: its ceiling is a twentieth.)
-  for (const { memorySize } of Object.values(FUNCTIONS)) {
-    const ceiling = Number(lambdaHeapFlags(memorySize)[0]!.split('=')[1]);
-    expect(ceiling).toBeGreaterThanOrEqual(8);
+  expect(start(false, ['-e', NEW_SPACE_MB]).stdout.trim()).toBe('1'); // V8's own start
+  expect(start(true, ['-e', NEW_SPACE_MB]).stdout.trim()).toBe('8');
+  // V8 caps the start at Lambda's --max-semi-space-size (a twentieth of the memory, rounded up
+  // to a power of two): measured at each memory of the registry, not computed.
+  for (const memory of new Set(Object.values(FUNCTIONS).map((fn) => fn.memorySize))) {
+    const result = spawnSync(wrapper, [node, ...lambdaRuntimeFlags(memory), '-e', NEW_SPACE_MB], {
+      env,
+      encoding: 'utf8',
+    });
+    expect({ memory, newSpace: result.stdout.trim() }).toEqual({ memory, newSpace: '8' });
   }
+});
+
+// aws-lambda-ric 4.x (Lambda's Node runtime client, Node 22 and later), in multi-concurrent mode
+// (Lambda Managed Instances): it starts worker threads with `process.execArgv` less these
+// (`WorkerManager.getFilteredExecArgv`), and Node refuses any other V8 flag there.
+const RUNTIME_CLIENT_WORKER_FILTER = [
+  '--expose-gc',
+  '--max-semi-space-size',
+  '--max-old-space-size',
+];
+const START_WORKER_AS_THE_CLIENT = [
+  '-e',
+  [
+    "const { Worker } = require('node:worker_threads');",
+    `const filtered = process.execArgv.filter((arg) => !${JSON.stringify(RUNTIME_CLIENT_WORKER_FILTER)}.some((flag) => arg.startsWith(flag)));`,
+    "const worker = new Worker('process.exit(0)', { eval: true, execArgv: filtered });",
+    "worker.on('exit', (code) => process.exit(code));",
+  ].join('\n'),
+];
+
+it("adds nothing in Lambda's multi-concurrent mode, where the runtime client's worker threads would refuse the flag", () => {
+  const multi = { AWS_LAMBDA_MAX_CONCURRENCY: '2' };
+  const report = start(true, ['-e', REPORT], multi);
+  expect(JSON.parse(report.stdout).execArgv).toEqual([
+    ...command.filter((flag) => flag !== '--expose-gc'),
+    '-e',
+    REPORT,
+  ]);
+  // The client's own way of starting a worker: through the wrapper it starts in that mode; with
+  // the flag it would not (what the wrapper avoids).
+  expect(start(true, START_WORKER_AS_THE_CLIENT, multi).status).toBe(0);
+  const withTheFlag = spawnSync(node, [...added, ...command, ...START_WORKER_AS_THE_CLIENT], {
+    env,
+    encoding: 'utf8',
+  });
+  expect(withTheFlag.status).not.toBe(0);
+  expect(withTheFlag.stderr).toMatch(/ERR_WORKER_INVALID_EXEC_ARGV/);
 });

@@ -8,6 +8,7 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { lambdaHeapFlags, START_WRAPPER } from '../../../lib/definitions/lambda-node';
 import { StartGate } from '../../../lib/local/lambda/start-gate';
 import { bundle, dir, hold, pool, until, type Answer } from '../../support/sandbox-pool';
 
@@ -157,6 +158,15 @@ it('a crash takes down its own sandbox only; the busy neighbour finishes and sta
   expect(p.size).toBe(1);
   const next = await invoke();
   expect(next).toMatchObject({ pid: survivor.pid, count: 2 });
+});
+
+it("starts a sandbox with Lambda's heap limits and the flags each function's start wrapper adds, never --expose-gc", async () => {
+  const { invoke } = pool({ memorySize: 256 });
+  const { execArgv } = await invoke({ execArgv: true });
+  expect(execArgv).toEqual(
+    expect.arrayContaining([...START_WRAPPER.nodeFlags, ...lambdaHeapFlags(256)]),
+  );
+  expect(execArgv).not.toContain('--expose-gc');
 });
 
 it("holds the heap to the function's memory: a function that outgrows it dies alone", async () => {
