@@ -84,7 +84,8 @@ export const START_WRAPPER = {
   /**
    * What it adds before Lambda's own flags: a young generation of 8 MB from the start, so that a
    * cold start (the import and the first call) runs no scavenge; Node refuses the flag in
-   * `NODE_OPTIONS`. A test runs the script and checks that it adds exactly these.
+   * `NODE_OPTIONS`. Not in Lambda's multi-concurrent mode, whose worker threads would refuse it
+   * (the script says why). A test runs the script and checks that it adds exactly these.
    */
   nodeFlags: ['--min-semi-space-size=8'],
 } as const;
