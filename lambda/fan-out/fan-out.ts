@@ -4,8 +4,9 @@
  * that chose its event (`events.ts` says which event a record is). The deliveries of the whole batch go out
  * together, ten to a SendMessageBatch across records, at most `FAN_OUT_IN_FLIGHT` calls at once
  * (`send-all.ts`): 100 records at one subscriber are 10 calls, at ten subscribers 100. A record
- * that can never succeed (not a stored plant, or a delivery the queue refuses as malformed: our
- * bug) is sent whole to the stream failure queue and passed, so it never blocks its shard. A
+ * that can never succeed (not a stored plant, a delivery larger than SQS takes, or one the queue
+ * refuses as malformed: our bug) is sent to the stream failure queue (whole, or without its images
+ * when they would not fit) and passed, so it never blocks its shard. A
  * delivery the queue refuses on its side, or a call that failed, is sent again within the
  * invocation until its deadline; then the first record not wholly queued is reported (the first
  * of all when the subscribers could not be read), and Lambda retries from it until the mapping's
@@ -17,6 +18,7 @@ import { deliveriesOf } from '../webhook/deliveries';
 import { writeOf } from '../webhook/events';
 import type { DeliveryMessage } from '../webhook/message';
 import type { Subscriber } from '../webhook/subscriptions-table';
+import { bodyBytes, queueBody, SQS_MESSAGE_LIMIT_BYTES } from '../webhook/queue-body';
 import { sendAll, type EntryFate } from './send-all';
 import type { Narrow } from '../aws/table-definition';
 import { FAN_OUT_GRANTS } from './grants';
@@ -29,10 +31,11 @@ import { FAN_OUT_GRANTS } from './grants';
 export const FAN_OUT_IN_FLIGHT = 32;
 
 /**
- * How long before the invocation's timeout the fan-out stops sending again what failed: a call
- * started before then ends within the client's three attempts of 2 s.
+ * How long before the invocation's timeout the fan-out starts no more calls (sending again what
+ * failed, or setting a record aside): a call started before then ends within the client's three
+ * attempts of at most 1 s to connect and 2 s to answer, and their pauses.
  */
-export const FAN_OUT_RESERVE_MS = 8_000;
+export const FAN_OUT_RESERVE_MS = 10_000;
 
 /** What the fan-out needs. */
 export interface FanOutDeps {
@@ -42,10 +45,25 @@ export interface FanOutDeps {
   readonly failures: { put(document: PoisonRecord): Promise<void> };
 }
 
-/** What the stream failure queue receives of a record the fan-out can never deliver. */
+/**
+ * What the stream failure queue receives of a record the fan-out can never deliver: the record
+ * whole, or, when that would not fit in a message, without its images (its keys and sequence
+ * number say which write it was; `replay` sends the plant as stored).
+ */
 export interface PoisonRecord {
   readonly reason: string;
   readonly record: DynamoDBRecord;
+  readonly imagesOmitted?: true;
+}
+
+/** `record` set aside for `reason`, in a document SQS takes. */
+export function poisonRecord(record: DynamoDBRecord, reason: string): PoisonRecord {
+  const whole = { reason: reason.slice(0, 1_000), record };
+  if (bodyBytes(queueBody(whole)) <= SQS_MESSAGE_LIMIT_BYTES) return whole;
+  const dynamodb = { ...record.dynamodb };
+  delete dynamodb.NewImage;
+  delete dynamodb.OldImage;
+  return { ...whole, record: { ...record, dynamodb }, imagesOmitted: true };
 }
 
 /** What became of a batch: deliveries queued, records set aside, the record to resume from. */
@@ -136,8 +154,14 @@ export async function fanOut(
     if (fate.fate === 'pending' && !blocked.has(index)) blocked.set(index, fate.error);
   });
   const setAside: PoisonRecord[] = [];
+  const now = options.now ?? Date.now;
   for (const [index, reason] of [...poison].sort(([a], [b]) => a - b)) {
-    const document = { reason, record: records[index]! };
+    // As no delivery is sent again past the deadline, no record is set aside past it: the retry will.
+    if (now() >= options.until) {
+      if (!blocked.has(index)) blocked.set(index, new Error('not set aside: near the timeout'));
+      continue;
+    }
+    const document = poisonRecord(records[index]!, reason);
     try {
       await deps.failures.put(document);
       setAside.push(document);

@@ -1,6 +1,7 @@
 /**
  * Many deliveries onto the queue in SendMessageBatch calls of ten, whatever records they come
- * from, at most `inFlight` calls at once. What the queue refuses for a passing reason (throttled,
+ * from (fewer when ten would pass SQS's 256 KiB a call), at most `inFlight` calls at once. A
+ * delivery larger than SQS takes is refused here, never sent. What the queue refuses for a passing reason (throttled,
  * its own error), and what a failed call carried (the client's attempts spent, or timed out: it
  * may or may not be queued), is sent again after a pause, batched with the other such entries,
  * until `until`; an entry refused as malformed (`SenderFault`: our bug) is never sent again.
@@ -8,8 +9,9 @@
  * An entry the queue accepted is never sent again, so a refusal duplicates nothing; only a call
  * that failed without an answer can queue its entries twice (with the same `webhook-id`s).
  */
-import { BATCH_ENTRIES, type DeliveryQueue, type RefusedEntry } from '../webhook/delivery-queue';
+import type { DeliveryQueue, RefusedEntry } from '../webhook/delivery-queue';
 import type { DeliveryMessage } from '../webhook/message';
+import { bodyBytes, queueBody, sqsBatches, SQS_MESSAGE_LIMIT_BYTES } from '../webhook/queue-body';
 
 /** What became of one entry. */
 export type EntryFate =
@@ -43,15 +45,6 @@ async function inPool<T>(items: readonly T[], limit: number, run: (item: T) => P
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** Splits `indexes` into runs of at most `BATCH_ENTRIES`. */
-function chunks(indexes: readonly number[]): number[][] {
-  const out: number[][] = [];
-  for (let start = 0; start < indexes.length; start += BATCH_ENTRIES) {
-    out.push(indexes.slice(start, start + BATCH_ENTRIES));
-  }
-  return out;
-}
-
 /** Sends every message; answers each one's fate, in the order given. */
 export async function sendAll(
   messages: readonly DeliveryMessage[],
@@ -59,12 +52,18 @@ export async function sendAll(
   options: SendAllOptions,
 ): Promise<EntryFate[]> {
   const now = options.now ?? Date.now;
-  const fates: EntryFate[] = messages.map(() => ({ fate: 'pending', error: undefined }));
-  let round = messages.map((_, index) => index);
+  const bodies = messages.map(queueBody);
+  const sizes = bodies.map(bodyBytes);
+  const fates: EntryFate[] = sizes.map((size) =>
+    size > SQS_MESSAGE_LIMIT_BYTES
+      ? { fate: 'refused', reason: `${size} bytes, over the ${SQS_MESSAGE_LIMIT_BYTES} SQS takes` }
+      : { fate: 'pending', error: undefined },
+  );
+  let round = sizes.flatMap((size, index) => (size > SQS_MESSAGE_LIMIT_BYTES ? [] : [index]));
   let pause = options.firstPauseMs ?? 50;
   for (;;) {
     const again: number[] = [];
-    await inPool(chunks(round), options.inFlight, async (chunk) => {
+    await inPool(sqsBatches(round, sizes), options.inFlight, async (chunk) => {
       // A call started past the deadline could outlive the invocation (Lambda would then retry
       // the whole batch, repeating what was queued): what is left waits for the retry instead.
       if (now() >= options.until) {
@@ -75,7 +74,11 @@ export async function sendAll(
       let refused: RefusedEntry[];
       try {
         refused = await queue.sendBatch(
-          chunk.map((index) => ({ id: String(index), message: messages[index]! })),
+          chunk.map((index) => ({
+            id: String(index),
+            message: messages[index]!,
+            body: bodies[index]!,
+          })),
         );
       } catch (error) {
         for (const index of chunk) fates[index] = { fate: 'pending', error };

@@ -8,11 +8,16 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { MethodActions } from '../aws/table-definition';
 import type { DeliveryMessage } from './message';
+import { bodyBytes, queueBody, sqsBatches } from './queue-body';
 
-/** One entry of a SendMessageBatch: an id unique in its call, and the delivery. */
+export { BATCH_ENTRIES } from './queue-body';
+
+/** One entry of a SendMessageBatch: an id unique in its call, the delivery, and its body as sent. */
 export interface BatchEntry {
   readonly id: string;
   readonly message: DeliveryMessage;
+  /** `queueBody(message)`, written once by the sender (it sizes its calls by it). */
+  readonly body: string;
 }
 
 /** An entry the queue refused, and whether sending it again can ever help. */
@@ -63,9 +68,6 @@ export const JSON_QUEUE_ACTIONS = {
   put: ['sqs:SendMessage'],
 } as const satisfies MethodActions<ReturnType<typeof sqsJsonQueue>>;
 
-/** SendMessageBatch takes at most ten entries. */
-export const BATCH_ENTRIES = 10;
-
 /**
  * The SQS client of the webhook functions: three attempts of a call, each given up after 2 s
  * (a call takes milliseconds; one that hangs is sent again rather than holding the invocation),
@@ -93,10 +95,7 @@ export function sqsDeliveryQueue(queueUrl: string, client = makeSqsClient()): De
     const { Failed = [] } = await client.send(
       new SendMessageBatchCommand({
         QueueUrl: queueUrl,
-        Entries: entries.map(({ id, message }) => ({
-          Id: id,
-          MessageBody: JSON.stringify(message),
-        })),
+        Entries: entries.map(({ id, body }) => ({ Id: id, MessageBody: body })),
       }),
     );
     return Failed.map((failed) => ({
@@ -108,9 +107,15 @@ export function sqsDeliveryQueue(queueUrl: string, client = makeSqsClient()): De
   return {
     sendBatch,
     async send(messages) {
-      for (let start = 0; start < messages.length; start += BATCH_ENTRIES) {
-        const chunk = messages.slice(start, start + BATCH_ENTRIES);
-        const refused = await sendBatch(chunk.map((message, n) => ({ id: String(n), message })));
+      const bodies = messages.map(queueBody);
+      const batches = sqsBatches(
+        bodies.map((_, n) => n),
+        bodies.map(bodyBytes),
+      );
+      for (const batch of batches) {
+        const refused = await sendBatch(
+          batch.map((n) => ({ id: String(n), message: messages[n]!, body: bodies[n]! })),
+        );
         if (refused.length > 0) {
           throw new Error(`the queue refused ${refused.length} deliveries: ${refused[0]!.reason}`);
         }
@@ -137,7 +142,7 @@ export function sqsJsonQueue(queueUrl: string, client = makeSqsClient()) {
   return {
     async put(document: unknown): Promise<void> {
       await client.send(
-        new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(document) }),
+        new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: queueBody(document) }),
       );
     },
   };

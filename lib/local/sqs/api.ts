@@ -10,6 +10,7 @@ import type { LocalQueue, QueueMessage } from './queue';
 import { MAX_VISIBILITY_SECONDS } from '../../../lambda/webhook/visibility';
 import {
   checkSqsInput,
+  invalidContents,
   invalidParameter,
   isSqsAction,
   MAX_MESSAGE_BYTES,
@@ -185,25 +186,33 @@ export function answerSqs(
   if (!queue) return missing();
   switch (action) {
     case 'SendMessage': {
+      const contents = invalidContents(input.MessageBody as string);
+      if (contents) return fault(contents);
       const sent = queue.send(input.MessageBody as string);
       return ok({ MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody });
     }
     case 'SendMessageBatch': {
       const entries = input.Entries as { Id: string; MessageBody: string }[];
-      const refused = entries.filter((entry) => faults.refuseEntry?.(entry));
+      // Each entry's own refusal: its contents (the sender's fault), or one injected (the queue's).
+      const failed = new Map(
+        entries.flatMap((entry) => {
+          const contents = invalidContents(entry.MessageBody);
+          if (contents) {
+            return [[entry, { SenderFault: true, Code: contents.code, Message: contents.message }]];
+          }
+          if (!faults.refuseEntry?.(entry)) return [];
+          const Message = 'We encountered an internal error. Please try again.';
+          return [[entry, { SenderFault: false, Code: 'InternalError', Message }]];
+        }),
+      );
       return ok({
         Successful: entries
-          .filter((entry) => !refused.includes(entry))
+          .filter((entry) => !failed.has(entry))
           .map((entry) => {
             const sent = queue.send(entry.MessageBody);
             return { Id: entry.Id, MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody };
           }),
-        Failed: refused.map((entry) => ({
-          Id: entry.Id,
-          SenderFault: false,
-          Code: 'InternalError',
-          Message: 'We encountered an internal error. Please try again.',
-        })),
+        Failed: [...failed].map(([entry, refusal]) => ({ Id: entry.Id, ...refusal })),
       });
     }
     case 'ReceiveMessage': {

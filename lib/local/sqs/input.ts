@@ -2,12 +2,18 @@
  * What the local SQS endpoint accepts, checked as SQS checks it before any queue is touched: each
  * action's members and their types, the ranges SQS documents (`VisibilityTimeout` 0–43,200,
  * `MaxNumberOfMessages` 1–10, `WaitTimeSeconds` 0–20, `DelaySeconds` 0–900), a message body of
- * 1 to 262,144 bytes (the queue's default maximum message size), and a batch's `Entries`
+ * 1 to 262,144 bytes (the queue's default maximum message size) of SQS's characters (the
+ * call's error for SendMessage, the entry's in a batch: `invalidContents`), and a batch's `Entries`
  * (1 to 10, distinct ids of at most 80 letters, digits, `-` or `_`, 262,144 bytes in all).
  * A refusal is SQS's error: its query error code (what SDKs name the error) and message.
  */
 import * as v from 'valibot';
 import { MAX_VISIBILITY_SECONDS } from '../../../lambda/webhook/visibility';
+import {
+  BATCH_ENTRIES,
+  OUTSIDE_SQS_CHARACTERS,
+  SQS_MESSAGE_LIMIT_BYTES,
+} from '../../../lambda/webhook/queue-body';
 
 /** A refusal: the query-compatible code, the JSON `__type` and SQS's message. */
 export interface SqsFault {
@@ -17,9 +23,9 @@ export interface SqsFault {
 }
 
 /** Largest message body, and largest batch in all, in bytes (SQS's default maximum message size). */
-export const MAX_MESSAGE_BYTES = 262_144;
+export const MAX_MESSAGE_BYTES = SQS_MESSAGE_LIMIT_BYTES;
 /** Messages in one batch at most. */
-const MAX_BATCH_ENTRIES = 10;
+const MAX_BATCH_ENTRIES = BATCH_ENTRIES;
 
 const inRange = (min: number, max: number) =>
   v.pipe(
@@ -160,6 +166,20 @@ function batchFault(entries: readonly { Id: string; MessageBody: string }[]): Sq
     );
   }
   return undefined;
+}
+
+/**
+ * SQS's refusal of a body holding a character outside its set (for SendMessage, the call's
+ * error; in a SendMessageBatch, that entry's, `SenderFault`); `undefined` when it has none.
+ */
+export function invalidContents(body: string): SqsFault | undefined {
+  if (!OUTSIDE_SQS_CHARACTERS.test(body)) return undefined;
+  return {
+    code: 'InvalidMessageContents',
+    type: 'com.amazonaws.sqs#InvalidMessageContents',
+    message:
+      'Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF',
+  };
 }
 
 /** SQS's `InvalidParameterValue`. */

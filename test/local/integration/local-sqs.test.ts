@@ -1,7 +1,7 @@
 /**
  * The local SQS endpoint (on the engine's port, as `npm start` and `npm run db` serve it) over
  * real HTTP: whatever a request holds — not JSON, `null`, a wrong shape, a value out of SQS's
- * ranges, a batch SQS refuses, too many bytes — it gets SQS's error (the query error code the
+ * ranges, a batch SQS refuses, too many bytes, a character SQS refuses — it gets SQS's error (the query error code the
  * SDK names it by, `__type`, message), changes no queue, and the engine keeps serving; a
  * far-off visibility never turns the queue's timer into a busy loop.
  */
@@ -10,6 +10,7 @@ import {
   DeleteMessageCommand,
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
+  SendMessageBatchCommand,
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
@@ -295,3 +296,48 @@ it("a message invisible for longer than setTimeout's limit does not wake the que
   expect(wakeups - before).toBeLessThan(5);
   queue.close();
 });
+
+it.each([
+  ['U+FFFF', 'a\uFFFFb'],
+  ['U+FFFE', '\uFFFE'],
+  ['U+0000', 'a\u0000'],
+  ['a lone surrogate', 'a\uD800b'],
+])(
+  'a body holding %s: SendMessage refused (InvalidMessageContents); in a batch that entry alone, as the sender’s fault',
+  async (_, refused) => {
+    const sqs = new SQSClient(
+      localCliClientConfig(engine.endpoint, engine.clientConfig.credentials),
+    );
+    try {
+      const before = await queued();
+      await expect(
+        sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: refused })),
+      ).rejects.toMatchObject({
+        name: 'InvalidMessageContents',
+        $metadata: { httpStatusCode: 400 },
+      });
+      // What SQS takes: tab, line ends, U+FFFD, a character beyond the basic plane.
+      const taken = '\t\r\n\uFFFD\u{1F331}';
+      const answer = await sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: [
+            { Id: 'taken', MessageBody: taken },
+            { Id: 'refused', MessageBody: refused },
+          ],
+        }),
+      );
+      expect(answer.Successful?.map((entry) => entry.Id)).toEqual(['taken']);
+      expect(answer.Failed).toEqual([
+        expect.objectContaining({
+          Id: 'refused',
+          SenderFault: true,
+          Code: 'InvalidMessageContents',
+        }),
+      ]);
+      expect(await queued()).toBe(before + 1);
+    } finally {
+      sqs.destroy();
+    }
+  },
+);

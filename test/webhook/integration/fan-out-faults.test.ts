@@ -3,14 +3,26 @@
  * where the queue would have them on a bad day: an entry refused, a call lost on its way (it
  * times out), an answer lost on its way back, the queue down past the invocation's deadline.
  * What the queue holds afterwards is counted by `webhook-id`: every delivery at least once, and
- * twice only what a call whose answer was lost carried.
+ * twice only what a call whose answer was lost carried, or what followed a record blocked until
+ * the deadline (Lambda retries from that record). And what SQS itself refuses, as the local SQS
+ * refuses it: a character outside its set, a message or a call over 256 KiB.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fanOut, type FanOutDeps } from '../../../lambda/fan-out/fan-out';
-import { makeSqsClient, sqsDeliveryQueue } from '../../../lambda/webhook/delivery-queue';
+import {
+  fanOut,
+  recordDeliveries,
+  type FanOutDeps,
+  type PoisonRecord,
+} from '../../../lambda/fan-out/fan-out';
+import {
+  makeSqsClient,
+  sqsDeliveryQueue,
+  sqsJsonQueue,
+} from '../../../lambda/webhook/delivery-queue';
 import { parseDeliveryMessage } from '../../../lambda/webhook/message';
+import { webhookIdOf } from '../../../lambda/webhook/signature';
 import { LOCAL_REGION } from '../../../lib/local/dynamodb/engine';
 import { LocalQueue } from '../../../lib/local/sqs/queue';
 import { serveSqs, type SqsFaults } from '../../../lib/local/sqs/api';
@@ -25,7 +37,11 @@ const SUBSCRIBERS = ['sub_a', 'sub_b', 'sub_c'].map((subscriberId) => ({
   name: subscriberId,
   createdAt: AT,
 }));
-const records = (from: number, to: number): DynamoDBRecord[] =>
+const records = (
+  from: number,
+  to: number,
+  name = (id: string) => `plant ${id}`,
+): DynamoDBRecord[] =>
   Array.from({ length: to - from + 1 }, (_, n) => {
     const id = String(from + n);
     return {
@@ -33,7 +49,7 @@ const records = (from: number, to: number): DynamoDBRecord[] =>
       eventName: 'INSERT',
       dynamodb: {
         SequenceNumber: id.padStart(21, '0'),
-        NewImage: { id: { N: id }, name: { S: `plant ${id}` }, createdAt: { S: AT } },
+        NewImage: { id: { N: id }, name: { S: name(id) }, createdAt: { S: AT } },
       },
     };
   });
@@ -41,28 +57,34 @@ const records = (from: number, to: number): DynamoDBRecord[] =>
 let server: Server;
 let faults: SqsFaults = {};
 let queue: LocalQueue;
+/** The stream failure queue, on the same local SQS. */
+let failures: LocalQueue;
 let deps: FanOutDeps;
 
 beforeEach(async () => {
   faults = {};
-  server = createServer((req, res) => serveSqs(req, res, [queue], faults));
+  server = createServer((req, res) => serveSqs(req, res, [queue, failures], faults));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  queue = new LocalQueue({
-    name: 'deliveries',
-    url: `${endpoint}/000000000000/deliveries`,
-    arn: 'arn:aws:sqs:local:000000000000:deliveries',
-    visibilityTimeoutSeconds: 60,
-  });
+  const localQueue = (name: string) =>
+    new LocalQueue({
+      name,
+      url: `${endpoint}/000000000000/${name}`,
+      arn: `arn:aws:sqs:local:000000000000:${name}`,
+      visibilityTimeoutSeconds: 60,
+    });
+  queue = localQueue('deliveries');
+  failures = localQueue('stream-failures');
   const client = makeSqsClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   deps = {
     subscribers: async () => SUBSCRIBERS,
     queue: sqsDeliveryQueue(queue.options.url, client),
-    failures: { put: async () => undefined },
+    failures: sqsJsonQueue(failures.options.url, client),
   };
 });
 afterEach(async () => {
   queue.close();
+  failures.close();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
@@ -166,3 +188,73 @@ it('starts no call past its deadline: a slow first wave leaves the rest to the r
   expect(again).toEqual({ queued: 80, setAside: [] });
   expectEachOnce(400);
 }, 60_000);
+
+it('a plant whose name holds U+FFFE and U+FFFF (characters SQS refuses): its deliveries are queued, and read back exactly', async () => {
+  const batch = records(1, 3, (id) => `a\uFFFE${id}\uFFFFb`);
+  const result = await fanOut(batch, deps, soon());
+  expect(result).toEqual({ queued: 9, setAside: [] });
+  const owed = batch.flatMap((record) => recordDeliveries(record, SUBSCRIBERS) as object[]);
+  const held = queue.receive(Number.MAX_SAFE_INTEGER).map((m) => parseDeliveryMessage(m.body));
+  expect(held).toEqual(owed);
+  expect(held[0]!.body).toContain('a\uFFFE1\uFFFFb');
+});
+
+it('deliveries of ~30 KiB each: no call passes 256 KiB in all, each delivery once', async () => {
+  // Plants stored before the field limits (a name of 30,000 characters), one subscriber.
+  const one = { ...deps, subscribers: async () => SUBSCRIBERS.slice(0, 1) };
+  let calls = 0;
+  faults = { call: () => void calls++ };
+  const result = await fanOut(
+    records(1, 20, (id) => id.repeat(30_000 / id.length)),
+    one,
+    soon(),
+  );
+  expect(result).toEqual({ queued: 20, setAside: [] });
+  expect(calls).toBe(3); // eight, eight and four: ten would be ~300 KiB
+  expectEachOnce(20);
+});
+
+it('a delivery larger than SQS takes: its record goes to the failure queue without its images, and the rest is queued', async () => {
+  const batch = [...records(1, 2), ...records(3, 3, () => 'x'.repeat(300_000)), ...records(4, 5)];
+  const result = await fanOut(batch, deps, soon());
+  expect(result.failedAt).toBeUndefined();
+  expect(result.queued).toBe(12);
+  expectEachOnce(12);
+  const setAside = failures
+    .receive(Number.MAX_SAFE_INTEGER)
+    .map((m) => JSON.parse(m.body) as PoisonRecord);
+  expect(setAside).toEqual([
+    {
+      reason: expect.stringMatching(/bytes, over the 262144 SQS takes/),
+      record: { ...batch[2], dynamodb: { SequenceNumber: '3'.padStart(21, '0') } },
+      imagesOmitted: true,
+    },
+  ]);
+  expect(result.setAside).toEqual(setAside);
+});
+
+it('a record blocked mid-batch: the retry from it queues the later records again (the same webhook-ids), and loses nothing', async () => {
+  let down = true;
+  // Plant 40's deliveries refused on the queue's side (throttled) until its deadline.
+  faults = {
+    refuseEntry: ({ MessageBody }) => down && parseDeliveryMessage(MessageBody)!.plantId === '40',
+  };
+  const first = await fanOut(records(1, 100), deps, { until: Date.now() + 200 });
+  expect(first.failedAt?.sequenceNumber).toBe('40'.padStart(21, '0'));
+  expect(first.queued).toBe(297);
+  down = false;
+  // Lambda retries from the record reported: what came after it is sent again.
+  const again = await fanOut(records(40, 100), deps, soon());
+  expect(again).toEqual({ queued: 183, setAside: [] });
+  const held = heldByWebhookId();
+  expect(held.size).toBe(300);
+  const times = (plant: number) =>
+    SUBSCRIBERS.map(({ subscriberId }) => held.get(webhookIdOf(subscriberId, String(plant), AT)));
+  expect([times(1), times(39), times(40), times(41), times(100)]).toEqual([
+    [1, 1, 1],
+    [1, 1, 1],
+    [1, 1, 1],
+    [2, 2, 2],
+    [2, 2, 2],
+  ]);
+});

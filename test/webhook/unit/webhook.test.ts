@@ -8,6 +8,11 @@ import { Webhook } from 'standardwebhooks';
 import { addressRefusal, PUBLIC_ONLY, urlRefusal } from '../../../lambda/webhook/address-policy';
 import { fanOut } from '../../../lambda/fan-out/fan-out';
 import { freshSubscribers } from '../../../lambda/fan-out/fresh-subscribers';
+import {
+  SUBSCRIBERS_FRESH_SECONDS,
+  subscribersFreshSecondsOf,
+  WEBHOOK_ENVIRONMENT,
+} from '../../../lambda/webhook/config';
 import { deliveriesOf } from '../../../lambda/webhook/deliveries';
 import { writeOf } from '../../../lambda/webhook/events';
 import type { BatchEntry, RefusedEntry } from '../../../lambda/webhook/delivery-queue';
@@ -328,10 +333,47 @@ describe('fan-out', () => {
     );
     expect(result.failedAt?.sequenceNumber).toBe('2');
   });
+
+  it('sets no record aside past its deadline: the retry from that record will', async () => {
+    const poison = { ...record('2'), dynamodb: { SequenceNumber: '2', NewImage: {} } };
+    let puts = 0;
+    let clock = 0;
+    const queue = {
+      // Each call takes the clock past the deadline.
+      sendBatch: async () => {
+        clock = 2_000;
+        return [];
+      },
+    };
+    const result = await fanOut(
+      [record('1'), poison as DynamoDBRecord, record('3')],
+      { subscribers, queue, failures: { put: async () => void puts++ } },
+      { until: 1_000, now: () => clock },
+    );
+    expect(puts).toBe(0);
+    expect(result.failedAt?.sequenceNumber).toBe('2');
+    expect(result.queued).toBe(6);
+  });
 });
 
 describe("the fan-out's subscriber list", () => {
   const one = [{ subscriberId: 'sub_a', url: 'https://a.example/', name: 'a', createdAt: '' }];
+
+  it('keeps it at most the default, which `webhook add --aws` waits out: a longer setting fails the start', () => {
+    const of = (value: string | undefined) =>
+      subscribersFreshSecondsOf({ [WEBHOOK_ENVIRONMENT.subscribersFreshSeconds]: value });
+    expect([of(undefined), of(''), of('0'), of(String(SUBSCRIBERS_FRESH_SECONDS))]).toEqual([
+      SUBSCRIBERS_FRESH_SECONDS,
+      SUBSCRIBERS_FRESH_SECONDS,
+      0,
+      SUBSCRIBERS_FRESH_SECONDS,
+    ]);
+    for (const refused of [String(SUBSCRIBERS_FRESH_SECONDS + 1), '60', '-1', '2.5', 'ten']) {
+      expect(() => of(refused)).toThrow(
+        `WEBHOOK_SUBSCRIBERS_FRESH_SECONDS must be a whole number of seconds from 0 to ${SUBSCRIBERS_FRESH_SECONDS}, not ${refused}`,
+      );
+    }
+  });
 
   it('is read once per freshMs, counted from when the read began, and shared while it runs', async () => {
     let clock = 0;
