@@ -23,6 +23,7 @@ import {
   type Credentials,
 } from '../../npm-start/find';
 import { EXAMPLE_PLANT } from '../../../lambda/plants/example-plant';
+import { queueBody } from '../../../lambda/webhook/queue-body';
 
 /** Where the CLI's queue commands go. */
 export interface QueueTarget {
@@ -103,7 +104,7 @@ export async function queueTestDelivery(
     await client.send(
       new SendMessageCommand({
         QueueUrl: await deliveries(),
-        MessageBody: JSON.stringify(message),
+        MessageBody: queueBody(message),
       }),
     );
     return message;
