@@ -82,29 +82,32 @@ export type CapacityPreset = Pick<
  * is argued in docs/capacity.md and checked against its model by test/generators/unit/capacity.test.ts.
  * The throttle is 1.2 times the rate and its burst one second of it (a burst gets through, a
  * runaway client is stopped at a known cost); from `10k` the account's API Gateway quota must be
- * raised to match, or it binds first. create-plant reserves three
- * times the concurrency the model gives it (a DynamoDB slowdown to three times its latency is
- * still served), which also guarantees it against other functions of the account and caps what a
- * flood costs. The authorizer reserves nothing: its load follows the number of distinct tokens,
- * not the creates, and a cap would answer 500 to valid tokens. The account's concurrency must
- * exceed the reservations by 100 (Lambda keeps that much unreserved) and be a tenth of the
- * invocations a second (Lambda's request-rate quota): from `10k` it must be raised first.
+ * raised to match, or it binds first. create-plant reserves three times the concurrency the model
+ * gives it (a DynamoDB slowdown to three times its latency is still served), and at least a
+ * tenth of the throttle: Lambda invokes a function at most 10 times its concurrency a second, so a
+ * smaller reservation would cap creates below the throttle (Lambda's throttle, a 5xx through the
+ * gateway, not the stage's 429). The reservation also guarantees create-plant against other
+ * functions of the account and caps what a flood costs. The authorizer reserves nothing: its load
+ * follows the number of distinct tokens, not the creates, and a cap would answer 500 to valid
+ * tokens. The account's concurrency must hold the reservations, the other functions' needs and
+ * the 100 Lambda keeps unreserved, and be a tenth of the invocations a second (Lambda's
+ * request-rate quota): from `10k` it must be raised first.
  */
 export const CAPACITY_PRESETS = {
   '1k': {
     throttlingRateLimit: 1_200,
     throttlingBurstLimit: 1_200,
-    reservedConcurrency: { 'create-plant': 24 },
+    reservedConcurrency: { 'create-plant': 120 },
   },
   '10k': {
     throttlingRateLimit: 12_000,
     throttlingBurstLimit: 12_000,
-    reservedConcurrency: { 'create-plant': 240 },
+    reservedConcurrency: { 'create-plant': 1_200 },
   },
   '100k': {
     throttlingRateLimit: 120_000,
     throttlingBurstLimit: 120_000,
-    reservedConcurrency: { 'create-plant': 2_400 },
+    reservedConcurrency: { 'create-plant': 12_000 },
   },
 } as const satisfies Record<string, CapacityPreset>;
 

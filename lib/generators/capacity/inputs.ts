@@ -67,6 +67,16 @@ export const QUOTAS = {
     value: 10,
     source: 'https://docs.aws.amazon.com/lambda/latest/dg/lambda-concurrency.html',
   },
+  /**
+   * Synchronous invocations a second of one function: "Each instance of your execution environment
+   * can serve up to 10 requests per second. In other words, the total invocation limit is 10 times
+   * your concurrency limit" ("Invocation requests per function per Region (synchronous)"); a
+   * function with reserved concurrency is invoked at most 10 times its reservation a second.
+   */
+  lambdaFunctionRequestsPerConcurrency: {
+    value: 10,
+    source: 'https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html',
+  },
   /** New execution environments per function: 1,000 every 10 seconds. */
   lambdaScalingPer10s: {
     value: 1_000,
@@ -116,18 +126,20 @@ export const QUOTAS = {
       'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput-scenarios.html',
   },
   /**
-   * What a new on-demand table serves at once: 4,000 write units or 12,000 read units a second,
-   * or any linear combination of the two.
+   * What a new on-demand table sustains at once: "up to 4,000 writes per second and 12,000 reads
+   * per second" — two limits, as AWS states them (pre-warming raises them). A new on-demand
+   * global secondary index has warm throughput of its own (warm-throughput.html); the model
+   * assumes it starts at the table's 4,000 writes (a deployed stage's DescribeTable shows it).
    */
   dynamoNewTableWrites: {
     value: 4_000,
     source:
-      'https://aws.amazon.com/premiumsupport/knowledge-center/on-demand-table-throttling-dynamodb/',
+      'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/pre-warming-on-demand-capacity-mode.html',
   },
   dynamoNewTableReads: {
     value: 12_000,
     source:
-      'https://aws.amazon.com/premiumsupport/knowledge-center/on-demand-table-throttling-dynamodb/',
+      'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/pre-warming-on-demand-capacity-mode.html',
   },
   /** A table's read and write units a second each (quotas L-CF0CBE56, L-AB614373). */
   dynamoTableMax: {
@@ -166,7 +178,7 @@ export const QUOTA_CODES = [
     quota: 'dynamoTableMax',
     code: 'L-AB614373 (writes), L-CF0CBE56 (reads)',
     name: 'DynamoDB table-level write and read throughput',
-    why: 'first: a table is pre-warmed only up to this quota, and AWS advises pre-warming 24 h before the peak (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/pre-warming-on-demand-capacity-mode.html)',
+    why: 'first: the table and its byTag index are each pre-warmed only up to this quota (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html), and a pre-warm is asynchronous: it must be ACTIVE before the peak (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/update-warm-throughput.html)',
   },
   {
     quota: 'lambdaConcurrency',

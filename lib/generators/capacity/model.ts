@@ -29,6 +29,54 @@ export function billedMs(name: FunctionName): number {
   return Math.ceil(costOf(name).ms + DEPLOYED_ASSUMPTIONS.dynamoRoundTripMs);
 }
 
+/** A capacity preset's stage throttle, as a multiple of the rate it is for (its burst is one second of it). */
+export const THROTTLE_HEADROOM = 1.2;
+
+/**
+ * The functions a capacity preset reserves concurrency for. Not the authorizer: its load follows
+ * the distinct tokens, not the creates, and a cap would answer 500 to valid tokens.
+ */
+export const RESERVED_FUNCTIONS = ['create-plant'] as const satisfies readonly FunctionName[];
+
+/** A reservation holds this many times the modelled concurrency: a slowdown to 3× is still served. */
+export const RESERVE_SLOWDOWN = 3;
+
+/** What a capacity preset sets on top of a stage (`CAPACITY_PRESETS` in lib/infra/stages.ts). */
+export interface Preset {
+  readonly throttlingRateLimit: number;
+  readonly throttlingBurstLimit: number;
+  readonly reservedConcurrency: Readonly<Record<(typeof RESERVED_FUNCTIONS)[number], number>>;
+}
+
+/**
+ * Invocations a second a stage throttled at `throttle` lets through to one function it routes:
+ * all of it, since every request may be one of that function's.
+ */
+export const letThrough = (throttle: number): number => throttle;
+
+/**
+ * The preset for `rate` requests a second: the throttle at 1.2 × the rate, burst the same; each
+ * reserved function gets 3 × the concurrency it would run at if every request were its own,
+ * and at least a tenth of what the throttle lets through to it (Lambda invokes a function at
+ * most 10 times its concurrency a second), so the reservation never caps it below the throttle.
+ */
+export function presetFor(rate: number): Preset {
+  const throttle = THROTTLE_HEADROOM * rate;
+  const perConcurrency = QUOTAS.lambdaFunctionRequestsPerConcurrency.value;
+  const reserve = (name: FunctionName) =>
+    Math.max(
+      Math.ceil((RESERVE_SLOWDOWN * rate * billedMs(name)) / 1000),
+      Math.ceil(letThrough(throttle) / perConcurrency),
+    );
+  return {
+    throttlingRateLimit: throttle,
+    throttlingBurstLimit: throttle,
+    reservedConcurrency: Object.fromEntries(
+      RESERVED_FUNCTIONS.map((name) => [name, reserve(name)]),
+    ) as Preset['reservedConcurrency'],
+  };
+}
+
 /**
  * Authorizer invocations a second: each token's decision is cached for the TTL, so each active
  * token costs one invocation per TTL at most (and never more than the requests).
@@ -103,8 +151,12 @@ export interface LevelModel {
   readonly hitRate: number;
   /** Concurrent executions by function. */
   readonly concurrency: Record<string, number>;
+  /** Invocations a second by function. */
+  readonly invocationsBy: Record<string, number>;
   /** Invocations a second, every function together (Lambda's request-rate quota counts these). */
   readonly invocations: number;
+  /** Concurrency reserved by function: what the preset for the level's rate reserves. */
+  readonly reserved: Readonly<Record<string, number>>;
   /** The account concurrency the level needs: its concurrency, or its invocations ÷ 10, whichever is more. */
   readonly accountConcurrency: number;
   /** Seconds create-plant takes to scale out from cold to the level (Lambda's scaling rate). */
@@ -167,8 +219,14 @@ export function model(
   concurrency['fan-out'] = (webhook.fanOutInvocations * webhook.fanOutMs) / 1000;
   concurrency.deliver = Math.min(DELIVERY_SOURCE.maxConcurrency, webhook.deliverNeeded);
   const q = QUOTAS;
-  const invocations =
-    requests + authorizer + webhook.fanOutInvocations + webhook.deliverInvocations;
+  const invocationsBy: Record<string, number> = {
+    authorizer,
+    'fan-out': webhook.fanOutInvocations,
+    deliver: webhook.deliverInvocations,
+  };
+  for (const op of ops) invocationsBy[op.function] = rate(op.name);
+  const invocations = Object.values(invocationsBy).reduce((a, b) => a + b, 0);
+  const reserved = presetFor(requests).reservedConcurrency;
   const totalConcurrency = Object.values(concurrency).reduce((a, b) => a + b, 0);
   const accountConcurrency = Math.max(
     totalConcurrency,
@@ -205,13 +263,20 @@ export function model(
       limit: q.lambdaConcurrency.value * q.lambdaRequestsPerConcurrency.value,
       source: q.lambdaRequestsPerConcurrency.source,
     },
-    {
-      // One limit for both: 4,000 write units or 12,000 read units, or a linear combination.
-      what: 'plants table: what a new on-demand table takes at once (writes ÷ 4,000 + reads ÷ 12,000)',
-      demand: writeUnits / q.dynamoNewTableWrites.value + plantReads / q.dynamoNewTableReads.value,
+    ...Object.entries(reserved).map(([name, units]) => ({
+      what: `${name} invocations a second ÷ (10 × its reserved concurrency in the level's preset: max(3 × its concurrency, the throttle ÷ 10))`,
+      demand: invocationsBy[name]! / (q.lambdaFunctionRequestsPerConcurrency.value * units),
       limit: 1,
-      source: q.dynamoNewTableWrites.source,
-    },
+      source: q.lambdaFunctionRequestsPerConcurrency.source,
+    })),
+    // AWS states a new table's writes and reads as two limits, not as a combination.
+    row('plants table, new on-demand: write units a second at once', writeUnits, q.dynamoNewTableWrites),
+    row('plants table, new on-demand: read units a second at once', plantReads, q.dynamoNewTableReads),
+    row(
+      'byTag index, new on-demand (its own warm throughput, assumed to start as a table): write units a second at once',
+      indexWriteUnits,
+      q.dynamoNewTableWrites,
+    ),
     row('plants table: its write quota (L-AB614373)', writeUnits, q.dynamoTableMax),
     row(
       `byTag index, the most common tag's one partition (${hottestTagShare * 100} % of tagged writes): write units a second; beyond, the table's writes are throttled`,
@@ -245,7 +310,7 @@ export function model(
       q.dynamoPartitionWrites,
     ),
     {
-      what: `fan-out, one shard: records a second (${STREAM_SOURCE.parallelizationFactor} batches of ${STREAM_SOURCE.batchSize} at once)`,
+      what: `fan-out, one shard: records a second its compute drains (${STREAM_SOURCE.parallelizationFactor} batches of ${STREAM_SOURCE.batchSize} at once; compute only: Lambda's ${q.streamPollsPerSecond.value} polls a second per shard bound it too)`,
       demand: changes / webhook.shards,
       limit: webhook.shardCapacity,
       source: 'lib/definitions/webhooks.ts and npm run bench -- --phases fan-out',
@@ -307,7 +372,9 @@ export function model(
     authorizer,
     hitRate: cacheHitRate(requests, tokens),
     concurrency,
+    invocationsBy,
     invocations,
+    reserved,
     accountConcurrency,
     coldRampSeconds,
     writeUnits,
@@ -320,19 +387,27 @@ export function model(
   };
 }
 
-/** What each quota to raise (`QUOTA_CODES`) must be raised to for the level `m` models. */
+/**
+ * What each quota to raise (`QUOTA_CODES`) must be raised to for the level `m` models, with the
+ * preset for its rate deployed.
+ */
 export function quotaNeeds(m: LevelModel): Record<(typeof QUOTA_CODES)[number]['quota'], number> {
   const q = QUOTAS;
+  const perConcurrency = q.lambdaRequestsPerConcurrency.value;
+  const reserved = Object.values(m.reserved).reduce((a, b) => a + b, 0);
+  // The functions without a reservation share the rest: their concurrency, or their
+  // invocations ÷ 10 if more; and Lambda keeps 100 of the account unreserved on top.
+  const others = Object.keys(m.invocationsBy).filter((name) => !(name in m.reserved));
+  const total = (of: Record<string, number>) => others.reduce((s, name) => s + (of[name] ?? 0), 0);
+  const unreserved = Math.max(total(m.concurrency), total(m.invocationsBy) / perConcurrency);
   return {
-    // The table is pre-warmed to the stage throttle (1.2 × the rate); its quota must allow it.
-    dynamoTableMax: 1.2 * Math.max(m.writeUnits, m.readUnits),
-    // The preset reserves 3 × create-plant's concurrency, and Lambda keeps 100 unreserved.
+    // The table and its byTag index are pre-warmed to the stage throttle; the quota (per table
+    // or index) must allow it.
+    dynamoTableMax:
+      THROTTLE_HEADROOM * Math.max(m.writeUnits, m.indexWriteUnits, m.readUnits),
     lambdaConcurrency:
-      Math.max(
-        m.accountConcurrency + 2 * m.concurrency['create-plant']!,
-        m.invocations / q.lambdaRequestsPerConcurrency.value,
-      ) + q.lambdaUnreserved.value,
-    apiGatewayRps: 1.2 * m.requests,
+      Math.max(reserved + unreserved, m.invocations / perConcurrency) + q.lambdaUnreserved.value,
+    apiGatewayRps: THROTTLE_HEADROOM * m.requests,
   };
 }
 

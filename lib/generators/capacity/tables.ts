@@ -4,7 +4,7 @@
  */
 import { API } from '../../definitions/api';
 import { FUNCTIONS, type FunctionName } from '../../definitions/functions';
-import { DELIVERY_SOURCE } from '../../definitions/webhooks';
+import { DELIVERY_SOURCE, STREAM_SOURCE } from '../../definitions/webhooks';
 import {
   DEPLOYED_ASSUMPTIONS,
   LEVELS,
@@ -25,9 +25,12 @@ import {
   PLATFORM_LINES,
   quotaNeeds,
   readHeavy,
+  RESERVE_SLOWDOWN,
+  THROTTLE_HEADROOM,
   type LevelModel,
 } from './model';
-import { ATTEMPTS_ITEM_BYTES, SUBSCRIPTION_ITEM_BYTES } from './webhook';
+import { ATTEMPTS_ITEM_BYTES, SUBSCRIPTION_ITEM_BYTES, webhookLoad } from './webhook';
+import { REFRESH_AT_RECEIVE_COUNT, SAFETY_RECEIVE_COUNT } from '../../../lambda/webhook/schedule';
 import { costOf, DEFAULTED } from './costs';
 
 /** Where the generated part of docs/capacity.md begins and ends. */
@@ -110,6 +113,8 @@ function measuredTable(): string {
   );
 }
 
+const write0 = (models: readonly LevelModel[]) => models[0]!;
+
 function shapeTable(models: readonly LevelModel[]): string {
   const row = (label: string, value: (m: LevelModel) => string) => [label, ...models.map(value)];
   const w = (m: LevelModel) => m.webhook;
@@ -126,8 +131,15 @@ function shapeTable(models: readonly LevelModel[]): string {
       (m) => n(m.concurrency.deliver!, 1),
     ),
     row('Lambda invocations/s, every function', (m) => n(m.invocations)),
-    row('account concurrency needed: the concurrency, or invocations ÷ 10 if more', (m) =>
-      n(Math.ceil(m.accountConcurrency)),
+    row(
+      'account concurrency needed without reservations: the concurrency, or invocations ÷ 10 if more',
+      (m) => n(Math.ceil(m.accountConcurrency)),
+    ),
+    ...Object.keys(write0(models).reserved).map((name) =>
+      row(
+        `${name}: reserved by the level's preset (max(${RESERVE_SLOWDOWN} × its concurrency, ${THROTTLE_HEADROOM} × the rate ÷ 10)), and so its invocations/s at most`,
+        (m) => `${n(m.reserved[name]!)}; ${n(m.reserved[name]! * QUOTAS.lambdaFunctionRequestsPerConcurrency.value)}`,
+      ),
     ),
     row('create-plant from cold (1,000 environments or 10,000 requests/s more per 10 s), s', (m) =>
       n(m.coldRampSeconds),
@@ -232,6 +244,32 @@ function pressureTable(models: readonly LevelModel[], unit = 'creates/s'): strin
   );
 }
 
+/**
+ * What the fan-out would be if Lambda split each poll's records among a shard's concurrent
+ * batches (the model assumes it does not: `webhookLoad`), at the highest level.
+ */
+function splitNote(models: readonly LevelModel[]): string {
+  const m = models.at(-1)!;
+  const pf = STREAM_SOURCE.parallelizationFactor;
+  const { subscribers, receiverLatencyMs } = DEPLOYED_ASSUMPTIONS;
+  const stream = { records: m.requests, writes: m.requests };
+  const split = webhookLoad(stream, subscribers, receiverLatencyMs, pf);
+  return (
+    `The fan-out's batches are what a shard gathers between two polls, whole: an assumption, since AWS runs up to ${pf} batches of a shard at once (ParallelizationFactor) without saying how a poll's records are shared among them. ` +
+    `Split ${pf} ways at ${n(m.requests)} creates/s, batches would hold ${n(split.recordsPerBatch)} records, the fan-out would be invoked ${n(split.fanOutInvocations)} times a second (not ${n(m.webhook.fanOutInvocations)}), which adds ${n((split.fanOutInvocations - m.webhook.fanOutInvocations) / QUOTAS.lambdaRequestsPerConcurrency.value)} to the account concurrency its invocations ÷ 10 need; its SQS requests would be ${n(split.sqsRequests)} a second (not ${n(m.webhook.sqsRequests)}). ` +
+    `The subscribers' Scans are counted at that worst case already: ${pf} sandboxes on each shard, each reading the list once per 10 s (${n(m.webhook.scans)} Scans a second at ${n(m.requests)} creates/s).`
+  );
+}
+
+/** What a delivery held back by its subscriber's rate costs, and what it does to the queue's safety net. */
+function deferralNote(): string {
+  const perDeferral = 1 + 1 / QUOTAS.sqsBatchMessages.value;
+  return (
+    `Not costed: when a subscriber's rate binds (the row "deliveries a second to one subscriber" over 100 %), each delivery held back is made visible again later with one \`ChangeMessageVisibility\` and received once more: ${n(perDeferral, 1)} SQS requests a deferral ($${n(perDeferral * PRICES.sqsRequestPerMillion.value, 2)} per million deferrals), plus the deliverer's run time; how many deferrals a delivery takes grows with the backlog, which grows as long as the rate binds, so the cost table (${n(DEPLOYED_ASSUMPTIONS.subscribers)} subscriber) leaves them out. ` +
+    `Each receive also counts toward the queue's maxReceiveCount (${SAFETY_RECEIVE_COUNT}): from the ${REFRESH_AT_RECEIVE_COUNT}th receive the deliverer queues a fresh copy of a waiting delivery (one send more) so that waiting does not reach it, but SQS counts receives approximately, and a message that reached it would be moved to the dead-letter queue: redrivable, not lost.`
+  );
+}
+
 /** Every generated table, between the markers. */
 export function capacityTables(): string {
   const write = LEVELS.map((rate) => model(creates(rate)));
@@ -255,6 +293,8 @@ export function capacityTables(): string {
     '',
     shapeTable(write),
     '',
+    splitNote(write),
+    '',
     `#### The authorizer cache's hit rate by distinct tokens (TTL ${API.authorizer.defaultCacheTtlSeconds} s)`,
     '',
     hitRateTable(),
@@ -272,6 +312,8 @@ export function capacityTables(): string {
     '#### Each default quota, used at each level (creates only)',
     '',
     pressureTable(write),
+    '',
+    deferralNote(),
     '',
     '#### Raising quotas: what each level needs, in this order (Service Quotas)',
     '',

@@ -136,7 +136,10 @@ export interface WebhookLoad {
   readonly sqsRequests: number;
   /** Read units of one fan-out Scan of the subscriptions table (strongly consistent). */
   readonly scanUnits: number;
-  /** Fan-out Scans a second: each sandbox reads the list once per `SUBSCRIBERS_FRESH_SECONDS`. */
+  /**
+   * Fan-out Scans a second: each sandbox reads the list once per `SUBSCRIBERS_FRESH_SECONDS`,
+   * counted at the worst case of ParallelizationFactor sandboxes busy on every shard.
+   */
   readonly scans: number;
   /** Deliver sandboxes at work (the deliverer's concurrency, at least one while it delivers). */
   readonly deliverSandboxes: number;
@@ -157,17 +160,25 @@ export interface WebhookLoad {
 /**
  * The webhook at `stream` writes a second, `subscribers` that each chose every event (the most a
  * subscriber can be sent: one delivery per record), receivers answering in `latencyMs`.
+ *
+ * An assumption, as AWS does not document it: a fan-out batch holds what its shard gathered
+ * between two polls, whole, though Lambda runs up to ParallelizationFactor (10) batches of a
+ * shard at once. Were each poll's records split among them, batches would shrink by up to
+ * `split` (10), the fan-out's invocations grow by as much and its calls where a batch's
+ * deliveries no longer fill whole calls (`split` models it). The Scans are counted at the worst case either way: every
+ * shard's 10 sandboxes each reading the list once per `SUBSCRIBERS_FRESH_SECONDS`.
  */
 export function webhookLoad(
   stream: StreamWrites,
   subscribers: number,
   latencyMs: number,
+  split = 1,
 ): WebhookLoad {
   const { records } = stream;
   const shards = Math.max(1, Math.ceil(stream.writes / QUOTAS.dynamoPartitionWrites.value));
   const perShard = records / shards;
   const gathered = perShard / QUOTAS.streamPollsPerSecond.value;
-  const recordsPerBatch = Math.min(STREAM_SOURCE.batchSize, Math.max(1, gathered));
+  const recordsPerBatch = Math.min(STREAM_SOURCE.batchSize, Math.max(1, gathered / split));
   const fanOutInvocations = records > 0 ? records / recordsPerBatch : 0;
   const callsFor = (records: number) => Math.ceil((records * subscribers) / BATCH_ENTRIES);
   const runMs = (records: number) => {
@@ -212,9 +223,12 @@ export function webhookLoad(
   // A sandbox reads a subscriber's item only when what it knows is older than RESERVE_AHEAD_MS:
   // at the start of each batch when its batches last longer than that.
   const reads = latencyMs > RESERVE_AHEAD_MS ? perSandbox(latencyMs) : 0;
-  // Each fan-out sandbox Scans once per SUBSCRIBERS_FRESH_SECONDS (at most once a batch); a
-  // shard keeps at least one sandbox busy.
-  const fanOutSandboxes = Math.max(shards, Math.ceil((fanOutInvocations * fanOutMs) / 1000));
+  // Each fan-out sandbox Scans once per SUBSCRIBERS_FRESH_SECONDS (at most once a batch); at
+  // the worst case a shard keeps ParallelizationFactor sandboxes busy.
+  const fanOutSandboxes = Math.max(
+    shards * STREAM_SOURCE.parallelizationFactor,
+    Math.ceil((fanOutInvocations * fanOutMs) / 1000),
+  );
   const scans = Math.min(fanOutInvocations, fanOutSandboxes / SUBSCRIBERS_FRESH_SECONDS);
   const subscriptionReads = scans * scanUnits + reads * Math.ceil(SUBSCRIPTION_ITEM_BYTES / 4096);
   const subscriptionWrites = grants * writeUnits + recordsOfAttempts * (writeUnits + attemptsUnits);

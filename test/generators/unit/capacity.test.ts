@@ -11,9 +11,12 @@ import {
   cacheHitRate,
   creates,
   deliveryThroughput,
+  letThrough,
   model,
+  presetFor,
   quotaNeeds,
   readHeavy,
+  RESERVE_SLOWDOWN,
 } from '../../../lib/generators/capacity/model';
 import { webhookLoad } from '../../../lib/generators/capacity/webhook';
 
@@ -61,6 +64,9 @@ describe('docs/capacity.md', () => {
     const end = DOC.indexOf(MARKERS.end);
     expect(begin).toBeGreaterThan(0);
     expect(end).toBeGreaterThan(begin);
+    // Each marker once: a second copy of the tables or of a marker is a paste gone wrong.
+    expect(DOC.split(MARKERS.begin)).toHaveLength(2);
+    expect(DOC.split(MARKERS.end)).toHaveLength(2);
     expect(normalise(DOC.slice(begin, end + MARKERS.end.length))).toBe(normalise(capacityTables()));
   });
 
@@ -77,15 +83,39 @@ describe('docs/capacity.md', () => {
 describe('the capacity presets', () => {
   it.each(Object.entries(CAPACITY_PRESETS))('%s is what the model asks for', (name, preset) => {
     const rate = Number(name.replace('k', '')) * 1000;
+    expect(preset).toEqual(presetFor(rate));
     const at = model(creates(rate));
-    expect(preset.throttlingRateLimit).toBe(1.2 * rate);
-    expect(preset.throttlingBurstLimit).toBe(preset.throttlingRateLimit);
-    const reserved = preset.reservedConcurrency['create-plant'];
-    expect(reserved).toBe(Math.ceil(3 * at.concurrency['create-plant']!));
-    // From 10k the account's concurrency is raised: 10k makes over 10,000 invocations a second.
+    expect(at.reserved).toEqual(preset.reservedConcurrency);
+    // 3 × the modelled concurrency at least: a DynamoDB slowdown to 3× its latency is served.
+    for (const [fn, reserved] of Object.entries(preset.reservedConcurrency)) {
+      expect(reserved).toBeGreaterThanOrEqual(RESERVE_SLOWDOWN * at.concurrency[fn]!);
+    }
+    // From 10k the account's concurrency is raised; it holds the reservations and Lambda's 100.
     const needs = quotaNeeds(at).lambdaConcurrency;
-    expect(needs).toBeGreaterThanOrEqual(reserved + QUOTAS.lambdaUnreserved.value);
+    const reservations = Object.values(preset.reservedConcurrency).reduce((a, b) => a + b, 0);
+    expect(needs).toBeGreaterThanOrEqual(reservations + QUOTAS.lambdaUnreserved.value);
     expect(needs > QUOTAS.lambdaConcurrency.value).toBe(name !== '1k');
+  });
+
+  it.each(Object.entries(CAPACITY_PRESETS))(
+    '%s lets each reserved function take every request its throttle lets through (10 invocations a second per unit)',
+    (_name, preset) => {
+      for (const reserved of Object.values(preset.reservedConcurrency)) {
+        expect(reserved * QUOTAS.lambdaFunctionRequestsPerConcurrency.value).toBeGreaterThanOrEqual(
+          letThrough(preset.throttlingRateLimit),
+        );
+      }
+    },
+  );
+
+  it('shows each reserved function against 10 × its reservation in the pressure table', () => {
+    const at = model(creates(10_000));
+    const row = at.pressure.find((p) => p.what.startsWith('create-plant invocations a second'))!;
+    expect(row.demand).toBeCloseTo(
+      at.invocationsBy['create-plant']! /
+        (QUOTAS.lambdaFunctionRequestsPerConcurrency.value * at.reserved['create-plant']!),
+    );
+    expect(row.demand).toBeLessThan(row.limit);
   });
 });
 
@@ -163,6 +193,18 @@ describe('the webhook in the model', () => {
     expect(webhookLoad({ records: 100, writes: 100 }, 1, 200).recordsPerBatch).toBe(25);
   });
 
+  it('models a poll split among the ParallelizationFactor batches as smaller batches, more invocations', () => {
+    const stream = { records: 100_000, writes: 100_000 };
+    const whole = webhookLoad(stream, 1, 200);
+    const split = webhookLoad(stream, 1, 200, 10);
+    // 100 shards, 1,000 records a second each, 250 a poll: batches of 100 whole, 25 split.
+    expect(whole.recordsPerBatch).toBe(100);
+    expect(split.recordsPerBatch).toBe(25);
+    expect(split.fanOutInvocations).toBe(4 * whole.fanOutInvocations);
+    // The Scans are the worst case either way.
+    expect(split.scans).toBe(whole.scans);
+  });
+
   it("counts the deliverer's calls on the subscriptions table: a grant per sandbox, subscriber and second, a record per 10 s", () => {
     // 100,000 creates a second at one subscriber: the deliverer's 50 sandboxes, each granting
     // itself the subscriber's slots once a second and recording its attempts every 10 s.
@@ -197,7 +239,7 @@ describe('the webhook in the model', () => {
     );
     expect(Math.round(at.accountConcurrency / 100) * 100).toBe(10_200);
     expect(at.coldRampSeconds).toBe(100);
-    // 100 shards, a sandbox each, reading the subscribers once per 10 s.
-    expect(at.webhook.scans).toBe(10);
+    // 100 shards, at the worst case 10 sandboxes each, reading the subscribers once per 10 s.
+    expect(at.webhook.scans).toBe(100);
   });
 });
