@@ -12,7 +12,7 @@ import {
   type FunctionName,
   type OperationDefinition,
 } from '../../definitions/functions';
-import { MEASURED } from './inputs';
+import { DEPLOYED_ASSUMPTIONS, MEASURED } from './inputs';
 
 /** The DynamoDB actions that write an item (each request of a writer spends write units). */
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
@@ -88,3 +88,8 @@ export function costOf(name: FunctionName): Cost {
 
 /** The operations whose cost is a default, not measured. */
 export const DEFAULTED = CAPACITY_OPERATIONS.filter((op) => !measured(op.function));
+
+/** Billed milliseconds of one invocation: the handler measured here plus the round trip in region. */
+export function billedMs(name: FunctionName): number {
+  return Math.ceil(costOf(name).ms + DEPLOYED_ASSUMPTIONS.dynamoRoundTripMs);
+}

@@ -4,7 +4,7 @@
  * function runs at once, what each quota sees, and what a million creates cost by service.
  */
 import { ACCESS_LOG_FORMAT, API } from '../../definitions/api';
-import { FUNCTIONS, type FunctionName } from '../../definitions/functions';
+import { FUNCTIONS } from '../../definitions/functions';
 import { DELIVERY_SOURCE, STREAM_SOURCE } from '../../definitions/webhooks';
 import {
   DEPLOYED_ASSUMPTIONS,
@@ -16,66 +16,14 @@ import {
 } from './inputs';
 import { RATE_LIMITS, spacingMs } from '../../../lambda/webhook/rate-limit';
 import { webhookLoad, type WebhookLoad } from './webhook';
-import { CAPACITY_OPERATIONS, costOf } from './costs';
+import { billedMs, CAPACITY_OPERATIONS, costOf } from './costs';
+import { presetFor, THROTTLE_HEADROOM } from './presets';
 
 /**
  * Requests a second by operation, each named by its descriptor's `mixName` (./costs); an
  * operation left out sends none.
  */
 export type Mix = Readonly<Partial<Record<string, number>>>;
-
-/** Billed milliseconds of one invocation: the handler measured here plus the round trip in region. */
-export function billedMs(name: FunctionName): number {
-  return Math.ceil(costOf(name).ms + DEPLOYED_ASSUMPTIONS.dynamoRoundTripMs);
-}
-
-/** A capacity preset's stage throttle, as a multiple of the rate it is for (its burst is one second of it). */
-export const THROTTLE_HEADROOM = 1.2;
-
-/**
- * The functions a capacity preset reserves concurrency for. Not the authorizer: its load follows
- * the distinct tokens, not the creates, and a cap would answer 500 to valid tokens.
- */
-export const RESERVED_FUNCTIONS = ['create-plant'] as const satisfies readonly FunctionName[];
-
-/** A reservation holds this many times the modelled concurrency: a slowdown to 3× is still served. */
-export const RESERVE_SLOWDOWN = 3;
-
-/** What a capacity preset sets on top of a stage (`CAPACITY_PRESETS` in lib/infra/stages.ts). */
-export interface Preset {
-  readonly throttlingRateLimit: number;
-  readonly throttlingBurstLimit: number;
-  readonly reservedConcurrency: Readonly<Record<(typeof RESERVED_FUNCTIONS)[number], number>>;
-}
-
-/**
- * Invocations a second a stage throttled at `throttle` lets through to one function it routes:
- * all of it, since every request may be one of that function's.
- */
-export const letThrough = (throttle: number): number => throttle;
-
-/**
- * The preset for `rate` requests a second: the throttle at 1.2 × the rate, burst the same; each
- * reserved function gets 3 × the concurrency it would run at if every request were its own,
- * and at least a tenth of what the throttle lets through to it (Lambda invokes a function at
- * most 10 times its concurrency a second), so the reservation never caps it below the throttle.
- */
-export function presetFor(rate: number): Preset {
-  const throttle = THROTTLE_HEADROOM * rate;
-  const perConcurrency = QUOTAS.lambdaFunctionRequestsPerConcurrency.value;
-  const reserve = (name: FunctionName) =>
-    Math.max(
-      Math.ceil((RESERVE_SLOWDOWN * rate * billedMs(name)) / 1000),
-      Math.ceil(letThrough(throttle) / perConcurrency),
-    );
-  return {
-    throttlingRateLimit: throttle,
-    throttlingBurstLimit: throttle,
-    reservedConcurrency: Object.fromEntries(
-      RESERVED_FUNCTIONS.map((name) => [name, reserve(name)]),
-    ) as Preset['reservedConcurrency'],
-  };
-}
 
 /**
  * Authorizer invocations a second: each token's decision is cached for the TTL, so each active
@@ -270,8 +218,16 @@ export function model(
       source: q.lambdaFunctionRequestsPerConcurrency.source,
     })),
     // AWS states a new table's writes and reads as two limits, not as a combination.
-    row('plants table, new on-demand: write units a second at once', writeUnits, q.dynamoNewTableWrites),
-    row('plants table, new on-demand: read units a second at once', plantReads, q.dynamoNewTableReads),
+    row(
+      'plants table, new on-demand: write units a second at once',
+      writeUnits,
+      q.dynamoNewTableWrites,
+    ),
+    row(
+      'plants table, new on-demand: read units a second at once',
+      plantReads,
+      q.dynamoNewTableReads,
+    ),
     row(
       'byTag index, new on-demand (its own warm throughput, assumed to start as a table): write units a second at once',
       indexWriteUnits,
@@ -403,8 +359,7 @@ export function quotaNeeds(m: LevelModel): Record<(typeof QUOTA_CODES)[number]['
   return {
     // The table and its byTag index are pre-warmed to the stage throttle; the quota (per table
     // or index) must allow it.
-    dynamoTableMax:
-      THROTTLE_HEADROOM * Math.max(m.writeUnits, m.indexWriteUnits, m.readUnits),
+    dynamoTableMax: THROTTLE_HEADROOM * Math.max(m.writeUnits, m.indexWriteUnits, m.readUnits),
     lambdaConcurrency:
       Math.max(reserved + unreserved, m.invocations / perConcurrency) + q.lambdaUnreserved.value,
     apiGatewayRps: THROTTLE_HEADROOM * m.requests,

@@ -17,7 +17,6 @@ import {
 } from './inputs';
 import {
   ACCESS_LINE,
-  billedMs,
   cacheHitRate,
   creates,
   deliveryThroughput,
@@ -25,13 +24,12 @@ import {
   PLATFORM_LINES,
   quotaNeeds,
   readHeavy,
-  RESERVE_SLOWDOWN,
-  THROTTLE_HEADROOM,
   type LevelModel,
 } from './model';
+import { RESERVE_SLOWDOWN, THROTTLE_HEADROOM } from './presets';
 import { ATTEMPTS_ITEM_BYTES, SUBSCRIPTION_ITEM_BYTES, webhookLoad } from './webhook';
 import { REFRESH_AT_RECEIVE_COUNT, SAFETY_RECEIVE_COUNT } from '../../../lambda/webhook/schedule';
-import { costOf, DEFAULTED } from './costs';
+import { billedMs, costOf, DEFAULTED } from './costs';
 
 /** Where the generated part of docs/capacity.md begins and ends. */
 export const MARKERS = {
@@ -113,8 +111,6 @@ function measuredTable(): string {
   );
 }
 
-const write0 = (models: readonly LevelModel[]) => models[0]!;
-
 function shapeTable(models: readonly LevelModel[]): string {
   const row = (label: string, value: (m: LevelModel) => string) => [label, ...models.map(value)];
   const w = (m: LevelModel) => m.webhook;
@@ -135,10 +131,11 @@ function shapeTable(models: readonly LevelModel[]): string {
       'account concurrency needed without reservations: the concurrency, or invocations ÷ 10 if more',
       (m) => n(Math.ceil(m.accountConcurrency)),
     ),
-    ...Object.keys(write0(models).reserved).map((name) =>
+    ...Object.keys(models[0]!.reserved).map((name) =>
       row(
         `${name}: reserved by the level's preset (max(${RESERVE_SLOWDOWN} × its concurrency, ${THROTTLE_HEADROOM} × the rate ÷ 10)), and so its invocations/s at most`,
-        (m) => `${n(m.reserved[name]!)}; ${n(m.reserved[name]! * QUOTAS.lambdaFunctionRequestsPerConcurrency.value)}`,
+        (m) =>
+          `${n(m.reserved[name]!)}; ${n(m.reserved[name]! * QUOTAS.lambdaFunctionRequestsPerConcurrency.value)}`,
       ),
     ),
     row('create-plant from cold (1,000 environments or 10,000 requests/s more per 10 s), s', (m) =>

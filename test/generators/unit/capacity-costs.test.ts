@@ -12,9 +12,8 @@ jest.mock('../../../lib/generators/capacity/inputs', () => {
   );
   return { ...actual, MEASURED: { ...actual.MEASURED, functions } };
 });
-import { costOf, DEFAULTED } from '../../../lib/generators/capacity/costs';
+import { billedMs, costOf, DEFAULTED } from '../../../lib/generators/capacity/costs';
 import { MEASURED } from '../../../lib/generators/capacity/inputs';
-import { billedMs } from '../../../lib/generators/capacity/model';
 import { capacityTables } from '../../../lib/generators/capacity/tables';
 
 const measured = MEASURED.functions as Record<string, { ms: number }>;

@@ -11,13 +11,11 @@ import {
   cacheHitRate,
   creates,
   deliveryThroughput,
-  letThrough,
   model,
-  presetFor,
   quotaNeeds,
   readHeavy,
-  RESERVE_SLOWDOWN,
 } from '../../../lib/generators/capacity/model';
+import { letThrough, presetFor, RESERVE_SLOWDOWN } from '../../../lib/generators/capacity/presets';
 import { webhookLoad } from '../../../lib/generators/capacity/webhook';
 
 /** Every property path read through the inputs module while the model runs. */
