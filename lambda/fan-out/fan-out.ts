@@ -13,7 +13,7 @@
  * maximum record age (the ones before it are done).
  */
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { DeliveryQueue } from '../webhook/delivery-queue';
+import { SQS_CALL_MAX_MS, type DeliveryQueue } from '../webhook/delivery-queue';
 import { deliveriesOf } from '../webhook/deliveries';
 import { writeOf } from '../webhook/events';
 import type { DeliveryMessage } from '../webhook/message';
@@ -32,10 +32,10 @@ export const FAN_OUT_IN_FLIGHT = 32;
 
 /**
  * How long before the invocation's timeout the fan-out starts no more calls (sending again what
- * failed, or setting a record aside): a call started before then ends within the client's three
- * attempts of at most 1 s to connect and 2 s to answer, and their pauses.
+ * failed, or setting a record aside): the longest one call of the SQS client takes (three
+ * attempts of at most 2 s and the pauses between), and a second more.
  */
-export const FAN_OUT_RESERVE_MS = 10_000;
+export const FAN_OUT_RESERVE_MS = SQS_CALL_MAX_MS + 1_000;
 
 /** What the fan-out needs. */
 export interface FanOutDeps {
@@ -48,7 +48,8 @@ export interface FanOutDeps {
 /**
  * What the stream failure queue receives of a record the fan-out can never deliver: the record
  * whole, or, when that would not fit in a message, without its images (its keys and sequence
- * number say which write it was; `replay` sends the plant as stored).
+ * number say which write it was). A record is set aside whole: those of its deliveries that were
+ * queued would come twice if it were ever sent again.
  */
 export interface PoisonRecord {
   readonly reason: string;
@@ -156,7 +157,8 @@ export async function fanOut(
   const setAside: PoisonRecord[] = [];
   const now = options.now ?? Date.now;
   for (const [index, reason] of [...poison].sort(([a], [b]) => a - b)) {
-    // As no delivery is sent again past the deadline, no record is set aside past it: the retry will.
+    // As no delivery is sent again past the deadline, no record is set aside past it: the
+    // retry will.
     if (now() >= options.until) {
       if (!blocked.has(index)) blocked.set(index, new Error('not set aside: near the timeout'));
       continue;

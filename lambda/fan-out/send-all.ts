@@ -1,17 +1,17 @@
 /**
  * Many deliveries onto the queue in SendMessageBatch calls of ten, whatever records they come
  * from (fewer when ten would pass SQS's 256 KiB a call), at most `inFlight` calls at once. A
- * delivery larger than SQS takes is refused here, never sent. What the queue refuses for a passing reason (throttled,
- * its own error), and what a failed call carried (the client's attempts spent, or timed out: it
- * may or may not be queued), is sent again after a pause, batched with the other such entries,
- * until `until`; an entry refused as malformed (`SenderFault`: our bug) is never sent again.
- * No call starts after `until`, in the first round either.
- * An entry the queue accepted is never sent again, so a refusal duplicates nothing; only a call
- * that failed without an answer can queue its entries twice (with the same `webhook-id`s).
+ * delivery too large to queue (`fitsAsDelivery`) is refused here, never sent. What the queue
+ * refuses for a passing reason (throttled, its own error), and what a failed call carried (the
+ * client's attempts spent, or timed out: it may or may not be queued), is sent again after a
+ * pause, batched with the other such entries, until `until`; an entry refused as malformed
+ * (`SenderFault`: our bug) is never sent again. No call starts after `until`, in the first round
+ * either. An entry the queue accepted is never sent again, so a refusal duplicates nothing; only
+ * a call that failed without an answer can queue its entries twice (with the same `webhook-id`s).
  */
 import type { DeliveryQueue, RefusedEntry } from '../webhook/delivery-queue';
 import type { DeliveryMessage } from '../webhook/message';
-import { bodyBytes, queueBody, sqsBatches, SQS_MESSAGE_LIMIT_BYTES } from '../webhook/queue-body';
+import { bodyBytes, fitsAsDelivery, queueBody, sqsBatches } from '../webhook/queue-body';
 
 /** What became of one entry. */
 export type EntryFate =
@@ -54,12 +54,13 @@ export async function sendAll(
   const now = options.now ?? Date.now;
   const bodies = messages.map(queueBody);
   const sizes = bodies.map(bodyBytes);
-  const fates: EntryFate[] = sizes.map((size) =>
-    size > SQS_MESSAGE_LIMIT_BYTES
-      ? { fate: 'refused', reason: `${size} bytes, over the ${SQS_MESSAGE_LIMIT_BYTES} SQS takes` }
-      : { fate: 'pending', error: undefined },
+  const fits = bodies.map(fitsAsDelivery);
+  const fates: EntryFate[] = sizes.map((size, index) =>
+    fits[index]
+      ? { fate: 'pending', error: undefined }
+      : { fate: 'refused', reason: `a delivery of ${size} bytes, too large to queue` },
   );
-  let round = sizes.flatMap((size, index) => (size > SQS_MESSAGE_LIMIT_BYTES ? [] : [index]));
+  let round = fits.flatMap((fit, index) => (fit ? [index] : []));
   let pause = options.firstPauseMs ?? 50;
   for (;;) {
     const again: number[] = [];

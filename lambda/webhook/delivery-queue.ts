@@ -34,12 +34,16 @@ export interface RefusedEntry {
 /** The delivery queue, as the fan-out and deliver functions use it. */
 export interface DeliveryQueue {
   /**
-   * One SendMessageBatch of at most `BATCH_ENTRIES` entries; answers the entries the queue
-   * refused (the others are queued). Throws when the call itself failed after the client's
-   * retries: then any of its entries may or may not have been queued.
+   * One SendMessageBatch of at most `BATCH_ENTRIES` entries and 256 KiB in all (`sqsBatches`),
+   * each entry's `body` being `queueBody(message)`; answers the entries the queue refused (the
+   * others are queued). Throws when the call itself failed after the client's retries: then any
+   * of its entries may or may not have been queued.
    */
   sendBatch(entries: readonly BatchEntry[]): Promise<RefusedEntry[]>;
-  /** Queues deliveries (one message each), ten a call, one call after another; throws unless every one was accepted. */
+  /**
+   * Queues deliveries (one message each), at most ten a call and 256 KiB in all, one call after
+   * another; throws unless every one was accepted (one larger than SQS takes: at once).
+   */
   send(messages: readonly DeliveryMessage[]): Promise<void>;
   /** Makes a received message visible again after `seconds`. */
   retryAfter(receiptHandle: string, seconds: number): Promise<void>;
@@ -68,19 +72,31 @@ export const JSON_QUEUE_ACTIONS = {
   put: ['sqs:SendMessage'],
 } as const satisfies MethodActions<ReturnType<typeof sqsJsonQueue>>;
 
+/** The SQS client's attempts of a call, and how long each may take, connecting included. */
+export const SQS_ATTEMPTS = 3;
+export const SQS_ATTEMPT_TIMEOUT_MS = 2_000;
 /**
- * The SQS client of the webhook functions: three attempts of a call, each given up after 2 s
- * (a call takes milliseconds; one that hangs is sent again rather than holding the invocation),
- * and sockets enough for the fan-out's calls in flight.
+ * The longest the SDK's standard retry strategy pauses between attempts: when throttled, at most
+ * 1 s before the second attempt and 2 s before the third (its backoff base is 1 s for throttling,
+ * 50 ms otherwise, doubling).
+ */
+const SQS_RETRY_PAUSES_MS = 3_000;
+/** The longest one call of the client takes: every attempt's timeout and the pauses between. */
+export const SQS_CALL_MAX_MS = SQS_ATTEMPTS * SQS_ATTEMPT_TIMEOUT_MS + SQS_RETRY_PAUSES_MS;
+
+/**
+ * The SQS client of the webhook functions: three attempts of a call, each given up after 2 s from
+ * when its request starts, connecting included (a call takes milliseconds; one that hangs is sent
+ * again rather than holding the invocation), and sockets enough for the fan-out's calls in flight.
  */
 export function makeSqsClient(config: SQSClientConfig = {}): SQSClient {
   return new SQSClient({
-    maxAttempts: 3,
+    maxAttempts: SQS_ATTEMPTS,
     // The middleware stack resolved once per command, not on every call (the SDK's 0-1 ms a call).
     cacheMiddleware: true,
     requestHandler: {
       connectionTimeout: 1_000,
-      requestTimeout: 2_000,
+      requestTimeout: SQS_ATTEMPT_TIMEOUT_MS,
       throwOnRequestTimeout: true,
       httpAgent: { keepAlive: true, maxSockets: 64 },
       httpsAgent: { keepAlive: true, maxSockets: 64 },

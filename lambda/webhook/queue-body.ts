@@ -33,12 +33,28 @@ export function bodyBytes(body: string): number {
   return Buffer.byteLength(body);
 }
 
+/**
+ * Room a new delivery leaves under the limit for what the deliverer adds to its copies (the
+ * attempt, the wait, the first attempt's time: about 64 bytes at their largest).
+ */
+export const DELIVERY_HEADROOM_BYTES = 512;
+
+/**
+ * True when a new delivery's body can be queued, and its copies after failed attempts too. One
+ * that cannot (only a plant stored before the field limits is that large) is never sent: the
+ * fan-out sets its record aside, a replay counts it.
+ */
+export function fitsAsDelivery(body: string): boolean {
+  return bodyBytes(body) <= SQS_MESSAGE_LIMIT_BYTES - DELIVERY_HEADROOM_BYTES;
+}
+
 /** SendMessageBatch takes at most ten entries. */
 export const BATCH_ENTRIES = 10;
 
 /**
  * `indexes` in runs, in order, each one SendMessageBatch: at most `BATCH_ENTRIES` entries and
- * `SQS_MESSAGE_LIMIT_BYTES` in all (`sizes[index]` is an entry's body's size; each at most that).
+ * `SQS_MESSAGE_LIMIT_BYTES` in all (`sizes[index]` is an entry's body's size). Throws on an entry
+ * larger than SQS takes: callers leave those out first.
  */
 export function sqsBatches(indexes: readonly number[], sizes: readonly number[]): number[][] {
   const out: number[][] = [];
@@ -46,6 +62,9 @@ export function sqsBatches(indexes: readonly number[], sizes: readonly number[])
   let bytes = 0;
   for (const index of indexes) {
     const size = sizes[index]!;
+    if (size > SQS_MESSAGE_LIMIT_BYTES) {
+      throw new Error(`a message of ${size} bytes, over the ${SQS_MESSAGE_LIMIT_BYTES} SQS takes`);
+    }
     if (batch.length === BATCH_ENTRIES || bytes + size > SQS_MESSAGE_LIMIT_BYTES) {
       out.push(batch);
       batch = [];

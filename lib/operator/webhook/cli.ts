@@ -12,7 +12,7 @@ import { WEBHOOK_HELP } from './help';
 import { listenCommand } from './listen';
 import { enable, printAttempts } from './receivers';
 import { deadLetters, replayCommand, sendTest } from './redelivery';
-import { purgedDeletesLine, replay } from './replay';
+import { replay, replayNotes } from './replay';
 import { add, list, remove, rotate, update } from './subscribers';
 import { receiverStates, replayDependencies, resolveTarget, type Target } from './target';
 
@@ -81,8 +81,7 @@ const COMMANDS: Readonly<Record<string, (call: Call) => Promise<void>>> = {
       receiverStates(target),
       async (since, subscriber) => {
         const result = await replay({ since: new Date(since), subscriberId: subscriber }, deps);
-        const purged = purgedDeletesLine(result);
-        if (purged !== undefined) io.err(purged);
+        for (const note of replayNotes(result)) io.err(note);
         return result.queued;
       },
       subscriberId,

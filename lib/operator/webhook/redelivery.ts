@@ -7,7 +7,7 @@ import { UsageError } from '../../cli/args';
 import type { CliIo } from '../../cli/run';
 import { listDeadLetters } from './dead-letters';
 import { queueTestDelivery, webhookQueues } from './queues';
-import { purgedDeletesLine, replay } from './replay';
+import { replay, replayNotes } from './replay';
 import { replayDependencies, subscriptions, type Target } from './target';
 
 /** `test <subscriberId>`: one example delivery queued for an existing subscriber. */
@@ -59,8 +59,7 @@ export async function replayCommand(
   io.err(
     `queued ${counted(queued, 'delivery', 'deliveries')} of ${counted(plants, 'plant')} stored ${range} (with their first webhook-ids)${skipped}`,
   );
-  const purged = purgedDeletesLine(result);
-  if (purged !== undefined) io.err(purged);
+  for (const note of replayNotes(result)) io.err(note);
 }
 
 /** `1 plant`, `2 plants`. */

@@ -18,6 +18,7 @@ import { FIRST_VERSION } from '../../../lambda/plants/versions';
 import { deliveriesOf, type PlantImage } from '../../../lambda/webhook/deliveries';
 import { eventsOfItem, type PlantWrite } from '../../../lambda/webhook/events';
 import type { Subscriber } from '../../../lambda/webhook/subscriptions-table';
+import { fitsAsDelivery, queueBody } from '../../../lambda/webhook/queue-body';
 
 /** Which plants, to whom. */
 export interface ReplayRange {
@@ -57,13 +58,29 @@ export interface ReplayResult {
    * ago) and a subscriber chose plantDeleted: that time, before which deletes cannot be sent.
    */
   readonly deletesPurgedBefore?: string;
+  /**
+   * The plants (ids) whose deliveries are too large to queue (`fitsAsDelivery`: only plants
+   * stored before the field limits): not queued, as the fan-out queued none of them either.
+   */
+  readonly tooLarge: readonly string[];
 }
 
-/** The line a replay's caller prints when deletes in its range are purged, if any. */
-export function purgedDeletesLine(result: ReplayResult): string | undefined {
-  return result.deletesPurgedBefore === undefined
-    ? undefined
-    : `plantDeleted before ${result.deletesPurgedBefore} cannot be replayed: a deleted plant's tombstone is purged after ${TOMBSTONE_DAYS} days`;
+/** The lines a replay's caller prints besides its count: what it could not send, if anything. */
+export function replayNotes(result: ReplayResult): string[] {
+  const notes: string[] = [];
+  if (result.deletesPurgedBefore !== undefined) {
+    notes.push(
+      `plantDeleted before ${result.deletesPurgedBefore} cannot be replayed: a deleted plant's tombstone is purged after ${TOMBSTONE_DAYS} days`,
+    );
+  }
+  const [first] = result.tooLarge;
+  if (first !== undefined) {
+    const more = result.tooLarge.length > 1 ? ` and ${result.tooLarge.length - 1} more` : '';
+    notes.push(
+      `not queued: plant ${first}${more}, whose delivery is larger than SQS takes (stored before the field limits; a receiver can GET it)`,
+    );
+  }
+  return notes;
 }
 
 /** Queues the deliveries of every plant stored in `range`; throws on an unknown subscriber. */
@@ -84,6 +101,7 @@ export async function replay(range: ReplayRange, deps: ReplayDeps): Promise<Repl
     plants: 0,
     queued: 0,
     beforeSubscribers: 0,
+    tooLarge: [],
     ...(since < kept && chosen.has('plantDeleted') ? { deletesPurgedBefore: kept } : {}),
   };
   for await (const page of deps.plants.storedImages({ since, until })) {
@@ -94,10 +112,14 @@ export async function replay(range: ReplayRange, deps: ReplayDeps): Promise<Repl
       );
       return { deliveries, owed: writes.some((write) => chosen.has(write.event)) };
     });
-    const deliveries = perPlant.flatMap((plant) => plant.deliveries);
+    const owed = perPlant.flatMap((plant) => plant.deliveries);
+    const deliveries = owed.filter((delivery) => fitsAsDelivery(queueBody(delivery)));
+    const tooLarge = new Set(owed.filter((d) => !deliveries.includes(d)).map((d) => d.plantId));
+    result.tooLarge = [...result.tooLarge, ...tooLarge];
     await deps.queue.send(deliveries);
     result.queued += deliveries.length;
     for (const plant of perPlant) {
+      if (plant.deliveries.some((d) => tooLarge.has(d.plantId))) continue;
       if (plant.deliveries.length > 0) result.plants += 1;
       else if (plant.owed) result.beforeSubscribers += 1;
     }

@@ -5,7 +5,9 @@
  * What the queue holds afterwards is counted by `webhook-id`: every delivery at least once, and
  * twice only what a call whose answer was lost carried, or what followed a record blocked until
  * the deadline (Lambda retries from that record). And what SQS itself refuses, as the local SQS
- * refuses it: a character outside its set, a message or a call over 256 KiB.
+ * refuses it (a character outside its set, a message or a call over 256 KiB), on every path a
+ * delivery takes to a queue: the fan-out, the deliverer's copies and dead letters, the stream
+ * failure queue, a replay.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
 import { createServer, type Server } from 'node:http';
@@ -16,12 +18,22 @@ import {
   type FanOutDeps,
   type PoisonRecord,
 } from '../../../lambda/fan-out/fan-out';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import {
   makeSqsClient,
+  sqsDeadLetters,
   sqsDeliveryQueue,
   sqsJsonQueue,
 } from '../../../lambda/webhook/delivery-queue';
-import { parseDeliveryMessage } from '../../../lambda/webhook/message';
+import { parseDeliveryMessage, type DeliveryMessage } from '../../../lambda/webhook/message';
+import {
+  bodyBytes,
+  DELIVERY_HEADROOM_BYTES,
+  queueBody,
+  SQS_MESSAGE_LIMIT_BYTES,
+} from '../../../lambda/webhook/queue-body';
+import { replay } from '../../../lib/operator/webhook/replay';
 import { webhookIdOf } from '../../../lambda/webhook/signature';
 import { LOCAL_REGION } from '../../../lib/local/dynamodb/engine';
 import { LocalQueue } from '../../../lib/local/sqs/queue';
@@ -59,6 +71,7 @@ let faults: SqsFaults = {};
 let queue: LocalQueue;
 /** The stream failure queue, on the same local SQS. */
 let failures: LocalQueue;
+let client: SQSClient;
 let deps: FanOutDeps;
 
 beforeEach(async () => {
@@ -75,7 +88,7 @@ beforeEach(async () => {
     });
   queue = localQueue('deliveries');
   failures = localQueue('stream-failures');
-  const client = makeSqsClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  client = makeSqsClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   deps = {
     subscribers: async () => SUBSCRIBERS,
     queue: sqsDeliveryQueue(queue.options.url, client),
@@ -83,6 +96,7 @@ beforeEach(async () => {
   };
 });
 afterEach(async () => {
+  client.destroy();
   queue.close();
   failures.close();
   server.closeAllConnections();
@@ -225,7 +239,7 @@ it('a delivery larger than SQS takes: its record goes to the failure queue witho
     .map((m) => JSON.parse(m.body) as PoisonRecord);
   expect(setAside).toEqual([
     {
-      reason: expect.stringMatching(/bytes, over the 262144 SQS takes/),
+      reason: expect.stringMatching(/bytes, too large to queue/),
       record: { ...batch[2], dynamodb: { SequenceNumber: '3'.padStart(21, '0') } },
       imagesOmitted: true,
     },
@@ -257,4 +271,81 @@ it('a record blocked mid-batch: the retry from it queues the later records again
     [2, 2, 2],
     [2, 2, 2],
   ]);
+});
+
+/** The one delivery of plant `id` named `name`, to the first subscriber. */
+const deliveryOf = (id: number, name: string): DeliveryMessage =>
+  (
+    recordDeliveries(records(id, id, () => name)[0]!, SUBSCRIBERS.slice(0, 1)) as DeliveryMessage[]
+  )[0]!;
+
+it("the deliverer's re-queue and dead letter, and the stream failure queue, give back a name with U+FFFE and U+FFFF exactly", async () => {
+  const name = 'a\uFFFE\uFFFFb\u{1F331}';
+  const copy = { ...deliveryOf(1, name), attempt: 1, waitSeconds: 300, firstAttemptAt: 1 };
+  await sqsDeliveryQueue(queue.options.url, client).send([copy]);
+  expect(queue.receive(10).map((m) => parseDeliveryMessage(m.body))).toEqual([copy]);
+  await sqsDeadLetters(failures.options.url, client).deadLetter(copy);
+  const { webhookId, subscriberId, plantId, body } = copy;
+  const letters = failures.receive(10).map((m) => JSON.parse(m.body) as unknown);
+  expect(letters).toEqual([{ webhookId, subscriberId, plantId, body }]);
+  const [record] = records(2, 2, () => name);
+  await deps.failures.put({ reason: 'r', record: record! });
+  expect(failures.receive(10).map((m) => JSON.parse(m.body) as unknown)).toEqual([
+    { reason: 'r', record },
+  ]);
+});
+
+it('sizes are bytes: a name of 140,000 two-byte characters (280,000 bytes) is too large to queue, its record set aside', async () => {
+  const batch = [...records(1, 1), ...records(2, 2, () => 'é'.repeat(140_000)), ...records(3, 3)];
+  const result = await fanOut(batch, deps, soon());
+  expect(result.failedAt).toBeUndefined();
+  expect(result.setAside.map((r) => r.record.eventID)).toEqual(['e2']);
+  expectEachOnce(6);
+});
+
+it('a delivery at the limit (256 KiB less the room for the deliverer’s copies) is queued, and its copy re-queued; a byte more is set aside', async () => {
+  const limit = SQS_MESSAGE_LIMIT_BYTES - DELIVERY_HEADROOM_BYTES;
+  // ASCII names: one more character is one more byte.
+  const nameFor = (id: number, bytes: number) => {
+    const base = bodyBytes(queueBody(deliveryOf(id, '')));
+    return 'x'.repeat(bytes - base);
+  };
+  const atLimit = nameFor(1, limit);
+  const over = nameFor(2, limit + 1);
+  expect(bodyBytes(queueBody(deliveryOf(1, atLimit)))).toBe(limit);
+  const one = { ...deps, subscribers: async () => SUBSCRIBERS.slice(0, 1) };
+  const result = await fanOut(
+    [...records(1, 1, () => atLimit), ...records(2, 2, () => over)],
+    one,
+    soon(),
+  );
+  expect(result.queued).toBe(1);
+  expect(result.setAside.map((r) => r.record.eventID)).toEqual(['e2']);
+  // The deliverer's copy after failed attempts, with its largest fields, still fits.
+  const [held] = queue.receive(10).map((m) => parseDeliveryMessage(m.body)!);
+  const copy = { ...held!, attempt: 12, waitSeconds: 43_200, firstAttemptAt: Date.now() };
+  await sqsDeliveryQueue(queue.options.url, client).send([copy]);
+  expect(queue.receive(10).map((m) => parseDeliveryMessage(m.body))).toEqual([copy]);
+});
+
+it('a replay skips a plant whose delivery is too large to queue, says which, and queues the rest of its page and the pages after', async () => {
+  const createdAt = '2026-02-01T00:00:00.000Z';
+  const item = (id: number, name: string) =>
+    marshall({ id, name, createdAt, createdBy: 'tok_a', version: 1 });
+  const result = await replay(
+    { since: new Date('2026-01-15T00:00:00.000Z') },
+    {
+      plants: {
+        storedImages: async function* () {
+          yield [item(10, 'small'), item(11, 'x'.repeat(300_000)), item(12, 'small too')];
+          yield [item(13, 'next page')];
+        },
+      },
+      subscribers: async () => SUBSCRIBERS.slice(0, 1),
+      queue: sqsDeliveryQueue(queue.options.url, client),
+    },
+  );
+  expect(result).toMatchObject({ plants: 3, queued: 3, tooLarge: ['11'] });
+  const held = queue.receive(10).map((m) => parseDeliveryMessage(m.body)!.plantId);
+  expect(held.sort()).toEqual(['10', '12', '13']);
 });
