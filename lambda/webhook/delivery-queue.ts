@@ -81,8 +81,15 @@ export const SQS_ATTEMPT_TIMEOUT_MS = 2_000;
  * 50 ms otherwise, doubling).
  */
 const SQS_RETRY_PAUSES_MS = 3_000;
-/** The longest one call of the client takes: every attempt's timeout and the pauses between. */
+/**
+ * The longest one call of the client takes: every attempt's timeout and the pauses between. The
+ * SDK may pause longer when SQS answers with a retry hint, and a response that stalls after its
+ * headers has no timeout of its own: every call is aborted at this bound whatever happens.
+ */
 export const SQS_CALL_MAX_MS = SQS_ATTEMPTS * SQS_ATTEMPT_TIMEOUT_MS + SQS_RETRY_PAUSES_MS;
+
+/** The options of every call: aborted at `SQS_CALL_MAX_MS`. */
+const bounded = () => ({ abortSignal: AbortSignal.timeout(SQS_CALL_MAX_MS) });
 
 /**
  * The SQS client of the webhook functions: three attempts of a call, each given up after 2 s from
@@ -113,6 +120,7 @@ export function sqsDeliveryQueue(queueUrl: string, client = makeSqsClient()): De
         QueueUrl: queueUrl,
         Entries: entries.map(({ id, body }) => ({ Id: id, MessageBody: body })),
       }),
+      bounded(),
     );
     return Failed.map((failed) => ({
       id: failed.Id ?? '',
@@ -144,6 +152,7 @@ export function sqsDeliveryQueue(queueUrl: string, client = makeSqsClient()): De
           ReceiptHandle: receiptHandle,
           VisibilityTimeout: seconds,
         }),
+        bounded(),
       );
     },
   };
@@ -159,6 +168,7 @@ export function sqsJsonQueue(queueUrl: string, client = makeSqsClient()) {
     async put(document: unknown): Promise<void> {
       await client.send(
         new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: queueBody(document) }),
+        bounded(),
       );
     },
   };

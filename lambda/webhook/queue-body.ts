@@ -34,8 +34,8 @@ export function bodyBytes(body: string): number {
 }
 
 /**
- * Room a new delivery leaves under the limit for what the deliverer adds to its copies (the
- * attempt, the wait, the first attempt's time: about 64 bytes at their largest).
+ * Room a new delivery leaves under the limit for what the deliverer adds to its copies (when it
+ * was stored, the attempt, the wait, the first attempt's time: about 110 bytes at their largest).
  */
 export const DELIVERY_HEADROOM_BYTES = 512;
 

@@ -59,11 +59,15 @@ export interface ReplayResult {
    */
   readonly deletesPurgedBefore?: string;
   /**
-   * The plants (ids) whose deliveries are too large to queue (`fitsAsDelivery`: only plants
-   * stored before the field limits): not queued, as the fan-out queued none of them either.
+   * The plants (ids) with a delivery too large to queue (`fitsAsDelivery`: only plants stored
+   * before the field limits), to some subscriber or all: not queued to them, as the fan-out
+   * queued them none either.
    */
   readonly tooLarge: readonly string[];
 }
+
+/** The plant ids a note names, at most. */
+const NAMED_AT_MOST = 10;
 
 /** The lines a replay's caller prints besides its count: what it could not send, if anything. */
 export function replayNotes(result: ReplayResult): string[] {
@@ -73,11 +77,12 @@ export function replayNotes(result: ReplayResult): string[] {
       `plantDeleted before ${result.deletesPurgedBefore} cannot be replayed: a deleted plant's tombstone is purged after ${TOMBSTONE_DAYS} days`,
     );
   }
-  const [first] = result.tooLarge;
-  if (first !== undefined) {
-    const more = result.tooLarge.length > 1 ? ` and ${result.tooLarge.length - 1} more` : '';
+  const { tooLarge } = result;
+  if (tooLarge.length > 0) {
+    const more =
+      tooLarge.length > NAMED_AT_MOST ? ` and ${tooLarge.length - NAMED_AT_MOST} more` : '';
     notes.push(
-      `not queued: plant ${first}${more}, whose delivery is larger than SQS takes (stored before the field limits; a receiver can GET it)`,
+      `not queued: a delivery of plant ${tooLarge.slice(0, NAMED_AT_MOST).join(', ')}${more}, too large to queue (stored before the field limits; a receiver can GET the plant)`,
     );
   }
   return notes;
@@ -104,6 +109,7 @@ export async function replay(range: ReplayRange, deps: ReplayDeps): Promise<Repl
     tooLarge: [],
     ...(since < kept && chosen.has('plantDeleted') ? { deletesPurgedBefore: kept } : {}),
   };
+  const skipped: string[] = [];
   for await (const page of deps.plants.storedImages({ since, until })) {
     const perPlant = page.map((item) => {
       const writes = replayedWrites(item, since, until);
@@ -112,19 +118,19 @@ export async function replay(range: ReplayRange, deps: ReplayDeps): Promise<Repl
       );
       return { deliveries, owed: writes.some((write) => chosen.has(write.event)) };
     });
-    const owed = perPlant.flatMap((plant) => plant.deliveries);
-    const deliveries = owed.filter((delivery) => fitsAsDelivery(queueBody(delivery)));
-    const tooLarge = new Set(owed.filter((d) => !deliveries.includes(d)).map((d) => d.plantId));
-    result.tooLarge = [...result.tooLarge, ...tooLarge];
-    await deps.queue.send(deliveries);
-    result.queued += deliveries.length;
+    const fits = new Set(
+      perPlant.flatMap((plant) => plant.deliveries.filter((d) => fitsAsDelivery(queueBody(d)))),
+    );
+    await deps.queue.send(perPlant.flatMap((plant) => plant.deliveries.filter((d) => fits.has(d))));
+    result.queued += fits.size;
     for (const plant of perPlant) {
-      if (plant.deliveries.some((d) => tooLarge.has(d.plantId))) continue;
-      if (plant.deliveries.length > 0) result.plants += 1;
-      else if (plant.owed) result.beforeSubscribers += 1;
+      const tooLarge = plant.deliveries.find((d) => !fits.has(d));
+      if (tooLarge) skipped.push(tooLarge.plantId);
+      if (plant.deliveries.some((d) => fits.has(d))) result.plants += 1;
+      else if (plant.deliveries.length === 0 && plant.owed) result.beforeSubscribers += 1;
     }
   }
-  return result;
+  return { ...result, tooLarge: skipped };
 }
 
 /**

@@ -33,7 +33,8 @@ import {
   queueBody,
   SQS_MESSAGE_LIMIT_BYTES,
 } from '../../../lambda/webhook/queue-body';
-import { replay } from '../../../lib/operator/webhook/replay';
+import { replay, replayNotes } from '../../../lib/operator/webhook/replay';
+import type { Subscriber } from '../../../lambda/webhook/subscriptions-table';
 import { webhookIdOf } from '../../../lambda/webhook/signature';
 import { LOCAL_REGION } from '../../../lib/local/dynamodb/engine';
 import { LocalQueue } from '../../../lib/local/sqs/queue';
@@ -273,11 +274,17 @@ it('a record blocked mid-batch: the retry from it queues the later records again
   ]);
 });
 
+/** Plant `id`'s record as a plant stored before `createdAt` was kept has it: no `createdAt`. */
+const oldRecord = (id: number, name: string): DynamoDBRecord => {
+  const [record] = records(id, id, () => name);
+  const image = { ...record!.dynamodb!.NewImage! };
+  delete image.createdAt;
+  return { ...record!, dynamodb: { ...record!.dynamodb, NewImage: image } };
+};
+
 /** The one delivery of plant `id` named `name`, to the first subscriber. */
-const deliveryOf = (id: number, name: string): DeliveryMessage =>
-  (
-    recordDeliveries(records(id, id, () => name)[0]!, SUBSCRIBERS.slice(0, 1)) as DeliveryMessage[]
-  )[0]!;
+const deliveryOf = (id: number, name: string, record = records(id, id, () => name)[0]!) =>
+  (recordDeliveries(record, SUBSCRIBERS.slice(0, 1)) as DeliveryMessage[])[0]!;
 
 it("the deliverer's re-queue and dead letter, and the stream failure queue, give back a name with U+FFFE and U+FFFF exactly", async () => {
   const name = 'a\uFFFE\uFFFFb\u{1F331}';
@@ -303,49 +310,77 @@ it('sizes are bytes: a name of 140,000 two-byte characters (280,000 bytes) is to
   expectEachOnce(6);
 });
 
-it('a delivery at the limit (256 KiB less the room for the deliverer’s copies) is queued, and its copy re-queued; a byte more is set aside', async () => {
+it('a delivery at the limit (256 KiB less the room for the deliverer’s copies) is queued, and its largest copy re-queued; a byte more is set aside', async () => {
   const limit = SQS_MESSAGE_LIMIT_BYTES - DELIVERY_HEADROOM_BYTES;
-  // ASCII names: one more character is one more byte.
-  const nameFor = (id: number, bytes: number) => {
-    const base = bodyBytes(queueBody(deliveryOf(id, '')));
-    return 'x'.repeat(bytes - base);
-  };
+  // A plant stored before `createdAt` was kept: its deliveries carry no `storedAt`, which the
+  // deliverer's copies add. ASCII names: one more character is one more byte.
+  const nameFor = (id: number, bytes: number) =>
+    'x'.repeat(bytes - bodyBytes(queueBody(deliveryOf(id, '', oldRecord(id, '')))));
   const atLimit = nameFor(1, limit);
   const over = nameFor(2, limit + 1);
-  expect(bodyBytes(queueBody(deliveryOf(1, atLimit)))).toBe(limit);
+  expect(bodyBytes(queueBody(deliveryOf(1, atLimit, oldRecord(1, atLimit))))).toBe(limit);
   const one = { ...deps, subscribers: async () => SUBSCRIBERS.slice(0, 1) };
-  const result = await fanOut(
-    [...records(1, 1, () => atLimit), ...records(2, 2, () => over)],
-    one,
-    soon(),
-  );
+  const result = await fanOut([oldRecord(1, atLimit), oldRecord(2, over)], one, soon());
   expect(result.queued).toBe(1);
   expect(result.setAside.map((r) => r.record.eventID)).toEqual(['e2']);
-  // The deliverer's copy after failed attempts, with its largest fields, still fits.
+  // The deliverer's copy after failed attempts, every field it adds at its largest, still fits.
   const [held] = queue.receive(10).map((m) => parseDeliveryMessage(m.body)!);
-  const copy = { ...held!, attempt: 12, waitSeconds: 43_200, firstAttemptAt: Date.now() };
+  expect(held!.storedAt).toBeUndefined();
+  const copy = {
+    ...held!,
+    storedAt: new Date().toISOString(),
+    attempt: 12,
+    waitSeconds: 43_200,
+    firstAttemptAt: Date.now(),
+  };
   await sqsDeliveryQueue(queue.options.url, client).send([copy]);
   expect(queue.receive(10).map((m) => parseDeliveryMessage(m.body))).toEqual([copy]);
 });
 
-it('a replay skips a plant whose delivery is too large to queue, says which, and queues the rest of its page and the pages after', async () => {
+it('a replay skips a delivery too large to queue and names its plant, queues the rest of its page and the pages after, and counts a plant queued to some', async () => {
   const createdAt = '2026-02-01T00:00:00.000Z';
   const item = (id: number, name: string) =>
     marshall({ id, name, createdAt, createdBy: 'tok_a', version: 1 });
+  // Two subscribers: the second chose typed events, whose newPlant body is longer; plant 22's
+  // delivery fits the first's and not the second's.
+  const [plain, other] = SUBSCRIBERS;
+  const typed = { ...other!, events: ['newPlant', 'plantUpdated'] } as Subscriber;
+  const sizes = (name: string) =>
+    (recordDeliveries(records(22, 22, () => name)[0]!, [plain!, typed]) as DeliveryMessage[]).map(
+      (d) => bodyBytes(queueBody(d)),
+    );
+  const [plainBase, typedBase] = sizes('');
+  const limit = SQS_MESSAGE_LIMIT_BYTES - DELIVERY_HEADROOM_BYTES;
+  const between = 'x'.repeat(limit + 1 - typedBase!);
+  const [plainSize, typedSize] = sizes(between);
+  expect([plainSize! <= limit, typedSize! > limit, plainBase! < typedBase!]).toEqual([
+    true,
+    true,
+    true,
+  ]);
+  const huge = 'x'.repeat(300_000);
   const result = await replay(
     { since: new Date('2026-01-15T00:00:00.000Z') },
     {
       plants: {
         storedImages: async function* () {
-          yield [item(10, 'small'), item(11, 'x'.repeat(300_000)), item(12, 'small too')];
-          yield [item(13, 'next page')];
+          yield [item(10, 'small'), item(11, huge), item(12, 'small too')];
+          yield [item(21, huge), item(22, between), item(23, 'next page')];
         },
       },
-      subscribers: async () => SUBSCRIBERS.slice(0, 1),
+      subscribers: async () => [plain!, typed],
       queue: sqsDeliveryQueue(queue.options.url, client),
     },
   );
-  expect(result).toMatchObject({ plants: 3, queued: 3, tooLarge: ['11'] });
-  const held = queue.receive(10).map((m) => parseDeliveryMessage(m.body)!.plantId);
-  expect(held.sort()).toEqual(['10', '12', '13']);
+  expect(result).toMatchObject({ plants: 4, queued: 7, tooLarge: ['11', '21', '22'] });
+  const held = queue.receive(20).map((m) => parseDeliveryMessage(m.body)!);
+  expect(held.map((d) => `${d.plantId}:${d.subscriberId}`).sort()).toEqual(
+    ['10', '12', '23']
+      .flatMap((id) => [`${id}:sub_a`, `${id}:sub_b`])
+      .concat('22:sub_a')
+      .sort(),
+  );
+  expect(replayNotes(result)).toEqual([
+    'not queued: a delivery of plant 11, 21, 22, too large to queue (stored before the field limits; a receiver can GET the plant)',
+  ]);
 });

@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { addressRefusal, PUBLIC_ONLY, urlRefusal } from '../../../lambda/webhook/address-policy';
 import { fanOut } from '../../../lambda/fan-out/fan-out';
 import { freshSubscribers } from '../../../lambda/fan-out/fresh-subscribers';
+import { sqsBatches, SQS_MESSAGE_LIMIT_BYTES } from '../../../lambda/webhook/queue-body';
 import {
   SUBSCRIBERS_FRESH_SECONDS,
   subscribersFreshSecondsOf,
@@ -353,6 +354,23 @@ describe('fan-out', () => {
     expect(puts).toBe(0);
     expect(result.failedAt?.sequenceNumber).toBe('2');
     expect(result.queued).toBe(6);
+  });
+});
+
+describe('SendMessageBatch calls (sqsBatches)', () => {
+  const LIMIT = SQS_MESSAGE_LIMIT_BYTES;
+  const all = (sizes: number[]) => sqsBatches(Object.keys(sizes).map(Number), sizes);
+
+  it('cuts at ten entries or 256 KiB in all, in order, and never makes an empty call', () => {
+    expect(all(Array(23).fill(1)).map((b) => b.length)).toEqual([10, 10, 3]);
+    expect(all([LIMIT, 1, LIMIT - 1, 1])).toEqual([[0], [1, 2], [3]]);
+    expect(all([])).toEqual([]);
+  });
+
+  it('refuses an entry larger than SQS takes, before any call', () => {
+    expect(() => all([LIMIT + 1, 1])).toThrow(
+      `a message of ${LIMIT + 1} bytes, over the ${LIMIT} SQS takes`,
+    );
   });
 });
 
