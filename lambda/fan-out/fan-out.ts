@@ -1,12 +1,12 @@
 /**
  * The fan-out: each write of a plant (an INSERT or MODIFY record of the plants table's stream: a
  * create, a change, a delete's mark) becomes one queued delivery per subscriber registered now
- * that chose its event (`events.ts` says which event a record is). The deliveries of the whole batch go out
- * together, ten to a SendMessageBatch across records, at most `FAN_OUT_IN_FLIGHT` calls at once
- * (`send-all.ts`): 100 records at one subscriber are 10 calls, at ten subscribers 100. A record
- * that can never succeed (not a stored plant, a delivery larger than SQS takes, or one the queue
- * refuses as malformed: our bug) is sent to the stream failure queue (whole, or without its images
- * when they would not fit) and passed, so it never blocks its shard. A
+ * that chose its event (`events.ts` says which event a record is). The deliveries of the whole
+ * batch go out together, ten to a SendMessageBatch across records, at most `FAN_OUT_IN_FLIGHT`
+ * calls at once (`send-all.ts`): 100 records at one subscriber are 10 calls, at ten subscribers
+ * 100. A record that can never succeed (not a stored plant, a delivery too large to queue, or one
+ * the queue refuses as malformed: our bug) is sent to the stream failure queue (whole, or without
+ * its images when they would not fit) and passed, so it never blocks its shard. A
  * delivery the queue refuses on its side, or a call that failed, is sent again within the
  * invocation until its deadline; then the first record not wholly queued is reported (the first
  * of all when the subscribers could not be read), and Lambda retries from it until the mapping's
