@@ -86,12 +86,14 @@ export type CapacityPreset = Pick<
  * gives it (a DynamoDB slowdown to three times its latency is still served), and at least a
  * tenth of the throttle: Lambda invokes a function at most 10 times its concurrency a second, so a
  * smaller reservation would cap creates below the throttle (Lambda's throttle, a 5xx through the
- * gateway, not the stage's 429). The reservation also guarantees create-plant against other
- * functions of the account and caps what a flood costs. The authorizer reserves nothing: its load
- * follows the number of distinct tokens, not the creates, and a cap would answer 500 to valid
- * tokens. The account's concurrency must hold the reservations, the other functions' needs and
- * the 100 Lambda keeps unreserved, and be a tenth of the invocations a second (Lambda's
- * request-rate quota): from `10k` it must be raised first.
+ * gateway, not the stage's 429). The reservation keeps create-plant's environments from other
+ * functions and applications of the account and caps what a flood of creates costs; what it
+ * reserves, every other function loses, and they are invoked at most 10 times what is left a
+ * second. So the account's concurrency must hold the reservations and a pool for the others sized
+ * by the same worst case (the throttle's requests all gets or lists: the throttle ÷ 10, plus the
+ * authorizer, the webhook functions and the 100 Lambda keeps unreserved; docs/capacity.md,
+ * "Raising quotas", gives the figures), raised before the deployment, which fails without it. The authorizer reserves nothing: its load follows the number of distinct
+ * tokens, not the creates, and a cap would answer 500 to valid tokens; the pool counts it.
  */
 export const CAPACITY_PRESETS = {
   '1k': {

@@ -184,7 +184,7 @@ export const QUOTA_CODES = [
     quota: 'lambdaConcurrency',
     code: 'L-B99A9384',
     name: 'Lambda concurrent executions (its requests a second are 10 times it)',
-    why: 'before the deployment: a preset reserves concurrency, and the deployment fails if the account lacks it (https://docs.aws.amazon.com/general/latest/gr/lambda-service.html)',
+    why: `before the deployment: a preset reserves concurrency, and the deployment fails if that leaves less than 100 unreserved (${QUOTAS.lambdaUnreserved.source}); the figure is this stack's: add what the account already reserves, and check a new account's lower quota (below)`,
   },
   {
     quota: 'apiGatewayRps',

@@ -3,35 +3,27 @@
  * settings (memory, the authorizer's cache, the webhook's batch and concurrency), what each
  * function runs at once, what each quota sees, and what a million creates cost by service.
  */
-import { ACCESS_LOG_FORMAT, API } from '../../definitions/api';
+import { ACCESS_LOG_FORMAT } from '../../definitions/api';
 import { FUNCTIONS } from '../../definitions/functions';
 import { DELIVERY_SOURCE, STREAM_SOURCE } from '../../definitions/webhooks';
-import {
-  DEPLOYED_ASSUMPTIONS,
-  PRICES,
-  QUOTA_CODES,
-  QUOTAS,
-  SECONDS_PER_MONTH,
-  type Sourced,
-} from './inputs';
+import { DEPLOYED_ASSUMPTIONS, PRICES, QUOTAS, SECONDS_PER_MONTH, type Sourced } from './inputs';
 import { RATE_LIMITS, spacingMs } from '../../../lambda/webhook/rate-limit';
 import { webhookLoad, type WebhookLoad } from './webhook';
 import { billedMs, CAPACITY_OPERATIONS, costOf } from './costs';
-import { presetFor, THROTTLE_HEADROOM } from './presets';
+import {
+  authorizerRate,
+  lambdaQuotaNeed,
+  presetAt,
+  unreservedPool,
+  type UnreservedPool,
+} from './pool';
+import { RESERVED_FUNCTIONS } from './presets';
 
 /**
  * Requests a second by operation, each named by its descriptor's `mixName` (./costs); an
  * operation left out sends none.
  */
 export type Mix = Readonly<Partial<Record<string, number>>>;
-
-/**
- * Authorizer invocations a second: each token's decision is cached for the TTL, so each active
- * token costs one invocation per TTL at most (and never more than the requests).
- */
-export function authorizerRate(requests: number, tokens: number): number {
-  return Math.min(requests, tokens / API.authorizer.defaultCacheTtlSeconds);
-}
 
 /** The share of requests answered from the authorizer's cache. */
 export const cacheHitRate = (requests: number, tokens: number): number =>
@@ -103,8 +95,10 @@ export interface LevelModel {
   readonly invocationsBy: Record<string, number>;
   /** Invocations a second, every function together (Lambda's request-rate quota counts these). */
   readonly invocations: number;
-  /** Concurrency reserved by function: what the preset for the level's rate reserves. */
+  /** Concurrency reserved by function: what the level's preset reserves (none without a preset). */
   readonly reserved: Readonly<Record<string, number>>;
+  /** What the functions without a reservation may need at the level's throttle (./pool). */
+  readonly pool: UnreservedPool;
   /** The account concurrency the level needs: its concurrency, or its invocations ÷ 10, whichever is more. */
   readonly accountConcurrency: number;
   /** Seconds create-plant takes to scale out from cold to the level (Lambda's scaling rate). */
@@ -120,6 +114,8 @@ export interface LevelModel {
     readonly demand: number;
     readonly limit: number;
     readonly source: string;
+    /** Shown instead of a share where the row does not apply (no preset, so no reservation). */
+    readonly none?: string;
   }[];
   /** USD per million requests of the mix, by service. */
   readonly costPerMillion: Record<string, number>;
@@ -174,7 +170,15 @@ export function model(
   };
   for (const op of ops) invocationsBy[op.function] = rate(op.name);
   const invocations = Object.values(invocationsBy).reduce((a, b) => a + b, 0);
-  const reserved = presetFor(requests).reservedConcurrency;
+  const reserved: Readonly<Record<string, number>> = presetAt(requests)?.reservedConcurrency ?? {};
+  const pool = unreservedPool(requests, { tokens, subscribers, latencyMs });
+  const reservations = Object.values(reserved).reduce((a, b) => a + b, 0);
+  const unreserved = Object.keys(invocationsBy).filter((name) => !(name in reserved));
+  // The account's concurrency as the raising table asks for it (the default where that is more).
+  const raised = Math.max(
+    q.lambdaConcurrency.value,
+    Math.ceil(lambdaQuotaNeed({ pool, reserved, concurrency, invocationsBy, invocations })),
+  );
   const totalConcurrency = Object.values(concurrency).reduce((a, b) => a + b, 0);
   const accountConcurrency = Math.max(
     totalConcurrency,
@@ -211,12 +215,22 @@ export function model(
       limit: q.lambdaConcurrency.value * q.lambdaRequestsPerConcurrency.value,
       source: q.lambdaRequestsPerConcurrency.source,
     },
-    ...Object.entries(reserved).map(([name, units]) => ({
+    ...RESERVED_FUNCTIONS.map((name) => ({
       what: `${name} invocations a second ÷ (10 × its reserved concurrency in the level's preset: max(3 × its concurrency, the throttle ÷ 10))`,
-      demand: invocationsBy[name]! / (q.lambdaFunctionRequestsPerConcurrency.value * units),
+      demand:
+        invocationsBy[name]! / (q.lambdaFunctionRequestsPerConcurrency.value * reserved[name]!),
       limit: 1,
       source: q.lambdaFunctionRequestsPerConcurrency.source,
+      ...(name in reserved ? {} : { none: '—, no preset' }),
     })),
+    {
+      what: `functions without a reservation: their invocations a second ÷ (10 × (the account's concurrency as raised − the reservations))`,
+      demand:
+        unreserved.reduce((s, name) => s + invocationsBy[name]!, 0) /
+        (q.lambdaFunctionRequestsPerConcurrency.value * (raised - reservations)),
+      limit: 1,
+      source: q.lambdaFunctionRequestsPerConcurrency.source,
+    },
     // AWS states a new table's writes and reads as two limits, not as a combination.
     row(
       'plants table, new on-demand: write units a second at once',
@@ -331,6 +345,7 @@ export function model(
     invocationsBy,
     invocations,
     reserved,
+    pool,
     accountConcurrency,
     coldRampSeconds,
     writeUnits,
@@ -340,29 +355,6 @@ export function model(
     pressure,
     costPerMillion,
     bytesPerRequest: (lambdaLogBytes + accessBytes) / requests,
-  };
-}
-
-/**
- * What each quota to raise (`QUOTA_CODES`) must be raised to for the level `m` models, with the
- * preset for its rate deployed.
- */
-export function quotaNeeds(m: LevelModel): Record<(typeof QUOTA_CODES)[number]['quota'], number> {
-  const q = QUOTAS;
-  const perConcurrency = q.lambdaRequestsPerConcurrency.value;
-  const reserved = Object.values(m.reserved).reduce((a, b) => a + b, 0);
-  // The functions without a reservation share the rest: their concurrency, or their
-  // invocations ÷ 10 if more; and Lambda keeps 100 of the account unreserved on top.
-  const others = Object.keys(m.invocationsBy).filter((name) => !(name in m.reserved));
-  const total = (of: Record<string, number>) => others.reduce((s, name) => s + (of[name] ?? 0), 0);
-  const unreserved = Math.max(total(m.concurrency), total(m.invocationsBy) / perConcurrency);
-  return {
-    // The table and its byTag index are pre-warmed to the stage throttle; the quota (per table
-    // or index) must allow it.
-    dynamoTableMax: THROTTLE_HEADROOM * Math.max(m.writeUnits, m.indexWriteUnits, m.readUnits),
-    lambdaConcurrency:
-      Math.max(reserved + unreserved, m.invocations / perConcurrency) + q.lambdaUnreserved.value,
-    apiGatewayRps: THROTTLE_HEADROOM * m.requests,
   };
 }
 

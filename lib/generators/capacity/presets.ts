@@ -26,11 +26,8 @@ export interface Preset {
   readonly reservedConcurrency: Readonly<Record<(typeof RESERVED_FUNCTIONS)[number], number>>;
 }
 
-/**
- * Invocations a second a stage throttled at `throttle` lets through to one function it routes:
- * all of it, since every request may be one of that function's.
- */
-export const letThrough = (throttle: number): number => throttle;
+/** The rates a capacity preset exists for (`-c capacity=1k|10k|100k`); below them, none is deployed. */
+export const PRESET_RATES = [1_000, 10_000, 100_000] as const;
 
 /**
  * The preset for `rate` requests a second: the throttle at 1.2 × the rate, burst the same; each
@@ -44,7 +41,8 @@ export function presetFor(rate: number): Preset {
   const reserve = (name: FunctionName) =>
     Math.max(
       Math.ceil((RESERVE_SLOWDOWN * rate * billedMs(name)) / 1000),
-      Math.ceil(letThrough(throttle) / perConcurrency),
+      // Every request the throttle lets through may be one of this function's.
+      Math.ceil(throttle / perConcurrency),
     );
   return {
     throttlingRateLimit: throttle,

@@ -22,11 +22,11 @@ import {
   deliveryThroughput,
   model,
   PLATFORM_LINES,
-  quotaNeeds,
   readHeavy,
   type LevelModel,
 } from './model';
-import { RESERVE_SLOWDOWN, THROTTLE_HEADROOM } from './presets';
+import { authorizerRate, quotaNeeds } from './pool';
+import { RESERVED_FUNCTIONS, RESERVE_SLOWDOWN, THROTTLE_HEADROOM } from './presets';
 import { ATTEMPTS_ITEM_BYTES, SUBSCRIPTION_ITEM_BYTES, webhookLoad } from './webhook';
 import { REFRESH_AT_RECEIVE_COUNT, SAFETY_RECEIVE_COUNT } from '../../../lambda/webhook/schedule';
 import { billedMs, costOf, DEFAULTED } from './costs';
@@ -131,11 +131,13 @@ function shapeTable(models: readonly LevelModel[]): string {
       'account concurrency needed without reservations: the concurrency, or invocations ÷ 10 if more',
       (m) => n(Math.ceil(m.accountConcurrency)),
     ),
-    ...Object.keys(models[0]!.reserved).map((name) =>
+    ...RESERVED_FUNCTIONS.map((name) =>
       row(
         `${name}: reserved by the level's preset (max(${RESERVE_SLOWDOWN} × its concurrency, ${THROTTLE_HEADROOM} × the rate ÷ 10)), and so its invocations/s at most`,
         (m) =>
-          `${n(m.reserved[name]!)}; ${n(m.reserved[name]! * QUOTAS.lambdaFunctionRequestsPerConcurrency.value)}`,
+          name in m.reserved
+            ? `${n(m.reserved[name]!)}; ${n(m.reserved[name]! * QUOTAS.lambdaFunctionRequestsPerConcurrency.value)}`
+            : '—, no preset',
       ),
     ),
     row('create-plant from cold (1,000 environments or 10,000 requests/s more per 10 s), s', (m) =>
@@ -160,9 +162,17 @@ function shapeTable(models: readonly LevelModel[]): string {
   ]);
 }
 
-/** The quotas each level needs raised, in the order to raise them (their Service Quotas codes). */
-function raisingTable(models: readonly LevelModel[]): string {
-  const needed = models.map(quotaNeeds);
+/**
+ * The quotas each level needs raised, in the order to raise them (their Service Quotas codes):
+ * the most any of the mixes (`mixes[k][level]`) needs.
+ */
+function raisingTable(mixes: readonly (readonly LevelModel[])[]): string {
+  const needed = LEVELS.map((_, i) => {
+    const each = mixes.map((models) => quotaNeeds(models[i]!));
+    return Object.fromEntries(
+      QUOTA_CODES.map((q) => [q.quota, Math.max(...each.map((need) => need[q.quota]))]),
+    ) as ReturnType<typeof quotaNeeds>;
+  });
   return table(
     [
       'order',
@@ -182,6 +192,51 @@ function raisingTable(models: readonly LevelModel[]): string {
       q.why,
     ]),
   );
+}
+
+/** The account concurrency each level asks for, by part: the reservations and the pool they leave. */
+function poolTable(models: readonly LevelModel[]): string {
+  const row = (label: string, value: (m: LevelModel) => string) => [label, ...models.map(value)];
+  const tokens = DEPLOYED_ASSUMPTIONS.activeTokens;
+  const { subscribers, receiverLatencyMs } = DEPLOYED_ASSUMPTIONS;
+  const perConcurrency = QUOTAS.lambdaRequestsPerConcurrency.value;
+  const million = 1_000_000;
+  return table(levelHead(), [
+    row("stage throttle (the preset's; 1.2 × the rate where none is deployed)", (m) =>
+      n(m.pool.throttle),
+    ),
+    row('reserved by the preset', (m) =>
+      Object.keys(m.reserved).length > 0 ? n(m.pool.reserved) : '—, no preset',
+    ),
+    row(
+      'route functions without a reservation, if every request the throttle admits were theirs (the throttle ÷ 10)',
+      (m) => n(m.pool.routes, 1),
+    ),
+    row(
+      `authorizer at its miss rate, ${n(tokens)} distinct tokens (the cost table's assumption; a million tokens, ${n(million / API.authorizer.defaultCacheTtlSeconds)} invocations/s, would need ${n(authorizerRate(Infinity, million) / perConcurrency)})`,
+      (m) => n(m.pool.authorizer, 2),
+    ),
+    row(
+      `fan-out at the throttle's writes, each poll split ${STREAM_SOURCE.parallelizationFactor} ways (invocations ÷ 10)`,
+      (m) => n(m.pool.fanOut, 1),
+    ),
+    row(
+      `deliverer at the throttle's deliveries (${subscribers} subscriber, ${receiverLatencyMs} ms receivers), up to its mapping's maximum of ${n(QUOTAS.sqsMappingMaxConcurrency.value)}`,
+      (m) => n(m.pool.deliver, 1),
+    ),
+    row(
+      `Lambda's ${QUOTAS.lambdaUnreserved.value} unreserved: a floor these functions use too, so a margin, not more work`,
+      (m) => n(m.pool.floor),
+    ),
+    row(
+      `**account concurrency the level needs** (the raising table asks for it where above the default ${n(QUOTAS.lambdaConcurrency.value)})`,
+      (m) => `**${n(Math.ceil(m.pool.quota))}**`,
+    ),
+    row(
+      'left to the functions without a reservation (the quota as raised − the reservations)',
+      (m) => n(Math.max(QUOTAS.lambdaConcurrency.value, Math.ceil(m.pool.quota)) - m.pool.reserved),
+    ),
+  ]);
 }
 
 function hitRateTable(): string {
@@ -234,6 +289,8 @@ function pressureTable(models: readonly LevelModel[], unit = 'creates/s'): strin
     whats.map((what, i) => [
       `${what}: ${n(models[0]!.pressure[i]!.limit)}`,
       ...models.map((m) => {
+        const none = m.pressure[i]!.none;
+        if (none !== undefined) return none;
         const share = m.pressure[i]!.demand / m.pressure[i]!.limit;
         return share >= 1 ? `**${pct(share)}: over**` : pct(share);
       }),
@@ -314,7 +371,11 @@ export function capacityTables(): string {
     '',
     '#### Raising quotas: what each level needs, in this order (Service Quotas)',
     '',
-    raisingTable(write),
+    raisingTable([write, read]),
+    '',
+    `The raising table's Lambda figure is the most either mix needs: the reservations, and the pool they leave to every other function sized by the reservations' own worst case (every request the throttle lets through may be a create, or a get, a list or a change). By part:`,
+    '',
+    poolTable(write),
     '',
     '#### The read-heavy mix (78 % get, 10 % list, 7 % create, 2 % put, 2 % patch, 1 % delete), per million requests',
     '',

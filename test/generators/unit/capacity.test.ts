@@ -12,10 +12,15 @@ import {
   creates,
   deliveryThroughput,
   model,
-  quotaNeeds,
   readHeavy,
+  type LevelModel,
 } from '../../../lib/generators/capacity/model';
-import { letThrough, presetFor, RESERVE_SLOWDOWN } from '../../../lib/generators/capacity/presets';
+import { quotaNeeds } from '../../../lib/generators/capacity/pool';
+import {
+  presetFor,
+  PRESET_RATES,
+  RESERVE_SLOWDOWN,
+} from '../../../lib/generators/capacity/presets';
 import { webhookLoad } from '../../../lib/generators/capacity/webhook';
 
 /** Every property path read through the inputs module while the model runs. */
@@ -79,30 +84,82 @@ describe('docs/capacity.md', () => {
 });
 
 describe('the capacity presets', () => {
+  const rateOf = (name: string) => Number(name.replace('k', '')) * 1000;
+  /** The account concurrency the raising table asks for at `rate`: the most either mix needs. */
+  const raised = (rate: number) =>
+    Math.max(
+      QUOTAS.lambdaConcurrency.value,
+      Math.ceil(quotaNeeds(model(creates(rate))).lambdaConcurrency),
+      Math.ceil(quotaNeeds(model(readHeavy(rate))).lambdaConcurrency),
+    );
+  const sum = (values: Record<string, number>) => Object.values(values).reduce((a, b) => a + b, 0);
+  /** What `m`'s functions without a reservation in `preset` need at once: each one's concurrency, or its invocations ÷ 10. */
+  const unreservedNeed = (m: LevelModel, preset: { reservedConcurrency: object }) =>
+    Object.keys(m.invocationsBy)
+      .filter((name) => !(name in preset.reservedConcurrency))
+      .reduce((s, name) => s + Math.max(m.concurrency[name]!, m.invocationsBy[name]! / 10), 0);
+
+  it('are the rates the model deploys a preset at, and no other', () => {
+    expect(Object.keys(CAPACITY_PRESETS).map(rateOf)).toEqual([...PRESET_RATES]);
+    // Below the 1k preset a stage runs without one: nothing is reserved, and the page says so.
+    const at = model(creates(100));
+    expect(at.reserved).toEqual({});
+    const row = at.pressure.find((p) => p.what.startsWith('create-plant invocations a second'))!;
+    expect(row.none).toBe('—, no preset');
+    expect(capacityTables()).toMatch(
+      /\| create-plant: reserved by the level's preset[^|]*\| —, no preset \| 120; 1,200 \|/,
+    );
+  });
+
   it.each(Object.entries(CAPACITY_PRESETS))('%s is what the model asks for', (name, preset) => {
-    const rate = Number(name.replace('k', '')) * 1000;
+    const rate = rateOf(name);
     expect(preset).toEqual(presetFor(rate));
     const at = model(creates(rate));
     expect(at.reserved).toEqual(preset.reservedConcurrency);
-    // 3 × the modelled concurrency at least: a DynamoDB slowdown to 3× its latency is served.
     for (const [fn, reserved] of Object.entries(preset.reservedConcurrency)) {
+      // 3 × the modelled concurrency at least: a DynamoDB slowdown to 3× its latency is served.
       expect(reserved).toBeGreaterThanOrEqual(RESERVE_SLOWDOWN * at.concurrency[fn]!);
+      // Every request the throttle lets through may be this function's: 10 invocations a second per unit.
+      expect(reserved * 10).toBeGreaterThanOrEqual(preset.throttlingRateLimit);
+      // And no more than the larger of the two: a reservation takes its units from every other function.
+      expect(reserved).toBeLessThanOrEqual(
+        Math.max(
+          Math.ceil(RESERVE_SLOWDOWN * at.concurrency[fn]!),
+          Math.ceil(preset.throttlingRateLimit / 10),
+        ),
+      );
     }
-    // From 10k the account's concurrency is raised; it holds the reservations and Lambda's 100.
-    const needs = quotaNeeds(at).lambdaConcurrency;
-    const reservations = Object.values(preset.reservedConcurrency).reduce((a, b) => a + b, 0);
-    expect(needs).toBeGreaterThanOrEqual(reservations + QUOTAS.lambdaUnreserved.value);
-    expect(needs > QUOTAS.lambdaConcurrency.value).toBe(name !== '1k');
+    // The account's concurrency holds the reservations and Lambda's 100; from 10k it is raised.
+    const reservations = sum(preset.reservedConcurrency);
+    expect(raised(rate)).toBeGreaterThanOrEqual(reservations + QUOTAS.lambdaUnreserved.value);
+    expect(raised(rate) > QUOTAS.lambdaConcurrency.value).toBe(name !== '1k');
   });
 
   it.each(Object.entries(CAPACITY_PRESETS))(
-    '%s lets each reserved function take every request its throttle lets through (10 invocations a second per unit)',
-    (_name, preset) => {
-      for (const reserved of Object.values(preset.reservedConcurrency)) {
-        expect(reserved * QUOTAS.lambdaFunctionRequestsPerConcurrency.value).toBeGreaterThanOrEqual(
-          letThrough(preset.throttlingRateLimit),
-        );
+    '%s leaves the functions without a reservation what the read-heavy mix needs, at its rate and at the throttle',
+    (name, preset) => {
+      const rate = rateOf(name);
+      const pool = raised(rate) - sum(preset.reservedConcurrency);
+      for (const at of [model(readHeavy(rate)), model(readHeavy(preset.throttlingRateLimit))]) {
+        expect(unreservedNeed(at, preset)).toBeLessThanOrEqual(pool);
       }
+      // The pressure row says the same at the rate, and a creates-only flood fits too.
+      for (const at of [model(readHeavy(rate)), model(creates(rate))]) {
+        const row = at.pressure.find((p) => p.what.startsWith('functions without a reservation'))!;
+        expect(row.demand).toBeLessThan(row.limit);
+      }
+    },
+  );
+
+  it.each(['10k', '100k'] as const)(
+    '%s: a quota sized without the route functions at the throttle would not hold the reads',
+    (name) => {
+      const preset = CAPACITY_PRESETS[name];
+      const pool = raised(rateOf(name)) - sum(preset.reservedConcurrency);
+      const routes = model(creates(rateOf(name))).pool.routes;
+      expect(unreservedNeed(model(readHeavy(preset.throttlingRateLimit)), preset)).toBeGreaterThan(
+        pool - routes,
+      );
     },
   );
 
