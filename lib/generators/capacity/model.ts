@@ -13,6 +13,7 @@ import { billedMs, CAPACITY_OPERATIONS, costOf } from './costs';
 import {
   authorizerRate,
   lambdaQuotaNeed,
+  prewarmedTo,
   presetAt,
   unreservedPool,
   type UnreservedPool,
@@ -158,7 +159,11 @@ export function model(
   // tombstone is removed by TTL weeks later, a REMOVE record more (the filter drops it; TTL
   // costs no write).
   const changes = sum((op) => op.plants === 'write');
-  const stream = { records: changes, writes: changes + sum((op) => op.method === 'DELETE') };
+  const stream = {
+    records: changes,
+    writes: changes + sum((op) => op.method === 'DELETE'),
+    warm: prewarmedTo(requests),
+  };
   const webhook = webhookLoad(stream, subscribers, latencyMs);
   concurrency['fan-out'] = (webhook.fanOutInvocations * webhook.fanOutMs) / 1000;
   concurrency.deliver = Math.min(DELIVERY_SOURCE.maxConcurrency, webhook.deliverNeeded);

@@ -29,6 +29,18 @@ export function presetAt(requests: number): Preset | undefined {
   return rate === undefined ? undefined : presetFor(rate);
 }
 
+/**
+ * Write units a second the plan pre-warms the plants table (and its byTag index) to at a level of
+ * `requests` a second: the preset's throttle, where it is more than a new table's 4,000 writes
+ * (the 10k and 100k plans); none elsewhere.
+ */
+export function prewarmedTo(requests: number): number | undefined {
+  const throttle = presetAt(requests)?.throttlingRateLimit;
+  return throttle !== undefined && throttle > QUOTAS.dynamoNewTableWrites.value
+    ? throttle
+    : undefined;
+}
+
 /** What the functions without a reservation may need at once, by part, at a level's throttle. */
 export interface UnreservedPool {
   /** The stage throttle the pool is sized at (1.2 × the rate where no preset is deployed). */

@@ -112,11 +112,21 @@ export interface StreamWrites {
   readonly records: number;
   /** Writes to the table, which set its partitions and so the stream's shards (a delete is two). */
   readonly writes: number;
+  /**
+   * Write units a second the table is pre-warmed to, if it is: a partition takes 1,000, so a
+   * table warm at that has that ÷ 1,000 partitions at least, whatever it is written.
+   * @default - not pre-warmed
+   */
+  readonly warm?: number;
 }
 
 /** What the webhook asks of the stack at `records` a second with `subscribers`. */
 export interface WebhookLoad {
-  /** Stream shards: one per partition the plants' writes need at least. */
+  /**
+   * Stream shards: one per partition the table has at least (its writes or its warm throughput
+   * ÷ 1,000; the model's assumption that shards follow partitions, which no AWS page states). A
+   * table with more partitions has more shards, and more Scans.
+   */
   readonly shards: number;
   /** Records in a fan-out batch: what a shard gathers between Lambda's polls, up to the batch size. */
   readonly recordsPerBatch: number;
@@ -138,7 +148,8 @@ export interface WebhookLoad {
   readonly scanUnits: number;
   /**
    * Fan-out Scans a second: each sandbox reads the list once per `SUBSCRIBERS_FRESH_SECONDS`,
-   * counted at the worst case of ParallelizationFactor sandboxes busy on every shard.
+   * counted with ParallelizationFactor sandboxes busy on every shard (the most per shard; the
+   * shards themselves are a lower bound).
    */
   readonly scans: number;
   /** Deliver sandboxes at work (the deliverer's concurrency, at least one while it delivers). */
@@ -165,7 +176,7 @@ export interface WebhookLoad {
  * between two polls, whole, though Lambda runs up to ParallelizationFactor (10) batches of a
  * shard at once. Were each poll's records split among them, batches would shrink by up to
  * `split` (10), the fan-out's invocations grow by as much and its calls where a batch's
- * deliveries no longer fill whole calls (`split` models it). The Scans are counted at the worst case either way: every
+ * deliveries no longer fill whole calls (`split` models it). The Scans are counted at the most per shard either way: every
  * shard's 10 sandboxes each reading the list once per `SUBSCRIBERS_FRESH_SECONDS`.
  */
 export function webhookLoad(
@@ -175,7 +186,10 @@ export function webhookLoad(
   split = 1,
 ): WebhookLoad {
   const { records } = stream;
-  const shards = Math.max(1, Math.ceil(stream.writes / QUOTAS.dynamoPartitionWrites.value));
+  const shards = Math.max(
+    1,
+    Math.ceil(Math.max(stream.writes, stream.warm ?? 0) / QUOTAS.dynamoPartitionWrites.value),
+  );
   const perShard = records / shards;
   const gathered = perShard / QUOTAS.streamPollsPerSecond.value;
   const recordsPerBatch = Math.min(STREAM_SOURCE.batchSize, Math.max(1, gathered / split));
@@ -224,7 +238,7 @@ export function webhookLoad(
   // at the start of each batch when its batches last longer than that.
   const reads = latencyMs > RESERVE_AHEAD_MS ? perSandbox(latencyMs) : 0;
   // Each fan-out sandbox Scans once per SUBSCRIBERS_FRESH_SECONDS (at most once a batch); at
-  // the worst case a shard keeps ParallelizationFactor sandboxes busy.
+  // the most a shard keeps ParallelizationFactor sandboxes busy.
   const fanOutSandboxes = Math.max(
     shards * STREAM_SOURCE.parallelizationFactor,
     Math.ceil((fanOutInvocations * fanOutMs) / 1000),

@@ -294,7 +294,20 @@ describe('the webhook in the model', () => {
     );
     expect(Math.round(at.accountConcurrency / 100) * 100).toBe(10_200);
     expect(at.coldRampSeconds).toBe(100);
-    // 100 shards, at the worst case 10 sandboxes each, reading the subscribers once per 10 s.
-    expect(at.webhook.scans).toBe(100);
+    // The 100k plan pre-warms the table to the throttle's 120,000 writes: 120 partitions and
+    // shards at least, each with 10 sandboxes at most, reading the subscribers once per 10 s.
+    expect(at.webhook.shards).toBe(120);
+    expect(at.webhook.scans).toBe(120);
+  });
+
+  it('counts a shard per 1,000 writes or warm write units, whichever is more', () => {
+    const stream = { records: 100_000, writes: 100_000 };
+    expect(webhookLoad(stream, 1, 200).shards).toBe(100);
+    expect(webhookLoad({ ...stream, warm: 120_000 }, 1, 200).shards).toBe(120);
+    expect(webhookLoad({ ...stream, warm: 50_000 }, 1, 200).shards).toBe(100);
+    // Where no plan pre-warms (no preset, or a throttle a new table takes), the writes decide.
+    expect(model(creates(100)).webhook.shards).toBe(1);
+    expect(model(creates(1000)).webhook.shards).toBe(1);
+    expect(model(creates(10_000)).webhook.shards).toBe(12);
   });
 });

@@ -1,0 +1,102 @@
+/**
+ * The parts of docs/capacity.md's generated section that explain a table: the account
+ * concurrency by part, the fan-out's split, the subscriptions partition's margins, deferrals.
+ */
+import { API } from '../../definitions/api';
+import { STREAM_SOURCE } from '../../definitions/webhooks';
+import { REFRESH_AT_RECEIVE_COUNT, SAFETY_RECEIVE_COUNT } from '../../../lambda/webhook/schedule';
+import { levelHead, n, pct, table } from './format';
+import { DEPLOYED_ASSUMPTIONS, PRICES, QUOTAS } from './inputs';
+import { model, type LevelModel } from './model';
+import { authorizerRate } from './pool';
+import { ATTEMPTS_ITEM_BYTES, SUBSCRIPTION_ITEM_BYTES, webhookLoad } from './webhook';
+
+/** The account concurrency each level asks for, by part: the reservations and the pool they leave. */
+export function poolTable(models: readonly LevelModel[]): string {
+  const row = (label: string, value: (m: LevelModel) => string) => [label, ...models.map(value)];
+  const tokens = DEPLOYED_ASSUMPTIONS.activeTokens;
+  const { subscribers, receiverLatencyMs } = DEPLOYED_ASSUMPTIONS;
+  const perConcurrency = QUOTAS.lambdaRequestsPerConcurrency.value;
+  const million = 1_000_000;
+  return table(levelHead(), [
+    row("stage throttle (the preset's; 1.2 × the rate where none is deployed)", (m) =>
+      n(m.pool.throttle),
+    ),
+    row('reserved by the preset', (m) =>
+      Object.keys(m.reserved).length > 0 ? n(m.pool.reserved) : '—, no preset',
+    ),
+    row(
+      'route functions without a reservation, if every request the throttle admits were theirs (the throttle ÷ 10)',
+      (m) => n(m.pool.routes, 1),
+    ),
+    row(
+      `authorizer at its miss rate, ${n(tokens)} distinct tokens (the cost table's assumption; a million tokens, ${n(million / API.authorizer.defaultCacheTtlSeconds)} invocations/s, would need ${n(authorizerRate(Infinity, million) / perConcurrency)})`,
+      (m) => n(m.pool.authorizer, 2),
+    ),
+    row(
+      `fan-out at the throttle's writes, each poll split ${STREAM_SOURCE.parallelizationFactor} ways (invocations ÷ 10)`,
+      (m) => n(m.pool.fanOut, 1),
+    ),
+    row(
+      `deliverer at the throttle's deliveries (${subscribers} subscriber, ${receiverLatencyMs} ms receivers), up to its mapping's maximum of ${n(QUOTAS.sqsMappingMaxConcurrency.value)}`,
+      (m) => n(m.pool.deliver, 1),
+    ),
+    row(
+      `Lambda's ${QUOTAS.lambdaUnreserved.value} unreserved: a floor these functions use too, so a margin, not more work`,
+      (m) => n(m.pool.floor),
+    ),
+    row(
+      `**account concurrency the level needs** (the raising table asks for it where above the default ${n(QUOTAS.lambdaConcurrency.value)})`,
+      (m) => `**${n(Math.ceil(m.pool.quota))}**`,
+    ),
+    row(
+      'left to the functions without a reservation (the quota as raised − the reservations)',
+      (m) => n(Math.max(QUOTAS.lambdaConcurrency.value, Math.ceil(m.pool.quota)) - m.pool.reserved),
+    ),
+  ]);
+}
+
+/**
+ * What the fan-out would be if Lambda split each poll's records among a shard's concurrent
+ * batches (the model assumes it does not: `webhookLoad`), at the highest level.
+ */
+export function splitNote(models: readonly LevelModel[]): string {
+  const m = models.at(-1)!;
+  const pf = STREAM_SOURCE.parallelizationFactor;
+  const { subscribers, receiverLatencyMs } = DEPLOYED_ASSUMPTIONS;
+  const stream = { records: m.requests, writes: m.requests };
+  const split = webhookLoad(stream, subscribers, receiverLatencyMs, pf);
+  return (
+    `The fan-out's batches are what a shard gathers between two polls, whole: an assumption, since AWS runs up to ${pf} batches of a shard at once (ParallelizationFactor) without saying how a poll's records are shared among them. ` +
+    `Split ${pf} ways at ${n(m.requests)} creates/s, batches would hold ${n(split.recordsPerBatch)} records, the fan-out would be invoked ${n(split.fanOutInvocations)} times a second (not ${n(m.webhook.fanOutInvocations)}), which adds ${n((split.fanOutInvocations - m.webhook.fanOutInvocations) / QUOTAS.lambdaRequestsPerConcurrency.value)} to the account concurrency its invocations ÷ 10 need; its SQS requests would be ${n(split.sqsRequests)} a second (not ${n(m.webhook.sqsRequests)}). ` +
+    `The subscribers' Scans are counted at the most a shard runs already: ${pf} sandboxes on each shard, each reading the list once per 10 s (${n(m.webhook.scans)} Scans a second at ${n(m.requests)} creates/s).`
+  );
+}
+
+/** What a delivery held back by its subscriber's rate costs, and what it does to the queue's safety net. */
+export function deferralNote(): string {
+  const perDeferral = 1 + 1 / QUOTAS.sqsBatchMessages.value;
+  return (
+    `Not costed: when a subscriber's rate binds (the row "deliveries a second to one subscriber" over 100 %), each delivery held back is made visible again later with one \`ChangeMessageVisibility\` and received once more: ${n(perDeferral, 1)} SQS requests a deferral ($${n(perDeferral * PRICES.sqsRequestPerMillion.value, 2)} per million deferrals), plus the deliverer's run time; how many deferrals a delivery takes grows with the backlog, which grows as long as the rate binds, so the cost table (${n(DEPLOYED_ASSUMPTIONS.subscribers)} subscriber) leaves them out. ` +
+    `Each receive also counts toward the queue's maxReceiveCount (${SAFETY_RECEIVE_COUNT}): from the ${REFRESH_AT_RECEIVE_COUNT}th receive the deliverer queues a fresh copy of a waiting delivery (one send more) so that waiting does not reach it, but SQS counts receives approximately, and a message that reached it would be moved to the dead-letter queue: redrivable, not lost.`
+  );
+}
+
+/**
+ * The margins of the subscriptions table's partition at ten subscribers and the highest level:
+ * a Scan's read units are rounded up to 4 KB, and the shards are a lower bound.
+ */
+export function scanNote(models: readonly LevelModel[]): string {
+  const top = models.at(-1)!;
+  const ten = model(top.mix, { subscribers: 10 });
+  const w = ten.webhook;
+  const bytes = 10 * (SUBSCRIPTION_ITEM_BYTES + ATTEMPTS_ITEM_BYTES);
+  const share = (reads: number) =>
+    w.subscriptionWrites / QUOTAS.dynamoPartitionWrites.value +
+    reads / QUOTAS.dynamoPartitionReads.value;
+  return (
+    `The subscriptions table's partition at ten subscribers and ${n(top.requests)} creates/s (${pct(share(w.subscriptionReads))} above) has two margins that figure leaves out. ` +
+    `A Scan of ten subscribers is ${n(bytes)} bytes, ${n(bytes / 4096, 4)} × 4 KB, so ${w.scanUnits} read units, ${n(w.scanUnits * 4096 - bytes)} bytes short of ${w.scanUnits + 1} (a byte more in each subscriber's item adds ten): at ${w.scanUnits + 1} units the partition is at ${pct(share(w.subscriptionReads + w.scans))}. ` +
+    `And its ${n(w.scans)} Scans a second count ${STREAM_SOURCE.parallelizationFactor} sandboxes on each of ${n(w.shards)} shards, one per partition the table has at least (its writes, or the warm throughput the plan pre-warms it to, ÷ 1,000; that shards follow partitions is the model's assumption, no AWS page states it): a table with more partitions has more shards and more Scans.`
+  );
+}
