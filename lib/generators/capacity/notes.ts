@@ -8,7 +8,7 @@ import { REFRESH_AT_RECEIVE_COUNT, SAFETY_RECEIVE_COUNT } from '../../../lambda/
 import { levelHead, n, pct, table } from './format';
 import { DEPLOYED_ASSUMPTIONS, PRICES, QUOTAS } from './inputs';
 import { model, type LevelModel } from './model';
-import { authorizerRate } from './pool';
+import { authorizerRate, prewarmedTo } from './pool';
 import { ATTEMPTS_ITEM_BYTES, SUBSCRIPTION_ITEM_BYTES, webhookLoad } from './webhook';
 
 /** The account concurrency each level asks for, by part: the reservations and the pool they leave. */
@@ -64,7 +64,7 @@ export function splitNote(models: readonly LevelModel[]): string {
   const m = models.at(-1)!;
   const pf = STREAM_SOURCE.parallelizationFactor;
   const { subscribers, receiverLatencyMs } = DEPLOYED_ASSUMPTIONS;
-  const stream = { records: m.requests, writes: m.requests };
+  const stream = { records: m.requests, writes: m.requests, warm: prewarmedTo(m.requests) };
   const split = webhookLoad(stream, subscribers, receiverLatencyMs, pf);
   return (
     `The fan-out's batches are what a shard gathers between two polls, whole: an assumption, since AWS runs up to ${pf} batches of a shard at once (ParallelizationFactor) without saying how a poll's records are shared among them. ` +
