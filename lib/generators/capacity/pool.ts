@@ -8,7 +8,6 @@ import { API } from '../../definitions/api';
 import { STREAM_SOURCE } from '../../definitions/webhooks';
 import { billedMs, CAPACITY_OPERATIONS } from './costs';
 import { QUOTA_CODES, QUOTAS } from './inputs';
-import type { LevelModel } from './model';
 import { presetFor, PRESET_RATES, THROTTLE_HEADROOM, type Preset } from './presets';
 import { webhookLoad } from './webhook';
 
@@ -135,11 +134,19 @@ export function lambdaQuotaNeed(m: LambdaParts): number {
   return Math.max(m.pool.quota, mix, m.invocations / perConcurrency);
 }
 
+/** What `quotaNeeds` reads of a level (a `LevelModel`'s fields). */
+interface QuotaParts extends LambdaParts {
+  readonly requests: number;
+  readonly writeUnits: number;
+  readonly indexWriteUnits: number;
+  readonly readUnits: number;
+}
+
 /**
  * What each quota to raise (`QUOTA_CODES`) must be raised to for the level `m` models, with its
  * preset deployed: the raising table shows the most of this over the mixes it models.
  */
-export function quotaNeeds(m: LevelModel): Record<(typeof QUOTA_CODES)[number]['quota'], number> {
+export function quotaNeeds(m: QuotaParts): Record<(typeof QUOTA_CODES)[number]['quota'], number> {
   return {
     // The table and its byTag index are pre-warmed to the stage throttle; the quota (per table
     // or index) must allow it.
