@@ -229,12 +229,19 @@ export function model(
       ...(name in reserved ? {} : { none: '—, no preset' }),
     })),
     {
-      what: `functions without a reservation: their invocations a second ÷ (10 × (the account's concurrency as raised − the reservations))`,
+      // Per function (gettingstarted-limits.html): each is invoked at most 10 × its limit, for
+      // one without a reservation the pool; and together they run at once in the pool
+      // (configuration-concurrency.html). The higher share shows.
+      what: `functions without a reservation, in the pool (the account's concurrency as raised − the reservations): the busiest one's invocations a second ÷ (10 × the pool), or all their concurrency ÷ the pool, whichever is higher`,
       demand:
-        unreserved.reduce((s, name) => s + invocationsBy[name]!, 0) /
-        (q.lambdaFunctionRequestsPerConcurrency.value * (raised - reservations)),
+        Math.max(
+          Math.max(...unreserved.map((name) => invocationsBy[name]!)) /
+            q.lambdaFunctionRequestsPerConcurrency.value,
+          unreserved.reduce((s, name) => s + concurrency[name]!, 0),
+        ) /
+        (raised - reservations),
       limit: 1,
-      source: q.lambdaFunctionRequestsPerConcurrency.source,
+      source: `${q.lambdaFunctionRequestsPerConcurrency.source} and ${q.lambdaUnreserved.source}`,
     },
     // AWS states a new table's writes and reads as two limits, not as a combination.
     row(

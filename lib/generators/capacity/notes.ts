@@ -2,22 +2,24 @@
  * The parts of docs/capacity.md's generated section that explain a table: the account
  * concurrency by part, the fan-out's split, the subscriptions partition's margins, deferrals.
  */
-import { API } from '../../definitions/api';
 import { STREAM_SOURCE } from '../../definitions/webhooks';
 import { REFRESH_AT_RECEIVE_COUNT, SAFETY_RECEIVE_COUNT } from '../../../lambda/webhook/schedule';
 import { levelHead, n, pct, table } from './format';
 import { DEPLOYED_ASSUMPTIONS, PRICES, QUOTAS } from './inputs';
 import { model, type LevelModel } from './model';
-import { authorizerRate, prewarmedTo } from './pool';
+import { prewarmedTo } from './pool';
 import { ATTEMPTS_ITEM_BYTES, SUBSCRIPTION_ITEM_BYTES, webhookLoad } from './webhook';
 
-/** The account concurrency each level asks for, by part: the reservations and the pool they leave. */
+/**
+ * The account concurrency each level asks for, by part, and what each of the three rules AWS
+ * states needs at the throttle: the figure asked for is the parts summed, the rest a margin.
+ */
 export function poolTable(models: readonly LevelModel[]): string {
   const row = (label: string, value: (m: LevelModel) => string) => [label, ...models.map(value)];
   const tokens = DEPLOYED_ASSUMPTIONS.activeTokens;
   const { subscribers, receiverLatencyMs } = DEPLOYED_ASSUMPTIONS;
-  const perConcurrency = QUOTAS.lambdaRequestsPerConcurrency.value;
-  const million = 1_000_000;
+  const quota = (m: LevelModel) => Math.ceil(m.pool.quota);
+  const binding = (m: LevelModel) => Math.max(...Object.values(m.pool.rules));
   return table(levelHead(), [
     row("stage throttle (the preset's; 1.2 × the rate where none is deployed)", (m) =>
       n(m.pool.throttle),
@@ -26,11 +28,11 @@ export function poolTable(models: readonly LevelModel[]): string {
       Object.keys(m.reserved).length > 0 ? n(m.pool.reserved) : '—, no preset',
     ),
     row(
-      'route functions without a reservation, if every request the throttle admits were theirs (the throttle ÷ 10)',
+      'a route function without a reservation given every request the throttle admits (the throttle ÷ 10)',
       (m) => n(m.pool.routes, 1),
     ),
     row(
-      `authorizer at its miss rate, ${n(tokens)} distinct tokens (the cost table's assumption; a million tokens, ${n(million / API.authorizer.defaultCacheTtlSeconds)} invocations/s, would need ${n(authorizerRate(Infinity, million) / perConcurrency)})`,
+      `authorizer at its miss rate, ${n(tokens)} distinct tokens (the cost table's assumption; invocations ÷ 10)`,
       (m) => n(m.pool.authorizer, 2),
     ),
     row(
@@ -46,12 +48,27 @@ export function poolTable(models: readonly LevelModel[]): string {
       (m) => n(m.pool.floor),
     ),
     row(
-      `**account concurrency the level needs** (the raising table asks for it where above the default ${n(QUOTAS.lambdaConcurrency.value)})`,
-      (m) => `**${n(Math.ceil(m.pool.quota))}**`,
+      `**account concurrency the level asks for** (the parts above, or the binding rule below if more; the raising table asks for it where above the default ${n(QUOTAS.lambdaConcurrency.value)})`,
+      (m) => `**${n(quota(m))}**`,
+    ),
+    row(
+      'rule per function: the reservations + the busiest function without one ÷ 10 (a route, or the authorizer missing on every request: the throttle)',
+      (m) => n(m.pool.rules.perFunction, 1),
+    ),
+    row(
+      'rule for the account: every invocation ÷ 10 (the throttle to the routes, the authorizer missing on every request, the split fan-out, the deliverer)',
+      (m) => n(m.pool.rules.account, 1),
+    ),
+    row(
+      "rule for concurrency: the reservations + all the others' concurrency at once (the slowest route and the authorizer at the throttle, the webhook functions)",
+      (m) => n(m.pool.rules.concurrency, 1),
+    ),
+    row('margin beyond the binding rule (the figure asked for − the highest rule)', (m) =>
+      n(quota(m) - binding(m), 1),
     ),
     row(
       'left to the functions without a reservation (the quota as raised − the reservations)',
-      (m) => n(Math.max(QUOTAS.lambdaConcurrency.value, Math.ceil(m.pool.quota)) - m.pool.reserved),
+      (m) => n(Math.max(QUOTAS.lambdaConcurrency.value, quota(m)) - m.pool.reserved),
     ),
   ]);
 }
@@ -96,7 +113,7 @@ export function scanNote(models: readonly LevelModel[]): string {
     reads / QUOTAS.dynamoPartitionReads.value;
   return (
     `The subscriptions table's partition at ten subscribers and ${n(top.requests)} creates/s (${pct(share(w.subscriptionReads))} above) has two margins that figure leaves out. ` +
-    `A Scan of ten subscribers is ${n(bytes)} bytes, ${n(bytes / 4096, 4)} × 4 KB, so ${w.scanUnits} read units, ${n(w.scanUnits * 4096 - bytes)} bytes short of ${w.scanUnits + 1} (a byte more in each subscriber's item adds ten): at ${w.scanUnits + 1} units the partition is at ${pct(share(w.subscriptionReads + w.scans))}. ` +
+    `A Scan of ten subscribers is ${n(bytes)} bytes, ${n(bytes / 4096, 4)} × 4 KB, so ${w.scanUnits} read units, ${n(w.scanUnits * 4096 - bytes + 1)} bytes short of ${w.scanUnits + 1} (a byte more in each subscriber's item adds ten): at ${w.scanUnits + 1} units the partition is at ${pct(share(w.subscriptionReads + w.scans))}. ` +
     `And its ${n(w.scans)} Scans a second count ${STREAM_SOURCE.parallelizationFactor} sandboxes on each of ${n(w.shards)} shards, one per partition the table has at least (its writes, or the warm throughput the plan pre-warms it to, ÷ 1,000; that shards follow partitions is the model's assumption, no AWS page states it): a table with more partitions has more shards and more Scans.`
   );
 }

@@ -1,8 +1,12 @@
 /**
- * The account's Lambda concurrency a preset needs: its reservations, and the pool it leaves to
- * every function without one, sized by the same worst case that sizes the reservation ("every
- * request the throttle lets through may be a create" also means it may be a get, a list or a
- * change), plus the 100 Lambda keeps unreserved.
+ * The account's Lambda concurrency a preset needs: its reservations, and the pool (the quota − the
+ * reservations) they leave to every function without one, checked against the three rules AWS
+ * states (https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html and
+ * https://docs.aws.amazon.com/lambda/latest/dg/configuration-concurrency.html): each function is
+ * invoked at most 10 × its concurrency limit a second (for a function without a reservation, the
+ * pool); all functions together at most 10 × the account's concurrency; and the functions without
+ * a reservation run at once in the pool, together. Each at the reservation's own worst case:
+ * every request the throttle lets through may be a create, and as well a get, a list or a change.
  */
 import { API } from '../../definitions/api';
 import { STREAM_SOURCE } from '../../definitions/webhooks';
@@ -40,15 +44,15 @@ export function prewarmedTo(requests: number): number | undefined {
     : undefined;
 }
 
-/** What the functions without a reservation may need at once, by part, at a level's throttle. */
+/** What the functions without a reservation may need, by part and by rule, at a level's throttle. */
 export interface UnreservedPool {
   /** The stage throttle the pool is sized at (1.2 × the rate where no preset is deployed). */
   readonly throttle: number;
   /** Concurrency reserved by the preset, all functions together (0 without one). */
   readonly reserved: number;
-  /** The route functions without a reservation, if every request the throttle admits were theirs. */
+  /** A route function without a reservation given every request the throttle admits: the throttle ÷ 10. */
   readonly routes: number;
-  /** The authorizer at its miss rate: one invocation per token per cache TTL. */
+  /** The authorizer at its miss rate: one invocation per token per cache TTL (÷ 10). */
   readonly authorizer: number;
   /** The fan-out at the throttle's writes, each poll split ParallelizationFactor ways. */
   readonly fanOut: number;
@@ -56,7 +60,18 @@ export interface UnreservedPool {
   readonly deliver: number;
   /** Lambda's 100 unreserved: a floor those functions may use too, so a margin, not more work. */
   readonly floor: number;
-  /** The account concurrency to ask for: reservations + the parts above + the floor. */
+  /**
+   * The three rules, each the account concurrency it needs at the throttle, with the authorizer
+   * missing on every request (a flood of distinct or made-up tokens): the reservations + the
+   * busiest function without one's invocations ÷ 10 (per function); the reservations + the
+   * concurrency of those without one, together (concurrency); every invocation ÷ 10 (account).
+   */
+  readonly rules: {
+    readonly perFunction: number;
+    readonly concurrency: number;
+    readonly account: number;
+  };
+  /** The account concurrency to ask for: the parts above summed, or the binding rule if more. */
   readonly quota: number;
 }
 
@@ -77,12 +92,8 @@ export function unreservedPool(
   const throttle = preset?.throttlingRateLimit ?? THROTTLE_HEADROOM * requests;
   const reservedBy: Readonly<Record<string, number>> = preset?.reservedConcurrency ?? {};
   const reserved = Object.values(reservedBy).reduce((a, b) => a + b, 0);
-  const routes = Math.max(
-    0,
-    ...CAPACITY_OPERATIONS.filter((op) => !(op.function in reservedBy)).map((op) =>
-      need(throttle, billedMs(op.function)),
-    ),
-  );
+  const open = CAPACITY_OPERATIONS.filter((op) => !(op.function in reservedBy));
+  const routes = Math.max(0, ...open.map((op) => need(throttle, billedMs(op.function))));
   const authorizer = need(authorizerRate(throttle, options.tokens), billedMs('authorizer'));
   const stream = { records: throttle, writes: throttle };
   const { parallelizationFactor } = STREAM_SOURCE;
@@ -95,6 +106,22 @@ export function unreservedPool(
     need(split.deliverInvocations, options.latencyMs),
   );
   const floor = QUOTAS.lambdaUnreserved.value;
+  const perRequest = QUOTAS.lambdaFunctionRequestsPerConcurrency.value;
+  const webhookInvocations = split.fanOutInvocations + split.deliverInvocations;
+  const rules = {
+    // A route without a reservation, or the authorizer missing on every request: the throttle.
+    perFunction:
+      reserved + Math.max(throttle, split.fanOutInvocations, split.deliverInvocations) / perRequest,
+    concurrency:
+      reserved +
+      Math.max(0, ...open.map((op) => (throttle * billedMs(op.function)) / 1000)) +
+      (throttle * billedMs('authorizer')) / 1000 +
+      (split.fanOutInvocations * split.fanOutMs) / 1000 +
+      deliver,
+    // Every request invokes a route function (reserved or not) and, on a miss, the authorizer.
+    account: (2 * throttle + webhookInvocations) / QUOTAS.lambdaRequestsPerConcurrency.value,
+  };
+  const parts = reserved + routes + authorizer + fanOut + deliver + floor;
   return {
     throttle,
     reserved,
@@ -103,7 +130,8 @@ export function unreservedPool(
     fanOut,
     deliver,
     floor,
-    quota: reserved + routes + authorizer + fanOut + deliver + floor,
+    rules,
+    quota: Math.max(parts, rules.perFunction, rules.concurrency, rules.account),
   };
 }
 
@@ -118,20 +146,20 @@ interface LambdaParts {
 
 /**
  * The account concurrency a level needs: the pool's worst case at the throttle, or what the
- * level's own mix needs if more (the reservations, each other function's concurrency or its
- * invocations ÷ 10, the floor), or the mix's invocations ÷ 10 (the account's request rate).
+ * level's own mix needs by the same three rules if more (the reservations + its busiest function
+ * without one's invocations ÷ 10; the reservations + the concurrency of those without one; every
+ * invocation ÷ 10).
  */
 export function lambdaQuotaNeed(m: LambdaParts): number {
-  const perConcurrency = QUOTAS.lambdaRequestsPerConcurrency.value;
+  const perRequest = QUOTAS.lambdaFunctionRequestsPerConcurrency.value;
   const others = Object.keys(m.invocationsBy).filter((name) => !(name in m.reserved));
-  const mix =
-    m.pool.reserved +
-    others.reduce(
-      (s, name) => s + Math.max(m.concurrency[name] ?? 0, m.invocationsBy[name]! / perConcurrency),
-      0,
-    ) +
-    m.pool.floor;
-  return Math.max(m.pool.quota, mix, m.invocations / perConcurrency);
+  const busiest = Math.max(0, ...others.map((name) => m.invocationsBy[name]!)) / perRequest;
+  const together = others.reduce((s, name) => s + (m.concurrency[name] ?? 0), 0);
+  return Math.max(
+    m.pool.quota,
+    m.pool.reserved + Math.max(busiest, together),
+    m.invocations / QUOTAS.lambdaRequestsPerConcurrency.value,
+  );
 }
 
 /** What `quotaNeeds` reads of a level (a `LevelModel`'s fields). */

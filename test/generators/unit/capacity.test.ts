@@ -93,11 +93,16 @@ describe('the capacity presets', () => {
       Math.ceil(quotaNeeds(model(readHeavy(rate))).lambdaConcurrency),
     );
   const sum = (values: Record<string, number>) => Object.values(values).reduce((a, b) => a + b, 0);
-  /** What `m`'s functions without a reservation in `preset` need at once: each one's concurrency, or its invocations ÷ 10. */
-  const unreservedNeed = (m: LevelModel, preset: { reservedConcurrency: object }) =>
-    Object.keys(m.invocationsBy)
-      .filter((name) => !(name in preset.reservedConcurrency))
-      .reduce((s, name) => s + Math.max(m.concurrency[name]!, m.invocationsBy[name]! / 10), 0);
+  /** The functions of `m` without a reservation in `preset`. */
+  const unreserved = (m: LevelModel, preset: { reservedConcurrency: object }) =>
+    Object.keys(m.invocationsBy).filter((name) => !(name in preset.reservedConcurrency));
+  /** A mix of `requests` a second, all to the operation `op` (`creates` names every operation). */
+  const only = (op: string, requests: number) => ({
+    ...Object.fromEntries(Object.keys(creates(0)).map((name) => [name, 0])),
+    [op]: requests,
+  });
+  /** So many tokens that the authorizer misses on every request. */
+  const ALL_MISS = 1e12;
 
   it('are the rates the model deploys a preset at, and no other', () => {
     expect(Object.keys(CAPACITY_PRESETS).map(rateOf)).toEqual([...PRESET_RATES]);
@@ -141,7 +146,10 @@ describe('the capacity presets', () => {
       const rate = rateOf(name);
       const pool = raised(rate) - sum(preset.reservedConcurrency);
       for (const at of [model(readHeavy(rate)), model(readHeavy(preset.throttlingRateLimit))]) {
-        expect(unreservedNeed(at, preset)).toBeLessThanOrEqual(pool);
+        const names = unreserved(at, preset);
+        // Per function: each at most 10 × the pool a second; together, at once, in the pool.
+        for (const fn of names) expect(at.invocationsBy[fn]!).toBeLessThanOrEqual(10 * pool);
+        expect(names.reduce((s, fn) => s + at.concurrency[fn]!, 0)).toBeLessThanOrEqual(pool);
       }
       // The pressure row says the same at the rate, and a creates-only flood fits too.
       for (const at of [model(readHeavy(rate)), model(creates(rate))]) {
@@ -151,17 +159,58 @@ describe('the capacity presets', () => {
     },
   );
 
+  it.each(Object.entries(CAPACITY_PRESETS))(
+    '%s holds the worst case at the throttle: every request to the one function that needs the most, the authorizer missing on each',
+    (name, preset) => {
+      const quota = raised(rateOf(name));
+      const pool = quota - sum(preset.reservedConcurrency);
+      const throttle = preset.throttlingRateLimit;
+      for (const op of Object.keys(creates(0))) {
+        const at = model(only(op, throttle), { tokens: ALL_MISS });
+        expect(at.authorizer).toBe(throttle);
+        // Per function: every function without a reservation, the authorizer among them.
+        for (const fn of unreserved(at, preset)) {
+          expect(at.invocationsBy[fn]!).toBeLessThanOrEqual(10 * pool);
+        }
+        // Concurrency: those without a reservation run at once in the pool, together.
+        const together = unreserved(at, preset).reduce((s, fn) => s + at.concurrency[fn]!, 0);
+        expect(together).toBeLessThanOrEqual(pool);
+        // Account: every function together, the reserved ones too, at most 10 × the quota.
+        expect(at.invocations).toBeLessThanOrEqual(10 * quota);
+      }
+      // The same with each poll of the fan-out split (more, smaller batches): the pool's account rule.
+      const pooled = model(creates(rateOf(name))).pool;
+      expect(pooled.rules.account).toBeLessThanOrEqual(quota);
+      expect(pooled.rules.account * 10).toBeGreaterThan(2 * throttle);
+    },
+  );
+
   it.each(['10k', '100k'] as const)(
     '%s: a quota sized without the route functions at the throttle would not hold the reads',
     (name) => {
       const preset = CAPACITY_PRESETS[name];
-      const pool = raised(rateOf(name)) - sum(preset.reservedConcurrency);
-      const routes = model(creates(rateOf(name))).pool.routes;
-      expect(unreservedNeed(model(readHeavy(preset.throttlingRateLimit)), preset)).toBeGreaterThan(
-        pool - routes,
+      // The pool's parts but the routes' (reservations, authorizer at its tokens, webhook, floor).
+      const { reserved, authorizer, fanOut, deliver, floor } = model(creates(rateOf(name))).pool;
+      const without = reserved + authorizer + fanOut + deliver + floor;
+      expect(without).toBeGreaterThanOrEqual(reserved + QUOTAS.lambdaUnreserved.value);
+      const reads = model(readHeavy(preset.throttlingRateLimit));
+      // get-plant alone would be invoked more than 10 × the pool it left: Lambda throttles reads.
+      expect(reads.invocationsBy['get-plant']!).toBeGreaterThan(10 * (without - reserved));
+      expect(reads.invocationsBy['get-plant']!).toBeLessThanOrEqual(
+        10 * (raised(rateOf(name)) - reserved),
       );
     },
   );
+
+  it('100k: the reservation + the throttle ÷ 10 + 100 alone would not hold the account rate when every token misses', () => {
+    const preset = CAPACITY_PRESETS['100k'];
+    const throttle = preset.throttlingRateLimit;
+    const perFunctionOnly =
+      sum(preset.reservedConcurrency) + throttle / 10 + QUOTAS.lambdaUnreserved.value;
+    const at = model(creates(throttle), { tokens: ALL_MISS });
+    expect(at.invocations).toBeGreaterThan(10 * perFunctionOnly);
+    expect(at.invocations).toBeLessThanOrEqual(10 * raised(100_000));
+  });
 
   it('shows each reserved function against 10 × its reservation in the pressure table', () => {
     const at = model(creates(10_000));
