@@ -88,12 +88,16 @@ export type CapacityPreset = Pick<
  * smaller reservation would cap creates below the throttle (Lambda's throttle, a 5xx through the
  * gateway, not the stage's 429). The reservation keeps create-plant's environments from other
  * functions and applications of the account and caps what a flood of creates costs; what it
- * reserves, every other function loses, and they are invoked at most 10 times what is left a
- * second. So the account's concurrency must hold the reservations and a pool for the others sized
- * by the same worst case (the throttle's requests all gets or lists: the throttle ÷ 10, plus the
- * authorizer, the webhook functions and the 100 Lambda keeps unreserved; docs/capacity.md,
- * "Raising quotas", gives the figures), raised before the deployment, which fails without it. The authorizer reserves nothing: its load follows the number of distinct
- * tokens, not the creates, and a cap would answer 500 to valid tokens; the pool counts it.
+ * reserves, every other function loses. Those run in what is left (the pool), under the three
+ * rules AWS states: each is invoked at most 10 times the pool a second, all functions together at
+ * most 10 times the account's concurrency, and those without a reservation run at once in the
+ * pool. So the account's concurrency must hold the reservations and a pool for the others sized by
+ * the same worst case (the throttle's requests all gets or lists, with the authorizer missing on
+ * each; docs/capacity.md, "Raising quotas", gives the figures and the rule that binds), raised
+ * before the deployment: below the reservations + 100 it fails, and short of the figure it deploys
+ * with a smaller pool, where Lambda may throttle the reads. The authorizer reserves nothing: its
+ * load follows the number of distinct tokens, not the creates, and a cap would answer 500 to valid
+ * tokens; the pool counts it missing on every request.
  */
 export const CAPACITY_PRESETS = {
   '1k': {

@@ -52,7 +52,7 @@ export interface UnreservedPool {
   readonly reserved: number;
   /** A route function without a reservation given every request the throttle admits: the throttle ÷ 10. */
   readonly routes: number;
-  /** The authorizer at its miss rate: one invocation per token per cache TTL (÷ 10). */
+  /** The authorizer at its miss rate (one invocation per token per cache TTL): its invocations ÷ 10. */
   readonly authorizer: number;
   /** The fan-out at the throttle's writes, each poll split ParallelizationFactor ways. */
   readonly fanOut: number;

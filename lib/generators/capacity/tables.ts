@@ -293,7 +293,7 @@ export function capacityTables(): string {
     '',
     raisingTable([write, read]),
     '',
-    `The raising table's Lambda figure is the most either mix needs: the reservations, and the pool they leave to every other function sized by the reservations' own worst case (every request the throttle lets through may be a create, or a get, a list or a change). By part:`,
+    `The raising table's Lambda figure is the most either mix needs: the reservations, and the pool they leave to every other function sized by the reservations' own worst case (every request the throttle lets through may be a create, or a get, a list or a change), and each of the three rules AWS states at that worst case with the authorizer missing on every request: what each needs, and the margin the figure keeps beyond the highest. By part:`,
     '',
     poolTable(write),
     '',
