@@ -54,7 +54,7 @@ export async function sendAll(
   const now = options.now ?? Date.now;
   const bodies = messages.map(queueBody);
   const sizes = bodies.map(bodyBytes);
-  const fits = bodies.map(fitsAsDelivery);
+  const fits = sizes.map(fitsAsDelivery);
   const fates: EntryFate[] = sizes.map((size, index) =>
     fits[index]
       ? { fate: 'pending', error: undefined }

@@ -40,12 +40,12 @@ export function bodyBytes(body: string): number {
 export const DELIVERY_HEADROOM_BYTES = 512;
 
 /**
- * True when a new delivery's body can be queued, and its copies after failed attempts too. One
- * that cannot (only a plant stored before the field limits is that large) is never sent: the
- * fan-out sets its record aside, a replay counts it.
+ * True when a new delivery whose body is `bytes` long (`bodyBytes`) can be queued, and its copies
+ * after failed attempts too. One that cannot (only a plant stored before the field limits is
+ * that large) is never sent: the fan-out sets its record aside, a replay counts it.
  */
-export function fitsAsDelivery(body: string): boolean {
-  return bodyBytes(body) <= SQS_MESSAGE_LIMIT_BYTES - DELIVERY_HEADROOM_BYTES;
+export function fitsAsDelivery(bytes: number): boolean {
+  return bytes <= SQS_MESSAGE_LIMIT_BYTES - DELIVERY_HEADROOM_BYTES;
 }
 
 /** SendMessageBatch takes at most ten entries. */

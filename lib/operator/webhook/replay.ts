@@ -18,7 +18,7 @@ import { FIRST_VERSION } from '../../../lambda/plants/versions';
 import { deliveriesOf, type PlantImage } from '../../../lambda/webhook/deliveries';
 import { eventsOfItem, type PlantWrite } from '../../../lambda/webhook/events';
 import type { Subscriber } from '../../../lambda/webhook/subscriptions-table';
-import { fitsAsDelivery, queueBody } from '../../../lambda/webhook/queue-body';
+import { bodyBytes, fitsAsDelivery, queueBody } from '../../../lambda/webhook/queue-body';
 
 /** Which plants, to whom. */
 export interface ReplayRange {
@@ -119,7 +119,9 @@ export async function replay(range: ReplayRange, deps: ReplayDeps): Promise<Repl
       return { deliveries, owed: writes.some((write) => chosen.has(write.event)) };
     });
     const fits = new Set(
-      perPlant.flatMap((plant) => plant.deliveries.filter((d) => fitsAsDelivery(queueBody(d)))),
+      perPlant.flatMap((plant) =>
+        plant.deliveries.filter((d) => fitsAsDelivery(bodyBytes(queueBody(d)))),
+      ),
     );
     await deps.queue.send(perPlant.flatMap((plant) => plant.deliveries.filter((d) => fits.has(d))));
     result.queued += fits.size;
