@@ -10,8 +10,6 @@ import type { MethodActions } from '../aws/table-definition';
 import type { DeliveryMessage } from './message';
 import { bodyBytes, queueBody, sqsBatches } from './queue-body';
 
-export { BATCH_ENTRIES } from './queue-body';
-
 /** One entry of a SendMessageBatch: an id unique in its call, the delivery, and its body as sent. */
 export interface BatchEntry {
   readonly id: string;

@@ -11,7 +11,7 @@ import { RECORD_EVERY_MS } from '../../../lambda/deliver/receiver-gate';
 import { SUBSCRIBERS_FRESH_SECONDS } from '../../../lambda/webhook/config';
 import { RECENT_ATTEMPTS_KEPT } from '../../../lambda/webhook/health';
 import { GRANT_EPOCHS, PACE_EPOCH_MS, RESERVE_AHEAD_MS } from '../../../lambda/webhook/rate-limit';
-import { BATCH_ENTRIES } from '../../../lambda/webhook/delivery-queue';
+import { BATCH_ENTRIES } from '../../../lambda/webhook/queue-body';
 import { FUNCTIONS } from '../../definitions/functions';
 import { DELIVERY_SOURCE, STREAM_SOURCE } from '../../definitions/webhooks';
 import { DEPLOYED_ASSUMPTIONS, MEASURED, QUOTAS } from './inputs';

@@ -102,14 +102,14 @@ export async function replay(range: ReplayRange, deps: ReplayDeps): Promise<Repl
   }
   const chosen = new Set(subscribers.flatMap((s) => eventsOfItem(s.events)));
   const kept = new Date(Date.now() - TOMBSTONE_DAYS * 86_400_000).toISOString();
+  const tooLarge: string[] = [];
   const result: { -readonly [K in keyof ReplayResult]: ReplayResult[K] } = {
     plants: 0,
     queued: 0,
     beforeSubscribers: 0,
-    tooLarge: [],
+    tooLarge,
     ...(since < kept && chosen.has('plantDeleted') ? { deletesPurgedBefore: kept } : {}),
   };
-  const skipped: string[] = [];
   for await (const page of deps.plants.storedImages({ since, until })) {
     const perPlant = page.map((item) => {
       const writes = replayedWrites(item, since, until);
@@ -126,13 +126,13 @@ export async function replay(range: ReplayRange, deps: ReplayDeps): Promise<Repl
     await deps.queue.send(perPlant.flatMap((plant) => plant.deliveries.filter((d) => fits.has(d))));
     result.queued += fits.size;
     for (const plant of perPlant) {
-      const tooLarge = plant.deliveries.find((d) => !fits.has(d));
-      if (tooLarge) skipped.push(tooLarge.plantId);
+      const refused = plant.deliveries.find((d) => !fits.has(d));
+      if (refused) tooLarge.push(refused.plantId);
       if (plant.deliveries.some((d) => fits.has(d))) result.plants += 1;
       else if (plant.deliveries.length === 0 && plant.owed) result.beforeSubscribers += 1;
     }
   }
-  return { ...result, tooLarge: skipped };
+  return result;
 }
 
 /**
