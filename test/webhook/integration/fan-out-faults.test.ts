@@ -172,19 +172,29 @@ it('sends again a call whose answer was lost: only its ten entries can be held t
   expect(twice.every(([, count]) => count === 2)).toBe(true);
 });
 
-it('with the queue down past its deadline, reports where to resume; the retry from there loses nothing and repeats nothing', async () => {
+/**
+ * Plants 1 to 100 fanned out while the queue refuses, on its side, the deliveries of the plants
+ * `refused` picks, until the invocation's deadline; then what Lambda does next: the batch again,
+ * from the record reported, with the queue back.
+ */
+async function outageThenRetry(refused: (plantId: number) => boolean) {
   let down = true;
   faults = {
     refuseEntry: ({ MessageBody }) =>
-      down && Number(parseDeliveryMessage(MessageBody)!.plantId) >= 50,
+      down && refused(Number(parseDeliveryMessage(MessageBody)!.plantId)),
   };
   const first = await fanOut(records(1, 100), deps, { until: Date.now() + 200 });
+  down = false;
+  const from = Number(first.failedAt?.sequenceNumber);
+  const again = await fanOut(records(from, 100), deps, soon());
+  return { first, again };
+}
+
+it('with the queue down past its deadline, reports where to resume; the retry from there loses nothing and repeats nothing', async () => {
+  const { first, again } = await outageThenRetry((plant) => plant >= 50);
   // Plant 50's deliveries share a call with plant 49's, whose own were accepted.
   expect(first.failedAt?.sequenceNumber).toBe('50'.padStart(21, '0'));
   expect(first.queued).toBe(147);
-  down = false;
-  // What Lambda does next: the batch again, from the record reported.
-  const again = await fanOut(records(50, 100), deps, soon());
   expect(again).toEqual({ queued: 153, setAside: [] });
   expectEachOnce(300);
 });
@@ -249,17 +259,10 @@ it('a delivery larger than SQS takes: its record goes to the failure queue witho
 });
 
 it('a record blocked mid-batch: the retry from it queues the later records again (the same webhook-ids), and loses nothing', async () => {
-  let down = true;
-  // Plant 40's deliveries refused on the queue's side (throttled) until its deadline.
-  faults = {
-    refuseEntry: ({ MessageBody }) => down && parseDeliveryMessage(MessageBody)!.plantId === '40',
-  };
-  const first = await fanOut(records(1, 100), deps, { until: Date.now() + 200 });
+  // Plant 40's deliveries alone refused (throttled); the retry from it sends what came after again.
+  const { first, again } = await outageThenRetry((plant) => plant === 40);
   expect(first.failedAt?.sequenceNumber).toBe('40'.padStart(21, '0'));
   expect(first.queued).toBe(297);
-  down = false;
-  // Lambda retries from the record reported: what came after it is sent again.
-  const again = await fanOut(records(40, 100), deps, soon());
   expect(again).toEqual({ queued: 183, setAside: [] });
   const held = heldByWebhookId();
   expect(held.size).toBe(300);
