@@ -1,0 +1,73 @@
+/**
+ * docs/capacity.md's prose repeats some of the model's figures where an operator reads a plan
+ * (the account concurrency to ask for at 10k and 100k, what it leaves, its parts and its margin).
+ * The tables are compared with `npm run capacity` by `capacity.test.ts`; this holds the prose to
+ * the same model, so that a change of the model that regenerates the tables cannot leave the
+ * sentences beside them stale. Each sentence is written here from the model's figures and must be
+ * found, whitespace aside, outside the generated block.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { n } from '../../../lib/generators/capacity/format';
+import { QUOTAS } from '../../../lib/generators/capacity/inputs';
+import { creates, model, readHeavy } from '../../../lib/generators/capacity/model';
+import { quotaNeeds } from '../../../lib/generators/capacity/pool';
+import { MARKERS } from '../../../lib/generators/capacity/tables';
+
+const DOC = readFileSync(join(__dirname, '../../../docs/capacity.md'), 'utf8');
+const oneLine = (text: string) => text.replace(/\s+/g, ' ');
+/** The page without its generated tables: what a person wrote. */
+const PROSE = oneLine(
+  DOC.slice(0, DOC.indexOf(MARKERS.begin)) +
+    DOC.slice(DOC.indexOf(MARKERS.end) + MARKERS.end.length),
+);
+
+/** The figures of one level, as the raising table and the pool table print them. */
+function level(rate: number) {
+  const { pool } = model(creates(rate));
+  const raised = Math.max(
+    QUOTAS.lambdaConcurrency.value,
+    Math.ceil(quotaNeeds(model(creates(rate))).lambdaConcurrency),
+    Math.ceil(quotaNeeds(model(readHeavy(rate))).lambdaConcurrency),
+  );
+  return {
+    pool,
+    raised: n(raised),
+    left: n(raised - pool.reserved),
+    account: n(pool.rules.account),
+    concurrency: n(pool.rules.concurrency),
+    margin: n(raised - pool.rules.account),
+  };
+}
+const TEN_K = level(10_000);
+const HUNDRED_K = level(100_000);
+
+it.each([
+  [
+    'the figure asked for',
+    `${TEN_K.raised} at 10,000 creates a second, ${HUNDRED_K.raised} at 100,000`,
+  ],
+  ['its margin', `a margin of ${TEN_K.margin} and ${HUNDRED_K.margin} beyond the account rule`],
+  ['what it leaves', `It leaves ${TEN_K.left} and ${HUNDRED_K.left} to the other functions`],
+  ['the account rule', `${TEN_K.account} and ${HUNDRED_K.account}, the rule that binds`],
+  ['the concurrency rule', `${TEN_K.concurrency} and ${HUNDRED_K.concurrency})`],
+  [
+    'the 10k plan',
+    `concurrency (L-B99A9384) to ${TEN_K.raised} before deploying the preset (the reservation, ` +
+      `a pool of ${TEN_K.left} for every other function: ${n(TEN_K.pool.routes)} for reads and ` +
+      `changes at the throttle, ${n(TEN_K.pool.fanOut + TEN_K.pool.deliver + TEN_K.pool.authorizer)} ` +
+      `for the webhook and the authorizer, Lambda's ${n(TEN_K.pool.floor)}; ${TEN_K.margin} over ` +
+      `the ${TEN_K.account} the account's request rate needs`,
+  ],
+  [
+    'the 100k plan',
+    `to ${HUNDRED_K.raised} (the ${n(HUNDRED_K.pool.reserved)} reserved for create-plant, and ` +
+      `${HUNDRED_K.left} for every other function: ${n(HUNDRED_K.pool.routes)} for reads and ` +
+      `changes at the throttle, ${n(HUNDRED_K.pool.fanOut)} for the fan-out with its polls split, ` +
+      `${n(HUNDRED_K.pool.deliver)} for the deliverer raised as below, the authorizer's ` +
+      `${n(HUNDRED_K.pool.authorizer, 2)}, Lambda's ${n(HUNDRED_K.pool.floor)}; ` +
+      `${HUNDRED_K.margin} over the ${HUNDRED_K.account} the account's request rate needs`,
+  ],
+])('the prose gives %s as the model does', (_, sentence) => {
+  expect(PROSE).toContain(sentence);
+});
