@@ -13,7 +13,7 @@ import { billedMs, CAPACITY_OPERATIONS, costOf } from './costs';
 import {
   authorizerRate,
   lambdaQuotaNeed,
-  prewarmedTo,
+  warmWrites,
   presetAt,
   unreservedPool,
   type UnreservedPool,
@@ -162,7 +162,7 @@ export function model(
   const stream = {
     records: changes,
     writes: changes + sum((op) => op.method === 'DELETE'),
-    warm: prewarmedTo(requests),
+    warm: warmWrites(requests),
   };
   const webhook = webhookLoad(stream, subscribers, latencyMs);
   concurrency['fan-out'] = (webhook.fanOutInvocations * webhook.fanOutMs) / 1000;

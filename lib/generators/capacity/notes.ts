@@ -7,7 +7,7 @@ import { REFRESH_AT_RECEIVE_COUNT, SAFETY_RECEIVE_COUNT } from '../../../lambda/
 import { levelHead, n, pct, table } from './format';
 import { DEPLOYED_ASSUMPTIONS, PRICES, QUOTAS } from './inputs';
 import { model, type LevelModel } from './model';
-import { prewarmedTo } from './pool';
+import { warmWrites } from './pool';
 import { ATTEMPTS_ITEM_BYTES, SUBSCRIPTION_ITEM_BYTES, webhookLoad } from './webhook';
 
 /**
@@ -81,7 +81,7 @@ export function splitNote(models: readonly LevelModel[]): string {
   const m = models.at(-1)!;
   const pf = STREAM_SOURCE.parallelizationFactor;
   const { subscribers, receiverLatencyMs } = DEPLOYED_ASSUMPTIONS;
-  const stream = { records: m.requests, writes: m.requests, warm: prewarmedTo(m.requests) };
+  const stream = { records: m.requests, writes: m.requests, warm: warmWrites(m.requests) };
   const split = webhookLoad(stream, subscribers, receiverLatencyMs, pf);
   return (
     `The fan-out's batches are what a shard gathers between two polls, whole: an assumption, since AWS runs up to ${pf} batches of a shard at once (ParallelizationFactor) without saying how a poll's records are shared among them. ` +
@@ -114,6 +114,6 @@ export function scanNote(models: readonly LevelModel[]): string {
   return (
     `The subscriptions table's partition at ten subscribers and ${n(top.requests)} creates/s (${pct(share(w.subscriptionReads))} above) has two margins that figure leaves out. ` +
     `A Scan of ten subscribers is ${n(bytes)} bytes, ${n(bytes / 4096, 4)} × 4 KB, so ${w.scanUnits} read units, ${n(w.scanUnits * 4096 - bytes + 1)} bytes short of ${w.scanUnits + 1} (a byte more in each subscriber's item adds ten): at ${w.scanUnits + 1} units the partition is at ${pct(share(w.subscriptionReads + w.scans))}. ` +
-    `And its ${n(w.scans)} Scans a second count ${STREAM_SOURCE.parallelizationFactor} sandboxes on each of ${n(w.shards)} shards, one per partition the table has at least (its writes, or the warm throughput the plan pre-warms it to, ÷ 1,000; that shards follow partitions is the model's assumption, no AWS page states it): a table with more partitions has more shards and more Scans.`
+    `And its ${n(w.scans)} Scans a second count ${STREAM_SOURCE.parallelizationFactor} sandboxes on each of ${n(w.shards)} shards, one per partition the table has at least (its writes, or its warm throughput if more: a new table's 4,000 writes or the plan's pre-warm, ÷ 1,000; that shards follow partitions is the model's assumption, no AWS page states it): a table with more partitions has more shards and more Scans.`
   );
 }

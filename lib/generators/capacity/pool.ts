@@ -44,6 +44,15 @@ export function prewarmedTo(requests: number): number | undefined {
     : undefined;
 }
 
+/**
+ * Write units a second the plants table is warm at, at a level of `requests` a second: what the
+ * plan pre-warms it to, or a new on-demand table's 4,000 (it starts there and never drops). Its
+ * stream has a shard per 1,000 of them at least (`webhookLoad`), so never fewer than four.
+ */
+export function warmWrites(requests: number): number {
+  return Math.max(QUOTAS.dynamoNewTableWrites.value, prewarmedTo(requests) ?? 0);
+}
+
 /** What the functions without a reservation may need, by part and by rule, at a level's throttle. */
 export interface UnreservedPool {
   /** The stage throttle the pool is sized at (1.2 × the rate where no preset is deployed). */
@@ -95,7 +104,7 @@ export function unreservedPool(
   const open = CAPACITY_OPERATIONS.filter((op) => !(op.function in reservedBy));
   const routes = Math.max(0, ...open.map((op) => need(throttle, billedMs(op.function))));
   const authorizer = need(authorizerRate(throttle, options.tokens), billedMs('authorizer'));
-  const stream = { records: throttle, writes: throttle };
+  const stream = { records: throttle, writes: throttle, warm: warmWrites(requests) };
   const { parallelizationFactor } = STREAM_SOURCE;
   const split = webhookLoad(stream, options.subscribers, options.latencyMs, parallelizationFactor);
   const fanOut = need(split.fanOutInvocations, split.fanOutMs);

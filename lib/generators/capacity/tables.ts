@@ -135,7 +135,7 @@ function shapeTable(models: readonly LevelModel[]): string {
     ),
     row('DynamoDB read units/s (tokens, subscriptions)', (m) => n(m.readUnits, 1)),
     row(
-      'stream shards (one per 1,000 writes/s, or warm write units where the plan pre-warms, at least)',
+      "stream shards (one per 1,000 writes/s or warm write units, whichever is more: a new table's 4,000, or the plan's pre-warm)",
       (m) => n(w(m).shards),
     ),
     row(

@@ -25,13 +25,14 @@ const PROSE = oneLine(
 /** The figures of one level, as the raising table and the pool table print them. */
 function level(rate: number) {
   const { pool } = model(creates(rate));
-  const raised = Math.max(
-    QUOTAS.lambdaConcurrency.value,
+  const needs = Math.max(
     Math.ceil(quotaNeeds(model(creates(rate))).lambdaConcurrency),
     Math.ceil(quotaNeeds(model(readHeavy(rate))).lambdaConcurrency),
   );
+  const raised = Math.max(QUOTAS.lambdaConcurrency.value, needs);
   return {
     pool,
+    needs: n(needs),
     raised: n(raised),
     left: n(raised - pool.reserved),
     account: n(pool.rules.account),
@@ -50,6 +51,7 @@ it.each([
   ['its margin', `a margin of ${TEN_K.margin} and ${HUNDRED_K.margin} beyond the account rule`],
   ['what it leaves', `It leaves ${TEN_K.left} and ${HUNDRED_K.left} to the other functions`],
   ['the account rule', `${TEN_K.account} and ${HUNDRED_K.account}, the rule that binds`],
+  ['the 1k level, on a new account', `it needs ${level(1_000).needs} of the usual 1,000`],
   ['the concurrency rule', `${TEN_K.concurrency} and ${HUNDRED_K.concurrency})`],
   [
     'the 10k plan',

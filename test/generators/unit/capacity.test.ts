@@ -15,7 +15,7 @@ import {
   readHeavy,
   type LevelModel,
 } from '../../../lib/generators/capacity/model';
-import { quotaNeeds } from '../../../lib/generators/capacity/pool';
+import { quotaNeeds, warmWrites } from '../../../lib/generators/capacity/pool';
 import {
   presetFor,
   PRESET_RATES,
@@ -354,9 +354,12 @@ describe('the webhook in the model', () => {
     expect(webhookLoad(stream, 1, 200).shards).toBe(100);
     expect(webhookLoad({ ...stream, warm: 120_000 }, 1, 200).shards).toBe(120);
     expect(webhookLoad({ ...stream, warm: 50_000 }, 1, 200).shards).toBe(100);
-    // Where no plan pre-warms (no preset, or a throttle a new table takes), the writes decide.
-    expect(model(creates(100)).webhook.shards).toBe(1);
-    expect(model(creates(1000)).webhook.shards).toBe(1);
+    // Where no plan pre-warms (no preset, or a throttle a new table takes), a new on-demand
+    // table's 4,000 warm writes decide: four partitions, four shards, however few the writes.
+    expect(model(creates(100)).webhook.shards).toBe(4);
+    expect(model(creates(1000)).webhook.shards).toBe(4);
     expect(model(creates(10_000)).webhook.shards).toBe(12);
+    expect(warmWrites(100)).toBe(QUOTAS.dynamoNewTableWrites.value);
+    expect(warmWrites(100_000)).toBe(CAPACITY_PRESETS['100k'].throttlingRateLimit);
   });
 });
