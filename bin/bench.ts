@@ -18,6 +18,7 @@ runCli('npm run bench', async (argv) => {
   const node = lambdaNode();
   if (node.notice) console.error(node.notice);
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));
+  const failures: string[] = [];
   try {
     console.log(
       `bench on ${process.version} (functions on Node ${node.major}); ${new Date().toISOString()}\n`,
@@ -30,10 +31,12 @@ runCli('npm run bench', async (argv) => {
         dir,
         lambdaNode: node,
         print: (line = '') => console.log(line),
+        fail: (message) => failures.push(message),
       });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  if (failures.length > 0) throw new Error(failures.join('; '));
   return 0;
 });

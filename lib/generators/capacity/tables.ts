@@ -155,13 +155,31 @@ function shapeTable(models: readonly LevelModel[]): string {
  * The quotas each level needs raised, in the order to raise them (their Service Quotas codes):
  * the most any of the mixes (`mixes[k][level]`) needs.
  */
-function raisingTable(mixes: readonly (readonly LevelModel[])[]): string {
-  const needed = LEVELS.map((_, i) => {
+/** The two mixes the page models, creates only and read-heavy, each at every level of `LEVELS`. */
+export function modelledMixes(): { readonly write: LevelModel[]; readonly read: LevelModel[] } {
+  return {
+    write: LEVELS.map((rate) => model(creates(rate))),
+    read: LEVELS.map((rate) => model(readHeavy(rate))),
+  };
+}
+
+/**
+ * What each quota must be raised to at each level of `LEVELS`: the most any of `mixes` needs
+ * (the raising table shows it, rounded up, where above the default; the prose repeats some).
+ */
+export function raisingNeeds(
+  mixes: readonly (readonly LevelModel[])[] = Object.values(modelledMixes()),
+): ReturnType<typeof quotaNeeds>[] {
+  return LEVELS.map((_, i) => {
     const each = mixes.map((models) => quotaNeeds(models[i]!));
     return Object.fromEntries(
       QUOTA_CODES.map((q) => [q.quota, Math.max(...each.map((need) => need[q.quota]))]),
     ) as ReturnType<typeof quotaNeeds>;
   });
+}
+
+function raisingTable(mixes: readonly (readonly LevelModel[])[]): string {
+  const needed = raisingNeeds(mixes);
   return table(
     [
       'order',
@@ -244,8 +262,7 @@ function pressureTable(models: readonly LevelModel[], unit = 'creates/s'): strin
 
 /** Every generated table, between the markers. */
 export function capacityTables(): string {
-  const write = LEVELS.map((rate) => model(creates(rate)));
-  const read = LEVELS.map((rate) => model(readHeavy(rate)));
+  const { write, read } = modelledMixes();
   return [
     MARKERS.begin,
     '',

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { MAX_BODY_BYTES, readNewPlant } from '../../../lambda/create-plant/request';
+import { HttpError } from '../../../lambda/http/answers';
 import { PROJECT_ROOT } from '../../definitions/bundling';
 import { median } from './measure';
 import type { BenchPhase } from './phase';
@@ -59,8 +60,10 @@ function reading(template: string, body: string): Reading {
     const started = performance.now();
     try {
       readNewPlant(event);
-    } catch {
-      // a 400 or 413: the answer the corpus expects, timed all the same
+    } catch (error) {
+      // A 400 or 413 is the answer the corpus expects, timed all the same; anything else is a
+      // fault of the reading, not a figure.
+      if (!(error instanceof HttpError)) throw error;
     }
     const wall = performance.now() - started;
     const { user, system } = process.cpuUsage(cpu);
@@ -71,22 +74,23 @@ function reading(template: string, body: string): Reading {
   return { ms: median(runs.map((r) => r.wall)), cpuMs: median(runs.map((r) => r.cpu)) };
 }
 
-/** What fails the phase: the bodies whose reading took more CPU than the budget, if any. */
+/** What fails the phase: the bodies whose reading took more CPU than `budgetMs`, if any. */
 export function overBudget(
   readings: readonly { readonly name: string; readonly cpuMs: number }[],
+  budgetMs = PARSE_CPU_BUDGET_MS,
 ): string | undefined {
-  const over = readings.filter(({ cpuMs }) => cpuMs > PARSE_CPU_BUDGET_MS);
+  const over = readings.filter(({ cpuMs }) => cpuMs > budgetMs);
   if (over.length === 0) return undefined;
-  return `over the ${PARSE_CPU_BUDGET_MS} ms CPU budget of one body: ${over
+  return `over the ${budgetMs} ms CPU budget of one body: ${over
     .map(({ name, cpuMs }) => `${name} ${ms(cpuMs)} of CPU`)
     .join(', ')}`;
 }
 
-/** The parse-time phase. */
-export const parseTime: BenchPhase = {
+/** The parse-time phase, holding each body to `budgetMs` of CPU. */
+export const parsePhase = (budgetMs = PARSE_CPU_BUDGET_MS): BenchPhase => ({
   name: 'parse',
-  description: 'worst adversarial body at the 256 KiB limit vs a normal body (request reading)',
-  async run({ print }) {
+  description: `worst adversarial body at the 256 KiB limit vs a normal body (request reading; fails over ${budgetMs} ms of CPU)`,
+  async run({ print, fail }) {
     const template = readFileSync(join(PROJECT_ROOT, 'events', 'create-plant.json'), 'utf8');
     const small = '{"id":1,"name":"Monstera","tag":"aroid"}';
     const head = '{"id":1,"name":"Monstera","tag":"aroid","notes":"';
@@ -106,8 +110,11 @@ export const parseTime: BenchPhase = {
         .map(({ name, ms: t }) => `${name} ${ms(t)}`)
         .join(', ')}`,
     );
-    const over = overBudget(timed);
-    if (over) throw new Error(over);
-    print(`  every body within the ${PARSE_CPU_BUDGET_MS} ms CPU budget of one body\n`);
+    const over = overBudget(timed, budgetMs);
+    if (over) fail(over);
+    print(over ? `  ${over}\n` : `  every body within the ${budgetMs} ms CPU budget of one body\n`);
   },
-};
+});
+
+/** The phase as `npm run bench` runs it. */
+export const parseTime = parsePhase();

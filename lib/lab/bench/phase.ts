@@ -20,6 +20,11 @@ export interface BenchContext {
   readonly lambdaNode: LambdaNode;
   /** Prints one line of the report. */
   readonly print: (line?: string) => void;
+  /**
+   * Records a figure over its budget: the bench goes on with its other phases, then exits 1
+   * naming every one (`npm run bench -- --phases parse` in CI).
+   */
+  readonly fail: (message: string) => void;
 }
 
 /** One part of the bench. */

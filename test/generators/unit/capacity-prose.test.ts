@@ -9,10 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { n } from '../../../lib/generators/capacity/format';
-import { QUOTAS } from '../../../lib/generators/capacity/inputs';
-import { creates, model, readHeavy } from '../../../lib/generators/capacity/model';
-import { quotaNeeds } from '../../../lib/generators/capacity/pool';
-import { MARKERS } from '../../../lib/generators/capacity/tables';
+import { LEVELS, QUOTAS } from '../../../lib/generators/capacity/inputs';
+import { creates, model } from '../../../lib/generators/capacity/model';
+import { MARKERS, raisingNeeds } from '../../../lib/generators/capacity/tables';
 
 const DOC = readFileSync(join(__dirname, '../../../docs/capacity.md'), 'utf8');
 const oneLine = (text: string) => text.replace(/\s+/g, ' ');
@@ -22,16 +21,18 @@ const PROSE = oneLine(
     DOC.slice(DOC.indexOf(MARKERS.end) + MARKERS.end.length),
 );
 
+const NEEDS = raisingNeeds();
+
 /** The figures of one level, as the raising table and the pool table print them. */
-function level(rate: number) {
-  const { pool } = model(creates(rate));
-  const needs = Math.max(
-    Math.ceil(quotaNeeds(model(creates(rate))).lambdaConcurrency),
-    Math.ceil(quotaNeeds(model(readHeavy(rate))).lambdaConcurrency),
-  );
+function level(rate: (typeof LEVELS)[number]) {
+  const { pool, webhook } = model(creates(rate));
+  const needs = Math.ceil(NEEDS[LEVELS.indexOf(rate)]!.lambdaConcurrency);
   const raised = Math.max(QUOTAS.lambdaConcurrency.value, needs);
   return {
     pool,
+    shards: webhook.shards,
+    // The prose gives the pool's fan-out as its invocations, and its concurrency as those ÷ 10.
+    fanOutInvocations: pool.fanOut * QUOTAS.lambdaRequestsPerConcurrency.value,
     needs: n(needs),
     raised: n(raised),
     left: n(raised - pool.reserved),
@@ -50,6 +51,14 @@ it.each([
   ],
   ['its margin', `a margin of ${TEN_K.margin} and ${HUNDRED_K.margin} beyond the account rule`],
   ['what it leaves', `It leaves ${TEN_K.left} and ${HUNDRED_K.left} to the other functions`],
+  [
+    'the per-function rule',
+    `the reservations + the throttle ÷ 10, ${n(TEN_K.pool.rules.perFunction)} at 10,000 creates a second and ${n(HUNDRED_K.pool.rules.perFunction)} at 100,000`,
+  ],
+  [
+    'the parts',
+    `tokens, the cost table's assumption: ${n(TEN_K.pool.authorizer, 2)}), **the webhook functions at the throttle's writes** (the fan-out on ${n(TEN_K.shards)} and ${n(HUNDRED_K.shards)} shards, ${n(TEN_K.fanOutInvocations)} and ${n(HUNDRED_K.fanOutInvocations)} invocations a second, ${n(TEN_K.pool.fanOut)} and ${n(HUNDRED_K.pool.fanOut)} of concurrency by its invocations ÷ 10; the deliverer at what its mapping would need, ${n(TEN_K.pool.deliver)} and ${n(HUNDRED_K.pool.deliver)}:`,
+  ],
   ['the account rule', `${TEN_K.account} and ${HUNDRED_K.account}, the rule that binds`],
   ['the 1k level, on a new account', `it needs ${level(1_000).needs} of the usual 1,000`],
   ['the concurrency rule', `${TEN_K.concurrency} and ${HUNDRED_K.concurrency})`],

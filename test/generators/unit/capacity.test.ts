@@ -51,7 +51,7 @@ jest.mock('../../../lib/generators/capacity/inputs', () => {
 });
 const { PRICES, QUOTAS } = inputs;
 const read = (globalThis as { capacityInputsRead?: Set<string> }).capacityInputsRead!;
-import { capacityTables, MARKERS } from '../../../lib/generators/capacity/tables';
+import { capacityTables, MARKERS, raisingNeeds } from '../../../lib/generators/capacity/tables';
 
 const DOC = readFileSync(join(__dirname, '../../../docs/capacity.md'), 'utf8');
 /** Prettier aligns the columns of Markdown tables; the figures are what must match. */
@@ -85,12 +85,14 @@ describe('docs/capacity.md', () => {
 
 describe('the capacity presets', () => {
   const rateOf = (name: string) => Number(name.replace('k', '')) * 1000;
+  const needs = raisingNeeds();
   /** The account concurrency the raising table asks for at `rate`: the most either mix needs. */
   const raised = (rate: number) =>
     Math.max(
       QUOTAS.lambdaConcurrency.value,
-      Math.ceil(quotaNeeds(model(creates(rate))).lambdaConcurrency),
-      Math.ceil(quotaNeeds(model(readHeavy(rate))).lambdaConcurrency),
+      Math.ceil(
+        needs[inputs.LEVELS.indexOf(rate as (typeof inputs.LEVELS)[number])]!.lambdaConcurrency,
+      ),
     );
   const sum = (values: Record<string, number>) => Object.values(values).reduce((a, b) => a + b, 0);
   /** The functions of `m` without a reservation in `preset`. */

@@ -108,10 +108,12 @@ describe('CI', () => {
   const runs = stepsOf(workflow('ci.yml')).map((step) => step.run ?? '');
   const ciRun = readFileSync(join(ROOT, '.ci/run'), 'utf8');
 
-  it('installs from the lock file, runs npm test and synthesizes each stage', () => {
+  it('installs from the lock file, runs npm test and the parse budget, and synthesizes each stage', () => {
     expect(runs).toContain('bash .ci/run');
     expect(ciRun).toMatch(/^npm ci /m);
     expect(ciRun).toMatch(/^npm test$/m);
+    // After the suite, alone: the one speed promise the suite does not time.
+    expect(ciRun).toMatch(/^npm test\n(?:#.*\n)*npm run bench -- --phases parse$/m);
     const synth = runs.find((run) => run.includes('cdk synth'))!;
     for (const stage of Object.keys(STAGES)) expect(synth).toContain(`-c stage=${stage}`);
   });
