@@ -151,10 +151,6 @@ function shapeTable(models: readonly LevelModel[]): string {
   ]);
 }
 
-/**
- * The quotas each level needs raised, in the order to raise them (their Service Quotas codes):
- * the most any of the mixes (`mixes[k][level]`) needs.
- */
 /** The two mixes the page models, creates only and read-heavy, each at every level of `LEVELS`. */
 export function modelledMixes(): { readonly write: LevelModel[]; readonly read: LevelModel[] } {
   return {
@@ -178,6 +174,10 @@ export function raisingNeeds(
   });
 }
 
+/**
+ * The quotas each level needs raised, in the order to raise them (their Service Quotas codes):
+ * the most any of the mixes (`mixes[k][level]`) needs.
+ */
 function raisingTable(mixes: readonly (readonly LevelModel[])[]): string {
   const needed = raisingNeeds(mixes);
   return table(
