@@ -113,9 +113,10 @@ export interface StreamWrites {
   /** Writes to the table, which set its partitions and so the stream's shards (a delete is two). */
   readonly writes: number;
   /**
-   * Write units a second the table is pre-warmed to, if it is: a partition takes 1,000, so a
-   * table warm at that has that ÷ 1,000 partitions at least, whatever it is written.
-   * @default - not pre-warmed
+   * Write units a second the table is warm at (`warmWrites`: a new on-demand table's 4,000, or
+   * what a plan pre-warms it to): a partition takes 1,000, so a table warm at that has that ÷
+   * 1,000 partitions at least, whatever it is written.
+   * @default - the writes alone decide
    */
   readonly warm?: number;
 }

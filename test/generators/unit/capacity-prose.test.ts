@@ -42,6 +42,9 @@ function level(rate: (typeof LEVELS)[number]) {
   };
 }
 const TEN_K = level(10_000);
+/** The lowest level, as the webhook's prose describes it. */
+const LOW = model(creates(100));
+const words: Record<number, string> = { 1: 'one', 2: 'two', 3: 'three', 4: 'four' };
 const HUNDRED_K = level(100_000);
 
 it.each([
@@ -60,6 +63,14 @@ it.each([
     `tokens, the cost table's assumption: ${n(TEN_K.pool.authorizer, 2)}), **the webhook functions at the throttle's writes** (the fan-out on ${n(TEN_K.shards)} and ${n(HUNDRED_K.shards)} shards, ${n(TEN_K.fanOutInvocations)} and ${n(HUNDRED_K.fanOutInvocations)} invocations a second, ${n(TEN_K.pool.fanOut)} and ${n(HUNDRED_K.pool.fanOut)} of concurrency by its invocations ÷ 10; the deliverer at what its mapping would need, ${n(TEN_K.pool.deliver)} and ${n(HUNDRED_K.pool.deliver)}:`,
   ],
   ['the account rule', `${TEN_K.account} and ${HUNDRED_K.account}, the rule that binds`],
+  [
+    'a batch at 100 creates a second',
+    `(about ${n(LOW.webhook.recordsPerBatch)} at 100 creates a second on ${words[LOW.webhook.shards]} shards)`,
+  ],
+  [
+    'the SQS requests of a delivery at 100 creates a second',
+    `${n(LOW.webhook.sqsRequests / LOW.webhook.deliveries, 2)} at 100 creates a second.`,
+  ],
   ['the 1k level, on a new account', `it needs ${level(1_000).needs} of the usual 1,000`],
   ['the concurrency rule', `${TEN_K.concurrency} and ${HUNDRED_K.concurrency})`],
   [
