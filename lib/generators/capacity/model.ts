@@ -15,6 +15,7 @@ import {
   lambdaQuotaNeed,
   warmWrites,
   presetAt,
+  unreservedNeed,
   unreservedPool,
   type UnreservedPool,
 } from './pool';
@@ -177,8 +178,6 @@ export function model(
   const invocations = Object.values(invocationsBy).reduce((a, b) => a + b, 0);
   const reserved: Readonly<Record<string, number>> = presetAt(requests)?.reservedConcurrency ?? {};
   const pool = unreservedPool(requests, { tokens, subscribers, latencyMs });
-  const reservations = Object.values(reserved).reduce((a, b) => a + b, 0);
-  const unreserved = Object.keys(invocationsBy).filter((name) => !(name in reserved));
   // The account's concurrency as the raising table asks for it (the default where that is more).
   const raised = Math.max(
     q.lambdaConcurrency.value,
@@ -233,13 +232,7 @@ export function model(
       // one without a reservation the pool; and together they run at once in the pool
       // (configuration-concurrency.html). The higher share shows.
       what: `functions without a reservation, in the pool (the account's concurrency as raised − the reservations): the busiest one's invocations a second ÷ (10 × the pool), or all their concurrency ÷ the pool, whichever is higher`,
-      demand:
-        Math.max(
-          Math.max(...unreserved.map((name) => invocationsBy[name]!)) /
-            q.lambdaFunctionRequestsPerConcurrency.value,
-          unreserved.reduce((s, name) => s + concurrency[name]!, 0),
-        ) /
-        (raised - reservations),
+      demand: unreservedNeed({ reserved, concurrency, invocationsBy }) / (raised - pool.reserved),
       limit: 1,
       source: `${q.lambdaFunctionRequestsPerConcurrency.source} and ${q.lambdaUnreserved.source}`,
     },

@@ -160,15 +160,25 @@ interface LambdaParts {
  * invocation ÷ 10).
  */
 export function lambdaQuotaNeed(m: LambdaParts): number {
+  return Math.max(
+    m.pool.quota,
+    m.pool.reserved + unreservedNeed(m),
+    m.invocations / QUOTAS.lambdaRequestsPerConcurrency.value,
+  );
+}
+
+/**
+ * The pool a level's functions without a reservation need, by two of AWS's rules: the busiest
+ * one's invocations ÷ 10 (per function), or all their concurrency at once, whichever is more.
+ */
+export function unreservedNeed(
+  m: Pick<LambdaParts, 'reserved' | 'concurrency' | 'invocationsBy'>,
+): number {
   const perRequest = QUOTAS.lambdaFunctionRequestsPerConcurrency.value;
   const others = Object.keys(m.invocationsBy).filter((name) => !(name in m.reserved));
   const busiest = Math.max(0, ...others.map((name) => m.invocationsBy[name]!)) / perRequest;
   const together = others.reduce((s, name) => s + (m.concurrency[name] ?? 0), 0);
-  return Math.max(
-    m.pool.quota,
-    m.pool.reserved + Math.max(busiest, together),
-    m.invocations / QUOTAS.lambdaRequestsPerConcurrency.value,
-  );
+  return Math.max(busiest, together);
 }
 
 /** What `quotaNeeds` reads of a level (a `LevelModel`'s fields). */
