@@ -177,8 +177,9 @@ export interface WebhookLoad {
  * between two polls, whole, though Lambda runs up to ParallelizationFactor (10) batches of a
  * shard at once. Were each poll's records split among them, batches would shrink by up to
  * `split` (10), the fan-out's invocations grow by as much and its calls where a batch's
- * deliveries no longer fill whole calls (`split` models it). The Scans are counted at the most per shard either way: every
- * shard's 10 sandboxes each reading the list once per `SUBSCRIBERS_FRESH_SECONDS`.
+ * deliveries no longer fill whole calls (`split` models it). The Scans are counted at the most
+ * per shard either way: every shard's 10 sandboxes each reading the list once per
+ * `SUBSCRIBERS_FRESH_SECONDS`.
  */
 export function webhookLoad(
   stream: StreamWrites,

@@ -4,8 +4,9 @@
  * the size limit, in process: the worst body should be within a few ms of a normal one. The
  * phase also holds the contract's promise that no body within the limits pins a function: a
  * body whose reading takes more than `PARSE_CPU_BUDGET_MS` of CPU fails it (`npm run bench`
- * runs its other phases, then exits 1 naming it). That check lives here, not in the tests: a timed assertion in a suite
- * shares the machine with every other suite and fails on their load, not on the code.
+ * runs its other phases, then exits 1 naming it). That check lives here, not in the tests: a
+ * timed assertion in a suite shares the machine with every other suite and fails on their load,
+ * not on the code.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
