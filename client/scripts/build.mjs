@@ -2,7 +2,7 @@
 // (dist/cjs/index.js, CommonJS by dist/cjs/package.json), lossless-json inside, so that the
 // package has no runtime dependency; and tsc's declarations for each (the same .d.ts files, read
 // as ESM types beside index.js and as CommonJS types under cjs/). The tsc is TypeScript 7's native
-// one, which the repository's package.json installs as @typescript/native (docs/testing.md).
+// one, which the repository's package.json installs as @typescript/native (docs/contributing.md).
 //
 // `--if-possible` (the repository's `npm install`, through the root's postinstall) builds when the
 // build tools are installed; where they are not (`npm install --omit=dev`), it keeps a built dist/

@@ -108,7 +108,7 @@ export interface webhooks {
          *
          *     Signed as Standard Webhooks 1.0 says: verify with any Standard Webhooks library and the subscriber's `whsec_` secret. Success is a 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 10 h, 10 h, 10 h, 10 h, 10 h (each up to 20 % longer, never shorter), 13 attempts over at least 77 h 35 min, then dead-lettered (never sooner). Delivery is at least once and in no particular order: deduplicate by `webhook-id`.
          *
-         *     A subscriber that chose more than newPlant (`--events`) receives typed bodies that carry `type`, `createdAt` and `version`. Delivery is in no particular order; a receiver orders the events of one id by (`createdAt`, `version`) — `createdAt` names the incarnation (an id deleted and created again has a later one; it compares as text), `version` orders within it, a plantDeleted is the last version of its incarnation — keeps the greatest pair it has seen and drops an event whose pair is smaller or equal: it is stale (docs/webhooks.md shows such a receiver).
+         *     A subscriber that chose more than newPlant (`--events`) receives typed bodies that carry `type`, `createdAt` and `version`. Delivery is in no particular order; a receiver orders the events of one id by (`createdAt`, `version`) — `createdAt` names the incarnation (an id deleted and created again has a later one; it compares as text), `version` orders within it, a plantDeleted is the last version of its incarnation — keeps the greatest pair it has seen and drops an event whose pair is smaller or equal: it is stale (docs/guides/receiving-webhooks.md shows such a receiver).
          */
         post: operations["newPlant"];
         delete?: never;
@@ -132,7 +132,7 @@ export interface webhooks {
          *
          *     Signed as Standard Webhooks 1.0 says: verify with any Standard Webhooks library and the subscriber's `whsec_` secret. Success is a 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 10 h, 10 h, 10 h, 10 h, 10 h (each up to 20 % longer, never shorter), 13 attempts over at least 77 h 35 min, then dead-lettered (never sooner). Delivery is at least once and in no particular order: deduplicate by `webhook-id`.
          *
-         *     A subscriber that chose more than newPlant (`--events`) receives typed bodies that carry `type`, `createdAt` and `version`. Delivery is in no particular order; a receiver orders the events of one id by (`createdAt`, `version`) — `createdAt` names the incarnation (an id deleted and created again has a later one; it compares as text), `version` orders within it, a plantDeleted is the last version of its incarnation — keeps the greatest pair it has seen and drops an event whose pair is smaller or equal: it is stale (docs/webhooks.md shows such a receiver).
+         *     A subscriber that chose more than newPlant (`--events`) receives typed bodies that carry `type`, `createdAt` and `version`. Delivery is in no particular order; a receiver orders the events of one id by (`createdAt`, `version`) — `createdAt` names the incarnation (an id deleted and created again has a later one; it compares as text), `version` orders within it, a plantDeleted is the last version of its incarnation — keeps the greatest pair it has seen and drops an event whose pair is smaller or equal: it is stale (docs/guides/receiving-webhooks.md shows such a receiver).
          */
         post: operations["plantUpdated"];
         delete?: never;
@@ -156,7 +156,7 @@ export interface webhooks {
          *
          *     Signed as Standard Webhooks 1.0 says: verify with any Standard Webhooks library and the subscriber's `whsec_` secret. Success is a 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 10 h, 10 h, 10 h, 10 h, 10 h (each up to 20 % longer, never shorter), 13 attempts over at least 77 h 35 min, then dead-lettered (never sooner). Delivery is at least once and in no particular order: deduplicate by `webhook-id`.
          *
-         *     A subscriber that chose more than newPlant (`--events`) receives typed bodies that carry `type`, `createdAt` and `version`. Delivery is in no particular order; a receiver orders the events of one id by (`createdAt`, `version`) — `createdAt` names the incarnation (an id deleted and created again has a later one; it compares as text), `version` orders within it, a plantDeleted is the last version of its incarnation — keeps the greatest pair it has seen and drops an event whose pair is smaller or equal: it is stale (docs/webhooks.md shows such a receiver).
+         *     A subscriber that chose more than newPlant (`--events`) receives typed bodies that carry `type`, `createdAt` and `version`. Delivery is in no particular order; a receiver orders the events of one id by (`createdAt`, `version`) — `createdAt` names the incarnation (an id deleted and created again has a later one; it compares as text), `version` orders within it, a plantDeleted is the last version of its incarnation — keeps the greatest pair it has seen and drops an event whose pair is smaller or equal: it is stale (docs/guides/receiving-webhooks.md shows such a receiver).
          */
         post: operations["plantDeleted"];
         delete?: never;

@@ -233,7 +233,7 @@ const REGISTRY = {
   // The newPlant webhook: the stream's inserts become one queued delivery per subscriber; 30 s
   // covers a scan of the subscribers and the queue's batches with the SDK's retries. 1,769 MB is
   // one whole vCPU: the fan-out's pace is the CPU the SDK spends per SendMessageBatch (about 1 ms),
-  // and CPU-bound work costs the same GB-seconds at any memory (docs/webhooks.md).
+  // and CPU-bound work costs the same GB-seconds at any memory.
   'fan-out': {
     id: 'FanOut',
     entry: 'lambda/fan-out/index.ts',

@@ -12,7 +12,7 @@ import {
  * Lambda's event filter on the plants stream: inserts (creates) and modifies (changes, a delete's
  * tombstone, a create over a tombstone) invoke the fan-out; a REMOVE (DynamoDB's TTL purging a
  * tombstone weeks later, which carries only the key) never does. Changing it from 1.1.0's `INSERT` alone is
- * an in-place update of the mapping (docs/operations.md).
+ * an in-place update of the mapping (docs/guides/deploying.md, "Upgrading").
  */
 export const STREAM_FILTER_PATTERN = { eventName: ['INSERT', 'MODIFY'] } as const;
 

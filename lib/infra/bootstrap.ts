@@ -2,7 +2,7 @@
  * The names CDK's bootstrap gives a qualifier's resources (`cdk bootstrap --qualifier <q>`), and
  * the names of the policies this repository defines for a stage's bootstrap: read by the stage's
  * stack (its key policy names its execution role), by the deploy access stack (the GitHub roles
- * may assume only their stage's roles; the policies are created there) and by docs/operations.md's
+ * may assume only their stage's roles; the policies are created there) and by docs/guides/deploying.md's
  * `cdk bootstrap` commands.
  */
 import { Aws } from 'aws-cdk-lib';

@@ -1,7 +1,7 @@
 /**
  * What lets GitHub Actions deploy Plant Store, deployed by an administrator with their own
  * credentials into the account that holds a stage, before that stage's `cdk bootstrap`
- * (docs/operations.md, "Setting up deployments"): GitHub's OIDC provider (`PlantStore-github-oidc`,
+ * (docs/guides/deploying.md, "Setting up deployments"): GitHub's OIDC provider (`PlantStore-github-oidc`,
  * once per account, unless the account has one) and, per stage, `PlantStore-deploy-access-<stage>`
  * with the GitHub role and the policies the stage's bootstrap and stack are held to. One stack per
  * stage, so that each account holds only its own stage's access, and each template stays under

@@ -131,7 +131,7 @@ export interface PlantStoreStackProps extends StackProps {
    * Fixed source addresses for the webhook (`-c webhookStaticIps=true`): the functions that
    * reach outside AWS run in a VPC whose NAT gateways send from Elastic IPs, listed by the
    * `WebhookSourceAddresses` output for receivers to allow-list. About $73 a month plus
-   * $0.045 per GB (docs/webhooks.md).
+   * $0.045 per GB (docs/guides/receiving-webhooks.md).
    * @default false - no VPC, no NAT: the deliverer's source address is Lambda's and changes
    */
   readonly webhookStaticIps?: boolean;

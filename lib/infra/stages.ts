@@ -1,7 +1,7 @@
 /**
  * The deployment stages, chosen with `cdk deploy -c stage=<name>`: each is its own stack with its
  * own throttle, log retention and removal policies. Without a stage the app deploys the stack
- * `PlantStore` with the stack's defaults. docs/operations.md says why each value is what it is.
+ * `PlantStore` with the stack's defaults. docs/guides/deploying.md says why.
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -24,7 +24,7 @@ export type StageSettings = Pick<
   /**
    * The stage's CDK bootstrap qualifier (`cdk bootstrap --qualifier`): its own deploy,
    * publishing and CloudFormation execution roles and asset bucket, so that in one account the
-   * stages share no role (docs/operations.md, "Setting up deployments").
+   * stages share no role (docs/guides/deploying.md, "Setting up deployments").
    * @default - CDK's default qualifier (the unnamed stack, deployed by hand)
    */
   readonly qualifier?: string;

@@ -1,6 +1,6 @@
 /**
  * `npm run release -- check-diff|summarize-diff|keep|check-start`: the release procedure's steps
- * that are code (docs/operations.md, "Releasing"). `check-diff` reads `cdk diff` of a deployed
+ * that are code (docs/guides/deploying.md, "Releasing"). `check-diff` reads `cdk diff` of a deployed
  * stack and refuses a deployment that would remove or replace a table, key or queue;
  * `check-start` checks after it that the functions start (`start-check.ts`); `keep` writes a
  * release's templates and `openapi.json` under `releases/<version>/`.
@@ -120,7 +120,7 @@ export function checkDiff(diff: string, allowReplacement: boolean, io: CliIo): n
     return 0;
   }
   io.err(
-    `release: refused, ${findings.length} stateful resource(s) would lose their data; see docs/operations.md ("Releasing") before deploying with allow-replacement`,
+    `release: refused, ${findings.length} stateful resource(s) would lose their data; see docs/guides/deploying.md ("Releasing") before deploying with allow-replacement`,
   );
   return 1;
 }

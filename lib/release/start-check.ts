@@ -87,6 +87,6 @@ export async function checkStart(
   }
   return {
     ok: false,
-    line: `The authorizer did not refuse a made-up token with 403: ${seen}. A function that cannot start fails every invocation; see its log group's INIT lines (and the start wrapper, docs/deploy-notes.md).`,
+    line: `The authorizer did not refuse a made-up token with 403: ${seen}. A function that cannot start fails every invocation; see its log group's INIT lines (and the start wrapper, docs/decisions/0011-a-start-wrapper-for-the-functions.md).`,
   };
 }

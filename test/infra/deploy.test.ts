@@ -1,5 +1,5 @@
 /**
- * What only a deployment would otherwise show (docs/deploy-notes.md): alarms CloudWatch can
+ * What only a deployment would otherwise show (docs/decisions/0008-customer-managed-key-for-alarms.md and docs/decisions/0011-a-start-wrapper-for-the-functions.md): alarms CloudWatch can
  * deliver, the invoke permissions, the access-log variables and the stack's description. The app
  * is built as `cdk synth` builds it (lib/infra/app.ts, cdk.json's context); bundling is skipped
  * here (test/infra/stack.test.ts checks the bundles). The stages: deploy-stages.test.ts;

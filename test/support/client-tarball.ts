@@ -25,7 +25,7 @@ export async function packClient(destination: string): Promise<string> {
 
 /**
  * TypeScript's compiler, for type-checking the installed package as a project would: TypeScript
- * 7's native `tsc` (the root package.json's @typescript/native, docs/testing.md).
+ * 7's native `tsc` (the root package.json's @typescript/native, docs/contributing.md).
  */
 export const TSC = join(dirname(require.resolve('@typescript/native/package.json')), 'bin/tsc');
 

@@ -20,7 +20,7 @@ export const WEBHOOK_BODY_SCHEMAS = { NewPlantEvent, PlantUpdatedEvent, PlantDel
 
 /** How a receiver orders the events of one plant id, said once for each webhook. */
 const ORDERING =
-  'A subscriber that chose more than newPlant (`--events`) receives typed bodies that carry `type`, `createdAt` and `version`. Delivery is in no particular order; a receiver orders the events of one id by (`createdAt`, `version`) — `createdAt` names the incarnation (an id deleted and created again has a later one; it compares as text), `version` orders within it, a plantDeleted is the last version of its incarnation — keeps the greatest pair it has seen and drops an event whose pair is smaller or equal: it is stale (docs/webhooks.md shows such a receiver).';
+  'A subscriber that chose more than newPlant (`--events`) receives typed bodies that carry `type`, `createdAt` and `version`. Delivery is in no particular order; a receiver orders the events of one id by (`createdAt`, `version`) — `createdAt` names the incarnation (an id deleted and created again has a later one; it compares as text), `version` orders within it, a plantDeleted is the last version of its incarnation — keeps the greatest pair it has seen and drops an event whose pair is smaller or equal: it is stale (docs/guides/receiving-webhooks.md shows such a receiver).';
 
 const header = (name: string, description: string, pattern: string, required = true) => ({
   name,
@@ -74,7 +74,7 @@ function parameters(): object[] {
   ];
 }
 
-/** What the receiver may answer, and what each answer does (docs/webhooks.md): the same for every event. */
+/** What the receiver may answer, and what each answer does (docs/guides/receiving-webhooks.md): the same for every event. */
 function responses(): object {
   return {
     '2XX': {

@@ -21,7 +21,7 @@ export interface AlarmTopicProps {
  * An SNS topic that CloudWatch alarms can actually publish to: encrypted with a customer-managed
  * KMS key (rotated yearly) whose policy lets `cloudwatch.amazonaws.com` use it for this account's
  * alarms. The AWS-managed `alias/aws/sns` cannot do this: its policy cannot be changed to admit
- * CloudWatch, so every notification would be dropped (docs/deploy-notes.md).
+ * CloudWatch, so every notification would be dropped (docs/decisions/0008-customer-managed-key-for-alarms.md).
  */
 export class AlarmTopic extends Construct {
   readonly topic: Topic;

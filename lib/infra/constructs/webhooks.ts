@@ -223,7 +223,7 @@ export class Webhooks extends Construct {
           statistic: Stats.MAXIMUM,
         }),
         threshold: STREAM_SOURCE.stalledAfterSeconds * 1000,
-        description: `deliveries stalled for ${STREAM_SOURCE.stalledAfterSeconds / 60} minutes: the fan-out is that far behind the plants stream (a failing record blocks its shard until it succeeds or passes the maximum record age); see docs/webhooks.md`,
+        description: `deliveries stalled for ${STREAM_SOURCE.stalledAfterSeconds / 60} minutes: the fan-out is that far behind the plants stream (a failing record blocks its shard until it succeeds or passes the maximum record age); see docs/runbook.md`,
       },
       // The operator is told when a subscriber is disabled, and warned when one starts failing
       // (its 4th failed attempt in a row); the deliver log says which and why.

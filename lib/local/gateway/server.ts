@@ -42,7 +42,7 @@ export type LocalPages = (method: string, pathname: string) => Promise<Answer | 
 /**
  * Invokes a function; rejects when it fails, times out or crashes. `onStart` is called when a
  * sandbox receives the event: the gateway's timeouts count from then, not from a wait for a
- * sandbox to start, which on Lambda happens on other hosts (see docs/local.md).
+ * sandbox to start, which on Lambda happens on other hosts (see docs/guides/local-development.md).
  */
 export type Invoke = (name: FunctionName, event: unknown, onStart?: () => void) => Promise<unknown>;
 

@@ -1,5 +1,5 @@
 /**
- * `sam local invoke` as docs/local.md writes it, without Docker: the app synthesized with
+ * `sam local invoke` as docs/guides/local-development.md writes it, without Docker: the app synthesized with
  * `-c dynamoDbEndpoint=…`, each function found in the template as SAM finds it (its construct id,
  * its `aws:asset:path`, its `Handler`), and the bundle SAM would mount run on Lambda's Node with
  * `events/<function>.json` and the variables `events/sam-env.json` sets, against the engine
@@ -89,7 +89,7 @@ beforeAll(async () => {
     context: {
       ...CONTEXT,
       dynamoDbEndpoint: SAM_ENDPOINT,
-      // As docs/local.md: functions for this machine's processor (x86_64 here, arm64 deployed).
+      // As docs/guides/local-development.md: functions for this machine's processor (x86_64 here, arm64 deployed).
       lambdaArch: 'host',
       // What `cdk synth` turns on, and SAM reads: construct paths and asset folders.
       'aws:cdk:enable-path-metadata': true,
@@ -120,7 +120,7 @@ beforeAll(async () => {
     FUNCTION_NAMES.map((name) => [name, bySamId.get(FUNCTIONS[name].id)]),
   ) as Record<FunctionName, FunctionResource>;
 
-  // docs/local.md, in its order: `npm run db`, the dev token, a receiver, the subscriber.
+  // docs/guides/local-development.md, in its order: `npm run db`, the dev token, a receiver, the subscriber.
   // Its operator's keys in the data directory, where the webhook CLI finds them; each function's
   // session in the profiles file, as npm run db writes it.
   const account = await openLocalAccount({ dataDir: dir, log: () => undefined });
@@ -269,7 +269,7 @@ const OUTCOMES: Partial<
   Record<FunctionName, (answer: Record<string, unknown>) => Promise<void> | void>
 > = {
   authorizer: (answer) => {
-    // The event's token, made the dev token as docs/local.md says.
+    // The event's token, made the dev token as docs/guides/local-development.md says.
     expect(answer).toMatchObject({ isAuthorized: true, context: { tokenId: 'tok_dev' } });
   },
   'create-plant': (answer) => {

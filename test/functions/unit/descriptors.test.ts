@@ -3,7 +3,7 @@
  * thing (the gateway's authorizer, a trigger, or its operation's route), every route by one
  * function, each handler requires the scope its descriptor names and the OpenAPI text says so;
  * every outcome is graphed, and the committed events and the load and capacity mixes leave no
- * operation out (docs/testing.md, "Adding an operation").
+ * operation out (docs/contributing.md, "Adding an operation").
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

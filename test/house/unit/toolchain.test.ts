@@ -1,5 +1,5 @@
 /**
- * The tools package.json installs, as docs/testing.md ("The tools") explains them: `tsc` is
+ * The tools package.json installs, as docs/contributing.md ("The tools") explains them: `tsc` is
  * TypeScript 7's native compiler, whatever order npm links same-named bins in; Node's types and
  * the local Node binaries are those of the Node the functions run on; and Dependabot proposes
  * each toolchain's packages together, one group each, never a new Node major.

@@ -4,7 +4,7 @@
  * replaced by a printer of its arguments.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateToken } from '../../../lambda/tokens/token';
@@ -46,17 +46,4 @@ it('from PLANT_STORE_DEV_TOKEN: says so, never the token', () => {
   expect(curlArguments(lines, { PLANT_STORE_DEV_TOKEN: token })).toContain(
     `Authorization: Bearer ${token}`,
   );
-});
-
-it('the docs say what the banner does: npm start prints where the dev token is, never the token', () => {
-  const root = join(__dirname, '../../..');
-  const pages = ['README.md', ...readdirSync(join(root, 'docs')).map((name) => `docs/${name}`)];
-  const claims = pages.flatMap((page) =>
-    (
-      readFileSync(join(root, page), 'utf8').match(
-        /dev token\W+npm start\W+prints|prints the dev token/g,
-      ) ?? []
-    ).map((claim) => `${page}: ${claim}`),
-  );
-  expect(claims).toEqual([]);
 });

@@ -175,7 +175,7 @@ describe('GET /plants', () => {
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toBe('application/json');
     // A page reads `limit` items, of which the tombstones of the two plants deleted above are
-    // left out: at most 20, short by at most 2 (docs/api.md: a page may be short while `next`
+    // left out: at most 20, short by at most 2 (docs/guides/using-the-api.md: a page may be short while `next`
     // is present).
     const deleted = 2;
     expect(page(first.text).plants.length).toBeLessThanOrEqual(20);

@@ -81,7 +81,7 @@ describe('npm run release -- check-diff', () => {
       '- AWS::DynamoDB::Table PlantsTable0ED39346 would be replaced: the new one starts empty',
     );
     expect(err).toEqual([
-      'release: refused, 4 stateful resource(s) would lose their data; see docs/operations.md ("Releasing") before deploying with allow-replacement',
+      'release: refused, 4 stateful resource(s) would lose their data; see docs/guides/deploying.md ("Releasing") before deploying with allow-replacement',
     ]);
   });
 

@@ -43,7 +43,6 @@ it('reads the version from package.json, the one place', () => {
 it('the changelog has an entry per kept release, each for the three audiences', () => {
   const entries = changelogEntries(state.changelog);
   expect(entries.has(release.version)).toBe(true);
-  expect(entries.get('1.0.0')).toContain('bc48fb5');
 });
 
 describe('the rule fails', () => {

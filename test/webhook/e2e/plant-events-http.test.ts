@@ -85,7 +85,7 @@ function parse(body: string): Event {
 }
 
 /**
- * The receiver's rule (docs/webhooks.md): per id, keep the event with the greatest (createdAt,
+ * The receiver's rule (docs/guides/receiving-webhooks.md): per id, keep the event with the greatest (createdAt,
  * version); one with a smaller or equal pair is stale and dropped.
  */
 function latest(events: readonly Event[]): Map<string, Event> {
