@@ -10,6 +10,7 @@ export const DELIVER_GRANTS = {
       'grant',
       'holdUntil',
       'record',
+      'showAttempts',
       'recentAttempts',
       'disable',
       'keepForReplay',

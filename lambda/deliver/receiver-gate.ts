@@ -4,8 +4,9 @@
  * failures, a slowdown, a `Retry-After` hold, a disable). The deliveries of one subscriber in a
  * batch ask at once; the gate answers them together from what the sandbox holds
  * (`sandbox-receivers.ts`): its slots of the subscriber's grid, or one grant for the next
- * second. Attempts are recorded when they change something (a run of failures begins or ends,
- * the slowdown moves, the warning is due) and otherwise at most every `RECORD_EVERY_MS`.
+ * second. Attempts are recorded on the subscriber's item when they change something (a run of
+ * failures begins or ends, the slowdown moves, the warning is due) and otherwise at most every
+ * `RECORD_EVERY_MS`; each batch's attempts are shown on the attempts item when it ends.
  */
 import {
   asksToSlowDown,
@@ -105,8 +106,19 @@ interface Subscriber {
   keeping: Promise<void> | undefined;
 }
 
-/** How often a sandbox records attempts that change nothing (successes in a row, a known run). */
+/**
+ * How often a sandbox records on the subscriber's item attempts that change nothing (successes
+ * in a row, a known run); a batch after a quiet spell shows them sooner (`QUIET_MS`).
+ */
 export const RECORD_EVERY_MS = 10_000;
+
+/**
+ * A batch that ends this long after the sandbox's previous batch to the same subscriber shows
+ * its attempts at once (one write of the attempts item). Under a steady stream (batches closer
+ * than this) nothing more is written: the next batch or the record every `RECORD_EVERY_MS`
+ * shows them, and the deliverer's writes stay what the capacity model counts.
+ */
+export const QUIET_MS = 1_000;
 
 /** One batch's gate: make one per batch, `admit` before each attempt, `report` after, `close`. */
 export class ReceiverGate {
@@ -188,7 +200,8 @@ export class ReceiverGate {
    * Writes what the batch taught about each subscriber when it changes something (its run of
    * failures begins or ends, its slowdown moves, its 4th failure in a row is due) or the
    * sandbox last wrote `RECORD_EVERY_MS` ago: its run of failures and slowdown, its latest
-   * attempts; warns at the run's 4th failure, disables after 5 days of nothing else.
+   * attempts; otherwise, after a quiet spell, shows the attempts alone. Warns at the run's 4th failure, disables
+   * after 5 days of nothing else.
    */
   async close(): Promise<void> {
     await Promise.all(
@@ -196,6 +209,8 @@ export class ReceiverGate {
         if (!subscriber.attempted) return;
         // What the sandbox knows (read once if it never was: the item may be stale, not unknown).
         const known = this.sandbox.entry(subscriberId, this.now());
+        const quiet = this.now() - known.batchAt >= QUIET_MS;
+        known.batchAt = this.now();
         if (known.at === -Infinity) await this.sandbox.fresh(subscriberId, this.now());
         const state = known.view;
         if (!state || known.pending.length === 0) return;
@@ -204,13 +219,19 @@ export class ReceiverGate {
           : subscriber.anyOk
             ? Math.max(0, (state.slowdown ?? 0) - 1)
             : (state.slowdown ?? 0);
-        if (!this.due(known, state, slowdown)) return;
+        if (!this.due(known, state, slowdown)) {
+          if (quiet) await this.show(subscriberId, known);
+          return;
+        }
         const attempts = known.pending.splice(0);
+        const shown = known.shown;
+        known.shown = 0;
         const earlier = known.recent ?? (await this.deps.states.recentAttempts(subscriberId)) ?? [];
         const recorded = await this.deps.states
-          .record(subscriberId, { attempts, slowdown, earlier })
+          .record(subscriberId, { attempts, slowdown, earlier, shown })
           .catch((error: unknown) => {
             known.pending.unshift(...attempts);
+            known.shown = shown;
             throw error;
           });
         known.recordedAt = this.now();
@@ -237,6 +258,19 @@ export class ReceiverGate {
         }
       }),
     );
+  }
+
+  /**
+   * Shows the attempts the subscriber's item does not need yet (successes in a row, a known
+   * run) on the attempts item alone, when a batch after a quiet spell ends: `webhook attempts`
+   * sees a lone success at once, and the subscriber's item waits until due.
+   */
+  private async show(subscriberId: string, known: Known): Promise<void> {
+    const fresh = known.pending.slice(known.shown);
+    if (fresh.length === 0) return;
+    const earlier = known.recent ?? (await this.deps.states.recentAttempts(subscriberId)) ?? [];
+    known.recent = await this.deps.states.showAttempts(subscriberId, fresh, earlier);
+    known.shown = known.pending.length;
   }
 
   /** Whether the sandbox's unrecorded attempts change what the item says, or are due anyway. */

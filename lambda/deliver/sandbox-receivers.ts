@@ -33,8 +33,12 @@ export interface Known {
   slots: number[];
   /** Deliveries asked for in the current second (`epoch`: epoch seconds), and in the one before. */
   asked: { epoch: number; now: number; before: number };
-  /** Attempts not yet recorded, in the order they ended. */
+  /** Attempts not yet recorded on the subscriber's item, in the order they ended. */
   pending: (AttemptRecord & { ok: boolean })[];
+  /** How many of `pending` (the first ones) are already shown on the attempts item. */
+  shown: number;
+  /** When this sandbox's last batch with attempts to the subscriber ended (epoch ms). */
+  batchAt: number;
   /** When this sandbox last recorded the subscriber's attempts. */
   recordedAt: number;
   /** The latest attempts as this sandbox last wrote them (newest first), once known. */
@@ -81,6 +85,8 @@ export class SandboxReceivers {
         slots: [],
         asked: { epoch: 0, now: 0, before: 0 },
         pending: [],
+        shown: 0,
+        batchAt: -Infinity,
         recordedAt: now,
         recent: undefined,
         deferredUntil: -Infinity,

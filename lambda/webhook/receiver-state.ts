@@ -76,6 +76,11 @@ export interface BatchOutcomes {
   readonly slowdown: number;
   /** The latest attempts recorded before these (newest first). */
   readonly earlier: readonly AttemptRecord[];
+  /**
+   * How many of `attempts` (the first ones) `showAttempts` already put among `earlier`.
+   * @default 0
+   */
+  readonly shown?: number;
 }
 
 const STATE_ATTRIBUTES = [
@@ -173,7 +178,7 @@ export class ReceiverStates {
    */
   async record(
     subscriberId: string,
-    { attempts, slowdown, earlier }: BatchOutcomes,
+    { attempts, slowdown, earlier, shown = 0 }: BatchOutcomes,
   ): Promise<{ view: ReceiverView; recent: AttemptRecord[] } | undefined> {
     const lastOk = attempts.findLastIndex((a) => a.ok);
     const failuresAfter = attempts.slice(lastOk + 1);
@@ -219,9 +224,23 @@ export class ReceiverStates {
     if (!Attributes) return undefined;
     // Two sandboxes recording at once keep the later one's list: a diagnostic may miss an
     // attempt (never the log), and never grows.
+    const recent = await this.showAttempts(subscriberId, attempts.slice(shown), earlier);
+    return { view: decodeView(Attributes), recent };
+  }
+
+  /**
+   * Puts `attempts` (in the order they ended) before `earlier` on the subscriber's attempts
+   * item only (its own small item: the subscriber's is not written), so that `webhook attempts`
+   * shows them; answers the latest attempts as written.
+   */
+  async showAttempts(
+    subscriberId: string,
+    attempts: readonly AttemptRecord[],
+    earlier: readonly AttemptRecord[],
+  ): Promise<AttemptRecord[]> {
     const recent = latestAttempts(attempts, earlier);
     await writeAttempts(this.client, this.tableName, subscriberId, recent);
-    return { view: decodeView(Attributes), recent };
+    return recent;
   }
 
   /** The subscriber's latest attempts, newest first; `undefined` when there is no such subscriber. */
@@ -349,6 +368,7 @@ export const RECEIVER_STATES_ACTIONS = {
   grant: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
   holdUntil: ['dynamodb:UpdateItem'],
   record: ['dynamodb:UpdateItem'],
+  showAttempts: ['dynamodb:UpdateItem'],
   recentAttempts: ['dynamodb:GetItem'],
   disable: ['dynamodb:UpdateItem'],
   keepForReplay: ['dynamodb:UpdateItem'],

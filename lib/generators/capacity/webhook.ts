@@ -7,7 +7,7 @@
  * what both functions log.
  */
 import { FAN_OUT_IN_FLIGHT } from '../../../lambda/fan-out/fan-out';
-import { RECORD_EVERY_MS } from '../../../lambda/deliver/receiver-gate';
+import { QUIET_MS, RECORD_EVERY_MS } from '../../../lambda/deliver/receiver-gate';
 import { SUBSCRIBERS_FRESH_SECONDS } from '../../../lambda/webhook/config';
 import { RECENT_ATTEMPTS_KEPT } from '../../../lambda/webhook/health';
 import { GRANT_EPOCHS, PACE_EPOCH_MS, RESERVE_AHEAD_MS } from '../../../lambda/webhook/rate-limit';
@@ -229,13 +229,16 @@ export function webhookLoad(
   // A sandbox grants itself each subscriber's slots once a second (one conditional write that
   // answers the item: no read; webhook-receiver-state.test.ts counts it) and records their
   // attempts every RECORD_EVERY_MS (the subscriber's item and its attempts item), or once a
-  // batch when batches are rarer.
+  // batch when batches are rarer; a sandbox whose batches come less than once per QUIET_MS
+  // also shows each batch's attempts (the attempts item alone).
   const deliverSandboxes =
     deliveries > 0 ? Math.max(1, Math.min(DELIVERY_SOURCE.maxConcurrency, deliverNeeded)) : 0;
   const perSandbox = (everyMs: number) =>
     Math.min(deliverInvocations, (deliverSandboxes * 1000) / everyMs) * perBatch;
   const grants = perSandbox(GRANT_EPOCHS * PACE_EPOCH_MS);
   const recordsOfAttempts = perSandbox(RECORD_EVERY_MS);
+  const quietBatches = deliverInvocations < (deliverSandboxes * 1000) / QUIET_MS;
+  const attemptsWrites = quietBatches ? deliverInvocations * perBatch : recordsOfAttempts;
   // A sandbox reads a subscriber's item only when what it knows is older than RESERVE_AHEAD_MS:
   // at the start of each batch when its batches last longer than that.
   const reads = latencyMs > RESERVE_AHEAD_MS ? perSandbox(latencyMs) : 0;
@@ -247,7 +250,8 @@ export function webhookLoad(
   );
   const scans = Math.min(fanOutInvocations, fanOutSandboxes / SUBSCRIBERS_FRESH_SECONDS);
   const subscriptionReads = scans * scanUnits + reads * Math.ceil(SUBSCRIPTION_ITEM_BYTES / 4096);
-  const subscriptionWrites = grants * writeUnits + recordsOfAttempts * (writeUnits + attemptsUnits);
+  const subscriptionWrites =
+    grants * writeUnits + recordsOfAttempts * writeUnits + attemptsWrites * attemptsUnits;
   const subscriberItemWrites =
     subscribers > 0 ? ((grants + recordsOfAttempts) * writeUnits) / perBatch : 0;
   const logBytes =

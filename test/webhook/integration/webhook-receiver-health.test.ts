@@ -1,15 +1,15 @@
 /**
- * A subscriber's health on a real engine: attempts are written when they change something (and
- * otherwise every 10 s) and keep the run of failures and a bounded list of attempts on their own
- * item, a disable is reported once, a dropped delivery is kept for replay (or sent back to be
- * delivered when `enable` came first), and `enable` keeps where to replay from until the replay
- * is done.
+ * A subscriber's health on a real engine: attempts are shown when a batch after a quiet second
+ * ends, written on the subscriber's item when they change something (and otherwise every 10 s),
+ * and keep the run of failures and a bounded list of attempts on their own item; a disable is
+ * reported once, a dropped delivery is kept for replay (or sent back to be delivered when
+ * `enable` came first), and `enable` keeps where to replay from until the replay is done.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
 import { RECENT_ATTEMPTS_KEPT } from '../../../lambda/webhook/health';
-import { ReceiverGate, RECORD_EVERY_MS } from '../../../lambda/deliver/receiver-gate';
+import { QUIET_MS, ReceiverGate, RECORD_EVERY_MS } from '../../../lambda/deliver/receiver-gate';
 import { SandboxReceivers } from '../../../lambda/deliver/sandbox-receivers';
 import {
   engine,
@@ -72,9 +72,10 @@ it('keeps the run of failures, ends it with a success, and keeps only the latest
   expect([...(await states.all()).keys()].every((key) => !key.includes('#'))).toBe(true);
 });
 
-it('records successes every 10 s, and a change (a run of failures begun or ended) at once', async () => {
+it('shows a batch after a quiet second at once, and writes the subscriber only on a change or every 10 s', async () => {
   const id = await subscriber();
   const sandbox = new SandboxReceivers(states);
+  const records = jest.spyOn(states, 'record');
   const start = Date.now();
   const batch = async (at: number, status: number) => {
     const gate = new ReceiverGate({ states, sandbox, events: quiet, now: () => at });
@@ -87,17 +88,30 @@ it('records successes every 10 s, and a change (a run of failures begun or ended
       result: { status },
     });
     await gate.close();
-    return (await states.recentAttempts(id))!.length;
+    return (await states.recentAttempts(id))!.map((a) => a.webhookId);
   };
-  expect(await batch(start, 204)).toBe(0);
-  expect(await batch(start + 1_000, 204)).toBe(0);
-  // The sandbox's successes are written once RECORD_EVERY_MS has passed, all of them.
-  expect(await batch(start + RECORD_EVERY_MS, 204)).toBe(3);
-  // A failure begins a run: written at once, as is the success that ends it.
-  expect(await batch(start + RECORD_EVERY_MS + 1_000, 500)).toBe(4);
-  expect((await states.read(id))!.consecutiveFailures).toBe(1);
-  expect(await batch(start + RECORD_EVERY_MS + 2_000, 204)).toBe(5);
-  expect((await states.read(id))!.consecutiveFailures).toBe(0);
+  try {
+    // A lone success (no batch in the second before) is shown at once, on the attempts item alone.
+    expect(await batch(start, 204)).toEqual([`msg_r${start}`]);
+    expect(await batch(start + QUIET_MS, 204)).toEqual([
+      `msg_r${start + QUIET_MS}`,
+      `msg_r${start}`,
+    ]);
+    // A steady stream writes nothing more until the record is due.
+    expect(await batch(start + QUIET_MS + 500, 204)).toHaveLength(2);
+    expect(records).not.toHaveBeenCalled();
+    // The subscriber's item once RECORD_EVERY_MS has passed; no attempt listed twice.
+    expect(await batch(start + RECORD_EVERY_MS, 204)).toHaveLength(4);
+    expect(records).toHaveBeenCalledTimes(1);
+    // A failure begins a run: written at once, as is the success that ends it.
+    expect(await batch(start + RECORD_EVERY_MS + 100, 500)).toHaveLength(5);
+    expect((await states.read(id))!.consecutiveFailures).toBe(1);
+    expect(await batch(start + RECORD_EVERY_MS + 200, 204)).toHaveLength(6);
+    expect((await states.read(id))!.consecutiveFailures).toBe(0);
+    expect(records).toHaveBeenCalledTimes(3);
+  } finally {
+    records.mockRestore();
+  }
 });
 
 it('disables once, keeps the earliest plant for replay, and enable keeps it until the replay is done', async () => {
