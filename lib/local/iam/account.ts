@@ -19,7 +19,13 @@ import { LocalKeys } from '../kms/keys';
 import { localQueueArn, SQS_ACCESS } from '../sqs/access';
 import { checkPolicy, PolicyJudge, type CheckedPolicy } from './evaluator';
 import { AccessGate } from './gate';
-import { Identities, LOCAL_ACCOUNT, localRoleArn, type Identity } from './identities';
+import {
+  Identities,
+  LOCAL_ACCOUNT,
+  localRoleArn,
+  operatorProfileFile,
+  type Identity,
+} from './identities';
 
 /** The local queues' names, by the key the registry uses. */
 export const LOCAL_QUEUE_NAMES = {
@@ -99,6 +105,11 @@ export async function openLocalAccount(options: LocalAccountOptions): Promise<Lo
     ],
     log: options.log,
     onAllowed: (who, action, resource) => used.add(`${who} ${action} on ${resource}`),
+    ...(options.dataDir
+      ? {
+          unknownKeyHint: `(Locally, sign with the operator's keys: AWS_SHARED_CREDENTIALS_FILE=${operatorProfileFile(options.dataDir)})`,
+        }
+      : {}),
   });
   return {
     identities,

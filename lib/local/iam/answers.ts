@@ -80,6 +80,11 @@ const SIGNATURE_MESSAGES: Record<SignatureFault, string> = {
   expired: 'Signature expired: the request was signed more than 15 minutes ago or ahead.',
 };
 
+/** AWS's message for a signature fault. */
+export function signatureMessage(fault: SignatureFault): string {
+  return SIGNATURE_MESSAGES[fault];
+}
+
 /** IAM's message for a denial, as AWS words it. */
 export function deniedMessage(
   principal: string,

@@ -2,13 +2,13 @@
  * The local account's front door, before the engine, the queues and the key answer anything: a
  * request must be signed (SigV4) by an identity this run issued, and IAM must allow its action on
  * its resource for that identity: a function by its role's policy (the one the stack deploys,
- * lib/local/iam/policies.ts) and the resource's own policy (the key policy), the operator by an
+ * lib/definitions/policies.ts) and the resource's own policy (the key policy), the operator by an
  * administrator's policy (and the key policy, as in AWS). A refusal is the service's own error,
  * and a denial is one line of `npm start`'s log naming the function, the action and the resource.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
-import { deniedMessage, refuse, type LocalService } from './answers';
+import { deniedMessage, refuse, signatureMessage, type LocalService } from './answers';
 import type { AccessRequest, CheckedPolicy, PolicyJudge } from './evaluator';
 import type { Identities, Identity } from './identities';
 import { checkSignature } from './sigv4';
@@ -53,6 +53,8 @@ export interface GateOptions {
   readonly log: (line: string) => void;
   /** Told of each allowed action on a resource, by identity name (to report grants never used). */
   readonly onAllowed?: (who: string, action: string, resource: string) => void;
+  /** Added to AWS's message for keys this run never issued. @default - AWS's message alone */
+  readonly unknownKeyHint?: string;
 }
 
 /** Checks each request; what passes goes on with its body intact. */
@@ -106,7 +108,12 @@ export class AccessGate {
       { method: req.method ?? 'POST', url: req.url ?? '/', headers: req.headers, body },
       (key) => identities.lookup(key)?.credentials,
     );
-    if (!signature.ok) return { kind: signature.fault };
+    if (!signature.ok) {
+      // AWS's words, then (locally) where the keys this run accepts are kept.
+      const hint = signature.fault === 'unknown-key' ? this.options.unknownKeyHint : undefined;
+      if (!hint) return { kind: signature.fault };
+      return { kind: signature.fault, message: `${signatureMessage(signature.fault)} ${hint}` };
+    }
     const identity = identities.lookup(signature.accessKeyId)!;
     if (!gated) return undefined;
     let input: unknown;

@@ -59,14 +59,21 @@ export class Identities {
       name: OPERATOR,
     });
     if (!dataDir) return new Identities(operator(newKeys('AKIA')));
-    const file = operatorFile(dataDir);
     const kept = await readOperatorCredentials(dataDir);
-    if (kept) return new Identities(operator(kept));
-    const made = newKeys('AKIA');
-    const temporary = `${file}.${process.pid}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(made)}\n`, { mode: 0o600 });
-    await rename(temporary, file);
-    return new Identities(operator(made));
+    const keys = kept ?? newKeys('AKIA');
+    if (!kept) await writePrivately(operatorFile(dataDir), `${JSON.stringify(keys)}\n`);
+    // The same keys as a profile the AWS CLI, the SDKs and NoSQL Workbench read (written on
+    // every start, so that a data directory made before it has one too).
+    await writePrivately(
+      operatorProfileFile(dataDir),
+      [
+        '[default]',
+        `aws_access_key_id = ${keys.accessKeyId}`,
+        `aws_secret_access_key = ${keys.secretAccessKey}`,
+        '',
+      ].join('\n'),
+    );
+    return new Identities(operator(keys));
   }
 
   /** Issues a new session of `role` for one sandbox of the function `name`. */
@@ -95,6 +102,21 @@ export class Identities {
 /** Where the operator's keys are kept. */
 export function operatorFile(dataDir: string): string {
   return join(dataDir, 'operator-credentials.json');
+}
+
+/**
+ * The operator's keys as an AWS shared-credentials file (profile `default`):
+ * `AWS_SHARED_CREDENTIALS_FILE=<it> aws dynamodb scan --endpoint-url …`.
+ */
+export function operatorProfileFile(dataDir: string): string {
+  return join(dataDir, 'aws-credentials');
+}
+
+/** Writes `text` to `file` (0600) whole: a reader never sees half of it. */
+async function writePrivately(file: string, text: string): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, text, { mode: 0o600 });
+  await rename(temporary, file);
 }
 
 /** The operator's keys kept in `dataDir`, or `undefined` before the first start. */

@@ -218,5 +218,36 @@ describe('npm run db', () => {
       400,
       'com.amazon.coral.service#UnrecognizedClientException',
     ]);
+    // AWS's words, then where this run's keys are.
+    expect(JSON.parse(refused.body).message).toBe(
+      `The security token included in the request is invalid. (Locally, sign with the operator's keys: AWS_SHARED_CREDENTIALS_FILE=${join(dataDir, 'aws-credentials')})`,
+    );
+  });
+
+  it('keeps a profile the SDK reads: a Scan of the plants table through it', async () => {
+    // The recipe of the local development guide, in a process of its own: the SDK's default
+    // credential chain, no keys in the environment.
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !/^AWS_/.test(name)),
+    );
+    const script = `
+      const { DynamoDBClient, ScanCommand } = require('@aws-sdk/client-dynamodb');
+      new DynamoDBClient({ endpoint: process.argv[1] })
+        .send(new ScanCommand({ TableName: 'plants' }))
+        .then((out) => console.log(out.Count), (error) => { console.error(error.name); process.exit(1); });`;
+    const scanned = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const scan = spawn(process.execPath, ['-e', script, `http://127.0.0.1:${port}`], {
+        env: {
+          ...env,
+          AWS_SHARED_CREDENTIALS_FILE: join(dataDir, 'aws-credentials'),
+          AWS_REGION: 'us-east-1',
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      scan.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      scan.once('exit', (code) => resolve({ code, out }));
+    });
+    expect(scanned).toEqual({ code: 0, out: '0\n' });
   });
 });
