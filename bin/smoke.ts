@@ -1,7 +1,7 @@
 /** `npm run smoke -- --url <ApiUrl>`, token in PLANT_STORE_TOKEN: see `lib/operator/smoke.ts`. */
 import { parseCommandLine, UsageError } from '../lib/cli/args';
 import { runCli } from '../lib/cli/run';
-import { DEFAULT_PORT, readDevToken } from '../lib/npm-start/find';
+import { findingNpmStart, localApiTarget, readDevToken } from '../lib/npm-start/find';
 import { formatSmoke, runSmoke, smokePassed, SMOKE_ID_RANGE } from '../lib/operator/smoke';
 
 const USAGE = `Usage: PLANT_STORE_TOKEN=<token> npm run smoke -- --url <ApiUrl>
@@ -12,8 +12,8 @@ conflict (409), invalid body (400), no token (401), unknown token (403), wrong c
 412) and delete what it created where those routes exist.
 The id is random, from ${SMOKE_ID_RANGE.min} to ${SMOKE_ID_RANGE.max}.
 
-  --url <url>      the API's base URL: the stack output ApiUrl (default: npm start's,
-                   http://127.0.0.1:$PORT, PORT defaulting to ${DEFAULT_PORT})
+  --url <url>      the API's base URL: the stack output ApiUrl (default:
+                   ${findingNpmStart('API', '                   ')})
   --token <token>  the token, instead of PLANT_STORE_TOKEN; avoid it: a command line is shown
                    by npm and ps, and kept in shell history
   --help           this text
@@ -36,9 +36,9 @@ runCli('smoke', async (argv, io) => {
     io.out(USAGE);
     return 0;
   }
-  // Without --url: the local runtime, as npm start reads its port, and its dev token by default.
+  // Without --url: the running npm start, as the other CLIs find it, and its dev token by default.
   const local = values.url === undefined;
-  const url = values.url ?? `http://127.0.0.1:${io.env.PORT || DEFAULT_PORT}`;
+  const url = values.url ?? localApiTarget(io.env).url;
   // The URL first: a token is worth looking for only once we know where it will be sent.
   try {
     const parsed = new URL(url);

@@ -5,6 +5,8 @@
 import {
   DELIVERY_BATCH_SIZE,
   DELIVERY_VISIBILITY_SECONDS,
+  HORIZON_SECONDS,
+  RETRY_DELAYS_SECONDS,
   SAFETY_RECEIVE_COUNT,
 } from '../../lambda/webhook/schedule';
 
@@ -73,3 +75,36 @@ export const DELIVERY_SOURCE = {
    */
   maxConcurrency: 50,
 } as const;
+
+/**
+ * A duration as people say it, exact to the second: `50 ms`, `5 s`, `1 min 12 s`, `77 h 35 min`
+ * (hours and minutes from an hour on, the seconds dropped there).
+ */
+export function durationText(seconds: number): string {
+  if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
+  if (seconds < 60) return `${Number(seconds.toPrecision(3))} s`;
+  const whole = Math.round(seconds);
+  const [big, small, units] =
+    whole < 3600
+      ? [Math.floor(whole / 60), whole % 60, ['min', 's']]
+      : [Math.floor(whole / 3600), Math.round((whole % 3600) / 60), ['h', 'min']];
+  return small === 0 ? `${big} ${units[0]}` : `${big} ${units[0]} ${small} ${units[1]}`;
+}
+
+/**
+ * The webhook's retry delays in words, times `scale` (`PLANT_STORE_WEBHOOK_RETRY_SCALE`), a run
+ * of equal delays said once: `5 s, 5 min, 30 min, 2 h, 5 h, then 10 h × 7 (77 h 35 min in all)`.
+ */
+export function retryScheduleText(scale = 1): string {
+  const runs: { seconds: number; times: number }[] = [];
+  for (const delay of RETRY_DELAYS_SECONDS) {
+    const last = runs.at(-1);
+    if (last?.seconds === delay) last.times += 1;
+    else runs.push({ seconds: delay, times: 1 });
+  }
+  const said = runs.map(({ seconds, times }, i) => {
+    const text = durationText(seconds * scale);
+    return times === 1 ? text : `${i > 0 ? 'then ' : ''}${text} × ${times}`;
+  });
+  return `${said.join(', ')} (${durationText(HORIZON_SECONDS * scale)} in all)`;
+}

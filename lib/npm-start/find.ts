@@ -21,6 +21,8 @@ export {
   DEFAULT_PORT,
   DEFAULT_SANDBOX_IDLE_SECONDS,
   dataDirOf,
+  findingNpmStart,
+  localApiTarget,
   localEngineTarget,
   type LocalEngineTarget,
 } from '../local/process/settings';

@@ -14,7 +14,7 @@ import {
   tokenItem,
 } from '../../lambda/tokens/token';
 import { TOKENS_TABLE, TokensTable, type StoredTokenItem } from '../../lambda/tokens/table';
-import { DEFAULT_DB_PORT, localCliClientConfig, localEngineTarget } from '../npm-start/find';
+import { findingNpmStart, localCliClientConfig, localEngineTarget } from '../npm-start/find';
 
 /** The longest `--expires-in`: ten years. */
 const MAX_DAYS = 3650;
@@ -40,7 +40,7 @@ the tokenId).
 
 Exit codes: 0 done, 1 failed or not found, 2 a usage mistake.
 
-Target (default: the local engine at http://127.0.0.1:\${PLANT_STORE_DB_PORT:-${DEFAULT_DB_PORT}}):
+Target (default: ${findingNpmStart('engine', '  ')}):
   --aws --table <name> [--region <r>]
                        The deployed tokens table (stack output TokensTableName), with the
                        default AWS credential chain.

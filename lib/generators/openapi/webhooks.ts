@@ -14,6 +14,7 @@ import {
   RETRY_DELAYS_SECONDS,
 } from '../../../lambda/webhook/schedule';
 import { STORED_MEMBERS } from '../../../lambda/plants/openapi/plant-words';
+import { durationText } from '../../definitions/webhooks';
 
 /** The webhooks' bodies named under `components/schemas`, beside the operations' bodies. */
 export const WEBHOOK_BODY_SCHEMAS = { NewPlantEvent, PlantUpdatedEvent, PlantDeletedEvent };
@@ -125,10 +126,8 @@ function webhook(
 
 /** The signature, the schedule and the dead letters, said once for every event. */
 function signedAndRetried(): string {
-  const delays = RETRY_DELAYS_SECONDS.map((s) =>
-    s < 60 ? `${s} s` : s < 3600 ? `${s / 60} min` : `${s / 3600} h`,
-  );
-  return `Signed as Standard Webhooks 1.0 says: verify with any Standard Webhooks library and the subscriber's \`whsec_\` secret. Success is a 2xx within 10 s; anything else is retried after ${delays.join(', ')} (each up to 20 % longer, never shorter), ${MAX_ATTEMPTS} attempts over at least ${Math.floor(HORIZON_SECONDS / 3600)} h ${Math.floor((HORIZON_SECONDS % 3600) / 60)} min, then dead-lettered (never sooner). Delivery is at least once and in no particular order: deduplicate by \`webhook-id\`.`;
+  const delays = RETRY_DELAYS_SECONDS.map(durationText);
+  return `Signed as Standard Webhooks 1.0 says: verify with any Standard Webhooks library and the subscriber's \`whsec_\` secret. Success is a 2xx within 10 s; anything else is retried after ${delays.join(', ')} (each up to 20 % longer, never shorter), ${MAX_ATTEMPTS} attempts over at least ${durationText(HORIZON_SECONDS)}, then dead-lettered (never sooner). Delivery is at least once and in no particular order: deduplicate by \`webhook-id\`.`;
 }
 
 const schema = (name: keyof typeof WEBHOOK_BODY_SCHEMAS | 'NewPlant') => ({

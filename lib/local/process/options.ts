@@ -5,6 +5,7 @@
 import { TOKEN_FORMAT } from '../../../lambda/tokens/token';
 import { API, STAGE_THROTTLE } from '../../definitions/api';
 import type { FunctionName } from '../../definitions/functions';
+import { retryScheduleText } from '../../definitions/webhooks';
 import type { Uses } from '../../definitions/resources';
 import { UsageError, integerOption } from '../../cli/args';
 import type { ThrottleSettings } from '../gateway/throttle';
@@ -100,8 +101,9 @@ Settings (environment variables):
   PLANT_STORE_INSPECT_PORT    first inspector port with --inspect (default ${DEFAULT_INSPECT_PORT})
   PLANT_STORE_SHOW_METRICS    1 shows the functions' metric lines (hidden by default)
   PLANT_STORE_WEBHOOK_RETRY_SCALE
-                              multiplies the webhook's retry delays (default 1; 0.01 turns
-                              5 s, 30 s, 2 min… into 50 ms, 300 ms, 1.2 s…)
+                              multiplies the webhook's retry delays (above 0, at most 1; default 1:
+                              ${retryScheduleText()};
+                              0.01: ${retryScheduleText(0.01)})
 `;
 
 /**
@@ -119,7 +121,7 @@ export function nonDefaultSettings(options: LocalOptions): string[] {
   const scale = options.webhookRetryScale ?? 1;
   if (scale !== 1) {
     settings.push(
-      `PLANT_STORE_WEBHOOK_RETRY_SCALE=${scale} (webhook retry delays × ${scale}: 30 s waits ${Number((30 * scale).toPrecision(3))} s)`,
+      `PLANT_STORE_WEBHOOK_RETRY_SCALE=${scale} (webhook retry delays: ${retryScheduleText(scale)})`,
     );
   }
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;

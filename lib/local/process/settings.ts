@@ -118,6 +118,48 @@ function operatorCredentials(dataDir: string): Credentials {
   }
 }
 
+/**
+ * The local API for the CLIs that call it (`npm run smoke` without `--url`): `PORT` when set
+ * (it wins, as `npm start` reads it), else the URL a running `npm start` recorded in its data
+ * directory, else the default port.
+ */
+export function localApiTarget(env: NodeJS.ProcessEnv): {
+  readonly url: string;
+  readonly from: string;
+} {
+  const dataDir = dataDirOf(env);
+  const recorded = env.PORT ? undefined : readRecordedPorts(dataDir)?.url;
+  if (recorded) return { url: recorded, from: `recorded in ${portsFile(dataDir)}` };
+  let port: number;
+  try {
+    port = envInteger(env, 'PORT', DEFAULT_PORT, 65535);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    from: env.PORT
+      ? 'from PORT'
+      : `the default: no npm start recorded its ports in ${portsFile(dataDir)}`,
+  };
+}
+
+/**
+ * How the CLIs find a running `npm start`, as their `--help` says it: `what` is the part they
+ * reach, the lines indented by `indent`.
+ */
+export function findingNpmStart(what: 'engine' | 'API', indent: string): string {
+  const [variable, port] =
+    what === 'engine' ? ['PLANT_STORE_DB_PORT', DEFAULT_DB_PORT] : ['PORT', DEFAULT_PORT];
+  return [
+    `npm start's ${what}, found where a running npm start${what === 'engine' ? ' (or npm run db)' : ''} records its`,
+    `ports: $PLANT_STORE_DATA_DIR/ports.json (default ${DEFAULT_DATA_DIR}/ports.json); ${variable},`,
+    `when set, wins; with neither, http://127.0.0.1:${port}`,
+  ]
+    .map((line, i) => (i === 0 ? line : `${indent}${line}`))
+    .join('\n');
+}
+
 /** `localEngineTarget(env).endpoint`. */
 export function localEngineEndpoint(env: NodeJS.ProcessEnv): string {
   return localEngineTarget(env).endpoint;

@@ -6,7 +6,7 @@ import {
   sustainedRate,
 } from '../../../lambda/webhook/rate-limit';
 import { PLANT_EVENTS } from '../../../lambda/webhook/events';
-import { DEFAULT_DB_PORT } from '../../npm-start/find';
+import { findingNpmStart } from '../../npm-start/find';
 import { TEST_WEBHOOK_ID_PREFIX } from './queues';
 
 /** `listen`'s default port. */
@@ -86,7 +86,7 @@ Commands:
 
 Exit codes: 0 done, 1 failed or not found, 2 a usage mistake.
 
-Target (default: npm start's engine at http://127.0.0.1:\${PLANT_STORE_DB_PORT:-${DEFAULT_DB_PORT}}):
+Target (default: ${findingNpmStart('engine', '  ')}):
   --aws --table <SubscriptionsTableName> [--region <r>]
                        The deployed subscriptions table (a stack output); secrets are
                        encrypted with the KMS key alias/<SubscriptionsTableName>.

@@ -106,7 +106,7 @@ it('says the settings that differ from their defaults in the banner', () => {
     'setting:   PLANT_STORE_AUTH_CACHE_TTL=7 (decisions cached 7 s; deployed: 300)',
   );
   expect(running.output()).toContain(
-    'setting:   PLANT_STORE_WEBHOOK_RETRY_SCALE=0.01 (webhook retry delays × 0.01: 30 s waits 0.3 s)',
+    'setting:   PLANT_STORE_WEBHOOK_RETRY_SCALE=0.01 (webhook retry delays: 50 ms, 3 s, 18 s, 1 min 12 s, 3 min, then 6 min × 7 (46 min 33 s in all))',
   );
 });
 

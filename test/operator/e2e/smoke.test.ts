@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../../lib/local/process/free-port';
+import { recordPorts } from '../../../lib/local/process/ports-file';
 import {
   formatSmoke,
   randomSmokeId,
@@ -115,6 +116,33 @@ it('without --url it checks npm start on PORT with the dev token from its data d
     });
     expect(result.stdout).toMatch(/^\d+ passed, 0 failed, 0 skipped/m);
     expect(result.code).toBe(0);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+it('without --url it finds npm start where it recorded its ports, on any port', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-smoke-'));
+  try {
+    writeFileSync(join(dataDir, 'dev-token'), `${service.devToken}\n`, { mode: 0o600 });
+    // As npm start records itself (this process stands for it: the record's pid must be alive).
+    const unrecord = await recordPorts(dataDir, { dbPort: service.dbPort, url: service.url });
+    const env = { PLANT_STORE_DATA_DIR: dataDir, PLANT_STORE_TOKEN: '' };
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => name !== 'PORT'),
+    );
+    const result = await new Promise<CliResult>((resolve) => {
+      execFile(
+        'npm',
+        ['run', '--silent', 'smoke'],
+        { cwd: ROOT, timeout: 60_000, env: { ...inherited, ...env } },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    expect(result.stdout).toMatch(/^\d+ passed, 0 failed, 0 skipped/m);
+    expect(result.code).toBe(0);
+    await unrecord();
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
