@@ -88,6 +88,6 @@ export function devTokenBanner(options: DevTokenOptions, url: string): string[] 
     fromFile
       ? `  dev token: in ${file} (0600)`
       : `  dev token: from PLANT_STORE_DEV_TOKEN (not printed), kept in ${file} (0600) for the next start`,
-    `  try:       curl -i -X POST ${url}/plants -H "Authorization: Bearer ${bearer}" -H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"aroid"}'`,
+    `  try:       curl -i -X POST ${url}/plants -H "Authorization: Bearer ${bearer}" -H 'Content-Type: application/json' -d '{"id":9007199254740993,"name":"Monstera","tag":"aroid"}'`,
   ];
 }
