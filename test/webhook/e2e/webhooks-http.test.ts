@@ -214,3 +214,22 @@ it('replays the plants stored since a time with their first webhook-ids; rotates
   }
   expect(await cli('rotate', 'sub_nobody')).toMatchObject({ code: 1, stdout: '' });
 });
+
+it('webhook attempts shows a lone success as soon as it is delivered, with no delivery after it', async () => {
+  const receiver = await startReceiver();
+  receivers.push(receiver);
+  const id = await subscribe(receiver, 'lone');
+  expect((await cli('test', id)).code).toBe(0);
+  await until(() => receiver.delivered().size === 1, 'the test delivery');
+  // Nothing else is sent to it: the attempt must show on its own (asked until it does).
+  let shown = '';
+  for (let asked = 0; asked < 30 && !/\t204\b/.test(shown); asked++) {
+    const attempts = await cli('attempts', id);
+    expect(attempts.code).toBe(0);
+    shown = attempts.stdout;
+  }
+  const [webhookId] = [...receiver.delivered().keys()];
+  expect(shown.split('\n').filter((line) => line.includes(webhookId!))).toEqual([
+    expect.stringMatching(/\t1\t\d+\t204$/),
+  ]);
+});
