@@ -94,16 +94,29 @@ declare module 'dynalite/db' {
   export type { Index, Item, Store, Table };
 }
 
-/** dynalite's expression parsers (PEG.js 0.10 output), as `parser-cache.ts` replaces their `parse`. */
+/**
+ * dynalite's expression parsers (PEG.js 0.10 output), as patches/dynalite+4.0.0.patch gives them
+ * PEG.js's result cache: `parse` parses with it (a text that is no expression again without it,
+ * for the full syntax error), `parseWithoutCache` as dynalite's own parser does.
+ */
 declare module 'dynalite/db/conditionParser' {
-  const parser: { parse(text: string, options?: object): unknown };
+  const parser: {
+    parse(text: string, options?: object): unknown;
+    parseWithoutCache(text: string, options?: object): unknown;
+  };
   export = parser;
 }
 declare module 'dynalite/db/updateParser' {
-  const parser: { parse(text: string, options?: object): unknown };
+  const parser: {
+    parse(text: string, options?: object): unknown;
+    parseWithoutCache(text: string, options?: object): unknown;
+  };
   export = parser;
 }
 declare module 'dynalite/db/projectionParser' {
-  const parser: { parse(text: string, options?: object): unknown };
+  const parser: {
+    parse(text: string, options?: object): unknown;
+    parseWithoutCache(text: string, options?: object): unknown;
+  };
   export = parser;
 }

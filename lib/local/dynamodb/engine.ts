@@ -19,7 +19,6 @@ import type {
 import type { AddressInfo } from 'node:net';
 import { TABLES, type TableDefinition } from '../../../lambda/aws/tables';
 import { IndexBuilds } from './index-build';
-import { refuseEmptyIndexKeys } from './index-keys';
 import { openLocalAccount, type LocalAccount } from '../iam/account';
 import type { Credentials } from '../iam/identities';
 import { LOCAL_REGION } from '../iam/identities';
@@ -107,7 +106,6 @@ export function localCliClientConfig(endpoint: string, credentials: Credentials)
 /** Starts the engine and creates the missing tables. */
 export async function startEngine(options: EngineOptions = {}): Promise<LocalEngine> {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
-  refuseEmptyIndexKeys();
   const { server, store } = dynaliteWithChanges(
     { path: options.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 },
     options.onItemChange,

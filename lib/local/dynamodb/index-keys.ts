@@ -3,9 +3,10 @@
  * "A value specified for a secondary index key is not supported. The AttributeValue for a key
  * attribute cannot contain an empty string value"); dynalite indexes it. The engine refuses it
  * too, as AWS does, so that code that would fail in AWS fails here: every item write of dynalite
- * passes through its `updateIndexes` with the item to be stored, before storing it.
+ * passes through its `updateIndexes` with the item to be stored, before storing it, and the hook
+ * there (`item-changes.ts`) refuses it.
  */
-import dynaliteDb, { type Item, type Table } from 'dynalite/db';
+import type { Item, Table } from 'dynalite/db';
 
 /** DynamoDB's words for the refusal, naming the index and its key. */
 export function emptyIndexKeyMessage(index: string, key: string): string {
@@ -28,18 +29,4 @@ export function emptyIndexKey(
     }
   }
   return undefined;
-}
-
-let installed = false;
-
-/** Makes every dynalite store of this process refuse such writes (once; idempotent). */
-export function refuseEmptyIndexKeys(): void {
-  if (installed) return;
-  installed = true;
-  const original = dynaliteDb.updateIndexes;
-  dynaliteDb.updateIndexes = (store, table, oldItem, newItem, callback) => {
-    const empty = emptyIndexKey(table, newItem);
-    if (!empty) return original(store, table, oldItem, newItem, callback);
-    callback(dynaliteDb.validationError(emptyIndexKeyMessage(empty.index, empty.key)));
-  };
 }

@@ -5,14 +5,15 @@
  * with both items while it holds the item's lock, and then puts or deletes the item. The change is
  * taken there and handed on once the put or delete succeeded, so a write whose condition failed,
  * or that the store did not keep, makes none; a write that leaves the item as it was makes none,
- * as in DynamoDB. dynalite is pinned (package.json): its internals are what this reads.
+ * as in DynamoDB. The same hook refuses a write that would give an index key an empty string
+ * (`index-keys.ts`): it is the one place that hooks dynalite's `updateIndexes`. dynalite is
+ * pinned (package.json): its internals are what this reads.
  */
 import type { Server } from 'node:http';
-// dynalite's expression parsers, given PEG.js's result cache (see the file).
-import './parser-cache';
 import dynalite from 'dynalite';
 import dynaliteDb, { type Store } from 'dynalite/db';
 import { isDeepStrictEqual } from 'node:util';
+import { emptyIndexKey, emptyIndexKeyMessage } from './index-keys';
 
 /** An item in DynamoDB JSON. */
 export type Item = Record<string, unknown>;
@@ -37,12 +38,19 @@ const watched = new WeakSet<object>();
 
 let installed = false;
 
-/** Hooks dynalite's `updateIndexes` once per process; stores without a listener pass through. */
+/**
+ * Hooks dynalite's `updateIndexes` once per process: every store refuses an empty string as an
+ * index key, as DynamoDB does; stores without a listener pass through otherwise.
+ */
 function install(): void {
   if (installed) return;
   installed = true;
   const original = dynaliteDb.updateIndexes;
   dynaliteDb.updateIndexes = (store, table, oldItem, newItem, callback) => {
+    const empty = emptyIndexKey(table, newItem);
+    if (empty) {
+      return callback(dynaliteDb.validationError(emptyIndexKeyMessage(empty.index, empty.key)));
+    }
     const listener = listeners.get(store);
     if (!listener || isDeepStrictEqual(oldItem ?? null, newItem ?? null)) {
       return original(store, table, oldItem, newItem, callback);
@@ -93,14 +101,15 @@ function watchItemStore(
 }
 
 /**
- * A dynalite server whose item writes are told to `onChange` once stored (none: a plain one),
- * and its store: the one `dynalite()` creates, caught as it is made (index builds write to it).
+ * A dynalite server that refuses empty index keys, whose item writes are told to `onChange` once
+ * stored (none: nobody is told), and its store: the one `dynalite()` creates, caught as it is
+ * made (index builds write to it).
  */
 export function dynaliteWithChanges(
   options: Parameters<typeof dynalite>[0],
   onChange?: (change: ItemChange) => void,
 ): { readonly server: Server; readonly store: Store } {
-  if (onChange) install();
+  install();
   const create = dynaliteDb.create;
   let store: Store | undefined;
   dynaliteDb.create = (settings) => (store = create(settings));

@@ -1,33 +1,23 @@
 /**
- * dynalite's expression parsers with PEG.js's result cache (lib/local/dynamodb/parser-cache.ts):
- * the same answer as dynalite's own parser for every expression the functions send and for bad
- * ones (the same tree, the same error text, the same names and values marked used), and the
- * engine loads the cached ones.
+ * dynalite's expression parsers with PEG.js's result cache (patches/dynalite+4.0.0.patch, applied
+ * by patch-package at install): the same answer as the parser without the cache for every
+ * expression the functions send and for bad ones (the same tree, the same error text, the same
+ * names and values marked used), and dynalite's validations load the patched ones.
  */
 import { readFileSync } from 'node:fs';
-import Module from 'node:module';
-import {
-  PARSER_MODULES,
-  PARSERS,
-  UNCACHED_RULES,
-  parserFile,
-  cachedParse,
-  withResultCache,
-  type PegParser,
-} from '../../../lib/local/dynamodb/parser-cache';
-import '../../../lib/local/dynamodb/item-changes';
+import { dirname, join } from 'node:path';
+import conditionParser from 'dynalite/db/conditionParser';
+import projectionParser from 'dynalite/db/projectionParser';
+import updateParser from 'dynalite/db/updateParser';
 
-type Parser = PegParser;
+const PARSERS = { conditionParser, updateParser, projectionParser } as const;
+type Parser = { parse(text: string, options?: object): unknown };
+const NAMES_OF_PARSERS = Object.keys(PARSERS) as (keyof typeof PARSERS)[];
 
-/** A module compiled from `source` as if it were `file`, outside `require.cache`. */
-function compiled(source: string, file: string): Parser {
-  const parser = new Module(file, module) as Module & {
-    _compile(code: string, file: string): void;
-  };
-  parser.filename = file;
-  parser._compile(source, file);
-  return parser.exports as Parser;
-}
+/** The parser without its cache, as dynalite's own parse. */
+const uncached = (name: keyof typeof PARSERS): Parser => ({
+  parse: PARSERS[name].parseWithoutCache,
+});
 
 const NAMES = {
   '#key': 'id',
@@ -78,7 +68,7 @@ function outcome(parser: Parser, text: string, keyCondition = false) {
   return { result, unusedNames: ctx.unusedAttrNames, unusedValues: ctx.unusedAttrVals };
 }
 
-const EXPRESSIONS: Record<(typeof PARSERS)[number], readonly string[]> = {
+const EXPRESSIONS: Record<keyof typeof PARSERS, readonly string[]> = {
   conditionParser: [
     // create-plant's, the deepest the functions send
     'attribute_not_exists(#key) OR (attribute_exists(#deletedAt) AND (attribute_not_exists(#createdAt) OR #createdAt < :createdAt))',
@@ -115,40 +105,39 @@ const EXPRESSIONS: Record<(typeof PARSERS)[number], readonly string[]> = {
 };
 
 describe("dynalite's parsers with PEG.js's result cache", () => {
-  for (const name of PARSERS) {
-    const file = parserFile(name);
-    const source = readFileSync(file, 'utf8');
+  test("dynalite's validations load the patched parsers", () => {
+    const validations = join(dirname(require.resolve('dynalite')), 'validations', 'index.js');
+    expect(readFileSync(validations, 'utf8')).toContain("require('../db/conditionParser')");
+    for (const name of NAMES_OF_PARSERS) {
+      expect(PARSERS[name].parse.name).toBe('peg$parseWithResultCache');
+      const source = readFileSync(require.resolve(`dynalite/db/${name}`), 'utf8');
+      expect(source).toContain('peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 }');
+    }
+  });
 
-    test(`${name}: the rewrite applies to the installed dynalite`, () => {
-      const cached = withResultCache(source);
-      expect(cached).toContain('peg$resultsCache[key] = { nextPos: peg$currPos, result: s0 }');
-      expect(cached).not.toBe(source);
-    });
-
-    test(`${name}: the same tree, error and used names as dynalite's own`, () => {
-      const own = compiled(source, file);
-      const cached = { parse: cachedParse(own, source, file, UNCACHED_RULES[name])! };
+  for (const name of NAMES_OF_PARSERS) {
+    test(`${name}: the same tree, error and used names as without the cache`, () => {
       for (const text of EXPRESSIONS[name]) {
-        expect({ text, ...outcome(cached, text) }).toEqual({ text, ...outcome(own, text) });
+        expect({ text, ...outcome(PARSERS[name], text) }).toEqual({
+          text,
+          ...outcome(uncached(name), text),
+        });
       }
       const keyCondition = '#key = :one AND begins_with(#tag, :tag)';
-      expect(outcome(cached, keyCondition, true)).toEqual(outcome(own, keyCondition, true));
+      expect(outcome(PARSERS[name], keyCondition, true)).toEqual(
+        outcome(uncached(name), keyCondition, true),
+      );
     });
   }
 
   test('a name mapped to a reserved word, in a grouped path, is accepted as dynalite accepts it', () => {
-    const file = parserFile('conditionParser');
-    const own = compiled(readFileSync(file, 'utf8'), file);
-    const cached = {
-      parse: cachedParse(own, readFileSync(file, 'utf8'), file, UNCACHED_RULES.conditionParser)!,
-    };
     const text = '((#n) = :tag OR attribute_not_exists(#n))';
-    expect(outcome(cached, text).result).toHaveProperty('tree');
-    expect(outcome(cached, text)).toEqual(outcome(own, text));
+    expect(outcome(conditionParser, text).result).toHaveProperty('tree');
+    expect(outcome(conditionParser, text)).toEqual(outcome(uncached('conditionParser'), text));
   });
 
   /** Random token strings, the same each run: mostly syntax errors, and thousands that parse. */
-  const TOKENS: Record<(typeof PARSERS)[number], readonly string[]> = {
+  const TOKENS: Record<keyof typeof PARSERS, readonly string[]> = {
     conditionParser: [
       '(',
       ')',
@@ -201,12 +190,10 @@ describe("dynalite's parsers with PEG.js's result cache", () => {
     ],
     projectionParser: ['#tag', '#n', '(', ')', ', ', '.', '[0]', 'a', 'name', 'size'],
   };
-  for (const name of PARSERS) {
-    test(`${name}: the same outcome as dynalite's own on 10,000 random expressions`, () => {
-      const file = parserFile(name);
-      const source = readFileSync(file, 'utf8');
-      const own = compiled(source, file);
-      const cached = { parse: cachedParse(own, source, file, UNCACHED_RULES[name])! };
+  for (const name of NAMES_OF_PARSERS) {
+    test(`${name}: the same outcome as without the cache on 10,000 random expressions`, () => {
+      const own = uncached(name);
+      const cached = PARSERS[name];
       let seed = 42;
       const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
       let trees = 0;
@@ -222,19 +209,4 @@ describe("dynalite's parsers with PEG.js's result cache", () => {
       expect(trees).toBeGreaterThan(10);
     });
   }
-
-  test('a source of another shape is left as it is', () => {
-    expect(withResultCache('module.exports = {}')).toBeUndefined();
-    const source = readFileSync(parserFile('conditionParser'), 'utf8');
-    expect(
-      withResultCache(source.replace('\n    return s0;\n  }\n', '\n    return s1;\n  }\n')),
-    ).toBeUndefined();
-    expect(withResultCache(source, ['peg$parseNoSuchRule'])).toBeUndefined();
-  });
-
-  test("the engine's dynalite loads the cached parsers", () => {
-    for (const name of PARSERS) {
-      expect(PARSER_MODULES[name].parse.name).toBe('parseWithResultCache');
-    }
-  });
 });
