@@ -1,6 +1,6 @@
 /**
  * Sandbox pools for tests, on real processes running Lambda's Node: a counter function told by
- * its event what to do (hold, wait, crash, print, fail, touch memory for a moment, outgrow its heap, hang, report its flags), pools stopped after each
+ * its event what to do (hold, wait, crash, print, fail, touch memory for a moment, outgrow its heap, hang, report its flags, answer what JSON cannot hold), pools stopped after each
  * test, and invocations held until released.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,6 +35,7 @@ export const handler = async (event = {}) => {
     process.stdout.write(\`\${event.print} unfinished\`);
   }
   if (event.fail) throw new Error(event.fail);
+  if (event.bigint) return { count: BigInt(count) };
   if (event.peakMb) {
     // Touched, dropped and collected within a few milliseconds: gone before the invocation ends.
     Buffer.alloc(event.peakMb * 1048576, 1).fill(2);

@@ -4,7 +4,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 
 /** A function invocation that did not produce a result; the gateway answers 500 for each kind. */
 export class InvocationError extends Error {
@@ -55,14 +55,35 @@ interface WorkerMessage {
 const WORKER = join(__dirname, 'worker.mjs');
 
 /**
- * What the worker prints on stdout and on stderr once an invocation has ended, before it answers
- * (`<mark><id>`): the answer is settled only after both marks have come, so every line the
- * invocation printed is logged before its REPORT, as on Lambda (the pipes and the IPC channel
- * are read in no fixed order). Never logged itself.
+ * What starts the line with which the worker ends an invocation (`<mark><answer as JSON>`, on
+ * stdout): the answer comes after every line the invocation printed there, on the same pipe,
+ * so each is logged before the REPORT, as on Lambda. An invocation that wrote to stderr also
+ * ends stderr with `<mark><id>` and its answer says so (`<mark>!<answer>`): the answer is settled
+ * once that mark has come too (stderr is read in no fixed order with stdout). Never logged itself.
  */
 export const END_MARK = '\u001fplant-store:end:';
-/** How long an answer waits for the marks (a function that closed its stdout never sends one). */
+/** How long an answer waits for stderr's mark (a function that closed its stderr sends none). */
 const END_MARK_WAIT_MS = 1_000;
+
+/** Calls `onLine` with each line read from `stream` (a last one unfinished at its end too). */
+function readLines(stream: Readable, onLine: (line: string) => void): void {
+  let partial = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    let start = 0;
+    for (let end = chunk.indexOf('\n'); end >= 0; end = chunk.indexOf('\n', start)) {
+      const line = partial + chunk.slice(start, end);
+      partial = '';
+      onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+      start = end + 1;
+    }
+    partial += chunk.slice(start);
+  });
+  stream.on('end', () => {
+    if (partial) onLine(partial);
+    partial = '';
+  });
+}
 
 /** A sandbox process. `busy` is the pool's: one invocation at a time. */
 export class Sandbox {
@@ -84,10 +105,12 @@ export class Sandbox {
     | { id: number; resolve(r: InvocationResult): void; reject(e: InvocationError): void }
     | undefined;
   private nextId = 0;
-  /** The last invocation whose end mark each stream (stdout, stderr) has delivered. */
-  private readonly endsSeen = [-1, -1];
-  /** An answer that came before its end marks, and the timer that stops waiting for them. */
+  /** The last invocation whose end mark stderr has delivered. */
+  private stderrEnd = -1;
+  /** An answer that came before stderr's end mark, and the timer that stops waiting for it. */
   private answered: { message: WorkerMessage; timer: NodeJS.Timeout } | undefined;
+  /** stdout has ended: no answer can come on it any more. */
+  private stdoutEnded = false;
   private exited = false;
   private killed = false;
   private stopped = false;
@@ -106,15 +129,24 @@ export class Sandbox {
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
-    [this.child.stdout!, this.child.stderr!].forEach((stream, index) => {
-      createInterface({ input: stream }).on('line', (line) => {
-        const mark = line.indexOf(END_MARK);
-        if (mark < 0) return options.log(line);
-        // A line the function left unfinished ends where the mark begins.
-        if (mark > 0) options.log(line.slice(0, mark));
-        this.endsSeen[index] = Number(line.slice(mark + END_MARK.length));
-        this.settleWhenLogged();
-      });
+    readLines(this.child.stdout!, (line) => {
+      const mark = line.indexOf(END_MARK);
+      if (mark < 0) return options.log(line);
+      // A line the function left unfinished ends where the mark begins.
+      if (mark > 0) options.log(line.slice(0, mark));
+      const stderrMark = line[mark + END_MARK.length] === '!';
+      const message = JSON.parse(
+        line.slice(mark + END_MARK.length + (stderrMark ? 1 : 0)),
+      ) as WorkerMessage;
+      this.answer(message, stderrMark);
+    });
+    this.child.stdout!.once('end', () => (this.stdoutEnded = true));
+    readLines(this.child.stderr!, (line) => {
+      const mark = line.indexOf(END_MARK);
+      if (mark < 0) return options.log(line);
+      if (mark > 0) options.log(line.slice(0, mark));
+      this.stderrEnd = Number(line.slice(mark + END_MARK.length));
+      this.settleWhenLogged();
     });
     this.ready = new Promise<void>((resolve, reject) => {
       this.child.on('message', (message: WorkerMessage) => {
@@ -125,16 +157,28 @@ export class Sandbox {
         } else if (message.type === 'init-error') {
           if (this.state === 'starting') this.state = 'failed';
           reject(new InvocationError(`init failed: ${message.message}`, 'error'));
-        } else this.answer(message);
+          // Without a usable stdout the answer comes here, after whatever was printed.
+        } else this.answer(message, false);
       });
       this.child.once('exit', (code, signal) => {
         this.exited = true;
         const reason = signal ?? `exit code ${code}`;
         if (this.state === 'starting') this.state = 'failed';
         reject(new InvocationError(`sandbox process exited (${reason})`, 'crash'));
-        // An answer that came before the process went stands, marks or not.
-        this.settleWhenLogged(true);
-        this.fail(new InvocationError(`sandbox process exited (${reason})`, 'crash'));
+        // An answer written before the process went stands, marks or not: stdout is read to
+        // its end first (or for as long as an answer waits for a mark).
+        const gone = () => {
+          this.settleWhenLogged(true);
+          this.fail(new InvocationError(`sandbox process exited (${reason})`, 'crash'));
+        };
+        if (this.stdoutEnded || !this.current) gone();
+        else {
+          const timer = setTimeout(gone, END_MARK_WAIT_MS);
+          this.child.stdout!.once('end', () => {
+            clearTimeout(timer);
+            gone();
+          });
+        }
         options.onExit(this, reason);
       });
     });
@@ -184,19 +228,22 @@ export class Sandbox {
     clearTimeout(kill);
   }
 
-  /** Holds an answer until the invocation's lines are logged (or the wait is over). */
-  private answer(message: WorkerMessage): void {
+  /**
+   * Settles an answer, held until stderr's lines are logged when the invocation wrote there (or
+   * the wait is over).
+   */
+  private answer(message: WorkerMessage, stderrMark: boolean): void {
+    if (!stderrMark || this.stderrEnd >= (message.id ?? -1)) return this.settle(message);
     const timer = setTimeout(() => this.settleWhenLogged(true), END_MARK_WAIT_MS);
     timer.unref();
     this.answered = { message, timer };
-    this.settleWhenLogged();
   }
 
   private settleWhenLogged(waitedEnough = false): void {
     const answered = this.answered;
     if (!answered) return;
     const id = answered.message.id ?? -1;
-    if (!waitedEnough && !this.endsSeen.every((seen) => seen >= id)) return;
+    if (!waitedEnough && this.stderrEnd < id) return;
     clearTimeout(answered.timer);
     this.answered = undefined;
     this.settle(answered.message);

@@ -209,6 +209,14 @@ it('logs every line an invocation printed before its REPORT, as Lambda does, fai
   expect(lines.filter((line) => line.includes('plant-store:end:'))).toEqual([]);
 });
 
+it('an answer JSON cannot hold fails its invocation, as Lambda does, and the sandbox stays warm', async () => {
+  const { pool: p, invoke, lines } = pool();
+  await expect(invoke({ bigint: true })).rejects.toThrow(/the result cannot be serialized/);
+  expect(lines.filter((l) => l.startsWith('REPORT ')).at(-1)).toContain('Status: error');
+  expect((await invoke()).count).toBe(2);
+  expect(p.size).toBe(1);
+});
+
 // Linux keeps the peak (VmHWM); where there is no /proc (macOS) it is sampled every 20 ms.
 const kernelKeepsPeak = existsSync('/proc/self/status');
 
