@@ -134,30 +134,6 @@ export function nodejsBundling(startWrapper = true): BundlingOptions {
   };
 }
 
-/** The note CDK writes on stderr before it bundles an asset (aws-cdk-lib's AssetStaging). */
-const BUNDLING_NOTE = /^Bundling asset \S+\.\.\.\n$/;
-
-/**
- * Runs `build` (synchronous: CDK bundles a function in its constructor) without CDK's note
- * `Bundling asset <path>...`, one line per function on stderr, which `cdk synth --quiet` prints
- * all the same: the CLI cannot tell the app it is quiet, and shows an app's stderr as errors
- * (aws/aws-cdk#23092). Anything else written meanwhile passes, and esbuild's warnings and errors
- * reach the terminal as before: CDK runs it with the process's own stderr.
- */
-export function withoutBundlingNote<T>(build: () => T): T {
-  const stderr = process.stderr;
-  const write = stderr.write;
-  stderr.write = ((chunk: unknown, ...rest: unknown[]) =>
-    typeof chunk === 'string' && BUNDLING_NOTE.test(chunk)
-      ? true
-      : Reflect.apply(write, stderr, [chunk, ...rest])) as typeof stderr.write;
-  try {
-    return build();
-  } finally {
-    stderr.write = write;
-  }
-}
-
 /** A registry function with its log group (`Logs`), role (`Role`) and function (`Function`). */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
@@ -203,45 +179,42 @@ export class ServiceFunction extends Construct {
         `${name} starts with Lambda's own command line (--expose-gc, ~12 ms more per cold start, and V8's 1 MB young generation): synthesized on Windows, its start wrapper could not be made executable in the asset`,
       );
     }
-    const build = () =>
-      new NodejsFunction(this, 'Function', {
-        entry: join(PROJECT_ROOT, definition.entry),
-        projectRoot: PROJECT_ROOT,
-        depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-        handler: 'handler',
-        runtime: Runtime.NODEJS_24_X,
-        architecture: props.architecture ?? Architecture.ARM_64,
-        memorySize: definition.memorySize,
-        timeout: Duration.seconds(definition.timeoutSeconds),
-        reservedConcurrentExecutions: reservedConcurrency,
-        role: this.role,
-        logGroup: this.logGroup,
-        loggingFormat: LoggingFormat.JSON,
-        applicationLogLevelV2: logLevel,
-        systemLogLevelV2: SystemLogLevel.INFO,
-        tracing: props.tracing ? Tracing.ACTIVE : undefined,
-        vpc: props.network?.vpc,
-        vpcSubnets: props.network?.subnets,
-        environment: {
-          ...Object.fromEntries(
-            tables.map(({ table, definition }) => [
-              definition.environmentVariable,
-              table.tableName,
-            ]),
-          ),
-          // The service dimension of the metrics: the registry name the dashboard reads.
-          POWERTOOLS_SERVICE_NAME: name,
-          // Lambda starts Node through the bundle's wrapper: no `--expose-gc`, an 8 MB young generation.
-          ...(startWrapper && { AWS_LAMBDA_EXEC_WRAPPER: START_WRAPPER.path }),
-          // Node's options for the functions (lib/definitions/bundling.ts), if any.
-          ...(FUNCTION_NODE_OPTIONS.length > 0 && {
-            NODE_OPTIONS: FUNCTION_NODE_OPTIONS.join(' '),
-          }),
-          ...props.environment,
-        },
-        bundling: nodejsBundling(startWrapper),
-      });
-    this.function = withoutBundlingNote(build);
+    // CDK notes `Bundling asset <path>...` on stderr for each function it bundles (its asset
+    // staging writes it, whatever the CLI's --quiet): the note is left as CDK writes it.
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: join(PROJECT_ROOT, definition.entry),
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      handler: 'handler',
+      runtime: Runtime.NODEJS_24_X,
+      architecture: props.architecture ?? Architecture.ARM_64,
+      memorySize: definition.memorySize,
+      timeout: Duration.seconds(definition.timeoutSeconds),
+      reservedConcurrentExecutions: reservedConcurrency,
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: logLevel,
+      systemLogLevelV2: SystemLogLevel.INFO,
+      tracing: props.tracing ? Tracing.ACTIVE : undefined,
+      vpc: props.network?.vpc,
+      vpcSubnets: props.network?.subnets,
+      environment: {
+        ...Object.fromEntries(
+          tables.map(({ table, definition }) => [definition.environmentVariable, table.tableName]),
+        ),
+        // The service dimension of the metrics: the registry name the dashboard reads.
+        POWERTOOLS_SERVICE_NAME: name,
+        // Lambda starts Node through the bundle's wrapper: no `--expose-gc`, an 8 MB young generation.
+        ...(startWrapper && { AWS_LAMBDA_EXEC_WRAPPER: START_WRAPPER.path }),
+        // Node's options for the functions (lib/definitions/bundling.ts), if any.
+        ...(FUNCTION_NODE_OPTIONS.length > 0 && {
+          NODE_OPTIONS: FUNCTION_NODE_OPTIONS.join(' '),
+        }),
+        ...props.environment,
+      },
+      bundling: nodejsBundling(startWrapper),
+    });
     // SAM names a function by the id before `Resource` in its path (here `Function`, the same
     // for all): this metadata gives it the construct's own id (`sam local invoke CreatePlant`).
     (this.function.node.defaultChild as CfnResource).addMetadata('SamResourceId', id);
