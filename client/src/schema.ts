@@ -1,6 +1,6 @@
 /**
  * The Plant Store API as TypeScript types, generated from openapi.json by openapi-typescript
- * (int64 as bigint), and the members of NewPlant. Do not edit: `npm run generate -w @plant-store/client` rewrites this file.
+ * (int64 as bigint), and the members of NewPlant. Do not edit: `npm run generate` rewrites this file.
  */
 export interface paths {
     "/plants": {

@@ -9,7 +9,7 @@
  * Spread of the jitter: each delay of the schedule is drawn from its nominal value to 20 % more,
  * never less (so no delivery is given up before the horizon); our own retries spread ±20 %.
  */
-const JITTER = 0.2;
+export const JITTER = 0.2;
 
 /**
  * Seconds to wait after each failed attempt, the spec's and Svix's first steps then every 10 h

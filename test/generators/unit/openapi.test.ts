@@ -1,18 +1,15 @@
 /**
- * The OpenAPI document: the committed `openapi.json` is exactly what `npm run openapi`
- * generates, a third-party validator accepts it as OpenAPI 3.1, and it keeps every rule of the
- * seed interface — written out below from the seed, not copied from our output.
+ * The OpenAPI document: a third-party validator accepts it as OpenAPI 3.1, and it keeps every
+ * rule of the seed interface — written out below from the seed, not copied from our output.
+ * (That the committed `openapi.json` is what the code generates, `npm run generate -- --check`
+ * checks, with every other generated file.)
  */
 import { compileErrors, dereference, validate } from '@readme/openapi-parser';
 import { readFileSync } from 'node:fs';
 import { parseJson } from '../../../lambda/http/json';
 import { API } from '../../../lib/definitions/api';
 import { VERSION } from '../../../lib/definitions/version';
-import {
-  OPENAPI_FILE,
-  buildDocument,
-  documentText,
-} from '../../../lib/generators/openapi/document';
+import { OPENAPI_FILE, buildDocument } from '../../../lib/generators/openapi/document';
 
 const text = readFileSync(OPENAPI_FILE, 'utf8');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -45,10 +42,6 @@ const SEED_SCHEMAS = {
     },
   },
 } as const;
-
-it('is exactly what npm run openapi generates', () => {
-  expect(text).toBe(documentText(buildDocument()));
-});
 
 it('is valid OpenAPI 3.1 according to @readme/openapi-parser', async () => {
   const result = await validate(fresh());

@@ -1,0 +1,15 @@
+/**
+ * The producers of the generated blocks in README.md and docs/: a page holds
+ * `<!-- BEGIN GENERATED: name -->` … `<!-- END GENERATED: name -->` and `npm run generate`
+ * fills it with what the producer of that name returns (markdown). A new block is one entry.
+ */
+import type { BlockProducer } from './generate';
+import { fieldLimits } from './docs/field-limits';
+import { retrySchedule } from './docs/retry-schedule';
+
+export const BLOCKS: Readonly<Record<string, BlockProducer>> = {
+  /** A plant's fields: type, required, limits (the `NewPlant` schema). */
+  'field-limits': fieldLimits,
+  /** The webhook's retry delays, attempts and horizon, deployed and at a local retry scale. */
+  'retry-schedule': retrySchedule,
+};

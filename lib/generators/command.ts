@@ -1,0 +1,44 @@
+/** `npm run generate [-- --check]`: see `generate.ts`; the files are in `targets.ts`, the blocks in `blocks.ts`. */
+import { parseCommandLine } from '../cli/args';
+import type { CliIo } from '../cli/run';
+import { PROJECT_ROOT } from '../definitions/bundling';
+import { BLOCKS } from './blocks';
+import { generate } from './generate';
+import { GENERATED_FILES } from './targets';
+
+/** What `npm run generate -- --help` prints. */
+export const GENERATE_HELP = `Usage: npm run generate [-- --check]
+
+Rewrites every committed file derived from the code: openapi.json, the client's types
+(client/src/schema.ts), .vscode/launch.json, events/<function>.json for an API function that has
+none (an existing event is kept), the reference pages (docs/reference/), and each generated block
+(<!-- BEGIN GENERATED: name --> ... <!-- END GENERATED: name -->) in README.md and docs/.
+Commit them with the change.
+
+Options:
+  --check  write nothing; exit 1 naming each stale file or block (npm test runs it)
+  --help   this text
+`;
+
+/** The command, on the project at `root`. */
+export async function generateCommand(
+  argv: readonly string[],
+  io: CliIo,
+  root: string = PROJECT_ROOT,
+): Promise<number> {
+  const { values, help } = parseCommandLine(argv, { check: { type: 'boolean' } });
+  if (help) {
+    io.out(GENERATE_HELP.trimEnd());
+    return 0;
+  }
+  const check = values.check === true;
+  const { stale, errors } = await generate(root, GENERATED_FILES, BLOCKS, check);
+  for (const error of errors) io.err(`npm run generate: ${error}`);
+  if (check) {
+    for (const path of stale) io.err(`npm run generate: stale: ${path}`);
+    if (stale.length > 0) io.err('npm run generate: run npm run generate and commit the result');
+    return stale.length > 0 || errors.length > 0 ? 1 : 0;
+  }
+  for (const path of stale) io.out(`wrote ${path}`);
+  return errors.length > 0 ? 1 : 0;
+}
