@@ -1,15 +1,8 @@
 /** `npm run capacity`: prints docs/capacity.md's tables, computed from `lib/generators/capacity/`. */
 import { parseCommandLine } from '../lib/cli/args';
 import { runCli } from '../lib/cli/run';
+import { CAPACITY_HELP } from '../lib/generators/capacity/help';
 import { capacityTables } from '../lib/generators/capacity/tables';
-
-const CAPACITY_HELP = `Usage: npm run capacity
-
-Prints docs/capacity.md's tables, computed from the capacity model (lib/generators/capacity/).
-
-Options:
-  --help   this text
-`;
 
 runCli('npm run capacity', async (argv, io) => {
   if (parseCommandLine(argv, {}).help) {

@@ -9,9 +9,8 @@ import { runCli } from '../lib/cli/run';
 import { lockDataDir } from '../lib/local/process/data-lock';
 import { makePrivate, PRIVATE_UMASK } from '../lib/local/process/private-dir';
 import { LOOPBACK_HOST_NAMES } from '../lib/local/dynamodb/engine';
-import { optionsFromEnvironment } from '../lib/local/process/options';
+import { DB_HELP, optionsFromEnvironment } from '../lib/local/process/options';
 import { recordPorts } from '../lib/local/process/ports-file';
-import { DEFAULT_DB_PORT } from '../lib/local/process/settings';
 import { startEngineWithQueues } from '../lib/local/webhooks';
 import { openLocalAccount } from '../lib/local/iam/account';
 import { operatorFile } from '../lib/local/iam/identities';
@@ -21,21 +20,6 @@ import { sealPlainSecrets } from '../lib/local/kms/seal-plain-secrets';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // The data directory is private (lib/local/process/private-dir.ts): so is all the process creates in it.
 process.umask(PRIVATE_UMASK);
-
-const DB_HELP = `Usage: npm run db [-- --memory]
-
-Starts the embedded DynamoDB-compatible engine alone, with the tables and the webhook's
-delivery and dead-letter queues (SQS's protocol, same port, in memory), for sam local and
-npm run token / npm run webhook. Nothing runs the functions: sam local invokes them.
-
-Options:
-  --memory   tables in memory, gone on exit (default: in $PLANT_STORE_DATA_DIR/db)
-  --help     this text
-
-Settings (environment variables):
-  PLANT_STORE_DB_PORT    engine port on 127.0.0.1 (default ${DEFAULT_DB_PORT}; 0 picks a free one)
-  PLANT_STORE_DATA_DIR   where the data lives (default .plant-store)
-`;
 
 runCli(
   'npm run db',

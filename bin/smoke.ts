@@ -1,31 +1,8 @@
 /** `npm run smoke -- --url <ApiUrl>`, token in PLANT_STORE_TOKEN: see `lib/operator/smoke.ts`. */
 import { parseCommandLine, UsageError } from '../lib/cli/args';
 import { runCli } from '../lib/cli/run';
-import { findingNpmStart, localApiTarget, readDevToken } from '../lib/npm-start/find';
-import { formatSmoke, runSmoke, smokePassed, SMOKE_ID_RANGE } from '../lib/operator/smoke';
-
-const USAGE = `Usage: PLANT_STORE_TOKEN=<token> npm run smoke -- --url <ApiUrl>
-
-Checks a deployment (or npm start) with a short, safe sequence: create a plant, retry it (200),
-conflict (409), invalid body (400), no token (401), unknown token (403), wrong content type
-(415), then read back (GET /plants/{id}), change it (PATCH with If-Match, and a stale one:
-412) and delete what it created where those routes exist.
-The id is random, from ${SMOKE_ID_RANGE.min} to ${SMOKE_ID_RANGE.max}.
-
-  --url <url>      the API's base URL: the stack output ApiUrl (default:
-                   ${findingNpmStart('API', '                   ')})
-  --token <token>  the token, instead of PLANT_STORE_TOKEN; avoid it: a command line is shown
-                   by npm and ps, and kept in shell history
-  --help           this text
-
-  PLANT_STORE_TOKEN  a token with plants:write (plants:read and plants:delete to read and clean
-                     up); without one and without --url, npm start's dev token (the file
-                     dev-token in PLANT_STORE_DATA_DIR, default .plant-store)
-
-A token the service refuses (unknown, expired, revoked, or without plants:write) stops the check
-at the first step: "token refused", and why.
-
-Exit code: 0 when every step passed or was skipped, 1 when one failed, 2 for a usage mistake.`;
+import { localApiTarget, readDevToken } from '../lib/npm-start/find';
+import { formatSmoke, runSmoke, smokePassed, SMOKE_HELP } from '../lib/operator/smoke';
 
 runCli('smoke', async (argv, io) => {
   const { values, help } = parseCommandLine(argv, {
@@ -33,7 +10,7 @@ runCli('smoke', async (argv, io) => {
     token: { type: 'string' },
   });
   if (help) {
-    io.out(USAGE);
+    io.out(SMOKE_HELP);
     return 0;
   }
   // Without --url: the running npm start, as the other CLIs find it, and its dev token by default.

@@ -6,10 +6,13 @@
 import type { BlockProducer } from './generate';
 import { fieldLimits } from './docs/field-limits';
 import { retrySchedule } from './docs/retry-schedule';
+import { localSettings } from './docs/settings';
 
 export const BLOCKS: Readonly<Record<string, BlockProducer>> = {
   /** A plant's fields: type, required, limits (the `NewPlant` schema). */
   'field-limits': fieldLimits,
   /** The webhook's retry delays, attempts and horizon, deployed and at a local retry scale. */
   'retry-schedule': retrySchedule,
+  /** `npm start`'s environment variables and flags (lib/definitions/settings.ts). */
+  'settings-local': localSettings,
 };

@@ -3,22 +3,8 @@ import { parseCommandLine } from '../cli/args';
 import type { CliIo } from '../cli/run';
 import { PROJECT_ROOT } from '../definitions/bundling';
 import { BLOCKS } from './blocks';
-import { generate } from './generate';
+import { GENERATE_HELP, generate } from './generate';
 import { GENERATED_FILES } from './targets';
-
-/** What `npm run generate -- --help` prints. */
-export const GENERATE_HELP = `Usage: npm run generate [-- --check]
-
-Rewrites every committed file derived from the code: openapi.json, the client's types
-(client/src/schema.ts), .vscode/launch.json, events/<function>.json for an API function that has
-none (an existing event is kept), the reference pages (docs/reference/), and each generated block
-(<!-- BEGIN GENERATED: name --> ... <!-- END GENERATED: name -->) in README.md and docs/.
-Commit them with the change.
-
-Options:
-  --check  write nothing; exit 1 naming each stale file or block (npm test runs it)
-  --help   this text
-`;
 
 /** The command, on the project at `root`. */
 export async function generateCommand(

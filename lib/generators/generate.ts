@@ -7,6 +7,20 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
+/** What `npm run generate -- --help` prints. */
+export const GENERATE_HELP = `Usage: npm run generate [-- --check]
+
+Rewrites every committed file derived from the code: openapi.json, the client's types
+(client/src/schema.ts), .vscode/launch.json, events/<function>.json for an API function that has
+none (an existing event is kept), the reference pages (docs/reference/), and each generated block
+(<!-- BEGIN GENERATED: name --> ... <!-- END GENERATED: name -->) in README.md and docs/.
+Commit them with the change.
+
+Options:
+  --check  write nothing; exit 1 naming each stale file or block (npm test runs it)
+  --help   this text
+`;
+
 /** One generated file, by its path from the project's root ('/'-separated). */
 export interface GeneratedFile {
   readonly path: string;

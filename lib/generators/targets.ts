@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PROJECT_ROOT } from '../definitions/bundling';
 import { FUNCTION_NAMES } from '../definitions/functions';
-import type { GeneratedFile } from './generate';
+import { cliReference } from './docs/cli';
+import { httpApiReference } from './docs/http-api';
+import { settingsReference } from './docs/settings';
+import { prettierLayout, type GeneratedFile } from './generate';
 import { buildDocument, documentText } from './openapi/document';
 import { routeEvent } from './workspace/events';
 import { launchConfigurations } from './workspace/launch';
@@ -22,6 +25,12 @@ const CLIENT_TYPES = join(PROJECT_ROOT, 'client', 'scripts', 'generate-types.mjs
 /** A file's JSON text as Prettier leaves it. */
 const json = (path: string, value: () => unknown) => () =>
   jsonFileText(join(PROJECT_ROOT, path), value());
+
+/** A page's markdown as Prettier lays it out. */
+const page = (path: string, markdown: () => string) => ({
+  path,
+  text: () => prettierLayout(PROJECT_ROOT)(path, markdown()),
+});
 
 export const GENERATED_FILES: readonly GeneratedFile[] = [
   { path: 'openapi.json', text: async () => openapiText() },
@@ -41,4 +50,7 @@ export const GENERATED_FILES: readonly GeneratedFile[] = [
     const path = `events/${name}.json`;
     return event === undefined ? [] : [{ path, text: json(path, () => event), keepExisting: true }];
   }),
+  page('docs/reference/http-api.md', () => httpApiReference(buildDocument())),
+  page('docs/reference/cli.md', cliReference),
+  page('docs/reference/settings.md', settingsReference),
 ];

@@ -1,9 +1,8 @@
 /**
- * The CDK app's content, read from its context: `-c stage=dev|prod` and `-c capacity=1k|10k|100k`
- * (lib/infra/stages.ts), `-c alarmEmail=…`, `-c dynamoDbEndpoint=…` and `-c lambdaArch=host`
- * (sam local), `-c logLevel=DEBUG`, `-c tracing=true`, `-c webhookStaticIps=true`;
- * `-c githubRepository=<owner>/<name>` with `-c githubOwnerId=… -c githubRepositoryId=…` (or
- * `<owner>@<ownerId>/<name>@<repositoryId>`) adds GitHub's OIDC provider's stack and each
+ * The CDK app's content, read from its context, whose keys `CDK_CONTEXT`
+ * (lib/definitions/settings.ts) defines: the stage and capacity preset (lib/infra/stages.ts),
+ * the alarms' email, sam local's endpoint and architecture, the log level, tracing, the
+ * webhook's static addresses; a GitHub repository adds GitHub's OIDC provider's stack and each
  * stage's deploy access stack (lib/infra/deploy-access-stack.ts). A stage's stack uses the
  * stage's bootstrap qualifier, carries the stage's tag, and its roles the stage's workload
  * boundary (lib/infra/deploy-policies/). cdk-nag's AwsSolutions checks run on every synth.
@@ -13,6 +12,7 @@ import { ManagedPolicy, PermissionsBoundary } from 'aws-cdk-lib/aws-iam';
 import { Architecture, type ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { UsageError } from '../cli/args';
+import type { ContextKey } from '../definitions/settings';
 import { stagePolicyNames } from './bootstrap';
 import { parseRepository } from './constructs/github-deploy-role';
 import {
@@ -26,7 +26,8 @@ import { STAGE_TAG, STAGES, capacityPreset, stageSettings, type StageName } from
 
 /** Adds the Plant Store stack that the app's context asks for, and cdk-nag, to `app`. */
 export function addPlantStore(app: App): PlantStoreStack {
-  const context = (key: string) => {
+  // The keys are lib/definitions/settings.ts's: a key read here and not defined there fails tsc.
+  const context = (key: ContextKey) => {
     const value: unknown = app.node.tryGetContext(key);
     // `-c alarmEmail=` (as a workflow passes an unset variable) means none.
     return value === undefined || value === '' ? undefined : String(value);

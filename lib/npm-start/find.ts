@@ -14,6 +14,8 @@ export { devTokenFile } from '../local/dev/dev-token';
 export { localCliClientConfig } from '../local/dynamodb/engine';
 export { LOCAL_SECRETS_KEY_ALIAS } from '../local/iam/account';
 export type { Credentials } from '../local/iam/identities';
+// npm start's and npm run db's help, for the CLI reference (lib/generators/docs/cli.ts).
+export { DB_HELP, START_HELP } from '../local/process/options';
 export { portsFile, readRecordedPorts, type RecordedPorts } from '../local/process/ports-file';
 export {
   DEFAULT_DB_PORT,

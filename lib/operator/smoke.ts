@@ -6,6 +6,7 @@
  */
 import { PlantStore, PlantStoreError } from '@plant-store/client';
 import { randomBytes } from 'node:crypto';
+import { findingNpmStart } from '../npm-start/find';
 
 /** Where and as whom to run. */
 export interface SmokeOptions {
@@ -21,6 +22,30 @@ export interface SmokeOptions {
 
 /** Ids the smoke test draws from: 8×10^18 to 9×10^18, far from the ids people type. */
 export const SMOKE_ID_RANGE = { min: 8_000_000_000_000_000_000n, max: 9_000_000_000_000_000_000n };
+
+/** What `npm run smoke -- --help` prints. */
+export const SMOKE_HELP = `Usage: PLANT_STORE_TOKEN=<token> npm run smoke -- --url <ApiUrl>
+
+Checks a deployment (or npm start) with a short, safe sequence: create a plant, retry it (200),
+conflict (409), invalid body (400), no token (401), unknown token (403), wrong content type
+(415), then read back (GET /plants/{id}), change it (PATCH with If-Match, and a stale one:
+412) and delete what it created where those routes exist.
+The id is random, from ${SMOKE_ID_RANGE.min} to ${SMOKE_ID_RANGE.max}.
+
+  --url <url>      the API's base URL: the stack output ApiUrl (default:
+                   ${findingNpmStart('API', '                   ')})
+  --token <token>  the token, instead of PLANT_STORE_TOKEN; avoid it: a command line is shown
+                   by npm and ps, and kept in shell history
+  --help           this text
+
+  PLANT_STORE_TOKEN  a token with plants:write (plants:read and plants:delete to read and clean
+                     up); without one and without --url, npm start's dev token (the file
+                     dev-token in PLANT_STORE_DATA_DIR, default .plant-store)
+
+A token the service refuses (unknown, expired, revoked, or without plants:write) stops the check
+at the first step: "token refused", and why.
+
+Exit code: 0 when every step passed or was skipped, 1 when one failed, 2 for a usage mistake.`;
 
 /** One step's verdict. */
 export interface SmokeStep {

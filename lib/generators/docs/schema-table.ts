@@ -39,9 +39,19 @@ const LIMITS: readonly [keyword: string, words: string][] = [
 const literal = (value: unknown): string =>
   typeof value === 'bigint' || typeof value === 'number' ? String(value) : JSON.stringify(value);
 
+/**
+ * Text as markdown shows it: a `<` outside a code span would open an HTML tag (`<owner>` would
+ * vanish), so it is written `&lt;` there.
+ */
+export const plainText = (text: string): string =>
+  text
+    .split('`')
+    .map((part, i) => (i % 2 === 0 ? part.replace(/</g, '&lt;') : part))
+    .join('`');
+
 /** `|` and line breaks would end a cell. */
 export const cell = (text: string): string =>
-  text
+  plainText(text)
     .replace(/\|/g, '\\|')
     .split('\n')
     .map((line) => line.trim())
@@ -67,6 +77,11 @@ export function typeOf(schema: JsonSchema): string {
 
 /** The schema's bounds in words, `—` when it has none. */
 export function limitsOf(schema: JsonSchema): string {
+  const { minLength, maxLength } = schema;
+  if (typeof minLength === 'number' && typeof maxLength === 'number') {
+    const rest = limitsOf({ ...schema, minLength: undefined, maxLength: undefined });
+    return `${minLength} to ${maxLength} characters${rest === '—' ? '' : `, ${rest}`}`;
+  }
   const limits = LIMITS.filter(([keyword]) => schema[keyword] !== undefined).map(
     ([keyword, words]) => words.replace('{}', literal(schema[keyword])),
   );

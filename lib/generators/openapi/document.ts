@@ -286,6 +286,16 @@ export function buildDocument(
   };
 }
 
+/** What `npm run openapi -- --help` prints. */
+export const OPENAPI_HELP = `Usage: npm run openapi
+
+Writes openapi.json (the API reference that npm start serves at /docs) from the request
+schemas, the routes in lib/definitions/api.ts and the operations' answers. Commit it with the change.
+
+Options:
+  --help   this text
+`;
+
 /** The document as the text of `openapi.json`, ending with a newline. */
 export function documentText(document: OpenApiDocument): string {
   return `${jsonText(document)}\n`;

@@ -8,6 +8,8 @@ import type { FunctionName } from '../../definitions/functions';
 import { retryScheduleText } from '../../definitions/webhooks';
 import type { Uses } from '../../definitions/resources';
 import { UsageError, integerOption } from '../../cli/args';
+import { helpRows } from '../../cli/help';
+import { LOCAL_ENVIRONMENT, START_FLAGS } from '../../definitions/settings';
 import type { ThrottleSettings } from '../gateway/throttle';
 import {
   DEFAULT_CONCURRENCY,
@@ -59,51 +61,50 @@ export interface LocalOptions {
   readonly log: (line: string) => void;
 }
 
-/** `npm start`'s options, for `lib/cli/args.ts`. */
-export const START_OPTIONS = {
-  memory: { type: 'boolean' },
-  'no-watch': { type: 'boolean' },
-  inspect: { type: 'boolean' },
-  throttle: { type: 'boolean' },
-  'throttle-rate': { type: 'string' },
-  'throttle-burst': { type: 'string' },
-} as const;
+/** `npm start`'s options, for `lib/cli/args.ts`: its flags without the dashes. */
+export const START_OPTIONS = Object.fromEntries(
+  Object.entries(START_FLAGS).map(([flag, spec]) => [
+    flag.slice(2),
+    { type: 'value' in spec ? 'string' : 'boolean' },
+  ]),
+) as {
+  readonly [F in keyof typeof START_FLAGS as F extends `--${infer N}` ? N : never]: {
+    type: (typeof START_FLAGS)[F] extends { value: string } ? 'string' : 'boolean';
+  };
+};
 
-/** `npm start -- --help`. */
+/** `npm start -- --help`: its flags and environment variables, from their definition. */
 export const START_HELP = `Usage: npm start [-- [--memory] [--no-watch] [--inspect] [--throttle [--throttle-rate N] [--throttle-burst N]]]
 
 Runs Plant Store on this machine: the deployed function bundles, each function a pool of
 sandboxes on Lambda's Node, behind an emulated HTTP API, on an embedded DynamoDB engine.
 
 Options:
-  --memory            tables in memory, gone on exit (default: in $PLANT_STORE_DATA_DIR/db)
-  --no-watch          do not rebuild on change (default: a saved change under lambda/ is rebuilt
-                      and served by new sandboxes; a change to lib/definitions/api.ts restarts the gateway)
-  --inspect           debug the functions: one sandbox per function, each with the inspector on
-                      its own port (printed; from $PLANT_STORE_INSPECT_PORT up), bundles with
-                      source maps, no timeouts; attach VS Code with .vscode/launch.json
-  --throttle          answer 429 {"message":"Too Many Requests"} past the stage throttle
-                      (a token bucket: ${STAGE_THROTTLE.rateLimit} requests/s, burst ${STAGE_THROTTLE.burstLimit}, as deployed)
-  --throttle-rate N   requests per second the bucket refills (implies --throttle)
-  --throttle-burst N  the bucket's size (implies --throttle)
-  --help              this text
+${helpRows(Object.entries(START_FLAGS).map(([flag, spec]) => ['value' in spec ? `${flag} ${spec.value}` : flag, spec]))}
+${helpRows([['--help', { meaning: 'this text' }]])}
 
 Settings (environment variables):
-  PORT                        HTTP port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free one)
-  PLANT_STORE_DB_PORT         engine port (default ${DEFAULT_DB_PORT}; 0 picks a free one)
-  PLANT_STORE_DATA_DIR        data, bundles and the dev token (default .plant-store)
-  PLANT_STORE_DEV_TOKEN       a pst_ token to make valid with every scope
-  PLANT_STORE_AUTH_CACHE_TTL  seconds an authorizer decision is cached (default ${API.authorizer.defaultCacheTtlSeconds}; 0 = off)
-  PLANT_STORE_CONCURRENCY     sandboxes per function at once (default ${DEFAULT_CONCURRENCY}); more are throttled
-  PLANT_STORE_SANDBOX_IDLE_SECONDS
-                              seconds an idle sandbox lives before it exits (default ${DEFAULT_SANDBOX_IDLE_SECONDS});
-                              the next request starts a new one (INIT_START)
-  PLANT_STORE_INSPECT_PORT    first inspector port with --inspect (default ${DEFAULT_INSPECT_PORT})
-  PLANT_STORE_SHOW_METRICS    1 shows the functions' metric lines (hidden by default)
-  PLANT_STORE_WEBHOOK_RETRY_SCALE
-                              multiplies the webhook's retry delays (above 0, at most 1; default 1:
-                              ${retryScheduleText()};
-                              0.01: ${retryScheduleText(0.01)})
+${helpRows(Object.entries(LOCAL_ENVIRONMENT))}
+`;
+
+/** `npm run db -- --help`. */
+export const DB_HELP = `Usage: npm run db [-- --memory]
+
+Starts the embedded DynamoDB-compatible engine alone, with the tables and the webhook's
+delivery and dead-letter queues (SQS's protocol, same port, in memory), for sam local and
+npm run token / npm run webhook. Nothing runs the functions: sam local invokes them.
+
+Options:
+${helpRows([
+  ['--memory', START_FLAGS['--memory']],
+  ['--help', { meaning: 'this text' }],
+])}
+
+Settings (environment variables):
+${helpRows([
+  ['PLANT_STORE_DB_PORT', LOCAL_ENVIRONMENT.PLANT_STORE_DB_PORT],
+  ['PLANT_STORE_DATA_DIR', LOCAL_ENVIRONMENT.PLANT_STORE_DATA_DIR],
+])}
 `;
 
 /**

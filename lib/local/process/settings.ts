@@ -1,5 +1,10 @@
 /** The local settings' defaults and parsing, shared by `npm start`, `npm run db` and `npm run token`. */
 import { resolve } from 'node:path';
+import {
+  LOCAL_ENVIRONMENT,
+  LOCAL_REQUESTS_IN_FLIGHT,
+  type LocalVariable,
+} from '../../definitions/settings';
 import { UsageError } from '../../cli/args';
 import { readFileSync } from 'node:fs';
 import { operatorFile } from '../iam/identities';
@@ -14,7 +19,8 @@ export const LOOPBACK_HOST_NAMES: readonly string[] = ['127.0.0.1', 'localhost']
  * time it does not publish (minutes in practice); five minutes frees memory after a burst while
  * a developer's next request, a few minutes later, usually still finds a warm sandbox.
  */
-export const DEFAULT_SANDBOX_IDLE_SECONDS = 300;
+export const DEFAULT_SANDBOX_IDLE_SECONDS =
+  LOCAL_ENVIRONMENT.PLANT_STORE_SANDBOX_IDLE_SECONDS.default;
 
 /**
  * Lambda's limit for a synchronous invocation's request payload (the event as JSON): 6 MB, in
@@ -23,10 +29,10 @@ export const DEFAULT_SANDBOX_IDLE_SECONDS = 300;
 export const MAX_INVOKE_PAYLOAD_BYTES = 6 * 1024 * 1024;
 
 /** `PLANT_STORE_INSPECT_PORT`'s default: Node's own inspector port, for the first function. */
-export const DEFAULT_INSPECT_PORT = 9229;
+export const DEFAULT_INSPECT_PORT = LOCAL_ENVIRONMENT.PLANT_STORE_INSPECT_PORT.default;
 
 /** `PLANT_STORE_DATA_DIR`'s default, in the working directory. */
-export const DEFAULT_DATA_DIR = '.plant-store';
+export const DEFAULT_DATA_DIR = LOCAL_ENVIRONMENT.PLANT_STORE_DATA_DIR.default;
 
 /** The data directory, absolute: `PLANT_STORE_DATA_DIR`, else `.plant-store`. */
 export function dataDirOf(env: NodeJS.ProcessEnv): string {
@@ -34,23 +40,23 @@ export function dataDirOf(env: NodeJS.ProcessEnv): string {
 }
 
 /** `PORT`'s default. */
-export const DEFAULT_PORT = 3000;
+export const DEFAULT_PORT = LOCAL_ENVIRONMENT.PORT.default;
 /** `PLANT_STORE_DB_PORT`'s default. */
-export const DEFAULT_DB_PORT = 8000;
+export const DEFAULT_DB_PORT = LOCAL_ENVIRONMENT.PLANT_STORE_DB_PORT.default;
 /** Requests the local gateway handles at once; beyond it, 429 as a stage throttle answers. */
-export const MAX_REQUESTS_IN_FLIGHT = 64;
+export const MAX_REQUESTS_IN_FLIGHT = LOCAL_REQUESTS_IN_FLIGHT;
 /**
  * `PLANT_STORE_CONCURRENCY`'s default: sandboxes per function at once. Lambda's account limit is
  * 1000; as many as the gateway takes in flight means a burst meets the gateway's 429 before a
  * throttled invocation's 500, and sandboxes start only when requests overlap. Lower it to see
  * throttling.
  */
-export const DEFAULT_CONCURRENCY = MAX_REQUESTS_IN_FLIGHT;
+export const DEFAULT_CONCURRENCY = LOCAL_ENVIRONMENT.PLANT_STORE_CONCURRENCY.default;
 
 /** An integer environment variable from 0 to `max`, `fallback` when unset or empty. */
 export function envInteger(
   env: NodeJS.ProcessEnv,
-  name: string,
+  name: LocalVariable,
   fallback: number,
   max: number,
 ): number {

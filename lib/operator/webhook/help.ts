@@ -7,13 +7,14 @@ import {
 } from '../../../lambda/webhook/rate-limit';
 import { PLANT_EVENTS } from '../../../lambda/webhook/events';
 import { findingNpmStart } from '../../npm-start/find';
+import type { COMMAND_ENVIRONMENT } from '../../definitions/settings';
 import { TEST_WEBHOOK_ID_PREFIX } from './queues';
 
 /** `listen`'s default port. */
 export const DEFAULT_LISTEN_PORT = 4000;
 
 /** The environment variable `listen` reads the secret from. */
-export const SECRET_VARIABLE = 'PLANT_STORE_WEBHOOK_SECRET';
+export const SECRET_VARIABLE: keyof typeof COMMAND_ENVIRONMENT = 'PLANT_STORE_WEBHOOK_SECRET';
 
 export const WEBHOOK_HELP = `Usage: npm run webhook -- <command> [options]
 
