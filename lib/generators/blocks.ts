@@ -5,12 +5,15 @@
  */
 import type { BlockProducer } from './generate';
 import { fieldLimits } from './docs/field-limits';
+import { plantSize } from './docs/plant-size';
 import { retrySchedule } from './docs/retry-schedule';
 import { localSettings } from './docs/settings';
 
 export const BLOCKS: Readonly<Record<string, BlockProducer>> = {
   /** A plant's fields: type, required, limits (the `NewPlant` schema). */
   'field-limits': fieldLimits,
+  /** The largest item a create can store, its DynamoDB units, and the largest list page. */
+  'plant-size': plantSize,
   /** The webhook's retry delays, attempts and horizon, deployed and at a local retry scale. */
   'retry-schedule': retrySchedule,
   /** `npm start`'s environment variables and flags (lib/definitions/settings.ts). */

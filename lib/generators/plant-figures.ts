@@ -5,8 +5,8 @@
  * UTF-8 bytes of its attribute names plus its values, a string's value its UTF-8 bytes, a
  * number's 1 byte per two significant digits plus 1; a write costs 1 unit per started 1,024
  * bytes, a strongly consistent read 1 per started 4,096 bytes, a `Scan` page its items summed
- * then rounded up. docs/security.md and docs/performance.md show these numbers;
- * test/generators/unit/plant-figures.test.ts fails when they disagree.
+ * then rounded up. The docs show them through the `plant-size` generated block
+ * (lib/generators/docs/plant-size.ts), which `npm run generate -- --check` keeps current.
  */
 import { stringifyJson } from '../../lambda/http/json-answer';
 import { encodeCursor } from '../../lambda/plants/cursor';
