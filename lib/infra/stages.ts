@@ -36,7 +36,7 @@ export const DEFAULT_STACK_NAME = 'PlantStore';
 /**
  * The tag every resource of a stage's stack carries, with the stage's name as its value: the
  * stage's deploy policies reach a KMS key, an API or a network piece (whose ARNs hold no stack
- * name) only through it (lib/infra/deploy-policies.ts).
+ * name) only through it (lib/infra/deploy-policies/).
  */
 export const STAGE_TAG = 'plant-store:stage';
 

@@ -1,7 +1,7 @@
 /**
  * Everything one stage's deployments are held to, in the stage's account: the GitHub role that
  * reaches only the stage's bootstrap roles, and the three managed policies its bootstrap and its
- * stack are created with (lib/infra/deploy-policies.ts). `cdk bootstrap` names them by their
+ * stack are created with (lib/infra/deploy-policies/). `cdk bootstrap` names them by their
  * fixed names (`stagePolicyNames`), so they exist before the bootstrap does.
  */
 import { CfnOutput, Validations } from 'aws-cdk-lib';
