@@ -44,9 +44,9 @@ export interface GenerateResult {
   readonly errors: readonly string[];
 }
 
-/** The markers of a generated block in a markdown page. */
-const BLOCK = /<!-- BEGIN GENERATED: ([\w-]+) -->[\s\S]*?<!-- END GENERATED: \1 -->/g;
-const MARKER = /<!-- (BEGIN|END) GENERATED: ([^ ]*) -->/g;
+/** The markers of a generated block, each a line of its own (a marker quoted in prose is not one). */
+const BLOCK = /^<!-- BEGIN GENERATED: ([\w-]+) -->$[\s\S]*?^<!-- END GENERATED: \1 -->$/gm;
+const MARKER = /^<!-- (BEGIN|END) GENERATED: (\S*) -->$/gm;
 
 /** The markdown pages that may hold generated blocks: README.md and docs/**\/*.md. */
 export function markdownPages(root: string): string[] {
