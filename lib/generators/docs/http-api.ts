@@ -11,7 +11,7 @@ import {
   limitsOf,
   plainText,
   refName,
-  schemaTable,
+  memberList,
   typeOf,
   type JsonSchema,
 } from './schema-table';
@@ -68,7 +68,7 @@ const schemaLink = (schema: JsonSchema | undefined): string =>
       ? `[\`${refName(schema.$ref)}\`](#${anchor(refName(schema.$ref))})`
       : typeOf(schema);
 
-/** Several paragraphs as one (a list item, a table cell). */
+/** Several paragraphs as one (a list item). */
 const oneParagraph = (text = ''): string => cell(text.replace(/\n\n+/g, ' '));
 
 /**
@@ -80,49 +80,60 @@ export function firstSentence(text = ''): string {
   return /^.*?[.!?](?= [A-Z])/.exec(paragraph)?.[0] ?? paragraph;
 }
 
-/** Each media type of a body and its schema. */
+/** Each media type of a body and its schema (the media type only when it is not JSON). */
 const bodies = (content: Content | undefined): string =>
   Object.entries(content ?? {})
-    .map(([type, { schema }]) => `${schemaLink(schema)} (\`${type}\`)`)
-    .join(', ') || 'no body';
+    .map(([type, { schema }]) => schemaLink(schema) + (type === JSON_TYPE ? '' : ` (\`${type}\`)`))
+    .join(' or ') || 'no body';
+const JSON_TYPE = 'application/json';
 
+/** An operation's parameters, one list item each. */
 function parameters(list: readonly Parameter[] | undefined): string[] {
   if (!list?.length) return [];
   return [
-    '**Parameters**',
+    'Parameters:',
     '',
-    '| Name | In | Type | Required | Limits | Description |',
-    '| --- | --- | --- | --- | --- | --- |',
-    ...list.map(
-      (p) =>
-        `| \`${p.name}\` | ${p.in} | ${typeOf(p.schema)} | ${p.required ? 'yes' : 'no'} | ${limitsOf(p.schema)} | ${firstSentence(p.description)} |`,
-    ),
-    '',
-  ];
-}
-
-function answers(operation: Operation, responses: Document['components']['responses']): string[] {
-  return [
-    '**Answers**',
-    '',
-    ...Object.entries(operation.responses).flatMap(([status, given]) => {
-      const answer = given.$ref !== undefined ? responses[refName(given.$ref)]! : given;
-      const headers = Object.entries(answer.headers ?? {}).map(
-        ([name, header]) => `  - \`${name}\` header: ${firstSentence(header.description)}`,
-      );
-      return [
-        `- **${status}**, ${bodies(answer.content)}: ${firstSentence(answer.description)}`,
-        ...headers,
-      ];
+    ...list.map((p) => {
+      const limits = limitsOf(p.schema);
+      const about = [p.in, typeOf(p.schema), p.required ? 'required' : 'optional'].join(', ');
+      return `- \`${p.name}\` (${about}${limits === '—' ? '' : `; ${limits}`}): ${firstSentence(p.description)}`;
     }),
     '',
   ];
 }
 
+/** The gateway's own answers' schema: an operation lists them by status only. */
+const GATEWAY = '#/components/schemas/GatewayMessage';
+
+/** An operation's answers, one list item each; the gateway's own in one. */
+function answers(operation: Operation, responses: Document['components']['responses']): string[] {
+  const gateway: string[] = [];
+  const items = Object.entries(operation.responses).flatMap(([status, given]) => {
+    const answer = given.$ref !== undefined ? responses[refName(given.$ref)]! : given;
+    const schemas = Object.values(answer.content ?? {}).map(({ schema }) => schema?.$ref);
+    if (schemas.length > 0 && schemas.every((ref) => ref === GATEWAY)) {
+      gateway.push(status);
+      return [];
+    }
+    const headers = Object.entries(answer.headers ?? {}).map(
+      ([name, header]) => ` \`${name}\`: ${firstSentence(header.description)}`,
+    );
+    return [
+      `- **${status}** ${bodies(answer.content)}: ${firstSentence(answer.description)}${headers.join('')}`,
+    ];
+  });
+  if (gateway.length > 0) {
+    items.push(
+      `- **${gateway.join(', ')}** [\`GatewayMessage\`](#gatewaymessage): the gateway's own answer.`,
+    );
+  }
+  return ['Answers:', '', ...items, ''];
+}
+
 /**
- * The operations of `paths` under headings of `level`. What an earlier operation of the page
- * already showed word for word (a paragraph, the parameters, the answers) is named, not repeated:
- * the webhooks share their headers, signature and schedule.
+ * The operations of `paths` under headings of `level`: each one's summary, the first paragraph
+ * of its description (openapi.json and `/docs` have it whole), parameters, body and answers.
+ * Parameters or answers an earlier operation showed word for word are named, not repeated.
  */
 function operations(
   paths: Paths,
@@ -130,41 +141,36 @@ function operations(
   level: string,
   shown: Map<string, string>,
 ): string[] {
-  const once = (heading: string, what: string, lines: string[]): string[] => {
+  const once = (heading: string, lines: string[]): string[] => {
+    if (lines.length === 0) return [];
     const text = lines.join('\n');
     const first = shown.get(text);
     if (first === undefined) {
       shown.set(text, heading);
       return lines;
     }
-    return [`${what}: as [${first}](#${anchor(first)}).`, ''];
+    return [
+      `${lines[0]!.startsWith('| Status') ? 'Answers' : 'Parameters'} as [${first}](#${anchor(first)}).`,
+      '',
+    ];
   };
   return Object.entries(paths).flatMap(([path, methods]) =>
     Object.entries(methods).flatMap(([method, operation]) => {
       const heading = `${method.toUpperCase()} ${path}`;
-      const paragraphs = (operation.description ?? '').split(/\n\n+/);
-      const repeated = paragraphs.filter((paragraph) => shown.has(paragraph));
-      const firstShown = repeated.length > 0 ? shown.get(repeated[0]!) : undefined;
-      for (const paragraph of paragraphs) if (!shown.has(paragraph)) shown.set(paragraph, heading);
+      const [lead = ''] = (operation.description ?? '').split(/\n\n+/);
       return [
         `${level} ${heading}`,
         '',
-        `**${operation.summary ?? operation.operationId}** (\`${operation.operationId}\`)${operation.security?.length === 0 ? ', no token' : ''}`,
+        `**${operation.summary ?? operation.operationId}** (\`${operation.operationId}\`${operation.security?.length === 0 ? ', no token' : ''}). ${plainText(lead)}`,
         '',
-        ...paragraphs
-          .filter((paragraph) => !repeated.includes(paragraph))
-          .flatMap((paragraph) => [plainText(paragraph), '']),
-        ...(firstShown === undefined
-          ? []
-          : [`Otherwise as [${firstShown}](#${anchor(firstShown)}).`, '']),
-        ...once(heading, '**Parameters**', parameters(operation.parameters)),
+        ...once(heading, parameters(operation.parameters)),
         ...(operation.requestBody
           ? [
-              `**Body** (${operation.requestBody.required ? 'required' : 'optional'}): ${bodies(operation.requestBody.content)}. ${oneParagraph(operation.requestBody.description)}`,
+              `Body (${operation.requestBody.required ? 'required' : 'optional'}): ${bodies(operation.requestBody.content)}. ${firstSentence(operation.requestBody.description)}`,
               '',
             ]
           : []),
-        ...once(heading, '**Answers**', answers(operation, document.components.responses)),
+        ...once(heading, answers(operation, document.components.responses)),
       ];
     }),
   );
@@ -218,9 +224,9 @@ export function httpApiReference(built: OpenApiDocument): string {
     ...Object.entries(schemas).flatMap(([name, schema]) => [
       `### ${name}`,
       '',
-      plainText(schema.description ?? ''),
+      firstSentence(schema.description),
       '',
-      ...(schema.properties ? [schemaTable(schema), ''] : [`${typeOf(schema)}`, '']),
+      ...(schema.properties ? [...memberList(schema, firstSentence), ''] : [typeOf(schema), '']),
     ]),
   ].join('\n');
 }

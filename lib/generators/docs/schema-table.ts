@@ -83,7 +83,11 @@ export function limitsOf(schema: JsonSchema): string {
     return `${minLength} to ${maxLength} characters${rest === '—' ? '' : `, ${rest}`}`;
   }
   const limits = LIMITS.filter(([keyword]) => schema[keyword] !== undefined).map(
-    ([keyword, words]) => words.replace('{}', literal(schema[keyword])),
+    ([keyword, words]) =>
+      words.replace(
+        '{}',
+        keyword === 'pattern' ? String(schema[keyword]) : literal(schema[keyword]),
+      ),
   );
   return limits.length > 0 ? limits.join(', ') : '—';
 }
@@ -105,4 +109,20 @@ export function schemaTable(schema: JsonSchema): string {
     '| --- | --- | --- | --- | --- |',
     ...rows.map((row) => `| ${row} |`),
   ].join('\n');
+}
+
+/**
+ * One list item per member of the object schema: `name` (type, required or optional; limits):
+ * the first sentence of its description.
+ */
+export function memberList(
+  schema: JsonSchema,
+  describe: (description?: string) => string = (description = '') => cell(description),
+): string[] {
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {}).map(([name, member]) => {
+    const limits = limitsOf(member);
+    const about = [typeOf(member), required.has(name) ? 'required' : 'optional'].join(', ');
+    return `- \`${name}\` (${about}${limits === '—' ? '' : `; ${limits}`}): ${describe(member.description)}`;
+  });
 }

@@ -64,7 +64,10 @@ describe('a project whose generated files and blocks are fresh', () => {
     put('out.json', '{"fresh":true}\n');
     put('events/made.json', '{"tuned":"by hand"}\n');
     put('README.md', page('The answer is **42**.'));
-    put('docs/guides/a.md', '# No blocks\n\nA block is `<!-- BEGIN GENERATED: name -->`, quoted.\n');
+    put(
+      'docs/guides/a.md',
+      '# No blocks\n\nA block is `<!-- BEGIN GENERATED: name -->`, quoted.\n',
+    );
     expect(await generate(root, FILES, BLOCKS, true)).toEqual({ stale: [], errors: [] });
     expect(await generate(root, FILES, BLOCKS, false)).toEqual({ stale: [], errors: [] });
     expect(read('events/made.json')).toBe('{"tuned":"by hand"}\n');
