@@ -1,7 +1,8 @@
 /**
  * `npm run generate` as CI and a maintainer run it, on a copy of the project: with `--check` a
  * stale openapi.json, a stale generated block, a block no producer fills and a missing event are
- * each named, exit code 1, and nothing is written; `npm run generate` brings them back, and `--check` then exits 0.
+ * each named, exit code 1, and nothing is written; `npm run generate` brings them back, and
+ * `--check` then exits 0.
  * (That the committed files are fresh is `npm run check`'s own `npm run generate -- --check`.)
  */
 import { execFile } from 'node:child_process';
