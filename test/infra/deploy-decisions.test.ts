@@ -95,7 +95,7 @@ const execution = [
 const cloudFormation = (call: Call) => allows(execution, call) && allows(boundary, call);
 
 const ec2 = (resource: string) => `arn:aws:ec2:eu-west-1:123456789012:${resource}`;
-const tags = (stage: string | undefined) =>
+const tags = (stage: string | undefined): Record<string, string> =>
   stage === undefined ? {} : { [`aws:ResourceTag/${STAGE_TAG}`]: stage };
 const requestTag = { [`aws:RequestTag/${STAGE_TAG}`]: 'dev' };
 
