@@ -1,15 +1,15 @@
 /**
  * What a stage's deployment may do, as policies this repository defines (docs/security.md,
- * "Stages that cannot reach each other"):
+ * "Stages and accounts"):
  *
  * - the CloudFormation execution policies (`cdk bootstrap --cloudformation-execution-policies`,
- *   three of them for IAM's size limit: data, compute, network): for each resource type the stage's stack holds, the
- *   actions CloudFormation takes on it, only on resources named after the stage's stack or
- *   tagged with its stage; IAM only on the stack's own roles, which must carry the workload
- *   boundary;
+ *   three for IAM's size limit: data, compute, network): for each resource type the stage's
+ *   stack holds, the actions CloudFormation takes on it, only on resources named after the
+ *   stage's stack or tagged with its stage; IAM only on the stack's own roles, which must carry
+ *   the workload boundary;
  * - the deploy boundary (`cdk bootstrap --custom-permissions-boundary
  *   --apply-permissions-boundary-to-all-roles`): the most any bootstrap role of the stage may do,
- *   the execution policies' and the CLI's actions on the stage's resources only;
+ *   the execution policies' and the CLI's actions under the same conditions, and no import;
  * - the workload boundary: the most any role the stack creates may do.
  *
  * No statement grants a whole service (`*` or `service:*`): each action is named.
@@ -50,11 +50,13 @@ const glob = (pattern: string) =>
  * The boundary of the bootstrap roles, compact enough for IAM's 6,144 characters. Each statement
  * of the execution and CLI grants keeps its conditions (without them, any bootstrap role could
  * reach what the execution policies reach only through the stage's tag), and a denial stays as it
- * is. To fit, per service: the statements under the same conditions are one statement, and so are
- * the unconditioned ones on resources that name the stage (its stack's, its bootstrap's); two or
- * more actions with the same verb are written as its prefix (`dynamodb:Describe*`, or, kept to the
- * stage by their resources or conditions, `ec2:Create*`; of IAM's writes only `iam:Update*`); a statement another
- * covers is left out. A boundary grants nothing by itself: each role still does only what its own
+ * is. To fit: the statements under the same conditions are one statement (a service's resources
+ * written as all of that service's: the condition decides), and so are the unconditioned ones on
+ * resources that name the stage (its stack's, its bootstrap's) and those on every resource; two
+ * or more actions with the same verb are written as its prefix (`dynamodb:Describe*`, or, kept to
+ * the stage by their resources or conditions, `ec2:Create*`; of IAM's writes only
+ * `iam:Update*`), a tagging pair as one (`sqs:*tagQueue`); a statement another covers is left
+ * out. A boundary grants nothing by itself: each role still does only what its own
  * policy grants (CloudFormation's, the execution policies, each action on its own resources).
  */
 function boundaryOf(grants: readonly Grant[], scope: DeployPolicyScope): Grant[] {
