@@ -167,7 +167,16 @@ it.each(SYNTHS)(
       'AWS::KMS::Key',
       'AWS::ApiGatewayV2::Api',
       'AWS::ApiGatewayV2::Stage',
+      // Every EC2 piece that takes a tag: the network policy changes only tagged ones.
       'AWS::EC2::VPC',
+      'AWS::EC2::Subnet',
+      'AWS::EC2::RouteTable',
+      'AWS::EC2::InternetGateway',
+      'AWS::EC2::NatGateway',
+      'AWS::EC2::EIP',
+      'AWS::EC2::VPCEndpoint',
+      'AWS::EC2::SecurityGroup',
+      'AWS::EC2::FlowLog',
     ]) {
       for (const resource of Object.values(stack.findResources(type))) {
         const tags = resource.Properties.Tags;
