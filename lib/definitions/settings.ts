@@ -115,6 +115,11 @@ export const CDK_CONTEXT = {
   },
   githubOwnerId: { meaning: "the repository owner's numeric id, with githubRepository" },
   githubRepositoryId: { meaning: "the repository's numeric id, with githubRepository" },
+  sharedAccount: {
+    default: 'off',
+    meaning:
+      "true lets one account hold both stages' deploy access stacks (they are refused there otherwise: one account per stage)",
+  },
   dynamoDbEndpoint: {
     meaning: 'a DynamoDB endpoint the functions call, for a sam local template',
   },

@@ -3,7 +3,8 @@
  * (lib/definitions/settings.ts) defines: the stage and capacity preset (lib/infra/stages.ts),
  * the alarms' email, sam local's endpoint and architecture, the log level, tracing, the
  * webhook's static addresses; a GitHub repository adds GitHub's OIDC provider's stack and each
- * stage's deploy access stack (lib/infra/deploy-access-stack.ts). A stage's stack uses the
+ * stage's deploy access stack (lib/infra/deploy-access-stack.ts; `-c sharedAccount=true` lets one
+ * account hold both stages). A stage's stack uses the
  * stage's bootstrap qualifier, carries the stage's tag, and its roles the stage's workload
  * boundary (lib/infra/deploy-policies/). cdk-nag's AwsSolutions checks run on every synth.
  */
@@ -44,7 +45,14 @@ export function addPlantStore(app: App): PlantStoreStack {
     tracing: context('tracing') === 'true',
     webhookStaticIps: context('webhookStaticIps') === 'true',
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
-    ...(qualifier !== undefined && { synthesizer: new DefaultStackSynthesizer({ qualifier }) }),
+    // No lookup role: the stack makes no lookup, and a stage's GitHub role may not assume it
+    // (lib/infra/bootstrap.ts); the CLI reads the deployed template with the deploy role.
+    ...(qualifier !== undefined && {
+      synthesizer: new DefaultStackSynthesizer({
+        qualifier,
+        useLookupRoleForStackOperations: false,
+      }),
+    }),
   });
   if (stageName !== undefined) {
     // What the stage's deploy policies recognise its resources by, and hold its roles to.
@@ -74,6 +82,7 @@ export function addPlantStore(app: App): PlantStoreStack {
         stage: name,
         repository: github,
         webhookStaticIps: context('webhookStaticIps') === 'true',
+        sharedAccount: context('sharedAccount') === 'true',
       });
     }
   }

@@ -55,6 +55,11 @@ export interface DeployAccessStackProps extends StackProps {
    * @default false
    */
   readonly webhookStaticIps?: boolean;
+  /**
+   * Whether the account may hold the other stage too (`-c sharedAccount=true`).
+   * @default false - one stage per account, enforced at deploy
+   */
+  readonly sharedAccount?: boolean;
 }
 
 /** One stage's access (`Access`): its GitHub role and its policies. */
@@ -77,6 +82,7 @@ export class DeployAccessStack extends Stack {
       providerArn: `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:oidc-provider/${GITHUB_OIDC_HOST}`,
       repository,
       staticEgress: props.webhookStaticIps,
+      sharedAccount: props.sharedAccount,
     });
   }
 }

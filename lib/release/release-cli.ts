@@ -1,9 +1,11 @@
 /**
- * `npm run release -- check-diff|summarize-diff|keep|check-start`: the release procedure's steps
- * that are code (docs/guides/deploying.md, "Releasing"). `check-diff` reads `cdk diff` of a deployed
- * stack and refuses a deployment that would remove or replace a table, key or queue;
- * `check-start` checks after it that the functions start (`start-check.ts`); `keep` writes a
- * release's templates and `openapi.json` under `releases/<version>/`.
+ * `npm run release -- check-diff|summarize-diff|keep|check-release|check-start`: the release
+ * procedure's steps that are code (docs/guides/deploying.md, "Releasing"). `check-diff` reads
+ * `cdk diff` of a deployed stack and refuses a deployment that would remove or replace a table,
+ * key or queue; `check-release` refuses a release the stage's role cannot deploy
+ * (`release-bootstrap.ts`); `check-start` checks after a deployment that the functions start
+ * (`start-check.ts`); `keep` writes a release's templates and `openapi.json` under
+ * `releases/<version>/`.
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { UsageError, commandError, parseCommandLine } from '../cli/args';
 import { failureExitCode, type CliIo } from '../cli/run';
 import { PROJECT_ROOT } from '../definitions/bundling';
 import { diffSummary, statefulChanges } from './cdk-diff';
+import { checkReleaseBootstrap } from './release-bootstrap';
 import { RELEASES_DIR, RELEASE_STACKS } from './releases';
 import { apiUrlFromOutputs, checkStart } from './start-check';
 import { parseVersion } from './versions';
@@ -32,6 +35,11 @@ Commands:
                  nothing else of the diff: no ARN, account id or address.
   keep <version> Synthesize the default and prod templates (cdk synth) and copy openapi.json
                  into releases/<version>/, the release the next one is compared with.
+  check-release <version> --stage <stage>
+                 Before Deploy deploys a release: fail unless its kept template
+                 (releases/<version>/) was synthesized for the stage's own bootstrap
+                 qualifier, the only one the stage's role reaches (1.0.0 and 1.1.0 were not:
+                 roll back to them by hand).
   check-start <file>
                  After a deployment: read ApiUrl from \`cdk deploy --outputs-file\`'s file and
                  send one request with a made-up token. The authorizer must refuse it (403):
@@ -81,6 +89,18 @@ export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise
       await keep(version, io);
       return 0;
     }
+    if (command === 'check-release') {
+      const line = parseCommandLine(rest, { stage: { type: 'string' } }, true);
+      if (line.help) return (io.out(RELEASE_HELP), 0);
+      const [version, ...extra] = line.positionals;
+      const stage = line.values.stage as string | undefined;
+      if (version === undefined || extra.length > 0 || stage === undefined) {
+        throw new UsageError('check-release takes a version and --stage <stage>');
+      }
+      const verdict = checkReleaseBootstrap(version, stage);
+      (verdict.ok ? io.out : io.err)(verdict.line);
+      return verdict.ok ? 0 : 1;
+    }
     if (command === 'check-start') {
       const line = parseCommandLine(rest, {}, true);
       if (line.help) return (io.out(RELEASE_HELP), 0);
@@ -92,7 +112,13 @@ export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise
       (verdict.ok ? io.out : io.err)(verdict.line);
       return verdict.ok ? 0 : 1;
     }
-    throw commandError(command, ['check-diff', 'summarize-diff', 'keep', 'check-start']);
+    throw commandError(command, [
+      'check-diff',
+      'summarize-diff',
+      'keep',
+      'check-release',
+      'check-start',
+    ]);
   } catch (error) {
     return failureExitCode('release', error, io.err);
   }

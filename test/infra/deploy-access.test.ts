@@ -3,10 +3,13 @@
  * role trusted only through GitHub's OIDC provider, for this repository by its immutable id
  * whichever subject form GitHub writes, for its stage's environment, from the refs the stage
  * allows (prod: main only; dev: branches, never tags or pull requests) and in the Deploy
- * workflow of those refs; and allowed only to assume its own stage's bootstrap roles, which
- * the other stage's role cannot reach.
+ * workflow of those refs; and allowed only to assume its own stage's deploy and publishing roles,
+ * which the other stage's role cannot reach (never a lookup role, which reads the account). Each
+ * access stack claims its account for its stage, and prints its stage's bootstrap command.
  */
-import { Match } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { bootstrapCommand } from '../../lib/infra/bootstrap';
+import { ACCOUNT_STAGE_MARKER } from '../../lib/infra/constructs/stage-deploy-access';
 import { githubSubjects, parseRepository } from '../../lib/infra/constructs/github-deploy-role';
 import { GITHUB_OIDC_STACK_NAME, deployAccessStackName } from '../../lib/infra/deploy-access-stack';
 import { DEPLOY_REFS, DEPLOY_WORKFLOW, STAGES, type StageName } from '../../lib/infra/stages';
@@ -101,7 +104,7 @@ describe.each(STAGE_NAMES)('%s', (stage) => {
     expect(like).not.toMatch(/refs\/tags|refs\/pull|"\*"/);
   });
 
-  it('may only assume its own stage’s bootstrap roles, and has no other policy', () => {
+  it('may only assume its own stage’s deploy and publishing roles (not its lookup role), and has no other policy', () => {
     const template = byNames[deployAccessStackName(stage)]!;
     const policies = Object.values(template.findResources('AWS::IAM::Policy'));
     expect(policies).toHaveLength(1);
@@ -109,7 +112,7 @@ describe.each(STAGE_NAMES)('%s', (stage) => {
       {
         Effect: 'Allow',
         Action: 'sts:AssumeRole',
-        Resource: ['deploy', 'file-publishing', 'lookup'].map((role) => ({
+        Resource: ['deploy', 'file-publishing'].map((role) => ({
           'Fn::Join': [
             '',
             [
@@ -142,13 +145,63 @@ it('the stages’ roles reach disjoint bootstrap roles: each stage has its own q
       ),
     ).match(/:role\/cdk-[\w-]+?-role-/g)!;
   const [dev, prod] = [reach('dev'), reach('prod')];
-  expect(dev).toHaveLength(3);
-  expect(prod).toHaveLength(3);
+  expect(dev).toHaveLength(2);
+  expect(prod).toHaveLength(2);
+  expect(JSON.stringify([dev, prod])).not.toContain('lookup');
   expect(dev.filter((role) => prod.includes(role))).toEqual([]);
   expect(new Set(STAGE_NAMES.map((stage) => STAGES[stage].qualifier)).size).toBe(
     STAGE_NAMES.length,
   );
 });
+
+describe('one stage per account', () => {
+  const markerOf = (templates: Record<string, Template>, stage: StageName) =>
+    Object.values(
+      templates[deployAccessStackName(stage)]!.findResources('AWS::IAM::ManagedPolicy'),
+    ).filter((policy) =>
+      String(policy.Properties.ManagedPolicyName).startsWith('PlantStore-account'),
+    );
+
+  it('each access stack claims the account under one IAM name, so a second stage’s fails to deploy there', () => {
+    const names = STAGE_NAMES.map((stage) => markerOf(byNames, stage));
+    for (const markers of names) expect(markers).toHaveLength(1);
+    // IAM names are unique in an account across its regions: the second create fails.
+    expect(new Set(names.map(([marker]) => marker!.Properties.ManagedPolicyName))).toEqual(
+      new Set([ACCOUNT_STAGE_MARKER]),
+    );
+    // It grants nothing to whoever might attach it.
+    expect(names[0]![0]!.Properties.PolicyDocument.Statement).toEqual([
+      { Effect: 'Deny', NotAction: 'sts:GetCallerIdentity', Resource: '*' },
+    ]);
+  });
+
+  it('-c sharedAccount=true lets one account hold both stages: each claims its own name', () => {
+    const shared = synthTemplates({ ...NAMES, sharedAccount: 'true' });
+    expect(
+      STAGE_NAMES.map((stage) => markerOf(shared, stage)[0]!.Properties.ManagedPolicyName),
+    ).toEqual(STAGE_NAMES.map((stage) => `${ACCOUNT_STAGE_MARKER}-${stage}`));
+  });
+});
+
+it.each(STAGE_NAMES)(
+  '%s: the access stack prints the stage’s cdk bootstrap, in its own toolkit stack',
+  (stage) => {
+    const output = byNames[deployAccessStackName(stage)]!.findOutputs('BootstrapCommand');
+    const join = Object.values(output)[0]!.Value['Fn::Join'] as [string, unknown[]];
+    const pseudo: Record<string, string> = {
+      'AWS::AccountId': '123456789012',
+      'AWS::Region': 'eu-west-1',
+      'AWS::Partition': 'aws',
+    };
+    const command = join[1]
+      .map((part) => (typeof part === 'string' ? part : pseudo[(part as { Ref: string }).Ref]))
+      .join(join[0]);
+    expect(command).toBe(
+      bootstrapCommand({ stage, ...STAGES[stage], account: '123456789012', region: 'eu-west-1' }),
+    );
+    expect(command).toContain(` --toolkit-stack-name PlantStoreToolkit-${stage} `);
+  },
+);
 
 it('writes the subjects GitHub writes for a job in an environment, by names and by ids', () => {
   expect(

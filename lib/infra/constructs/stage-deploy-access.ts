@@ -4,10 +4,10 @@
  * stack are created with (lib/infra/deploy-policies/). `cdk bootstrap` names them by their
  * fixed names (`stagePolicyNames`), so they exist before the bootstrap does.
  */
-import { CfnOutput, Validations } from 'aws-cdk-lib';
-import { ManagedPolicy } from 'aws-cdk-lib/aws-iam';
+import { Aws, CfnOutput, Validations } from 'aws-cdk-lib';
+import { Effect, ManagedPolicy, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { stagePolicyNames } from '../bootstrap';
+import { bootstrapCommand, stagePolicyNames, toolkitStackName } from '../bootstrap';
 import { policyDocument, wildcardFindings, type DeployPolicyScope } from '../deploy-policies';
 import { GitHubDeployRole, type GitHubRepository } from './github-deploy-role';
 
@@ -32,15 +32,31 @@ export interface StageDeployAccessProps {
    * @default false
    */
   readonly staticEgress?: boolean;
+  /**
+   * Whether this account may hold another stage too (`-c sharedAccount=true`). Stages in one
+   * account can reach each other's HTTP API: its routes, integrations and authorizers carry no
+   * tag and hold the API's random id, so no policy keeps a stage to its own (docs/security.md).
+   * @default false - the access stack claims the account (`ACCOUNT_STAGE_MARKER`): a second
+   *   stage's access stack fails to deploy there
+   */
+  readonly sharedAccount?: boolean;
 }
 
 /**
- * A stage's GitHub role (`GitHub`) and its policies (`ExecutionData`, `ExecutionCompute`,
- * `DeployBoundary`, `WorkloadBoundary`).
+ * The IAM name (one per account, in every region) that an access stack claims for its stage:
+ * deploying a second stage's access stack into the account fails on it ("already exists"),
+ * unless both were synthesized with `-c sharedAccount=true`.
+ */
+export const ACCOUNT_STAGE_MARKER = 'PlantStore-account-stage';
+
+/**
+ * A stage's GitHub role (`GitHub`), its policies (`ExecutionData`, `ExecutionCompute`,
+ * `ExecutionNetwork`, `DeployBoundary`, `WorkloadBoundary`), the account's claim for the stage
+ * (`AccountStage`) and the stage's `cdk bootstrap` command (output `BootstrapCommand`).
  */
 export class StageDeployAccess extends Construct {
   readonly github: GitHubDeployRole;
-  /** The CloudFormation execution policies: the data's, then the compute's and network's. */
+  /** The CloudFormation execution policies: the data's, the compute's, the network's. */
   readonly execution: ManagedPolicy[];
   readonly deployBoundary: ManagedPolicy;
   readonly workloadBoundary: ManagedPolicy;
@@ -82,11 +98,16 @@ export class StageDeployAccess extends Construct {
       );
       return managed;
     };
-    this.execution = (['executionData', 'executionCompute'] as const).map((kind) =>
+    const execution = {
+      executionData: ['ExecutionData', 'its data'],
+      executionCompute: ['ExecutionCompute', 'its compute and API'],
+      executionNetwork: ['ExecutionNetwork', "its static egress's network"],
+    } as const;
+    this.execution = Object.entries(execution).map(([kind, [policyId, what]]) =>
       policy(
-        kind === 'executionData' ? 'ExecutionData' : 'ExecutionCompute',
-        kind,
-        `What CloudFormation may do deploying ${stackName}, ${kind === 'executionData' ? 'its data' : 'its compute and network'} (cdk bootstrap --qualifier ${qualifier} --cloudformation-execution-policies)`,
+        policyId,
+        kind as keyof typeof execution,
+        `What CloudFormation may do deploying ${stackName}, ${what} (cdk bootstrap --qualifier ${qualifier} --cloudformation-execution-policies)`,
       ),
     );
     this.deployBoundary = policy(
@@ -99,6 +120,32 @@ export class StageDeployAccess extends Construct {
       'workloadBoundary',
       `The most any role of the ${stackName} stack may do`,
     );
+    new ManagedPolicy(this, 'AccountStage', {
+      managedPolicyName: props.sharedAccount
+        ? `${ACCOUNT_STAGE_MARKER}-${stage}`
+        : ACCOUNT_STAGE_MARKER,
+      description: `This account holds the Plant Store stage ${stage}${props.sharedAccount ? ' and may hold another' : ' alone'}; a marker that grants nothing`,
+      document: new PolicyDocument({
+        statements: [
+          new PolicyStatement({
+            effect: Effect.DENY,
+            notActions: ['sts:GetCallerIdentity'],
+            resources: ['*'],
+          }),
+        ],
+      }),
+    });
+    new CfnOutput(scope, 'BootstrapCommand', {
+      value: bootstrapCommand({
+        stage,
+        stackName,
+        qualifier,
+        account: Aws.ACCOUNT_ID,
+        region: Aws.REGION,
+        partition: Aws.PARTITION,
+      }),
+      description: `The stage ${stage}'s cdk bootstrap, in its own toolkit stack ${toolkitStackName(stage)}`,
+    });
     new CfnOutput(scope, 'DeployRoleArn', {
       value: this.github.role.roleArn,
       description: `AWS_DEPLOY_ROLE_ARN of the GitHub environment ${stage}`,

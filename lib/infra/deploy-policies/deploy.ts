@@ -1,8 +1,8 @@
 /**
  * What the CDK CLI does through a stage's bootstrap roles, beside CloudFormation's own work:
- * change sets of the stage's stack only (no role of one stage creates, changes or deletes another
- * stage's stack, nor uses that stack's execution role), the stage's asset bucket and version
- * parameter.
+ * change sets of the stage's stack only, never an import (no role of one stage creates, changes
+ * or deletes another stage's stack, nor uses that stack's execution role), the stage's asset
+ * bucket and version parameter.
  */
 import { bootstrapBucketArn, bootstrapRoleArn, bootstrapVersionParameterArn } from '../bootstrap';
 import { arn, pseudo, type DeployPolicyScope, type Grant } from './grants';
@@ -31,6 +31,15 @@ export function deployGrants(s: DeployPolicyScope): Grant[] {
         'cloudformation:GetTemplateSummary',
       ],
       resources: [arn(s, 'cloudformation', `stack/${s.stackName}/*`)],
+    },
+    {
+      // No change set imports a resource into the stack (CloudFormation fills the key from the
+      // request's ResourcesToImport): an import would bring a resource the stage's policies do
+      // not otherwise reach (one of another stage, found by id) under the stage's stack.
+      effect: 'Deny',
+      actions: ['cloudformation:CreateChangeSet'],
+      resources: ['*'],
+      conditions: { 'ForAnyValue:StringLike': { 'cloudformation:ImportResourceTypes': '*' } },
     },
     {
       actions: ['iam:PassRole'],

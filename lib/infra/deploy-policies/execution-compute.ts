@@ -1,11 +1,10 @@
 /**
  * What CloudFormation does to the stage's compute and its edges (functions, their roles, the
- * HTTP API, the static egress's network): each resource type with the actions its create, read,
- * update and delete take, on the stage's resources only. IAM reaches only the stack's own roles,
+ * HTTP API): each resource type with the actions its create, read, update and delete take, on the
+ * stage's resources only (the static egress's network: execution-network.ts). IAM reaches only the stack's own roles,
  * and creates them only under the stage's workload boundary.
  */
 import { bootstrapBucketArn } from '../bootstrap';
-import { STAGE_TAG } from '../stages';
 import type { ResourceGrants } from './execution-data';
 import {
   arn,
@@ -24,7 +23,7 @@ export const ATTACHED_MANAGED_POLICIES = [
   'service-role/AWSLambdaVPCAccessExecutionRole',
 ] as const;
 
-/** The compute and network resource types of the stack, and what CloudFormation does to them. */
+/** The compute resource types of the stack and its API, and what CloudFormation does to them. */
 export const COMPUTE_GRANTS: readonly ResourceGrants[] = [
   {
     types: ['AWS::Lambda::Function', 'AWS::Lambda::Permission', 'AWS::Lambda::EventSourceMapping'],
@@ -58,8 +57,14 @@ export const COMPUTE_GRANTS: readonly ResourceGrants[] = [
         resources: [arn(s, 'lambda', `function:${named(s)}`)],
       },
       {
+        // CreateEventSourceMapping takes no resource (a mapping's ARN holds a random id): it is
+        // kept to the stage's functions by the function it names.
+        actions: ['lambda:CreateEventSourceMapping'],
+        resources: ['*'],
+        conditions: { ArnLike: { 'lambda:FunctionArn': arn(s, 'lambda', `function:${named(s)}`) } },
+      },
+      {
         actions: [
-          'lambda:CreateEventSourceMapping',
           'lambda:GetEventSourceMapping',
           'lambda:UpdateEventSourceMapping',
           'lambda:DeleteEventSourceMapping',
@@ -180,94 +185,6 @@ export const COMPUTE_GRANTS: readonly ResourceGrants[] = [
           'logs:DescribeResourcePolicies',
         ],
         resources: ['*'],
-      },
-    ],
-  },
-  {
-    types: [
-      'AWS::EC2::VPC',
-      'AWS::EC2::Subnet',
-      'AWS::EC2::RouteTable',
-      'AWS::EC2::SubnetRouteTableAssociation',
-      'AWS::EC2::Route',
-      'AWS::EC2::InternetGateway',
-      'AWS::EC2::VPCGatewayAttachment',
-      'AWS::EC2::NatGateway',
-      'AWS::EC2::EIP',
-      'AWS::EC2::VPCEndpoint',
-      'AWS::EC2::SecurityGroup',
-      'AWS::EC2::FlowLog',
-      'Custom::VpcRestrictDefaultSG',
-    ],
-    staticEgress: true,
-    grants: (s) => [
-      {
-        // Describe calls take no resource.
-        actions: [
-          'ec2:DescribeVpcs',
-          'ec2:DescribeSubnets',
-          'ec2:DescribeRouteTables',
-          'ec2:DescribeInternetGateways',
-          'ec2:DescribeNatGateways',
-          'ec2:DescribeAddresses',
-          'ec2:DescribeVpcEndpoints',
-          'ec2:DescribeSecurityGroups',
-          'ec2:DescribeSecurityGroupRules',
-          'ec2:DescribeFlowLogs',
-          'ec2:DescribeNetworkInterfaces',
-          'ec2:DescribeAvailabilityZones',
-          'ec2:DescribeAccountAttributes',
-          'ec2:DescribePrefixLists',
-        ],
-        resources: ['*'],
-      },
-      {
-        // A new piece must carry the stage's tag, and an existing one may be changed only if it
-        // carries it (a piece EC2 made untagged, like a VPC's default security group, too).
-        actions: [
-          'ec2:CreateVpc',
-          'ec2:DeleteVpc',
-          'ec2:ModifyVpcAttribute',
-          'ec2:CreateSubnet',
-          'ec2:DeleteSubnet',
-          'ec2:ModifySubnetAttribute',
-          'ec2:CreateRouteTable',
-          'ec2:DeleteRouteTable',
-          'ec2:AssociateRouteTable',
-          'ec2:DisassociateRouteTable',
-          'ec2:CreateRoute',
-          'ec2:ReplaceRoute',
-          'ec2:DeleteRoute',
-          'ec2:CreateInternetGateway',
-          'ec2:DeleteInternetGateway',
-          'ec2:AttachInternetGateway',
-          'ec2:DetachInternetGateway',
-          'ec2:CreateNatGateway',
-          'ec2:DeleteNatGateway',
-          'ec2:AllocateAddress',
-          'ec2:ReleaseAddress',
-          'ec2:DisassociateAddress',
-          'ec2:CreateVpcEndpoint',
-          'ec2:ModifyVpcEndpoint',
-          'ec2:DeleteVpcEndpoints',
-          'ec2:CreateSecurityGroup',
-          'ec2:DeleteSecurityGroup',
-          'ec2:AuthorizeSecurityGroupEgress',
-          'ec2:AuthorizeSecurityGroupIngress',
-          'ec2:RevokeSecurityGroupEgress',
-          'ec2:RevokeSecurityGroupIngress',
-          'ec2:CreateFlowLogs',
-          'ec2:DeleteFlowLogs',
-          'ec2:CreateTags',
-          'ec2:DeleteTags',
-        ],
-        resources: ['*'],
-        conditions: {
-          StringEqualsIfExists: {
-            [`aws:ResourceTag/${STAGE_TAG}`]: s.stage,
-            [`aws:RequestTag/${STAGE_TAG}`]: s.stage,
-          },
-        },
       },
     ],
   },

@@ -57,7 +57,8 @@ export const DATA_GRANTS: readonly ResourceGrants[] = [
         ],
         resources: [arn(s, 'logs', `log-group:${named(s)}`)],
       },
-      { actions: ['logs:DescribeLogGroups'], resources: [arn(s, 'logs', 'log-group:*')] },
+      // Listing takes the account's log groups (CloudFormation reads one by its name's prefix).
+      { actions: ['logs:DescribeLogGroups'], resources: ['*'] },
     ],
   },
   {
@@ -82,6 +83,14 @@ export const DATA_GRANTS: readonly ResourceGrants[] = [
     types: ['AWS::KMS::Key', 'AWS::KMS::Alias'],
     grants: (s) => [
       { actions: ['kms:CreateKey'], resources: ['*'], conditions: taggedOnCreate(s) },
+      {
+        // CreateKey's tags are authorized as kms:TagResource on every key of the account and
+        // region (KMS: "Controlling access to tags"), before the key exists: by the request's
+        // tags, on a key no stage tag marks yet (never re-tagging another stage's key).
+        actions: ['kms:TagResource'],
+        resources: [arn(s, 'kms', 'key/*')],
+        conditions: taggedOnCreate(s),
+      },
       {
         // A key's ARN holds a random id: the stage's keys are the ones tagged with its name.
         actions: [

@@ -41,6 +41,8 @@ export interface DeployPolicyScope {
 
 /** One statement: named actions on resources, maybe under conditions. */
 export interface Grant {
+  /** @default 'Allow' */
+  readonly effect?: 'Allow' | 'Deny';
   readonly actions: readonly string[];
   readonly resources: readonly string[];
   readonly conditions?: Record<string, Record<string, string | string[]>>;
@@ -67,9 +69,13 @@ export const tagged = (scope: DeployPolicyScope) => ({
   StringEquals: { [`aws:ResourceTag/${STAGE_TAG}`]: scope.stage },
 });
 
-/** Only a request that tags what it creates with the stage's tag. */
+/**
+ * Only a request that tags what it creates with the stage's tag: on nothing that carries a stage
+ * tag already (another stage's resource is never re-tagged through it).
+ */
 export const taggedOnCreate = (scope: DeployPolicyScope) => ({
   StringEquals: { [`aws:RequestTag/${STAGE_TAG}`]: scope.stage },
+  Null: { [`aws:ResourceTag/${STAGE_TAG}`]: 'true' },
 });
 
 /** The ARN of the stage's workload boundary. */

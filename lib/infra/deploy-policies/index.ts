@@ -1,22 +1,23 @@
 /**
  * What a stage's deployment may do, as policies this repository defines (docs/security.md,
- * "Stages that cannot reach each other"):
+ * "Stages and accounts"):
  *
  * - the CloudFormation execution policies (`cdk bootstrap --cloudformation-execution-policies`,
- *   two of them for IAM's size limit): for each resource type the stage's stack holds, the
- *   actions CloudFormation takes on it, only on resources named after the stage's stack or
- *   tagged with its stage; IAM only on the stack's own roles, which must carry the workload
- *   boundary;
+ *   three for IAM's size limit: data, compute, network): for each resource type the stage's
+ *   stack holds, the actions CloudFormation takes on it, only on resources named after the
+ *   stage's stack or tagged with its stage; IAM only on the stack's own roles, which must carry
+ *   the workload boundary;
  * - the deploy boundary (`cdk bootstrap --custom-permissions-boundary
  *   --apply-permissions-boundary-to-all-roles`): the most any bootstrap role of the stage may do,
- *   the execution policies' and the CLI's actions on the stage's resources only;
+ *   the execution policies' and the CLI's actions under the same conditions, and no import;
  * - the workload boundary: the most any role the stack creates may do.
  *
  * No statement grants a whole service (`*` or `service:*`): each action is named.
  */
 import { Fn } from 'aws-cdk-lib';
-import { PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { COMPUTE_GRANTS } from './execution-compute';
+import { NETWORK_GRANTS, NO_NETWORK } from './execution-network';
 import { DATA_GRANTS, type ResourceGrants } from './execution-data';
 import { deployGrants } from './deploy';
 import type { DeployPolicyScope, Grant, PseudoParameters } from './grants';
@@ -26,7 +27,11 @@ export { ATTACHED_MANAGED_POLICIES } from './execution-compute';
 export type { DeployPolicyScope, Grant } from './grants';
 
 /** Every resource type the stage's stack may hold, with what CloudFormation does to it. */
-export const EXECUTION_GRANTS: readonly ResourceGrants[] = [...DATA_GRANTS, ...COMPUTE_GRANTS];
+export const EXECUTION_GRANTS: readonly ResourceGrants[] = [
+  ...DATA_GRANTS,
+  ...COMPUTE_GRANTS,
+  ...NETWORK_GRANTS,
+];
 
 /** The grants of `entries` that apply to the stage's stack. */
 const grantsOf = (entries: readonly ResourceGrants[], scope: DeployPolicyScope) =>
@@ -42,43 +47,90 @@ const glob = (pattern: string) =>
   new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*')}$`);
 
 /**
- * The boundary of the bootstrap roles, compact enough for IAM's 6,144 characters: per service,
- * one statement for the resources that name the stage (its stack's, its bootstrap's) and one per
- * other set of resources; two or more reads with the same verb written as its prefix
- * (`dynamodb:Describe*`); a statement another covers left out. Conditions are left to the
- * execution policies, which still bind CloudFormation's role; the CLI's roles hold no action they
- * guard, and a boundary grants nothing by itself.
+ * The boundary of the bootstrap roles, compact enough for IAM's 6,144 characters. Each statement
+ * of the execution and CLI grants keeps its conditions (without them, any bootstrap role could
+ * reach what the execution policies reach only through the stage's tag), and a denial stays as it
+ * is. To fit: the statements under the same conditions are one statement (a service's resources
+ * written as all of that service's: the condition decides), and so are the unconditioned ones on
+ * resources that name the stage (its stack's, its bootstrap's) and those on every resource; two
+ * or more actions with the same verb are written as its prefix (`dynamodb:Describe*`, or, kept to
+ * the stage by their resources or conditions, `ec2:Create*`; of IAM's writes only
+ * `iam:Update*`), a tagging pair as one (`sqs:*tagQueue`); a statement another covers is left
+ * out. A boundary grants nothing by itself: each role still does only what its own
+ * policy grants (CloudFormation's, the execution policies, each action on its own resources).
  */
 function boundaryOf(grants: readonly Grant[], scope: DeployPolicyScope): Grant[] {
   const namesStage = (resource: string) =>
     resource.includes(`${scope.stackName}-`) ||
     resource.includes(`/${scope.stackName}`) ||
     resource.includes(scope.qualifier);
-  const merged = new Map<string, { resources: Set<string>; actions: Set<string> }>();
-  for (const { actions, resources } of grants) {
-    const service = actions[0]!.split(':')[0]!;
-    const key = resources.every(namesStage) ? service : `${service} ${[...resources].sort()}`;
-    const entry = merged.get(key) ?? { resources: new Set(), actions: new Set() };
+  const merged = new Map<string, { resources: Set<string>; actions: Set<string>; grant: Grant }>();
+  for (const grant of grants) {
+    const { actions, resources, conditions, effect } = grant;
+    const where =
+      conditions || resources.every(namesStage)
+        ? ''
+        : resources.join() === '*'
+          ? '*'
+          : `${actions[0]!.split(':')[0]} ${[...resources].sort()}`;
+    const key = `${effect ?? 'Allow'} ${where} ${JSON.stringify(conditions ?? {})}`;
+    const entry = merged.get(key) ?? { resources: new Set(), actions: new Set(), grant };
     merged.set(key, entry);
     for (const action of actions) entry.actions.add(action);
     for (const resource of resources) entry.resources.add(resource);
   }
-  const prefixOf = (action: string) => {
-    const [service, name] = action.split(':') as [string, string];
-    const verb = READ_VERBS.find((read) => name.startsWith(read));
-    return verb && `${service}:${verb}*`;
+  // Under a condition, one service's resources are written as all of that service's in the
+  // account (the condition still decides which).
+  const coarse = (resources: Set<string>) => {
+    if (resources.has('*')) return ['*'];
+    const services = new Map<string, string[]>();
+    for (const resource of resources) {
+      const prefix = resource.split(':').slice(0, 5).join(':');
+      services.set(prefix, [...(services.get(prefix) ?? []), resource]);
+    }
+    return [...services]
+      .flatMap(([prefix, all]) => (all.length > 1 ? [`${prefix}:*`] : all))
+      .sort();
   };
-  const statements = [...merged.values()].map(({ resources, actions }) => {
+  const statements: Grant[] = [...merged.values()].map(({ resources, actions, grant }) => {
+    const kept = grant.conditions !== undefined || [...resources].every(namesStage);
+    const prefixOf = (action: string) => {
+      const [service, name] = action.split(':') as [string, string];
+      const verb = /^[A-Z][a-z]+/.exec(name)?.[0] ?? name;
+      const read = (READ_VERBS as readonly string[]).includes(verb);
+      // IAM's only write verb written so: Update (on a role, only UpdateRole, its description
+      // and its trust); never Delete or Put (a role's boundary).
+      const write = kept && (service !== 'iam' || verb === 'Update');
+      return read || write ? `${service}:${verb}*` : undefined;
+    };
     const count = (prefix: string) => [...actions].filter((a) => prefixOf(a) === prefix).length;
     const written = [...actions].map((action) => {
       const prefix = prefixOf(action);
-      return prefix && count(prefix) > 1 ? prefix : action;
+      if (grant.effect === 'Deny') return action;
+      if (prefix && count(prefix) > 1) return prefix;
+      // A tagging pair as one (IAM matches actions case-insensitively): `sqs:*tagQueue`.
+      const [service, name] = action.split(':') as [string, string];
+      const tagged = /^(?:Un)?[tT]ag(\w+)$/.exec(name)?.[1];
+      return tagged &&
+        actions.has(`${service}:Tag${tagged}`) &&
+        actions.has(`${service}:Untag${tagged}`)
+        ? `${service}:*tag${tagged}`
+        : action;
     });
-    return { actions: [...new Set(written)].sort(), resources: [...resources].sort() };
+    return {
+      ...(grant.effect && { effect: grant.effect }),
+      actions: [...new Set(written)].sort(),
+      resources: grant.conditions ? coarse(resources) : [...resources].sort(),
+      ...(grant.conditions && { conditions: grant.conditions }),
+    };
   });
   const covers = (wide: Grant, narrow: Grant) =>
     wide !== narrow &&
-    narrow.actions.every((action) => wide.actions.includes(action)) &&
+    wide.effect === undefined &&
+    narrow.effect === undefined &&
+    (wide.conditions === undefined ||
+      JSON.stringify(wide.conditions) === JSON.stringify(narrow.conditions)) &&
+    narrow.actions.every((action) => wide.actions.some((p) => glob(p).test(action))) &&
     narrow.resources.every((resource) => wide.resources.some((p) => glob(p).test(resource)));
   return statements.filter((narrow) => !statements.some((wide) => covers(wide, narrow)));
 }
@@ -87,6 +139,8 @@ function boundaryOf(grants: readonly Grant[], scope: DeployPolicyScope): Grant[]
 export const STAGE_POLICIES = {
   executionData: (scope: DeployPolicyScope) => grantsOf(DATA_GRANTS, scope),
   executionCompute: (scope: DeployPolicyScope) => grantsOf(COMPUTE_GRANTS, scope),
+  executionNetwork: (scope: DeployPolicyScope) =>
+    scope.staticEgress ? grantsOf(NETWORK_GRANTS, scope) : [...NO_NETWORK],
   deployBoundary: (scope: DeployPolicyScope) =>
     boundaryOf([...grantsOf(EXECUTION_GRANTS, scope), ...deployGrants(scope)], scope),
   workloadBoundary: workloadGrants,
@@ -103,8 +157,9 @@ const subAll = (value: string | string[]) => (Array.isArray(value) ? value.map(s
 export function policyDocument(policy: StagePolicy, scope: DeployPolicyScope): PolicyDocument {
   return new PolicyDocument({
     statements: STAGE_POLICIES[policy](scope).map(
-      ({ actions, resources, conditions }) =>
+      ({ effect, actions, resources, conditions }) =>
         new PolicyStatement({
+          effect: effect === 'Deny' ? Effect.DENY : Effect.ALLOW,
           actions: [...actions],
           resources: resources.map(sub),
           conditions:

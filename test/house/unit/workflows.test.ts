@@ -285,7 +285,9 @@ describe('Deploy', () => {
     const runs = job.steps.map((step) => step.run ?? '');
     const mask = runs.findIndex((run) => run.includes('::add-mask::'));
     const diff = runs.findIndex((run) => run.includes('npx cdk diff'));
-    const check = runs.findIndex((run) => run.includes('release -- check-diff cdk-diff.txt'));
+    const check = runs.findIndex((run) =>
+      run.includes('release -- check-diff "$PWD/cdk-diff.txt"'),
+    );
     const deployed = runs.findIndex((run) => run.startsWith('npx cdk deploy'));
     expect([mask, diff, check, deployed].every((i) => i >= 0)).toBe(true);
     expect(mask).toBeLessThan(diff);
@@ -300,14 +302,16 @@ describe('Deploy', () => {
     expect(read('deploy.yml')).not.toMatch(/cat cdk-diff|cdk-diff\.txt \|/);
     const summaryLines = runs[diff]!.split('\n').filter((line) => line.includes('STEP_SUMMARY'));
     expect(summaryLines).toEqual([
-      'npm run --silent release -- summarize-diff cdk-diff.txt --title "Changes to the $STAGE stack" | tee -a "$GITHUB_STEP_SUMMARY"',
+      'npm run --silent --prefix .tooling release -- summarize-diff "$PWD/cdk-diff.txt" --title "Changes to the $STAGE stack" | tee -a "$GITHUB_STEP_SUMMARY"',
     ]);
     expect(runs[check]).toContain('--allow-replacement');
     expect(runs[deployed]).toBe(
       'npx cdk deploy --no-notices --require-approval never -c stage="$STAGE" -c alarmEmail="$ALARM_EMAIL" --outputs-file cdk-outputs.json',
     );
     // Then the functions must start: the authorizer refuses a made-up token.
-    expect(runs[deployed + 1]).toBe('npm run --silent release -- check-start cdk-outputs.json');
+    expect(runs[deployed + 1]).toBe(
+      'npm run --silent --prefix .tooling release -- check-start "$PWD/cdk-outputs.json"',
+    );
     expect(job.defaults).toEqual({ run: { shell: 'bash' } });
     expect(job.env?.ALLOW_REPLACEMENT).toBe("${{ inputs.allow-replacement && 'true' || 'false' }}");
     expect(job.env?.ALARM_EMAIL).toBe('${{ vars.ALARM_EMAIL }}');
