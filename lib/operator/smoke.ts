@@ -7,6 +7,7 @@
 import { PlantStore, PlantStoreError } from '@plant-store/client';
 import { randomBytes } from 'node:crypto';
 import { findingNpmStart } from '../npm-start/find';
+import { randomIdIn, RESERVED_ID_RANGES } from './reserved-ids';
 
 /** Where and as whom to run. */
 export interface SmokeOptions {
@@ -20,8 +21,8 @@ export interface SmokeOptions {
   readonly timeoutSeconds?: number;
 }
 
-/** Ids the smoke test draws from: 8×10^18 to 9×10^18, far from the ids people type. */
-export const SMOKE_ID_RANGE = { min: 8_000_000_000_000_000_000n, max: 9_000_000_000_000_000_000n };
+/** Ids the smoke test draws from: its range in `RESERVED_ID_RANGES`. */
+export const SMOKE_ID_RANGE = RESERVED_ID_RANGES.smoke[0];
 
 /** What `npm run smoke -- --help` prints. */
 export const SMOKE_HELP = `Usage: PLANT_STORE_TOKEN=<token> npm run smoke -- --url <ApiUrl>
@@ -60,8 +61,7 @@ export interface SmokeStep {
 
 /** A random id in `SMOKE_ID_RANGE`. */
 export function randomSmokeId(): bigint {
-  const span = SMOKE_ID_RANGE.max - SMOKE_ID_RANGE.min;
-  return SMOKE_ID_RANGE.min + (randomBytes(8).readBigUInt64BE() % span);
+  return randomIdIn(SMOKE_ID_RANGE);
 }
 
 /** What one step's call came to: the status received (0 for none), and the value or the error. */

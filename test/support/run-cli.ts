@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { failureExitCode, type CliIo, type CliMain } from '../../lib/cli/run';
 import { runTokenCli } from '../../lib/operator/token-cli';
+import { runVerifyCli } from '../../lib/operator/verify/cli';
 import { runWebhookCli } from '../../lib/operator/webhook/cli';
 import { loadCommand } from '../../lib/lab/load';
 
@@ -56,6 +57,7 @@ const COMMANDS = {
   token: ['token', runTokenCli],
   webhook: ['webhook', runWebhookCli],
   load: ['npm run load', loadCommand],
+  verify: ['verify', runVerifyCli],
 } satisfies Record<string, [string, CliMain]>;
 
 /**

@@ -1,0 +1,128 @@
+/**
+ * Runs the cases against one target: learns the token's scopes, runs each case that may run
+ * (skipping the others by name, saying why), and deletes what the cases created whatever
+ * happened, reporting any plant it could not delete as a failure.
+ */
+import { VERIFY_CASES } from './cases';
+import {
+  Mismatch,
+  SCOPES,
+  Skip,
+  VerifyContext,
+  type TargetOptions,
+  type VerifyCase,
+} from './context';
+import { learnScopes } from './scopes';
+
+/** How to run. */
+export interface VerifyOptions extends TargetOptions {
+  /** Only the cases that change nothing (GET and OPTIONS): for prod. */
+  readonly readOnly?: boolean;
+  /** Told of each result as it comes. */
+  readonly onResult?: (result: CaseResult) => void;
+}
+
+/** One case's verdict. */
+export interface CaseResult {
+  readonly name: string;
+  readonly result: 'pass' | 'fail' | 'skip';
+  /** Why it was skipped, or what failed. */
+  readonly detail?: string;
+  readonly expected?: string;
+  readonly got?: string;
+  readonly ms: number;
+}
+
+/** What a run found. */
+export interface VerifyRun {
+  readonly results: readonly CaseResult[];
+  /** The scopes the token holds, as the service answered. */
+  readonly scopes: readonly string[];
+}
+
+/** The clean-up's own line. */
+export const CLEAN_UP_CASE = 'clean-up: every plant and subscriber this run created is deleted';
+/** The token's own line, when the gateway refuses it. */
+export const TOKEN_CASE = 'token: the gateway accepts the token';
+
+/** Why `c` does not run here, or `undefined`. */
+function skipReason(c: VerifyCase, context: VerifyContext, options: VerifyOptions) {
+  if (options.readOnly && c.changes) return '--read-only: it creates or changes plants';
+  if (c.receiver && !options.receiver) return 'no --receiver: the target has no receiver to reach';
+  if (c.writeOnlyToken && !options.writeOnlyToken) {
+    return 'no PLANT_STORE_WRITE_ONLY_TOKEN (a token with plants:write alone)';
+  }
+  if (c.needs.length && context.learnt.refused) return 'the gateway refuses the token';
+  const missing = c.needs.filter((scope) => !context.learnt.scopes.has(scope));
+  if (missing.length) return `the token lacks ${missing.join(' and ')}`;
+  return undefined;
+}
+
+/** Runs `cases` (all of them by default) against the target. */
+export async function runVerify(
+  options: VerifyOptions,
+  cases: readonly VerifyCase[] = VERIFY_CASES,
+): Promise<VerifyRun> {
+  const results: CaseResult[] = [];
+  const note = (result: CaseResult) => {
+    results.push(result);
+    options.onResult?.(result);
+  };
+  const context = new VerifyContext(options);
+  context.learnt = await learnScopes(context);
+  if (context.learnt.refused) {
+    note({ name: TOKEN_CASE, result: 'fail', detail: context.learnt.refused, ms: 0 });
+  }
+  let changed = false;
+  try {
+    for (const c of cases) {
+      const skip = skipReason(c, context, options);
+      if (skip) {
+        note({ name: c.name, result: 'skip', detail: skip, ms: 0 });
+        continue;
+      }
+      changed ||= c.changes;
+      const started = performance.now();
+      const ms = () => Math.round(performance.now() - started);
+      try {
+        await c.run(context);
+        note({ name: c.name, result: 'pass', ms: ms() });
+      } catch (error) {
+        if (error instanceof Skip)
+          note({ name: c.name, result: 'skip', detail: error.message, ms: ms() });
+        else if (error instanceof Mismatch) {
+          const { expected, got } = error;
+          note({ name: c.name, result: 'fail', detail: error.message, expected, got, ms: ms() });
+        } else
+          note({
+            name: c.name,
+            result: 'fail',
+            detail: String((error as Error).message ?? error),
+            ms: ms(),
+          });
+      }
+    }
+  } finally {
+    const left = await context.cleanUp();
+    if (changed) {
+      note(
+        left.length
+          ? {
+              name: CLEAN_UP_CASE,
+              result: 'fail',
+              detail: `plants left behind: ${left.join(', ')}`,
+              expected: 'none left',
+              got: left.join(', '),
+              ms: 0,
+            }
+          : { name: CLEAN_UP_CASE, result: 'pass', ms: 0 },
+      );
+    }
+  }
+  return { results, scopes: SCOPES.filter((scope) => context.learnt.scopes.has(scope)) };
+}
+
+/** True when no case failed. */
+export function verifyPassed(run: VerifyRun): boolean {
+  return run.results.every((r) => r.result !== 'fail');
+}
