@@ -4,20 +4,15 @@
  * directory, stopped and removed afterwards). Prints a line per case and a summary; exit code 1
  * on any failure.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { integerOption, parseCommandLine, UsageError } from '../../cli/args';
 import type { CliIo } from '../../cli/run';
-import {
-  dataDirOf,
-  DEFAULT_PORT,
-  readDevToken,
-  readRecordedPorts,
-  untilRecorded,
-} from '../../npm-start/find';
+import { findingNpmStart, localApiTarget, readDevToken, untilRecorded } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnOnFreePorts } from '../../npm-start/spawn';
+import { apiUrlFromOutputs } from '../../release/start-check';
 import { RESERVED_ID_RANGES } from '../reserved-ids';
 import { runTokenCli } from '../token-cli';
 import type { ReceiverOptions } from './cases/webhook';
@@ -42,9 +37,9 @@ alone and deletes what it created, also when a case fails.
 The token's scopes are learnt from the service's answers to three requests that cannot change
 anything; a case that needs a scope the token lacks is skipped, by name.
 
-  --url <url>          the API's base URL: the stack output ApiUrl (default: the running npm
-                       start, as recorded in its data directory, or http://127.0.0.1:$PORT,
-                       PORT defaulting to ${DEFAULT_PORT})
+  --url <url>          the API's base URL: the stack output ApiUrl (default:
+                       ${findingNpmStart('API', '                       ')})
+  --outputs <file>     the ApiUrl of cdk deploy --outputs-file's JSON, instead of --url
   --start              start an npm start of its own on free ports with a temporary data
                        directory (its dev token, a write-only token and a receiver), verify it,
                        stop it and remove the directory; instead of --url
@@ -69,6 +64,7 @@ Exit code: 0 when no case failed, 1 when one did, 2 for a usage mistake.`;
 
 const OPTIONS = {
   url: { type: 'string' },
+  outputs: { type: 'string' },
   token: { type: 'string' },
   start: { type: 'boolean' },
   'read-only': { type: 'boolean' },
@@ -94,10 +90,15 @@ function httpUrl(value: string, option: string): URL {
   throw new UsageError(`${option} must be an http(s) URL, got ${value}`);
 }
 
-/** The running npm start's API: PORT when set, else the URL it recorded, else the default. */
-function localUrl(env: NodeJS.ProcessEnv): string {
-  if (env.PORT) return `http://127.0.0.1:${env.PORT}`;
-  return readRecordedPorts(dataDirOf(env))?.url ?? `http://127.0.0.1:${DEFAULT_PORT}`;
+/** The ApiUrl of a `cdk deploy --outputs-file` file. */
+function outputsUrl(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new UsageError(`--outputs: cannot read ${file}`);
+  }
+  return apiUrlFromOutputs(text);
 }
 
 /** Runs the command; resolves with its exit code. */
@@ -107,8 +108,11 @@ export async function runVerifyCli(argv: readonly string[], io: CliIo): Promise<
     io.out(VERIFY_HELP);
     return 0;
   }
-  if (values.start && values.url) throw new UsageError('--start and --url go apart');
-  const url = values.url ?? (values.start ? undefined : localUrl(io.env));
+  if ([values.start, values.url, values.outputs].filter((v) => v !== undefined).length > 1) {
+    throw new UsageError('--url, --outputs and --start go apart');
+  }
+  const given = values.outputs === undefined ? values.url : outputsUrl(values.outputs);
+  const url = given ?? (values.start ? undefined : localApiTarget(io.env).url);
   if (url !== undefined) httpUrl(url, '--url');
   const aws = values['subscriptions-table'] ?? values['dead-letter-queue'] ?? values.region;
   if (aws !== undefined && (!values['subscriptions-table'] || !values['dead-letter-queue'])) {
@@ -164,7 +168,7 @@ export async function runVerifyCli(argv: readonly string[], io: CliIo): Promise<
   const token =
     values.token ??
     (io.env.PLANT_STORE_TOKEN || undefined) ??
-    (values.url === undefined ? readDevToken(io.env) : undefined);
+    (given === undefined ? readDevToken(io.env) : undefined);
   if (!token) throw new UsageError('no token: set PLANT_STORE_TOKEN');
   const receiver: ReceiverOptions | undefined = values.receiver
     ? {
