@@ -114,6 +114,10 @@ describe('CI', () => {
     expect(ciRun).toMatch(/^npm test$/m);
     // After the suite, alone: the one speed promise the suite does not time.
     expect(ciRun).toMatch(/^npm test\n(?:#.*\n)*npm run bench -- --phases parse$/m);
+    // The contract's cases against an npm start of their own, as a deployment is verified.
+    expect(ciRun).toMatch(
+      /^npm run bench -- --phases parse\n(?:#.*\n)*npm run verify -- --start$/m,
+    );
     const synth = runs.find((run) => run.includes('cdk synth'))!;
     for (const stage of Object.keys(STAGES)) expect(synth).toContain(`-c stage=${stage}`);
   });
@@ -272,7 +276,18 @@ describe('Deploy', () => {
       'role-to-assume': '${{ vars.AWS_DEPLOY_ROLE_ARN }}',
       'aws-region': '${{ vars.AWS_REGION }}',
     });
-    expect(read('deploy.yml')).not.toMatch(/aws-access-key-id|secrets\./);
+    // One secret only: the stage's Plant Store token (not an AWS key) of the verify step.
+    expect(read('deploy.yml')).not.toMatch(/aws-access-key-id|secrets\.(?!VERIFY_TOKEN\b)/);
+    const holders = job.steps.filter((step) => JSON.stringify(step).includes('secrets.'));
+    expect(holders.map((step) => step.name)).toEqual(['Verify the deployment']);
+  });
+
+  it('verifies the stage it deployed after the start check: every case on dev, read-only on prod', () => {
+    const names = job.steps.map((step) => step.name);
+    expect(names.indexOf('Verify the deployment')).toBe(names.indexOf('The functions start') + 1);
+    const verify = job.steps.find((step) => step.name === 'Verify the deployment')!;
+    expect(verify.run).toContain('npm run --silent verify -- --outputs cdk-outputs.json');
+    expect(verify.run).toContain('if [ "$STAGE" = prod ]; then read_only=(--read-only); fi');
   });
 
   it('keeps no dependency cache in the job that holds deploy credentials', () => {
