@@ -143,11 +143,11 @@ export const READ_CASES: readonly VerifyCase[] = [
     changes: true,
     run: async (t) => {
       const id = await t.plant();
-      const etag = await t.etag(id);
       check(await t.send('GET', `/plants/${id}`, { headers: { 'if-match': '"999999"' } }), {
         status: 412,
         text: /^\{"error":412,"message":"plant -?\d+ is at version \d+"\}$/,
       });
+      const etag = await t.etag(id);
       check(await t.send('GET', `/plants/${id}`, { headers: { 'if-match': etag } }), {
         status: 200,
       });
