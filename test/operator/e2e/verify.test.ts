@@ -328,7 +328,13 @@ describe('a broken gateway in front of it', () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   });
-  afterAll(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        proxy.close(() => resolve());
+        proxy.closeAllConnections();
+      }),
+  );
 
   it('fails it (exit 1), naming the read without an ETag and the stale If-Match answered 200', async () => {
     const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
