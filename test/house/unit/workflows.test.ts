@@ -286,7 +286,9 @@ describe('Deploy', () => {
     const names = job.steps.map((step) => step.name);
     expect(names.indexOf('Verify the deployment')).toBe(names.indexOf('The functions start') + 1);
     const verify = job.steps.find((step) => step.name === 'Verify the deployment')!;
-    expect(verify.run).toContain('npm run --silent verify -- --outputs cdk-outputs.json');
+    expect(verify.run).toContain(
+      'npm run --silent --prefix .tooling verify -- --outputs "$PWD/cdk-outputs.json"',
+    );
     expect(verify.run).toContain('if [ "$STAGE" = prod ]; then read_only=(--read-only); fi');
   });
 
