@@ -151,7 +151,8 @@ export class PlantStore {
 
   /**
    * Replaces the members of the plant stored under `id` (all but its id; one left out is
-   * removed) and answers it with its new `version`. `NotFoundError` when there is none (this
+   * removed) and answers it with its new `version` (to a token without `plants:read`, the
+   * plant as sent). `NotFoundError` when there is none (this
    * never creates one), `PreconditionFailedError` when `ifMatch` names another version (not
    * when a retry finds the version this call's own lost attempt made).
    */
@@ -166,11 +167,14 @@ export class PlantStore {
         headers: conditions(options),
       }),
       (answer) =>
-        this.#changed(id, answer, options, (stored) =>
-          NEW_PLANT_MEMBERS.every(
-            (member) => member === 'id' || stored[member] === members[member],
-          ),
-        ),
+        // A token without plants:read is answered 204 and the version: the plant is what it sent.
+        answer.response.status === 204
+          ? this.#withVersion({ id: toId(id), ...members } as StoredPlant, answer)
+          : this.#changed(id, answer, options, (stored) =>
+              NEW_PLANT_MEMBERS.every(
+                (member) => member === 'id' || stored[member] === members[member],
+              ),
+            ),
     );
   }
 
@@ -316,6 +320,11 @@ export class PlantStore {
    */
   #versioned(answer: Answer): VersionedPlant {
     const plant = this.#object<StoredPlant>(answer, (value) => typeof value.id === 'bigint');
+    return this.#withVersion(plant, answer);
+  }
+
+  /** `plant` with the version its answer's `ETag` names, as `#versioned` gives it. */
+  #withVersion(plant: StoredPlant, answer: Answer): VersionedPlant {
     const version = versionOf(answer.response.headers.get('etag'));
     if (version === undefined) throw malformedAnswer(answer.response, 'an ETag that is no version');
     return Object.defineProperty(plant, 'version', { value: version }) as VersionedPlant;
