@@ -390,7 +390,7 @@ export class PlantsTable {
 
 /** The DynamoDB actions of each method (a function given a method is granted them). */
 export const PLANTS_TABLE_ACTIONS = {
-  // A put (again, after a later incarnation's tombstone); the GetItem when refused (dynalite).
+  // A put (again, over a tombstone it met); the GetItem when refused (dynalite).
   putNew: ['dynamodb:PutItem', 'dynamodb:GetItem'],
   get: ['dynamodb:GetItem'],
   // One UpdateItem; on a refused condition, the GetItem that says why (dynalite returns no item).
