@@ -151,19 +151,30 @@ export class PlantStore {
 
   /**
    * Replaces the members of the plant stored under `id` (all but its id; one left out is
-   * removed) and answers it with its new `version`. `NotFoundError` when there is none (this
-   * never creates one), `PreconditionFailedError` when `ifMatch` names another version.
+   * removed) and answers it with its new `version` (to a token without `plants:read`, the
+   * plant as sent). `NotFoundError` when there is none (this
+   * never creates one), `PreconditionFailedError` when `ifMatch` names another version (not
+   * when a retry finds the version this call's own lost attempt made).
    */
   updatePlant(id: PlantId, plant: PlantUpdate, options?: WriteOptions): APIPromise<VersionedPlant> {
+    const members = newPlantMembers(plant);
     return this.#send(
       options,
       () => ({
         method: 'PUT',
         path: plantPath(id),
-        body: JSON.stringify(newPlantMembers(plant)),
+        body: JSON.stringify(members),
         headers: conditions(options),
       }),
-      (answer) => this.#versioned(answer),
+      (answer) =>
+        // A token without plants:read is answered 204 and the version: the plant is what it sent.
+        answer.response.status === 204
+          ? this.#withVersion({ id: toId(id), ...members } as StoredPlant, answer)
+          : this.#changed(id, answer, options, (stored) =>
+              NEW_PLANT_MEMBERS.every(
+                (member) => member === 'id' || stored[member] === members[member],
+              ),
+            ),
     );
   }
 
@@ -172,16 +183,22 @@ export class PlantStore {
    * others; answers the plant with its new `version`. Errors as `updatePlant`.
    */
   patchPlant(id: PlantId, patch: PlantPatch, options?: WriteOptions): APIPromise<VersionedPlant> {
+    const members = newPlantMembers(patch, true);
     return this.#send(
       options,
       () => ({
         method: 'PATCH',
         path: plantPath(id),
-        body: JSON.stringify(newPlantMembers(patch, true)),
+        body: JSON.stringify(members),
         contentType: 'application/merge-patch+json',
         headers: conditions(options),
       }),
-      (answer) => this.#versioned(answer),
+      (answer) =>
+        this.#changed(id, answer, options, (stored) =>
+          Object.entries(members).every(
+            ([member, value]) => stored[member] === (value ?? undefined),
+          ),
+        ),
     );
   }
 
@@ -245,11 +262,11 @@ export class PlantStore {
   #send<T>(
     options: CallOptions | undefined,
     route: () => Route,
-    read: (answer: Answer) => T,
+    read: (answer: Answer) => T | Promise<T>,
   ): APIPromise<T> {
     const answer = (async (): Promise<WithResponse<T>> => {
       const sent = await send(this.#settings, route(), options);
-      return { data: read(sent), response: sent.response };
+      return { data: await read(sent), response: sent.response };
     })();
     return new APIPromise(answer);
   }
@@ -270,11 +287,44 @@ export class PlantStore {
   }
 
   /**
+   * What a change answers: the plant with its new version. A 412 after a retry, when an earlier
+   * attempt's answer was lost, may be that attempt's own doing (it raised the version `ifMatch`
+   * named): the plant is read again, and when it is one version above one `ifMatch` named and
+   * holds what this change sent (`applied`), that attempt made it and it is the answer — as
+   * `deletePlant` takes a 404 after a lost attempt. Otherwise the 412 stands.
+   */
+  async #changed(
+    id: PlantId,
+    answer: Answer,
+    options: WriteOptions | undefined,
+    applied: (stored: Readonly<Record<string, unknown>>) => boolean,
+  ): Promise<VersionedPlant> {
+    const named = options?.ifMatch;
+    if (
+      answer.response.status === 412 &&
+      answer.mayHaveActed &&
+      typeof named !== 'string' &&
+      named !== undefined &&
+      hasErrorMember(parseError(answer.text))
+    ) {
+      const after = (typeof named === 'number' ? [named] : named).map((version) => version + 1);
+      const current = await this.getPlant(id, options).catch(() => undefined);
+      if (current && after.includes(current.version) && applied(current)) return current;
+    }
+    return this.#versioned(answer);
+  }
+
+  /**
    * A stored plant and the version its answer's `ETag` names, as a property that is not
    * enumerable: the plant spreads, compares and prints as the API's StoredPlant.
    */
   #versioned(answer: Answer): VersionedPlant {
     const plant = this.#object<StoredPlant>(answer, (value) => typeof value.id === 'bigint');
+    return this.#withVersion(plant, answer);
+  }
+
+  /** `plant` with the version its answer's `ETag` names, as `#versioned` gives it. */
+  #withVersion(plant: StoredPlant, answer: Answer): VersionedPlant {
     const version = versionOf(answer.response.headers.get('etag'));
     if (version === undefined) throw malformedAnswer(answer.response, 'an ETag that is no version');
     return Object.defineProperty(plant, 'version', { value: version }) as VersionedPlant;

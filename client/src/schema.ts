@@ -52,28 +52,30 @@ export interface paths {
          * Read a plant
          * @description Answers the plant stored under `id`, with its id, and its version as `ETag`. Needs the scope `plants:read`. One strongly consistent read: a plant is readable as soon as its POST has answered.
          *
-         *     With `If-None-Match` naming the stored version, 304 without a body.
+         *     With `If-Match` naming none of its versions, 412; else with `If-None-Match` naming the stored version, 304 without a body.
          *
-         *     Checks run in this order: scope (403), `id` and `If-None-Match` (400), store (200/304/404/503).
+         *     Checks run in this order: scope (403), `id`, `If-Match` and `If-None-Match` (400), store (200/304/404/412/503).
          */
         get: operations["getPlant"];
         /**
          * Replace a plant
          * @description Replaces the members of the plant stored under `id` (all but its id) with the body's: a member left out is removed. Needs the scope `plants:write`. One conditional UpdateItem.
          *
-         *     The body follows POST's rules: JSON (`application/json` or any `application/*+json`) of at most 262144 bytes, `name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100; other members are ignored, a member that appears twice is a 400. An `id` may be sent and must equal the path's.
+         *     The body follows POST's rules: JSON (`application/json` or any `application/*+json` but a patch document: `application/json-patch+json` and `application/merge-patch+json` are 415) of at most 262144 bytes, `name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100; other members are ignored, a member that appears twice is a 400. An `id` may be sent and must equal the path's.
          *
-         *     Each change raises the version by one (`ETag`), also when it repeats what is stored. With `If-Match`, it applies only while the plant is at a version named there: of concurrent changes sent with the same `If-Match`, one is 200 and the others 412, so no change is lost. Without it, the change applies to whatever is stored, atomically (never a partial write). The plant's `createdAt` is kept; `plantUpdated` subscribers are told.
+         *     Each change that changes something raises the version by one (`ETag`); one that changes nothing (`{}`, or the members stored) writes nothing: the version stays and no event is sent. With `If-Match`, it applies only while the plant is at a version named there: of concurrent changes sent with the same `If-Match`, one succeeds and the others are 412, so no change is lost. With `If-None-Match`, only while it is at none named there (`*`: never, since a change needs a plant). Without either, the change applies to whatever is stored, atomically (never a partial write). The plant's `createdAt` is kept; `plantUpdated` subscribers are told.
          *
-         *     Checks run in this order: scope (403), `id` and `If-Match` (400), content type (415), size (413), JSON syntax (400), fields (400), store (200/404/412/503). Nothing is written unless the answer is 200.
+         *     A token that also has `plants:read` is answered the plant (200); a token with `plants:write` alone gets 204 with the new `ETag` and no body: a change never shows a stored member to a token that may not read it.
+         *
+         *     Checks run in this order: scope (403), `id`, `If-Match` and `If-None-Match` (400), content type (415), size (413), JSON syntax (400), fields (400), store (200/204/404/412/503). Nothing is written unless the answer is 200 or 204, and not then when the change changes nothing.
          */
         put: operations["updatePlant"];
         post?: never;
         /**
          * Delete a plant
-         * @description Deletes the plant stored under `id`. Needs the scope `plants:delete`, which tokens get only when asked for. With `If-Match`, only while the plant is at a version it names (412 otherwise, nothing deleted). One write: an UpdateItem marks the plant deleted (so that the deletion, with its version, reaches `plantDeleted` subscribers, and a replay finds it) and keeps it as a tombstone that no read, list or change sees, removed by DynamoDB 35 days later. After a delete the id is free: POST may create it again.
+         * @description Deletes the plant stored under `id`. Needs the scope `plants:delete`, which tokens get only when asked for. With `If-Match`, only while the plant is at a version it names; with `If-None-Match`, only while it is at none (412 otherwise, nothing deleted). One write: an UpdateItem marks the plant deleted (so that the deletion, with its version, reaches `plantDeleted` subscribers, and a replay finds it) and keeps it as a tombstone that no read, list or change sees, removed by DynamoDB 35 days later. After a delete the id is free: POST may create it again, and the new plant's versions continue from the deletion's, so no ETag of the deleted plant matches it.
          *
-         *     Checks run in this order: scope (403), `id` and `If-Match` (400), store (204/404/412/503).
+         *     Checks run in this order: scope (403), `id`, `If-Match` and `If-None-Match` (400), store (204/404/412/503).
          */
         delete: operations["deletePlant"];
         options?: never;
@@ -82,11 +84,13 @@ export interface paths {
          * Change some members of a plant
          * @description Applies a JSON Merge Patch (RFC 7396) to the plant stored under `id`: a member set to a string is set, a member set to `null` is removed (`{"tag":null}`; `name` cannot be removed: `{"name":null}` is a 400), a member left out stays. Needs the scope `plants:write`. One conditional UpdateItem.
          *
-         *     Send `application/merge-patch+json` (or `application/json`), at most 262144 bytes; each string member follows POST's rules (`name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100). An `id` may be sent and must equal the path's.
+         *     Send `application/merge-patch+json` (or `application/json`; any other type, JSON Patch among them, is 415 with `Accept-Patch`), at most 262144 bytes; each string member follows POST's rules (`name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100). An `id` may be sent and must equal the path's.
          *
-         *     Each change raises the version by one (`ETag`), also when it repeats what is stored. With `If-Match`, it applies only while the plant is at a version named there: of concurrent changes sent with the same `If-Match`, one is 200 and the others 412, so no change is lost. Without it, the change applies to whatever is stored, atomically (never a partial write). The plant's `createdAt` is kept; `plantUpdated` subscribers are told.
+         *     Each change that changes something raises the version by one (`ETag`); one that changes nothing (`{}`, or the members stored) writes nothing: the version stays and no event is sent. With `If-Match`, it applies only while the plant is at a version named there: of concurrent changes sent with the same `If-Match`, one succeeds and the others are 412, so no change is lost. With `If-None-Match`, only while it is at none named there (`*`: never, since a change needs a plant). Without either, the change applies to whatever is stored, atomically (never a partial write). The plant's `createdAt` is kept; `plantUpdated` subscribers are told.
          *
-         *     Checks run in this order: scope (403), `id` and `If-Match` (400), content type (415), size (413), JSON syntax (400), fields (400), store (200/404/412/503). Nothing is written unless the answer is 200.
+         *     A token that also has `plants:read` is answered the plant (200); a token with `plants:write` alone gets 204 with the new `ETag` and no body: a change never shows a stored member to a token that may not read it.
+         *
+         *     Checks run in this order: scope (403), `id`, `If-Match` and `If-None-Match` (400), content type (415), size (413), JSON syntax (400), fields (400), store (200/204/404/412/503). Nothing is written unless the answer is 200 or 204, and not then when the change changes nothing.
          */
         patch: operations["patchPlant"];
         trace?: never;
@@ -282,7 +286,7 @@ export interface components {
              */
             message: string;
         };
-        /** @description The newPlant body of a subscriber that chose more events than newPlant: the plant as created, its `type`, its `createdAt` and version 1. A subscriber of newPlant alone receives NewPlant, as always. */
+        /** @description The newPlant body of a subscriber that chose more events than newPlant: the plant as created, its `type`, its `createdAt` and the version it was created at (1, or one more than its deletion for an id created again). A subscriber of newPlant alone receives NewPlant, as always. */
         NewPlantEvent: {
             /** @constant */
             type: "newPlant";
@@ -308,7 +312,7 @@ export interface components {
              * @example 2026-11-25T08:00:00.000Z
              */
             createdAt: string;
-            /** @description The plant's version after this event: 1 when created, one more with each change; a deletion's is the last of its incarnation. The ETag of the plant at that version. */
+            /** @description The plant's version after this event: 1 when created (an id created again continues from its deletion's), one more with each change; a deletion's is the last of its incarnation. The ETag of the plant at that version. */
             version: number;
         };
         /** @description A change (PUT or PATCH): the whole plant after it, with its new version. */
@@ -337,7 +341,7 @@ export interface components {
              * @example 2026-11-25T08:00:00.000Z
              */
             createdAt: string;
-            /** @description The plant's version after this event: 1 when created, one more with each change; a deletion's is the last of its incarnation. The ETag of the plant at that version. */
+            /** @description The plant's version after this event: 1 when created (an id created again continues from its deletion's), one more with each change; a deletion's is the last of its incarnation. The ETag of the plant at that version. */
             version: number;
         };
         /** @description A delete: the id, the `createdAt` of the plant deleted and its last version (one more than the version it had). */
@@ -356,7 +360,7 @@ export interface components {
              * @example 2026-11-25T08:00:00.000Z
              */
             createdAt: string;
-            /** @description The plant's version after this event: 1 when created, one more with each change; a deletion's is the last of its incarnation. The ETag of the plant at that version. */
+            /** @description The plant's version after this event: 1 when created (an id created again continues from its deletion's), one more with each change; a deletion's is the last of its incarnation. The ETag of the plant at that version. */
             version: number;
         };
     };
@@ -709,6 +713,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Answer only if the plant is at one of these versions: `*` (any) or a comma-separated list of entity tags from `ETag`, compared strongly; otherwise 412. Judged before `If-None-Match`. */
+                "If-Match"?: string;
                 /** @description Answer 304 (no body) if the plant is at one of these versions: `*` or a comma-separated list of entity tags from `ETag` (compared weakly: `W/"3"` matches `"3"`). */
                 "If-None-Match"?: string;
             };
@@ -723,7 +729,7 @@ export interface operations {
             /** @description The plant: `id` as a JSON integer with every digit (never a string, never through a float64); `tag` only if the plant has one. `ETag` is its version. */
             200: {
                 headers: {
-                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change that changes something; a plant created again after a delete continues from its deletion's version, so an ETag never names two plants of one id. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -741,13 +747,13 @@ export interface operations {
             /** @description `If-None-Match` names the stored version: no body; `ETag` is that version. */
             304: {
                 headers: {
-                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change that changes something; a plant created again after a delete continues from its deletion's version, so an ETag never names two plants of one id. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description The path id is not an int64's canonical spelling: `id: must be an integer from -9223372036854775808 to 9223372036854775807`; or `If-None-Match` is no list of entity tags. */
+            /** @description The path id is not an int64's canonical spelling: `id: must be an integer from -9223372036854775808 to 9223372036854775807`; or `If-Match` or `If-None-Match` is no list of entity tags. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -799,6 +805,23 @@ export interface operations {
                      * @example {
                      *       "error": 404,
                      *       "message": "no plant with id 9007199254740993"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` names none of the plant's versions: `plant N is at version V`, and `ETag` is the stored version. */
+            412: {
+                headers: {
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change that changes something; a plant created again after a delete continues from its deletion's version, so an ETag never names two plants of one id. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 412,
+                     *       "message": "plant 9007199254740993 is at version 2"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -882,6 +905,8 @@ export interface operations {
             header?: {
                 /** @description Apply only if the plant is at one of these versions: `*` (any version: the plant exists) or a comma-separated list of at most 20 entity tags from `ETag`, e.g. `"3"`, compared strongly (a weak tag `W/"3"` never matches). Otherwise 412 and nothing changes. A value that is no list of entity tags is 400. Without it the request applies to whatever version is stored, still atomically. */
                 "If-Match"?: string;
+                /** @description Apply only if the plant is at none of these versions: a comma-separated list of entity tags from `ETag` (compared weakly), or `*`, which no plant that exists passes (412: a change never creates a plant, so `*` only ever refuses). */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description Identification number of the plant: the canonical decimal spelling of an int64 (`0`, `42`, `-7`; no `+`, no leading zeros, no exponent, no fraction), after percent-decoding. */
@@ -896,10 +921,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The plant after the change: `id` with every digit, `tag` only if the plant has one. `ETag` is its new version. */
+            /** @description The plant after the change (or as stored, when the change changed nothing), to a token with `plants:read`: `id` with every digit, `tag` only if the plant has one. `ETag` is its version. */
             200: {
                 headers: {
-                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change that changes something; a plant created again after a delete continues from its deletion's version, so an ETag never names two plants of one id. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -914,7 +939,16 @@ export interface operations {
                     "application/json": components["schemas"]["StoredPlant"];
                 };
             };
-            /** @description The path id is not an int64's canonical spelling (`id: must be an integer from -9223372036854775808 to 9223372036854775807`), `If-Match` is no list of entity tags, or the body is not JSON, not an object, repeats a member, breaks a field rule or names another id. The message names every offending field and its rule. */
+            /** @description The change was made (or changed nothing), for a token with `plants:write` but not `plants:read`: no body, never a stored member. `ETag` is the version. */
+            204: {
+                headers: {
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change that changes something; a plant created again after a delete continues from its deletion's version, so an ETag never names two plants of one id. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path id is not an int64's canonical spelling (`id: must be an integer from -9223372036854775808 to 9223372036854775807`), `If-Match` or `If-None-Match` is no list of entity tags, or the body is not JSON, not an object, repeats a member, breaks a field rule or names another id. The message names every offending field and its rule. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -971,10 +1005,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `If-Match` names none of the plant's versions: `plant N is at version V`, and `ETag` is the stored version. Nothing changed. Read the plant again, apply your change to it, and send it with the new `ETag`. */
+            /** @description `If-Match` names none of the plant's versions, or `If-None-Match` names its version (`*`: any): `plant N is at version V`, and `ETag` is the stored version. Nothing changed. Read the plant again, apply your change to it, and send it with the new `ETag`. */
             412: {
                 headers: {
-                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change that changes something; a plant created again after a delete continues from its deletion's version, so an ETag never names two plants of one id. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -1001,7 +1035,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
                 };
             };
-            /** @description The content type is not JSON (`application/json` or `application/*+json`). */
+            /** @description The content type is not JSON (`application/json` or `application/*+json`), or is a patch document (`application/json-patch+json`, `application/merge-patch+json`: use PATCH). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1080,6 +1114,8 @@ export interface operations {
             header?: {
                 /** @description Apply only if the plant is at one of these versions: `*` (any version: the plant exists) or a comma-separated list of at most 20 entity tags from `ETag`, e.g. `"3"`, compared strongly (a weak tag `W/"3"` never matches). Otherwise 412 and nothing changes. A value that is no list of entity tags is 400. Without it the request applies to whatever version is stored, still atomically. */
                 "If-Match"?: string;
+                /** @description Apply only if the plant is at none of these versions: a comma-separated list of entity tags from `ETag` (compared weakly), or `*`, which no plant that exists passes (412: a change never creates a plant, so `*` only ever refuses). */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description Identification number of the plant: the canonical decimal spelling of an int64 (`0`, `42`, `-7`; no `+`, no leading zeros, no exponent, no fraction), after percent-decoding. */
@@ -1096,7 +1132,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The path id is not an int64's canonical spelling: `id: must be an integer from -9223372036854775808 to 9223372036854775807`; or `If-Match` is no list of entity tags. */
+            /** @description The path id is not an int64's canonical spelling: `id: must be an integer from -9223372036854775808 to 9223372036854775807`; or `If-Match` or `If-None-Match` is no list of entity tags. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1153,10 +1189,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `If-Match` names none of the plant's versions: `plant N is at version V`, and `ETag` is the stored version. Nothing changed. Read the plant again, apply your change to it, and send it with the new `ETag`. */
+            /** @description `If-Match` names none of the plant's versions, or `If-None-Match` names its version (`*`: any): `plant N is at version V`, and `ETag` is the stored version. Nothing changed. Read the plant again, apply your change to it, and send it with the new `ETag`. */
             412: {
                 headers: {
-                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change that changes something; a plant created again after a delete continues from its deletion's version, so an ETag never names two plants of one id. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -1248,6 +1284,8 @@ export interface operations {
             header?: {
                 /** @description Apply only if the plant is at one of these versions: `*` (any version: the plant exists) or a comma-separated list of at most 20 entity tags from `ETag`, e.g. `"3"`, compared strongly (a weak tag `W/"3"` never matches). Otherwise 412 and nothing changes. A value that is no list of entity tags is 400. Without it the request applies to whatever version is stored, still atomically. */
                 "If-Match"?: string;
+                /** @description Apply only if the plant is at none of these versions: a comma-separated list of entity tags from `ETag` (compared weakly), or `*`, which no plant that exists passes (412: a change never creates a plant, so `*` only ever refuses). */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description Identification number of the plant: the canonical decimal spelling of an int64 (`0`, `42`, `-7`; no `+`, no leading zeros, no exponent, no fraction), after percent-decoding. */
@@ -1263,10 +1301,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The plant after the change: `id` with every digit, `tag` only if the plant has one. `ETag` is its new version. */
+            /** @description The plant after the change (or as stored, when the change changed nothing), to a token with `plants:read`: `id` with every digit, `tag` only if the plant has one. `ETag` is its version. */
             200: {
                 headers: {
-                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change that changes something; a plant created again after a delete continues from its deletion's version, so an ETag never names two plants of one id. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -1281,7 +1319,16 @@ export interface operations {
                     "application/json": components["schemas"]["StoredPlant"];
                 };
             };
-            /** @description The path id is not an int64's canonical spelling (`id: must be an integer from -9223372036854775808 to 9223372036854775807`), `If-Match` is no list of entity tags, or the body is not JSON, not an object, repeats a member, breaks a field rule, removes `name` or names another id. The message names every offending field and its rule. */
+            /** @description The change was made (or changed nothing), for a token with `plants:write` but not `plants:read`: no body, never a stored member. `ETag` is the version. */
+            204: {
+                headers: {
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change that changes something; a plant created again after a delete continues from its deletion's version, so an ETag never names two plants of one id. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path id is not an int64's canonical spelling (`id: must be an integer from -9223372036854775808 to 9223372036854775807`), `If-Match` or `If-None-Match` is no list of entity tags, or the body is not JSON, not an object, repeats a member, breaks a field rule, removes `name` or names another id. The message names every offending field and its rule. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1338,10 +1385,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `If-Match` names none of the plant's versions: `plant N is at version V`, and `ETag` is the stored version. Nothing changed. Read the plant again, apply your change to it, and send it with the new `ETag`. */
+            /** @description `If-Match` names none of the plant's versions, or `If-None-Match` names its version (`*`: any): `plant N is at version V`, and `ETag` is the stored version. Nothing changed. Read the plant again, apply your change to it, and send it with the new `ETag`. */
             412: {
                 headers: {
-                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
+                    /** @description The plant's version as a strong entity tag: `"1"` when created, one more after each change that changes something; a plant created again after a delete continues from its deletion's version, so an ETag never names two plants of one id. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one. */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -1368,16 +1415,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
                 };
             };
-            /** @description The content type is not JSON (`application/json` or `application/*+json`). */
+            /** @description The content type is neither `application/merge-patch+json` nor `application/json` (JSON Patch, `application/json-patch+json`, is not supported). `Accept-Patch` names the patch format taken. */
             415: {
                 headers: {
+                    /** @description The patch format PATCH takes (RFC 5789 section 3.1). */
+                    "Accept-Patch"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "error": 415,
-                     *       "message": "content-type text/plain is not accepted; send application/json"
+                     *       "message": "content-type text/plain is not accepted; send application/merge-patch+json or application/json"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -1,5 +1,5 @@
 /** DELETE /plants/{id}: an adapter from the HTTP API event to `deletePlant` and back. */
-import { readIfMatch } from '../plants/conditional';
+import { readPreconditions } from '../plants/conditional';
 import { emptyResponse } from '../http/answers';
 import { plantsHandler } from '../plants/handler';
 import { PLANTS_DELETE } from '../tokens/principal';
@@ -14,7 +14,7 @@ export const makeDeletePlantHandler = plantsHandler<typeof DELETE_PLANT_GRANTS.t
     const id = readPlantId(event);
     // A deletion cannot be undone: the log line keeps who deleted what.
     log.set({ plantId: String(id) });
-    await deletePlant(plants, id, { ifMatch: readIfMatch(event) });
+    await deletePlant(plants, id, readPreconditions(event));
     return { outcome: 'deleted', response: emptyResponse(204) };
   },
 );

@@ -1,5 +1,5 @@
 /** GET /plants/{id}: an adapter from the HTTP API event to `getPlant` and back. */
-import { plantResponse, readIfNoneMatch } from '../plants/conditional';
+import { plantResponse, readPreconditions, requireMatch } from '../plants/conditional';
 import { etagOf, names } from '../plants/versions';
 import { emptyResponse } from '../http/answers';
 import { plantsHandler } from '../plants/handler';
@@ -14,8 +14,9 @@ export const makeGetPlantHandler = plantsHandler<typeof GET_PLANT_GRANTS.tables.
   async ({ event, plants, log }) => {
     const id = readPlantId(event);
     log.set({ plantId: String(id) });
-    const ifNoneMatch = readIfNoneMatch(event);
+    const { ifMatch, ifNoneMatch } = readPreconditions(event);
     const plant = await getPlant(plants, id);
+    requireMatch(id, ifMatch, plant.version);
     if (ifNoneMatch && names(ifNoneMatch, plant.version)) {
       return {
         outcome: 'not-modified',

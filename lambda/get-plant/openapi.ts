@@ -7,9 +7,11 @@ import {
   ETAG,
   ID_ERROR,
   ID_MESSAGE,
+  IF_MATCH_READ,
   IF_NONE_MATCH,
   NOT_FOUND,
   PLANT_ID,
+  PRECONDITION_FAILED,
 } from '../plants/openapi/answers';
 import type { OperationDescription } from '../plants/openapi/descriptions';
 import { EXAMPLE_PLANT } from '../plants/example-plant';
@@ -22,11 +24,11 @@ export const GET_PLANT_OPENAPI: OperationDescription = {
   description: [
     'Answers the plant stored under `id`, with its id, and its version as `ETag`. Needs the scope `plants:read`. One strongly consistent read: a plant is readable as soon as its POST has answered.',
     '',
-    'With `If-None-Match` naming the stored version, 304 without a body.',
+    'With `If-Match` naming none of its versions, 412; else with `If-None-Match` naming the stored version, 304 without a body.',
     '',
-    'Checks run in this order: scope (403), `id` and `If-None-Match` (400), store (200/304/404/503).',
+    'Checks run in this order: scope (403), `id`, `If-Match` and `If-None-Match` (400), store (200/304/404/412/503).',
   ].join('\n'),
-  parameters: [PLANT_ID, IF_NONE_MATCH],
+  parameters: [PLANT_ID, IF_MATCH_READ, IF_NONE_MATCH],
   answers: {
     200: {
       description:
@@ -40,7 +42,7 @@ export const GET_PLANT_OPENAPI: OperationDescription = {
       headers: { ETag: ETAG },
     },
     400: {
-      description: `The path id is not an int64's canonical spelling: ${ID_MESSAGE}; or \`If-None-Match\` is no list of entity tags.`,
+      description: `The path id is not an int64's canonical spelling: ${ID_MESSAGE}; or \`If-Match\` or \`If-None-Match\` is no list of entity tags.`,
       body: 'Error',
       example: ID_ERROR,
     },
@@ -49,6 +51,11 @@ export const GET_PLANT_OPENAPI: OperationDescription = {
       description: 'No plant has this id: `no plant with id N`.',
       body: 'Error',
       example: NOT_FOUND,
+    },
+    412: {
+      ...PRECONDITION_FAILED,
+      description:
+        "`If-Match` names none of the plant's versions: `plant N is at version V`, and `ETag` is the stored version.",
     },
   },
 };

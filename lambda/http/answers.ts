@@ -62,10 +62,10 @@ export class PayloadTooLarge extends HttpError {
   }
 }
 
-/** 415: the body's media type is not accepted. */
+/** 415: the body's media type is not accepted (PATCH says which it takes in `Accept-Patch`). */
 export class UnsupportedMediaType extends HttpError {
-  constructor(message: string) {
-    super(415, message);
+  constructor(message: string, headers: Readonly<Record<string, string>> = {}) {
+    super(415, message, headers);
   }
 }
 

@@ -1,25 +1,26 @@
 /** Changing a plant (PUT and PATCH): one conditional UpdateItem, which never creates one. */
 import { BadRequest } from '../http/answers';
-import type { PlantsStore, Versioned } from './table';
+import type { Changed, PlantsStore } from './table';
 import { written } from './conditional';
 import type { PlantChange } from './item';
-import type { Validators } from './versions';
+import type { Preconditions } from './write-condition';
 
 /**
- * Applies `change` to the plant under `id`, when there is one and, with `ifMatch`, at a version
- * it names; answers the plant after the change (its version one more), or throws `NotFound` or
- * `PreconditionFailed`. Atomic: concurrent changes each apply whole, one after another.
+ * Applies `change` to the plant under `id`, when there is one and it meets the preconditions;
+ * answers the plant after the change (its version one more), or as it is (`unchanged`, no write)
+ * when the change would change nothing; or throws `NotFound` or `PreconditionFailed`. Atomic:
+ * concurrent changes each apply whole, one after another.
  */
 export async function changePlant(
   plants: Pick<PlantsStore, 'update'>,
   id: bigint,
   change: PlantChange,
-  options: { readonly ifMatch?: Validators; readonly by: string; readonly now?: Date },
-): Promise<Versioned> {
-  const { ifMatch, by, now = new Date() } = options;
+  options: Preconditions & { readonly by: string; readonly now?: Date },
+): Promise<Changed> {
+  const { by, now = new Date(), ...preconditions } = options;
   return written(
     id,
-    await plants.update(id, change, { ifMatch, audit: { at: now.toISOString(), by } }),
+    await plants.update(id, change, { ...preconditions, audit: { at: now.toISOString(), by } }),
   );
 }
 

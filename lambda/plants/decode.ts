@@ -11,7 +11,7 @@ import { describeIssues, StoredPlant } from './schemas';
 import { FIRST_VERSION } from './versions';
 
 const KEY = PLANTS_TABLE.partitionKey.name;
-const { version: VERSION, deletedAt: DELETED_AT } = PLANT_ATTRIBUTES;
+const { version: VERSION, firstVersion: FIRST, deletedAt: DELETED_AT } = PLANT_ATTRIBUTES;
 
 /** A stored plant and its version. */
 export interface Versioned {
@@ -48,6 +48,15 @@ export function versionOf(item: Record<string, unknown>): number {
   return version === undefined ? FIRST_VERSION : Number(String(version));
 }
 
+/**
+ * The version an item's plant was created at: 1, or, for a plant created again over its
+ * tombstone, one more than the tombstone's (its `firstVersion`).
+ */
+export function firstVersionOf(item: Record<string, unknown>): number {
+  const version = item[FIRST];
+  return version === undefined ? FIRST_VERSION : Number(String(version));
+}
+
 /** Whether an item is marked deleted: a deleted plant's tombstone, absent for every reader. */
 export function isDeleted(item: Record<string, unknown>): boolean {
   return item[DELETED_AT] !== undefined;
@@ -58,8 +67,12 @@ export function decodePlantImage(image: Record<string, unknown>): StoredPlant {
   return decodePlant(unmarshall(image as Parameters<typeof unmarshall>[0], { wrapNumbers: true }));
 }
 
-/** A stored item's plant, version and when it was created, last changed and marked deleted. */
+/**
+ * A stored item's plant, version, the version it was created at, and when it was created, last
+ * changed and marked deleted.
+ */
 export interface ImageState extends Versioned {
+  readonly firstVersion: number;
   readonly createdAt?: string;
   readonly updatedAt?: string;
   readonly deletedAt?: string;
@@ -71,6 +84,7 @@ export function decodeImageState(image: Record<string, unknown>): ImageState {
   const text = (name: string) => (typeof item[name] === 'string' ? { [name]: item[name] } : {});
   return {
     ...decodeVersioned(item),
+    firstVersion: firstVersionOf(item),
     ...text('createdAt'),
     ...text(PLANT_ATTRIBUTES.updatedAt),
     ...text(DELETED_AT),

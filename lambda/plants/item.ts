@@ -11,12 +11,16 @@ import {
   type PlantMembers,
 } from './schemas';
 import { PLANTS_TABLE } from '../aws/tables';
-import type { Validators } from './versions';
 
 /** The attributes a change or a delete writes, by role. */
 export const PLANT_ATTRIBUTES = {
-  /** The number of changes plus one (a number; absent: 1). */
+  /**
+   * The number of changes plus one (a number; absent: 1). A plant created again over its
+   * tombstone continues from the tombstone's, so that no version of an id repeats.
+   */
   version: 'version',
+  /** The version a plant created again began at (absent: 1): what its newPlant event carries. */
+  firstVersion: 'firstVersion',
   /** When and by whom (token id) the last change was made. */
   updatedAt: 'updatedAt',
   updatedBy: 'updatedBy',
@@ -159,30 +163,6 @@ export function changeExpression(
   });
   const update = `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`;
   return { update, names, values };
-}
-
-/**
- * The condition of every change and delete: the plant is there, not deleted, and — with an
- * `If-Match` that is not `*` — at one of the versions it names (none of ours: never).
- */
-export function matchCondition(ifMatch: Validators | undefined): {
-  readonly expression: string;
-  readonly names: Readonly<Record<string, string>>;
-  readonly values: Readonly<Record<string, unknown>>;
-} {
-  const names = {
-    '#key': PLANTS_TABLE.partitionKey.name,
-    '#deletedAt': PLANT_ATTRIBUTES.deletedAt,
-    '#version': PLANT_ATTRIBUTES.version,
-  };
-  const present = 'attribute_exists(#key) AND attribute_not_exists(#deletedAt)';
-  if (!ifMatch || ifMatch.any) return { expression: present, names, values: {} };
-  const values = Object.fromEntries(ifMatch.versions.map((version, n) => [`:v${n}`, version]));
-  const terms = Object.keys(values).map((placeholder) => `#version = ${placeholder}`);
-  if (ifMatch.versions.includes(1)) terms.push('attribute_not_exists(#version)');
-  // No version of ours: a term that never holds, so that the write still reads the old item.
-  if (terms.length === 0) terms.push('attribute_not_exists(#key)');
-  return { expression: `${present} AND (${terms.join(' OR ')})`, names, values };
 }
 
 /**

@@ -15,34 +15,75 @@ export const MAX_BODY_BYTES = 262_144;
 
 /** `application/json` or any `application/*+json` (`application/merge-patch+json` among them). */
 const JSON_MEDIA_TYPE = /^application\/(?:[a-z0-9!#$&^_.+-]+\+)?json$/;
+/** The media type of a JSON Merge Patch (RFC 7396), the one patch format PATCH takes. */
+export const MERGE_PATCH = 'application/merge-patch+json';
+/** Documents that describe a change rather than a plant: JSON Patch (RFC 6902) and merge patch. */
+const PATCH_DOCUMENTS = ['application/json-patch+json', MERGE_PATCH];
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** The body, checked and parsed (ids exact), then validated by `schema`: its output, or a 400. */
+/** The media types (lower case, without parameters) a body may have, and what a 415 says. */
+export interface BodyMediaTypes {
+  readonly accepts: (mediaType: string) => boolean;
+  /** What the 415's message tells the caller to send. */
+  readonly send: string;
+  /** Headers of the 415. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A new plant (POST): `application/json` or any `application/*+json`. */
+export const JSON_BODY: BodyMediaTypes = {
+  accepts: (type) => JSON_MEDIA_TYPE.test(type),
+  send: 'application/json',
+};
+
+/** A whole plant (PUT): as POST, but not a patch document, which a replacement cannot be. */
+export const PLANT_BODY: BodyMediaTypes = {
+  accepts: (type) => JSON_BODY.accepts(type) && !PATCH_DOCUMENTS.includes(type),
+  send: 'application/json',
+};
+
+/**
+ * A JSON Merge Patch (PATCH): `application/merge-patch+json` or `application/json`; any other
+ * (JSON Patch among them) is a 415 that says so in `Accept-Patch` (RFC 5789 section 2.2).
+ */
+export const MERGE_PATCH_BODY: BodyMediaTypes = {
+  accepts: (type) => type === MERGE_PATCH || type === 'application/json',
+  send: `${MERGE_PATCH} or application/json`,
+  headers: { 'accept-patch': MERGE_PATCH },
+};
+
+/**
+ * The body, checked (its media type one of `mediaTypes`) and parsed (ids exact), then validated
+ * by `schema`: its output, or a 4xx.
+ */
 export function readJsonBody<TSchema extends v.GenericSchema>(
   event: APIGatewayProxyEventV2,
   schema: TSchema,
+  mediaTypes: BodyMediaTypes = JSON_BODY,
 ): v.InferOutput<TSchema> {
-  checkContentType(header(event, 'content-type'));
+  checkContentType(header(event, 'content-type'), mediaTypes);
   const result = v.safeParse(schema, parseBody(decodeBody(event)));
   if (!result.success) throw new BadRequest(describeIssues(result.issues));
   return result.output;
 }
 
-function checkContentType(contentType: string | undefined): void {
+function checkContentType(contentType: string | undefined, mediaTypes: BodyMediaTypes): void {
   const [mediaType = '', ...parameters] = (contentType ?? '').split(';');
   const charset = parameters
     .map((parameter) => parameter.trim().toLowerCase())
     .find((parameter) => parameter.startsWith('charset='));
   const charsetValue = charset?.slice('charset='.length).replace(/^"|"$/g, '');
-  if (!JSON_MEDIA_TYPE.test(mediaType.trim().toLowerCase())) {
+  const { accepts, send, headers } = mediaTypes;
+  if (!accepts(mediaType.trim().toLowerCase())) {
     throw new UnsupportedMediaType(
       contentType
-        ? `content-type ${contentType} is not accepted; send application/json`
-        : 'content-type is required; send application/json',
+        ? `content-type ${contentType} is not accepted; send ${send}`
+        : `content-type is required; send ${send}`,
+      headers,
     );
   }
   if (charsetValue !== undefined && charsetValue !== 'utf-8' && charsetValue !== 'utf8') {
-    throw new UnsupportedMediaType(`charset ${charsetValue} is not accepted; send UTF-8`);
+    throw new UnsupportedMediaType(`charset ${charsetValue} is not accepted; send UTF-8`, headers);
   }
 }
 

@@ -23,11 +23,10 @@ import type { NewPlant, PlantMembers, StoredPlant } from './schemas';
 import type { MethodActions } from '../aws/table-definition';
 import { PLANTS_BY_TAG_INDEX, PLANTS_TABLE } from '../aws/tables';
 import { indexBuildingError } from './index-building';
-import { FIRST_VERSION, type Validators } from '../plants/versions';
+import { FIRST_VERSION } from '../plants/versions';
 import {
   changeExpression,
   isEmptyIndexKeyRefusal,
-  matchCondition,
   PLANT_ATTRIBUTES,
   readMembers,
   storedMembers,
@@ -36,11 +35,20 @@ import {
   type ItemUpdate,
   type PlantChange,
 } from '../plants/item';
+import {
+  changesSomething,
+  createOverTombstone,
+  leavesUnchanged,
+  preconditionsHold,
+  withCondition,
+  writeCondition,
+  type Preconditions,
+} from './write-condition';
 
 const KEY = PLANTS_TABLE.partitionKey.name;
 const { deletedAt: DELETED_AT } = PLANT_ATTRIBUTES;
 const CREATED_AT = 'createdAt';
-/** A create's puts at most: one, and one after each later incarnation's tombstone met. */
+/** A create's puts at most: one, and one over each tombstone met. */
 const PUT_ATTEMPTS = 3;
 
 import {
@@ -78,7 +86,15 @@ export interface ScanPage {
   readonly last?: bigint;
 }
 
-/** Why a conditional write wrote nothing: no plant under the id, or another version of it. */
+/** What a change answers: the plant and its version, `unchanged` when it wrote nothing. */
+export interface Changed extends Versioned {
+  readonly unchanged?: true;
+}
+
+/**
+ * Why a conditional write wrote nothing: no plant under the id, or a version that fails the
+ * preconditions.
+ */
 export type Refusal =
   { readonly refused: 'missing' } | { readonly refused: 'version'; readonly version: number };
 
@@ -105,47 +121,45 @@ export class PlantsTable {
    * Stores `plant` unless its id is taken (one conditional put). Answers `undefined` when it
    * wrote, else the stored plant's members: from the failed condition when the engine
    * returns the old item (DynamoDB does), from a strongly consistent read when not (dynalite).
-   * A deleted plant's tombstone does not hold its id, but a create never goes below it: when the
-   * tombstone's incarnation was created at or after `audit.createdAt` (this request's clock was
-   * read before a slower put), the plant is stored as created just after it, so that a receiver
-   * ordering one id's events by (createdAt, version) never takes the new plant for a stale one.
+   * A deleted plant's tombstone does not hold its id: the put is made again over that very
+   * tombstone (its version in the condition), and the new plant continues its life's numbering
+   * (version and `firstVersion` one more than the tombstone's), so that no ETag of the id repeats
+   * while the tombstone is kept; it is created after the tombstone's incarnation too (this
+   * request's clock may have been read before a slower create's), so that a receiver ordering
+   * one id's events by (createdAt, version) never takes the new plant for a stale one.
    */
   async putNew(
     plant: NewPlant,
     audit: { readonly createdAt: string; readonly createdBy: string },
   ): Promise<TakenBy | undefined> {
-    let createdAt = audit.createdAt;
+    let tombstone: Record<string, unknown> | undefined;
     for (let attempt = 0; attempt < PUT_ATTEMPTS; attempt += 1) {
-      const old = await this.putUnlessTaken(plant, { ...audit, createdAt });
+      const old = await this.putUnlessTaken(plant, audit, tombstone);
       if (old === 'written') return undefined;
       if (old && !isDeleted(old)) return readMembers(old);
-      // A later incarnation's tombstone (or an item gone since the put): after it, by this clock.
-      const after = typeof old?.createdAt === 'string' ? Date.parse(old.createdAt) + 1 : 0;
-      createdAt = new Date(Math.max(Date.now(), after)).toISOString();
+      // A tombstone to put over (or nothing: gone since, purged by TTL).
+      tombstone = old;
     }
     throw new ServiceUnavailable('the plant id is being created and deleted concurrently');
   }
 
-  /** One conditional put of a create; the item that refused it, if any is there. */
+  /** One conditional put of a create, on a free id or over `tombstone`; the item that refused it. */
   private async putUnlessTaken(
     plant: NewPlant,
     audit: { readonly createdAt: string; readonly createdBy: string },
+    tombstone: Record<string, unknown> | undefined,
   ): Promise<'written' | Record<string, unknown> | undefined> {
+    const over = tombstone && createOverTombstone(tombstone, audit.createdAt);
     try {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { [KEY]: plant.id, ...storedMembers(plant), ...audit },
-          // A tombstone does not hold its id, unless its incarnation is not older than this one.
-          ConditionExpression:
-            'attribute_not_exists(#key) OR (attribute_exists(#deletedAt) AND ' +
-            '(attribute_not_exists(#createdAt) OR #createdAt < :createdAt))',
-          ExpressionAttributeNames: {
-            '#key': KEY,
-            '#deletedAt': DELETED_AT,
-            '#createdAt': CREATED_AT,
-          },
-          ExpressionAttributeValues: { ':createdAt': audit.createdAt },
+          Item: { [KEY]: plant.id, ...storedMembers(plant), ...audit, ...over?.attributes },
+          ConditionExpression: over?.expression ?? 'attribute_not_exists(#key)',
+          ExpressionAttributeNames: over?.names ?? { '#key': KEY },
+          ...(over && Object.keys(over.values).length > 0
+            ? { ExpressionAttributeValues: over.values }
+            : {}),
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
@@ -168,33 +182,36 @@ export class PlantsTable {
 
   /**
    * Changes the plant under `id` (one UpdateItem): sets and removes its members as `change`
-   * says, raises its version by one and records who and when. Writes only when a plant is there
-   * and, with `ifMatch`, at one of those versions; answers the plant after the change, or why
-   * nothing was written.
+   * says, raises its version by one and records who and when. Writes only when a plant is there,
+   * meets the preconditions, and would change: answers the plant after the change, the plant as
+   * it is (`unchanged`) when the change would change nothing, or why nothing was written.
    */
   async update(
     id: bigint,
     change: PlantChange,
-    options: { readonly ifMatch?: Validators; readonly audit: ChangeAudit },
-  ): Promise<Versioned | Refusal> {
+    options: Preconditions & { readonly audit: ChangeAudit },
+  ): Promise<Changed | Refusal> {
     const { at, by } = options.audit;
-    const expression = changeExpression(change, { at, by });
-    return this.conditionalWrite(id, expression, options.ifMatch);
+    const expression = withCondition(
+      changeExpression(change, { at, by }),
+      changesSomething(change),
+    );
+    return this.conditionalWrite(id, expression, options, (item) => leavesUnchanged(change, item));
   }
 
   /**
-   * Deletes the plant under `id`, when it is there and, with `ifMatch`, at one of those versions;
-   * answers it with the deletion's version, or why nothing was deleted. One UpdateItem makes the
-   * item its tombstone (`tombstoneExpression`: version + 1, `deletedAt`, out of the tag index,
-   * removed by TTL weeks later), so that the stream's record of the deletion, and later a replay,
-   * say which plant and version went (a REMOVE record of a NEW_IMAGE stream holds only the key).
-   * A tombstone is absent for every reader and writer but a create.
+   * Deletes the plant under `id`, when it is there and meets the preconditions; answers it with
+   * the deletion's version, or why nothing was deleted. One UpdateItem makes the item its
+   * tombstone (`tombstoneExpression`: version + 1, `deletedAt`, out of the tag index, removed by
+   * TTL weeks later), so that the stream's record of the deletion, and later a replay, say which
+   * plant and version went (a REMOVE record of a NEW_IMAGE stream holds only the key). A
+   * tombstone is absent for every reader and writer but a create, which continues its versions.
    */
   async delete(
     id: bigint,
-    options: { readonly ifMatch?: Validators; readonly at: string },
+    options: Preconditions & { readonly at: string },
   ): Promise<Versioned | Refusal> {
-    return this.conditionalWrite(id, tombstoneExpression(options.at), options.ifMatch);
+    return this.conditionalWrite(id, tombstoneExpression(options.at), options);
   }
 
   /**
@@ -289,30 +306,31 @@ export class PlantsTable {
   }
 
   /**
-   * One UpdateItem of a plant that is there and not deleted, at a version `ifMatch` names; the
-   * item after it, or why it wrote nothing: from the failed condition's old item when the
-   * engine returns it (DynamoDB does), else from a strongly consistent read (dynalite). A
-   * tombstone is no plant: missing.
+   * One UpdateItem of a plant that is there, not deleted and meeting `preconditions`; the item
+   * after it, the item as it is when `unchanged` says the write had nothing to do, or why it
+   * wrote nothing: from the failed condition's old item when the engine returns it (DynamoDB
+   * does), else from a strongly consistent read (dynalite). A tombstone is no plant: missing.
    */
   private async conditionalWrite(
     id: bigint,
     expression: ItemUpdate,
-    ifMatch: Validators | undefined,
-  ): Promise<Versioned | Refusal> {
+    preconditions: Preconditions,
+    unchanged: (item: Record<string, unknown>) => boolean = () => false,
+  ): Promise<Changed | Refusal> {
     try {
-      return await this.write(id, expression, ifMatch);
+      return await this.write(id, expression, preconditions, unchanged);
     } catch (error) {
       if (!isEmptyIndexKeyRefusal(error)) throw error;
     }
     // An item stored before the index with an empty tag: stored as its marker by this write,
     // on the condition that the tag is still empty.
-    const marked = await this.write(id, withEmptyKeysMarked(expression), ifMatch);
+    const marked = await this.write(id, withEmptyKeysMarked(expression), preconditions, unchanged);
     if (!('refused' in marked && marked.refused === 'version')) return marked;
     // Refused: a concurrent change may have given the tag a value since, which is no precondition
     // of the caller's. Once more as asked, judged by its own condition (a second empty-tag refusal
     // means the tag keeps changing under us: unavailable, retried by the caller).
     try {
-      return await this.write(id, expression, ifMatch);
+      return await this.write(id, expression, preconditions, unchanged);
     } catch (error) {
       if (!isEmptyIndexKeyRefusal(error)) throw error;
       throw new ServiceUnavailable('store unavailable', { cause: error });
@@ -323,9 +341,10 @@ export class PlantsTable {
   private async write(
     id: bigint,
     expression: ItemUpdate,
-    ifMatch: Validators | undefined,
-  ): Promise<Versioned | Refusal> {
-    const condition = matchCondition(ifMatch);
+    preconditions: Preconditions,
+    unchanged: (item: Record<string, unknown>) => boolean,
+  ): Promise<Changed | Refusal> {
+    const condition = writeCondition(preconditions);
     let old: Record<string, unknown> | undefined;
     try {
       const { Attributes } = await this.client.send(
@@ -353,7 +372,11 @@ export class PlantsTable {
       old = error.Item ? unmarshall(error.Item, { wrapNumbers: true }) : await this.item(id);
     }
     if (!old || isDeleted(old)) return { refused: 'missing' };
-    return { refused: 'version', version: versionOf(old) };
+    const version = versionOf(old);
+    if (preconditionsHold(preconditions, version) && unchanged(old)) {
+      return { ...decodeVersioned(old), unchanged: true };
+    }
+    return { refused: 'version', version };
   }
 
   private async call<T>(send: () => Promise<T>): Promise<T> {
@@ -367,7 +390,7 @@ export class PlantsTable {
 
 /** The DynamoDB actions of each method (a function given a method is granted them). */
 export const PLANTS_TABLE_ACTIONS = {
-  // A put (again, after a later incarnation's tombstone); the GetItem when refused (dynalite).
+  // A put (again, over a tombstone it met); the GetItem when refused (dynalite).
   putNew: ['dynamodb:PutItem', 'dynamodb:GetItem'],
   get: ['dynamodb:GetItem'],
   // One UpdateItem; on a refused condition, the GetItem that says why (dynalite returns no item).

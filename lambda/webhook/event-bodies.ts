@@ -25,7 +25,7 @@ const ORDERING = {
     v.integer(),
     v.minValue(1),
     v.description(
-      "The plant's version after this event: 1 when created, one more with each change; a deletion's is the last of its incarnation. The ETag of the plant at that version.",
+      "The plant's version after this event: 1 when created (an id created again continues from its deletion's), one more with each change; a deletion's is the last of its incarnation. The ETag of the plant at that version.",
     ),
   ),
 };
@@ -34,7 +34,7 @@ const ORDERING = {
 export const NewPlantEvent = v.pipe(
   v.object({ type: v.literal('newPlant'), id, ...members, ...ORDERING }),
   v.description(
-    'The newPlant body of a subscriber that chose more events than newPlant: the plant as created, its `type`, its `createdAt` and version 1. A subscriber of newPlant alone receives NewPlant, as always.',
+    'The newPlant body of a subscriber that chose more events than newPlant: the plant as created, its `type`, its `createdAt` and the version it was created at (1, or one more than its deletion for an id created again). A subscriber of newPlant alone receives NewPlant, as always.',
   ),
 );
 

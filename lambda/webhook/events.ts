@@ -4,7 +4,6 @@
  * stream record's kind and image) and `webhook replay` (a table item).
  */
 import { decodeImageState } from '../plants/table';
-import { FIRST_VERSION } from '../plants/versions';
 
 /** Every event, in the order `list` and `--help` name them. */
 export const PLANT_EVENTS = ['newPlant', 'plantUpdated', 'plantDeleted'] as const;
@@ -64,17 +63,18 @@ export interface PlantWrite {
 /**
  * The event a write of the plants table is, from the stream record's kind and its new image (the
  * stream is NEW_IMAGE: no old image to compare). An INSERT is a create; so is a MODIFY whose
- * image has the first version and no deletion mark (a create over a deleted plant's tombstone);
+ * image is at the version its plant was created at and has no deletion mark (a create over a
+ * deleted plant's tombstone, which continues the tombstone's versions);
  * a MODIFY with a mark is a delete (the REMOVE of TTL purging the tombstone later carries only
  * the key, and is no event); any other MODIFY is a change. Throws when the image is not a stored plant.
  */
 export function writeOf(kind: 'INSERT' | 'MODIFY', image: Record<string, unknown>): PlantWrite {
   const state = decodeImageState(image);
-  const { createdAt, version } = state;
+  const { createdAt, version, firstVersion } = state;
   const event: PlantEvent =
     state.deletedAt !== undefined
       ? 'plantDeleted'
-      : kind === 'INSERT' || version === FIRST_VERSION
+      : kind === 'INSERT' || version === firstVersion
         ? 'newPlant'
         : 'plantUpdated';
   const storedAt =

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { RETRY_AFTER_SECONDS, SERVER_MESSAGES } from '../../http/answers';
-import { MAX_BODY_BYTES } from '../json-body';
+import { MAX_BODY_BYTES, MERGE_PATCH } from '../json-body';
 import { MAX_TAGS } from '../versions';
 import { Int64 } from '../schemas';
 import { EXAMPLE_PLANT } from '../example-plant';
@@ -68,7 +68,7 @@ export const PLANT_ID: ParameterDescription = {
 /** `ETag` of an answer that carries a plant: its version, a strong validator. */
 export const ETAG: HeaderDescription = {
   description:
-    'The plant\'s version as a strong entity tag: `"1"` when created, one more after each change. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one.',
+    'The plant\'s version as a strong entity tag: `"1"` when created, one more after each change that changes something; a plant created again after a delete continues from its deletion\'s version, so an ETag never names two plants of one id. Send it back in `If-Match` to change or delete only that version, or in `If-None-Match` to read only a newer one.',
   schema: v.pipe(v.string(), v.regex(/^"[1-9]\d*"$/), v.examples(['"3"'])),
 };
 
@@ -77,6 +77,26 @@ export const IF_MATCH: ParameterDescription = {
   name: 'If-Match',
   in: 'header',
   description: `Apply only if the plant is at one of these versions: \`*\` (any version: the plant exists) or a comma-separated list of at most ${MAX_TAGS} entity tags from \`ETag\`, e.g. \`"3"\`, compared strongly (a weak tag \`W/"3"\` never matches). Otherwise 412 and nothing changes. A value that is no list of entity tags is 400. Without it the request applies to whatever version is stored, still atomically.`,
+  required: false,
+  schema: v.pipe(v.string(), v.examples(['"3"'])),
+};
+
+/** `If-Match` of GET one. */
+export const IF_MATCH_READ: ParameterDescription = {
+  name: 'If-Match',
+  in: 'header',
+  description:
+    'Answer only if the plant is at one of these versions: `*` (any) or a comma-separated list of entity tags from `ETag`, compared strongly; otherwise 412. Judged before `If-None-Match`.',
+  required: false,
+  schema: v.pipe(v.string(), v.examples(['"3"'])),
+};
+
+/** `If-None-Match` of PUT, PATCH and DELETE. */
+export const IF_NONE_MATCH_WRITE: ParameterDescription = {
+  name: 'If-None-Match',
+  in: 'header',
+  description:
+    'Apply only if the plant is at none of these versions: a comma-separated list of entity tags from `ETag` (compared weakly), or `*`, which no plant that exists passes (412: a change never creates a plant, so `*` only ever refuses).',
   required: false,
   schema: v.pipe(v.string(), v.examples(['"3"'])),
 };
@@ -94,7 +114,7 @@ export const IF_NONE_MATCH: ParameterDescription = {
 /** The 412 of a write whose `If-Match` names another version than the stored one. */
 export const PRECONDITION_FAILED: AnswerDescription = {
   description:
-    "`If-Match` names none of the plant's versions: `plant N is at version V`, and `ETag` is the stored version. Nothing changed. Read the plant again, apply your change to it, and send it with the new `ETag`.",
+    "`If-Match` names none of the plant's versions, or `If-None-Match` names its version (`*`: any): `plant N is at version V`, and `ETag` is the stored version. Nothing changed. Read the plant again, apply your change to it, and send it with the new `ETag`.",
   body: 'Error',
   example: error(412, `plant ${EXAMPLE_PLANT.id} is at version 2`),
   headers: { ETag: ETAG },
@@ -112,4 +132,26 @@ export const NOT_JSON: AnswerDescription = {
   description: 'The content type is not JSON (`application/json` or `application/*+json`).',
   body: 'Error',
   example: error(415, 'content-type text/plain is not accepted; send application/json'),
+};
+
+/** 415 of PUT: its content type is not JSON, or is a patch document. */
+export const NOT_A_PLANT: AnswerDescription = {
+  ...NOT_JSON,
+  description: `The content type is not JSON (\`application/json\` or \`application/*+json\`), or is a patch document (\`application/json-patch+json\`, \`${MERGE_PATCH}\`: use PATCH).`,
+};
+
+/** 415 of PATCH: its content type is not a merge patch; `Accept-Patch` says what is. */
+export const NOT_MERGE_PATCH: AnswerDescription = {
+  description: `The content type is neither \`${MERGE_PATCH}\` nor \`application/json\` (JSON Patch, \`application/json-patch+json\`, is not supported). \`Accept-Patch\` names the patch format taken.`,
+  body: 'Error',
+  example: error(
+    415,
+    `content-type text/plain is not accepted; send ${MERGE_PATCH} or application/json`,
+  ),
+  headers: {
+    'Accept-Patch': {
+      description: 'The patch format PATCH takes (RFC 5789 section 3.1).',
+      schema: v.pipe(v.string(), v.examples([MERGE_PATCH])),
+    },
+  },
 };

@@ -14,7 +14,6 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DeliveryQueue } from '../../../lambda/webhook/delivery-queue';
 import { decodeImageState } from '../../../lambda/plants/table';
 import { TOMBSTONE_DAYS } from '../../../lambda/plants/item';
-import { FIRST_VERSION } from '../../../lambda/plants/versions';
 import { deliveriesOf, type PlantImage } from '../../../lambda/webhook/deliveries';
 import { eventsOfItem, type PlantWrite } from '../../../lambda/webhook/events';
 import type { Subscriber } from '../../../lambda/webhook/subscriptions-table';
@@ -137,7 +136,7 @@ export async function replay(range: ReplayRange, deps: ReplayDeps): Promise<Repl
 
 /**
  * The writes a stored plant still shows in `[since, until)`: its create, and its current version's
- * change. A never-changed plant (version 1) shows only its create; a tombstone only its deletion
+ * change. A never-changed plant (at the version it was created at) shows only its create; a tombstone only its deletion
  * (its tag is gone, and the deletion is the last word on its incarnation).
  */
 export function replayedWrites(
@@ -145,7 +144,7 @@ export function replayedWrites(
   since: string,
   until: string | undefined,
 ): PlantWrite[] {
-  const { createdAt, updatedAt, deletedAt, version } = decodeImageState(item);
+  const { createdAt, updatedAt, deletedAt, version, firstVersion } = decodeImageState(item);
   const inRange = (at: string | undefined) =>
     at !== undefined && at >= since && (until === undefined || at < until);
   if (deletedAt !== undefined) {
@@ -155,9 +154,9 @@ export function replayedWrites(
   }
   const writes: PlantWrite[] = [];
   if (inRange(createdAt)) {
-    writes.push({ event: 'newPlant', createdAt, version: FIRST_VERSION, storedAt: createdAt });
+    writes.push({ event: 'newPlant', createdAt, version: firstVersion, storedAt: createdAt });
   }
-  if (version > FIRST_VERSION && inRange(updatedAt)) {
+  if (version > firstVersion && inRange(updatedAt)) {
     writes.push({ event: 'plantUpdated', createdAt, version, storedAt: updatedAt });
   }
   return writes;

@@ -1,9 +1,14 @@
 /**
  * `@plant-store/client` when a deployment fails: which answers and faults are retried and how
- * long between tries, each attempt's timeout and the caller's abort, and what a delete retried
- * after a lost answer reports. The faults are a `fetch` double's (test/support/fake-fetch.ts).
+ * long between tries, each attempt's timeout and the caller's abort, and what a delete or a
+ * change retried after a lost answer reports. The faults are a `fetch` double's (test/support/fake-fetch.ts).
  */
-import { ConnectionError, ConnectionTimeoutError, PlantStore } from '@plant-store/client';
+import {
+  ConnectionError,
+  ConnectionTimeoutError,
+  PlantStore,
+  PreconditionFailedError,
+} from '@plant-store/client';
 import { fakeFetch, fakeStore, TEST_TOKEN } from '../../support/fake-fetch';
 
 describe('retries', () => {
@@ -110,6 +115,70 @@ describe('deletePlant after a retry', () => {
     );
     await expect(fakeStore(fetch).deletePlant(5)).resolves.toBe(false);
     expect(requests).toHaveLength(3);
+  });
+});
+
+describe('updatePlant and patchPlant after a retry', () => {
+  const reset = () => new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+  const moved = (version: number) => ({
+    status: 412,
+    body: `{"error":412,"message":"plant 5 is at version ${version}"}`,
+    headers: { etag: `"${version}"` },
+  });
+  const read = (body: string, version: number) => ({
+    status: 200,
+    body,
+    headers: { etag: `"${version}"` },
+  });
+
+  it('a 412 its own lost attempt caused is the answer (read again: one version on, as sent); any other stands', async () => {
+    const put = fakeFetch(reset(), moved(4), read('{"id":5,"name":"Fern","tag":"new"}', 4));
+    const changed = await fakeStore(put.fetch).updatePlant(
+      5,
+      { name: 'Fern', tag: 'new' },
+      { ifMatch: 3 },
+    );
+    expect([changed, changed.version]).toEqual([{ id: 5n, name: 'Fern', tag: 'new' }, 4]);
+    expect(put.requests.map((r) => r.method)).toEqual(['PUT', 'PUT', 'GET']);
+
+    const patch = fakeFetch(
+      { status: 503, body: '{"message":"Service Unavailable"}' },
+      moved(8),
+      read('{"id":5,"name":"Fern"}', 8),
+    );
+    const patched = await fakeStore(patch.fetch).patchPlant(5, { tag: null }, { ifMatch: [2, 7] });
+    expect([patched, patched.version]).toEqual([{ id: 5n, name: 'Fern' }, 8]);
+
+    // The 412 stands when the plant is not what this call made, or no attempt may have acted.
+    // Another version than one past ifMatch: someone else moved the plant.
+    const later = fakeFetch(reset(), moved(5), read('{"id":5,"name":"Fern","tag":"new"}', 5));
+    await expect(
+      fakeStore(later.fetch).updatePlant(5, { name: 'Fern', tag: 'new' }, { ifMatch: 3 }),
+    ).rejects.toBeInstanceOf(PreconditionFailedError);
+    // One version on, but other members: another writer's change, not ours.
+    const other = fakeFetch(reset(), moved(4), read('{"id":5,"name":"Fern","tag":"old"}', 4));
+    await expect(
+      fakeStore(other.fetch).patchPlant(5, { tag: 'new' }, { ifMatch: 3 }),
+    ).rejects.toMatchObject({ name: 'PreconditionFailedError', currentVersion: 4 });
+    // PUT removes what it does not send: a tag still there is not this PUT's work.
+    const kept = fakeFetch(reset(), moved(4), read('{"id":5,"name":"Fern","tag":"t"}', 4));
+    await expect(
+      fakeStore(kept.fetch).updatePlant(5, { name: 'Fern' }, { ifMatch: 3 }),
+    ).rejects.toBeInstanceOf(PreconditionFailedError);
+    // The first answer proves nothing was written (429): the 412 is the truth, nothing is read.
+    const proven = fakeFetch({ status: 429, body: '{"message":"Too Many Requests"}' }, moved(4));
+    await expect(
+      fakeStore(proven.fetch).patchPlant(5, { tag: 'new' }, { ifMatch: 3 }),
+    ).rejects.toBeInstanceOf(PreconditionFailedError);
+    expect(proven.requests.map((r) => r.method)).toEqual(['PATCH', 'PATCH']);
+    // A token that may not read: the read is refused, and the 412 stands.
+    const writer = fakeFetch(reset(), moved(4), {
+      status: 403,
+      body: '{"error":403,"message":"the token lacks the scope plants:read"}',
+    });
+    await expect(
+      fakeStore(writer.fetch).patchPlant(5, { tag: 'new' }, { ifMatch: 3 }),
+    ).rejects.toBeInstanceOf(PreconditionFailedError);
   });
 });
 

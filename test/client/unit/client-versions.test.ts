@@ -111,3 +111,12 @@ it('an ETag that is not a version is a malformed answer; none (a server before v
   const old = fakeFetch({ status: 200, body: PLANT });
   expect((await store(old.fetch).getPlant(1)).version).toBe(1);
 });
+
+it('a token without plants:read: updatePlant’s 204 answers the plant it sent, at the ETag’s version', async () => {
+  const { fetch } = fakeFetch({ status: 204, headers: { etag: '"4"' } });
+  const replaced = await store(fetch).updatePlant(9007199254740993n, { name: 'Fern', tag: 'new' });
+  expect([replaced, replaced.version]).toEqual([
+    { id: 9007199254740993n, name: 'Fern', tag: 'new' },
+    4,
+  ]);
+});

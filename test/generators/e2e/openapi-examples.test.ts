@@ -136,19 +136,22 @@ it('the function examples of every operation, each provoked', async () => {
   answer = await send('GET', `/plants/${EXAMPLE_ID}`);
   expectExample(answer.body, 'GET /plants/{id} 200 function');
 
-  // The changes: PUT makes version 2; a write that names version 1 is then the 412's example.
+  // The changes: a PATCH makes version 2; a request that names version 1 is then the 412's
+  // example; PUT makes the example plant again (version 3), and PATCH repeats it (no change).
   const one = `/plants/${EXAMPLE_ID}`;
-  answer = await send('PUT', one, { body: '{"name":"Monstera","tag":"aroid"}' });
+  answer = await send('PATCH', one, { body: '{"tag":"changed"}' });
   expect(answer.headers.get('etag')).toBe('"2"');
-  expectExample(answer.body, 'PUT /plants/{id} 200 function');
-  for (const method of ['PUT', 'PATCH', 'DELETE']) {
+  for (const method of ['PUT', 'PATCH', 'DELETE', 'GET']) {
     answer = await send(method, one, {
-      body: method === 'DELETE' ? undefined : '{"name":"Monstera"}',
+      body: method === 'DELETE' || method === 'GET' ? undefined : '{"name":"Monstera"}',
       headers: { 'if-match': '"1"' },
     });
     expect(answer.status).toBe(412);
     expectExample(answer.body, `${method} /plants/{id} 412 function`);
   }
+  answer = await send('PUT', one, { body: '{"name":"Monstera","tag":"aroid"}' });
+  expect(answer.headers.get('etag')).toBe('"3"');
+  expectExample(answer.body, 'PUT /plants/{id} 200 function');
   answer = await send('PATCH', one, { body: '{"tag":"aroid"}' });
   expectExample(answer.body, 'PATCH /plants/{id} 200 function');
   answer = await send('PUT', one, { body: '{"tag":"aroid"}' });

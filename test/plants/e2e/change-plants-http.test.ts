@@ -2,7 +2,8 @@
  * PUT and PATCH /plants/{id} and conditional requests over HTTP against the local runtime (what
  * `npm start` runs), through `@plant-store/client` and raw `fetch` (every answer checked against
  * openapi.json): read-modify-write in two lines, concurrent editors with and without If-Match,
- * ids at the int64 limits, 304, the CORS headers a page's script needs, and the scope.
+ * ids at the int64 limits, 304, the CORS headers a page's script needs, and the scope; who sees
+ * what, versions across delete and re-create, preconditions and media types.
  */
 import {
   NotFoundError,
@@ -10,7 +11,8 @@ import {
   PlantStore,
   PreconditionFailedError,
 } from '@plant-store/client';
-import { useLocalService } from '../../support/local-service';
+import { cliEnvironment, useLocalService } from '../../support/local-service';
+import { runCommand } from '../../support/run-cli';
 
 const service = useLocalService('change-plants');
 let store: PlantStore;
@@ -142,4 +144,94 @@ it('a token without plants:write cannot change a plant', async () => {
   });
   await expect(reader.patchPlant(90n, { name: 'x' })).rejects.toBeInstanceOf(PermissionDeniedError);
   await expect(store.getPlant(90n)).resolves.toEqual({ id: 90n, name: 'Guarded' });
+});
+
+describe('what guards a change, over HTTP', () => {
+  let writer = '';
+  beforeAll(async () => {
+    const created = await runCommand(
+      'token',
+      ['create', '--name', 'e2e writer', '--scopes', 'plants:write'],
+      cliEnvironment(service),
+    );
+    expect(created.code).toBe(0);
+    writer = created.stdout.trim();
+  }, 60_000);
+
+  it('a write-only token: 403 on GET, 204 with the ETag and no body on PUT and PATCH; PATCH {} changes nothing', async () => {
+    await store.createPlant({ id: 500n, name: 'Secret', tag: 'hidden' });
+    const asWriter = { authorization: `Bearer ${writer}` };
+    expect((await send('GET', '/plants/500', asWriter)).status).toBe(403);
+    for (const body of ['{}', '{"name":"Secret"}']) {
+      const unchanged = await send('PATCH', '/plants/500', asWriter, body);
+      expect([unchanged.status, unchanged.headers.get('etag'), unchanged.text]).toEqual([
+        204,
+        '"1"',
+        '',
+      ]);
+    }
+    const put = await send('PUT', '/plants/500', asWriter, '{"name":"Mine"}');
+    expect([put.status, put.headers.get('etag'), put.text]).toEqual([204, '"2"', '']);
+    const read = await store.getPlant(500n);
+    expect([read, read.version]).toEqual([{ id: 500n, name: 'Mine' }, 2]);
+  });
+
+  it('GET "1", DELETE, POST again: a new ETag; the old one is 200 on If-None-Match, 412 on If-Match', async () => {
+    await store.createPlant({ id: 510n, name: 'First' });
+    expect((await send('GET', '/plants/510')).headers.get('etag')).toBe('"1"');
+    expect((await send('DELETE', '/plants/510')).status).toBe(204);
+    expect((await send('POST', '/plants', {}, '{"id":510,"name":"Second"}')).status).toBe(200);
+    const read = await send('GET', '/plants/510');
+    expect([read.status, read.headers.get('etag'), read.text]).toEqual([
+      200,
+      '"3"',
+      '{"id":510,"name":"Second"}',
+    ]);
+    expect((await send('GET', '/plants/510', { 'if-none-match': '"1"' })).status).toBe(200);
+    const lost = await send('PUT', '/plants/510', { 'if-match': '"1"' }, '{"name":"Lost"}');
+    expect([lost.status, lost.text]).toEqual([
+      412,
+      '{"error":412,"message":"plant 510 is at version 3"}',
+    ]);
+    await expect(store.getPlant(510n)).resolves.toEqual({ id: 510n, name: 'Second' });
+  });
+
+  it('If-None-Match: * on PUT and PATCH of a plant that exists is 412; If-Match on GET that does not match is 412', async () => {
+    await store.createPlant({ id: 520n, name: 'Kept' });
+    for (const method of ['PUT', 'PATCH']) {
+      const refused = await send(method, '/plants/520', { 'if-none-match': '*' }, '{"name":"x"}');
+      expect([refused.status, refused.headers.get('etag'), refused.text]).toEqual([
+        412,
+        '"1"',
+        '{"error":412,"message":"plant 520 is at version 1"}',
+      ]);
+    }
+    const read = await send('GET', '/plants/520', { 'if-match': '"2"' });
+    expect([read.status, read.headers.get('etag')]).toEqual([412, '"1"']);
+    expect((await send('GET', '/plants/520', { 'if-match': '"1"' })).status).toBe(200);
+    await expect(store.getPlant(520n)).resolves.toEqual({ id: 520n, name: 'Kept' });
+  });
+
+  it('PATCH as JSON Patch is 415 with Accept-Patch and the Error body; PUT as a merge patch is 415', async () => {
+    await store.createPlant({ id: 530n, name: 'Aloe' });
+    const patch = await send(
+      'PATCH',
+      '/plants/530',
+      { 'content-type': 'application/json-patch+json' },
+      '{"name":"x"}',
+    );
+    expect([patch.status, patch.headers.get('accept-patch'), patch.text]).toEqual([
+      415,
+      'application/merge-patch+json',
+      '{"error":415,"message":"content-type application/json-patch+json is not accepted; send application/merge-patch+json or application/json"}',
+    ]);
+    const put = await send(
+      'PUT',
+      '/plants/530',
+      { 'content-type': 'application/merge-patch+json' },
+      '{"name":"x"}',
+    );
+    expect(put.status).toBe(415);
+    await expect(store.getPlant(530n)).resolves.toEqual({ id: 530n, name: 'Aloe' });
+  });
 });

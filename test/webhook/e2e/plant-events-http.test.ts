@@ -182,7 +182,8 @@ it('tells each subscriber the events it chose, typed and orderable, and nothing 
     ['plantUpdated', 2, 'max 2'],
     ['plantUpdated', 3, 'max 2'],
     ['plantDeleted', 4, null],
-    ['newPlant', 1, 'max again'],
+    // Created again: its versions continue from the deletion's.
+    ['newPlant', 5, 'max again'],
   ]);
   expect(ordered(MIN)).toEqual([
     ['newPlant', 1, 'min'],
@@ -191,7 +192,7 @@ it('tells each subscriber the events it chose, typed and orderable, and nothing 
   expect(ordered(MARKED)).toEqual([
     ['newPlant', 1, 'marked'],
     ['plantDeleted', 2, null],
-    ['newPlant', 1, 'marked again'],
+    ['newPlant', 3, 'marked again'],
   ]);
   expect(typed).toContain(
     `{"type":"plantUpdated","id":${MAX},"name":"max 2","tag":"t","createdAt":"${parse(typed.find((b) => b.includes('"tag":"t"'))!).createdAt}","version":2}`,
