@@ -11,6 +11,7 @@ import { LOAD_HELP } from '../../lab/load/args';
 import { DB_HELP, START_HELP } from '../../npm-start/find';
 import { SMOKE_HELP } from '../../operator/smoke';
 import { TOKEN_HELP } from '../../operator/token-cli';
+import { VERIFY_HELP } from '../../operator/verify/cli';
 import { WEBHOOK_HELP } from '../../operator/webhook/help';
 import { RELEASE_HELP } from '../../release/release-cli';
 import { CAPACITY_HELP } from '../capacity/help';
@@ -24,6 +25,7 @@ const HELP: Readonly<Record<string, string | undefined>> = {
   'token.ts': TOKEN_HELP,
   'webhook.ts': WEBHOOK_HELP,
   'smoke.ts': SMOKE_HELP,
+  'verify.ts': VERIFY_HELP,
   'openapi.ts': OPENAPI_HELP,
   'generate.ts': GENERATE_HELP,
   'release.ts': RELEASE_HELP,

@@ -40,20 +40,6 @@ function npmRunVerify(args: string[], env: Record<string, string> = {}): Promise
   });
 }
 
-/**
- * Cases of the contract whose fixes are not on this branch's base yet (versions across a
- * re-create, the preconditions and media types of changes, a write-only token's 204): a failure
- * of one of these is tolerated here, a pass is a pass. Empty this set once they hold.
- */
-const NOT_YET_HELD = new Set([
-  'read: If-Match that does not match is 412',
-  'put: If-None-Match: * on an existing plant is 412',
-  'patch: a patch that changes nothing makes no new version',
-  'patch: application/json-patch+json is 415 with Accept-Patch',
-  'write-only token: PUT and PATCH answer 204 with the new ETag, never the plant',
-  're-create: a deleted id is created again, and no ETag of its first life matches',
-]);
-
 const service = useLocalService('verify', { authCacheTtlSeconds: 0 });
 const USER_PLANT = {
   id: '9100000000000000042',
@@ -143,7 +129,6 @@ describe('the cases against the local runtime', () => {
 
   it.each(VERIFY_CASES.map((c) => [c.name]))('%s', (name) => {
     const result = results.get(name);
-    if (NOT_YET_HELD.has(name) && result?.result === 'fail') return;
     expect({ name, result: result?.result, detail: result?.detail }).toEqual({
       name,
       result: 'pass',
