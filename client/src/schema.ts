@@ -82,7 +82,7 @@ export interface paths {
          * Change some members of a plant
          * @description Applies a JSON Merge Patch (RFC 7396) to the plant stored under `id`: a member set to a string is set, a member set to `null` is removed (`{"tag":null}`; `name` cannot be removed: `{"name":null}` is a 400), a member left out stays. Needs the scope `plants:write`. One conditional UpdateItem.
          *
-         *     Send `application/merge-patch+json` (or `application/json`), at most 262144 bytes; each string member follows POST's rules (`name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100). An `id` may be sent and must equal the path's.
+         *     Send `application/merge-patch+json` (or `application/json`), at most 262144 bytes; each member follows POST's rules (`name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100). An `id` may be sent and must equal the path's.
          *
          *     Each change raises the version by one (`ETag`), also when it repeats what is stored. With `If-Match`, it applies only while the plant is at a version named there: of concurrent changes sent with the same `If-Match`, one is 200 and the others 412, so no change is lost. Without it, the change applies to whatever is stored, atomically (never a partial write). The plant's `createdAt` is kept; `plantUpdated` subscribers are told.
          *
@@ -245,7 +245,7 @@ export interface components {
              */
             tag?: string;
         };
-        /** @description The body of PATCH /plants/{id}, a JSON Merge Patch (RFC 7396): a member with a string sets it (the rules of NewPlant), `null` removes it (`tag`; `name` is required and cannot be removed), a member left out stays as it is. An `id` may be sent and must then equal the path's. Other members are accepted and ignored. */
+        /** @description The body of PATCH /plants/{id}, a JSON Merge Patch (RFC 7396): a member with a value sets it (the rules of NewPlant), `null` removes it (`tag`; `name` is required and cannot be removed), a member left out stays as it is. An `id` may be sent and must then equal the path's. Other members are accepted and ignored. */
         PlantPatch: {
             /**
              * Format: int64

@@ -17,7 +17,7 @@ export const MAX_BODY_BYTES = 262_144;
 const JSON_MEDIA_TYPE = /^application\/(?:[a-z0-9!#$&^_.+-]+\+)?json$/;
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** The body, checked and parsed (ids exact), then validated by `schema`: its output, or a 400. */
+/** The body, checked and parsed (ids exact, other numbers as their literals), then validated by `schema`: its output, or a 400. */
 export function readJsonBody<TSchema extends v.GenericSchema>(
   event: APIGatewayProxyEventV2,
   schema: TSchema,
@@ -70,7 +70,7 @@ function checkSize(bytes: number): void {
 
 function parseBody(text: string): unknown {
   try {
-    return parseJson(text);
+    return parseJson(text, { literals: true });
   } catch (error) {
     if (error instanceof JsonSyntaxError) throw new BadRequest(error.message);
     throw error;
