@@ -1,7 +1,9 @@
 /**
  * The Plant Store API as TypeScript types, generated from openapi.json by openapi-typescript
- * (int64 as bigint), and the members of NewPlant. Do not edit: `npm run generate` rewrites this file.
+ * (int64 as bigint), the members of NewPlant and where answers hold an int64. Do not edit: `npm run generate` rewrites this file.
  */
+import type { Int64Answers, Int64Locations } from './exact-json.js';
+
 export interface paths {
     "/plants": {
         parameters: {
@@ -80,7 +82,7 @@ export interface paths {
         head?: never;
         /**
          * Change some members of a plant
-         * @description Applies a JSON Merge Patch (RFC 7396) to the plant stored under `id`: a member set to a string is set, a member set to `null` is removed (`{"tag":null}`; `name` cannot be removed: `{"name":null}` is a 400), a member left out stays. Needs the scope `plants:write`. One conditional UpdateItem.
+         * @description Applies a JSON Merge Patch (RFC 7396) to the plant stored under `id`: a member set to a value is set, a member set to `null` is removed (`{"tag":null}`; `name` cannot be removed: `{"name":null}` is a 400), a member left out stays. Needs the scope `plants:write`. One conditional UpdateItem.
          *
          *     Send `application/merge-patch+json` (or `application/json`), at most 262144 bytes; each member follows POST's rules (`name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100). An `id` may be sent and must equal the path's.
          *
@@ -1637,3 +1639,12 @@ export interface operations {
 
 /** The members of NewPlant, in the document's order: what `createPlant` sends. */
 export const NEW_PLANT_MEMBERS = ["id","name","tag"] as const satisfies readonly (keyof components['schemas']['NewPlant'])[];
+
+/**
+ * Where each answer holds an int64 (`format: int64`), by path, method and status: the client
+ * reads a number there as a `bigint` with every digit, and every other number as a `number`.
+ */
+export const INT64_ANSWERS: Int64Answers = {"/plants":{"get":{"200":{"members":{"plants":{"items":{"members":{"id":{"int64":true}}}}}}}},"/plants/{id}":{"get":{"200":{"members":{"id":{"int64":true}}}},"put":{"200":{"members":{"id":{"int64":true}}}},"patch":{"200":{"members":{"id":{"int64":true}}}}}};
+
+/** Where a webhook body (any event's) holds an int64: what `parseExact` reads by default. */
+export const INT64_WEBHOOKS: Int64Locations = {"members":{"id":{"int64":true}}};
