@@ -34,7 +34,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('the client generated from openapi.json', () => {
-  const client = () => new PlantStore({ baseUrl, token: TOKEN, retry: { maxRetries: 0 } });
+  const client = () => new PlantStore({ baseUrl, token: TOKEN, retry: { retries: 0 } });
 
   it('reads each answer id, at the root and in the page array, with every digit', async () => {
     answers = {
@@ -119,7 +119,7 @@ describe('a client generated from a document whose page also holds int64s under 
         join(ROOT, 'client/src/plant-store'),
       ).PlantStore;
     });
-    return new Client!({ baseUrl, token: TOKEN, retry: { maxRetries: 0 } });
+    return new Client!({ baseUrl, token: TOKEN, retry: { retries: 0 } });
   }
 
   it('keeps every int64 the schema places exact: arrays, nested, any member; not by name', async () => {
