@@ -25,7 +25,11 @@ let baseUrl: string;
 beforeAll(async () => {
   server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
-    response.writeHead(200, { 'content-type': 'application/json', etag: '"1"' });
+    response.writeHead(200, {
+      'content-type': 'application/json',
+      etag: '"1"',
+      connection: 'close',
+    });
     response.end(answers[path] ?? '{}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
