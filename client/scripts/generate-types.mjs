@@ -1,8 +1,10 @@
 // src/schema.ts, the client's types, from the repository's openapi.json with openapi-typescript,
-// and the list of NewPlant's members (what createPlant sends, so a member added to the document
-// is sent with no edit to the client). `schemaText(documentText)` is what the repository's
-// `npm run generate` writes (and `--check` compares) from the document it generates; run as a
-// script, this file writes src/schema.ts from the committed openapi.json.
+// the list of NewPlant's members (what createPlant sends, so a member added to the document is
+// sent with no edit to the client), and where each answer and webhook body holds an int64 (what
+// the client reads as a bigint, by the schema's `format: int64`, never by a member's name).
+// `schemaText(documentText)` is what the repository's `npm run generate` writes (and `--check`
+// compares) from the document it generates; run as a script, this file writes src/schema.ts from
+// the committed openapi.json (`--document <file>` and `--output <file>` name others: tests).
 // One change to the generator's defaults: an int64 is a `bigint`, which is what the client
 // returns and accepts, instead of a `number`, which cannot hold one.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -10,13 +12,20 @@ import { fileURLToPath } from 'node:url';
 import { isSafeNumber, parse } from 'lossless-json';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
+import { int64Answers, int64Webhooks } from './int64-locations.mjs';
 
-const DOCUMENT = new URL('../../openapi.json', import.meta.url);
-const OUTPUT = new URL('../src/schema.ts', import.meta.url);
+const option = (name) => {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+};
+const DOCUMENT = option('--document') ?? new URL('../../openapi.json', import.meta.url);
+const OUTPUT = option('--output') ?? new URL('../src/schema.ts', import.meta.url);
 const BANNER = `/**
  * The Plant Store API as TypeScript types, generated from openapi.json by openapi-typescript
- * (int64 as bigint), and the members of NewPlant. Do not edit: \`npm run generate\` rewrites this file.
+ * (int64 as bigint), the members of NewPlant and where answers hold an int64. Do not edit: \`npm run generate\` rewrites this file.
  */
+import type { Int64Answers, Int64Locations } from './exact-json.js';
+
 `;
 
 const BIGINT = ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword);
@@ -36,6 +45,15 @@ export async function schemaText(documentText) {
   const members = `
 /** The members of NewPlant, in the document's order: what \`createPlant\` sends. */
 export const NEW_PLANT_MEMBERS = ${JSON.stringify(newPlantMembers)} as const satisfies readonly (keyof components['schemas']['NewPlant'])[];
+
+/**
+ * Where each answer holds an int64 (\`format: int64\`), by path, method and status: the client
+ * reads a number there as a \`bigint\` with every digit, and every other number as a \`number\`.
+ */
+export const INT64_ANSWERS: Int64Answers = ${JSON.stringify(int64Answers(document))};
+
+/** Where a webhook body (any event's) holds an int64: what \`parseExact\` reads by default. */
+export const INT64_WEBHOOKS: Int64Locations = ${JSON.stringify(int64Webhooks(document))};
 `;
   return BANNER + astToString(ast) + members;
 }

@@ -5,7 +5,7 @@
  */
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { errorFromAnswer, malformedAnswer } from './errors.js';
-import { MalformedJson, parseExact, stringifyWithId } from './exact-json.js';
+import { MalformedJson, parseExact, stringifyWithId, type Int64Answers } from './exact-json.js';
 import { toId, type PlantId } from './ids.js';
 import { levelLogger, type Logger, type LogLevel } from './logging.js';
 import { walkPages, type PlantPage } from './pages.js';
@@ -15,11 +15,12 @@ import {
   send,
   type Answer,
   type CallOptions,
+  type Method,
   type Route,
   type Settings,
 } from './request.js';
 import { retryPolicy } from './retry.js';
-import { NEW_PLANT_MEMBERS, type components, type paths } from './schema.js';
+import { INT64_ANSWERS, NEW_PLANT_MEMBERS, type components, type paths } from './schema.js';
 import { checkTimeout, DEFAULT_TIMEOUT_MS } from './timeout.js';
 import { ifMatchHeader, versionOf, type IfMatch } from './versions.js';
 
@@ -95,6 +96,11 @@ const PLANTS = '/plants' satisfies keyof paths;
 const PLANT = '/plants/{id}' satisfies keyof paths;
 type ListQuery = Required<NonNullable<paths[typeof PLANTS]['get']['parameters']['query']>>;
 
+/** An operation's answers' int64 locations, by status (none: every number a `number`). */
+type AnswerInt64s = Int64Answers[string][string] | undefined;
+const int64sOf = (path: keyof paths, method: Lowercase<Method>): AnswerInt64s =>
+  INT64_ANSWERS[path]?.[method];
+
 /** RFC 6750's b64token: what a bearer token may be, and a header value can carry. */
 const BEARER_TOKEN = /^[\w\-.~+/]+=*$/;
 
@@ -136,7 +142,7 @@ export class PlantStore {
         path: PLANTS,
         body: stringifyWithId(toId(plant.id), newPlantMembers(plant)),
       }),
-      (answer) => this.#object<Plant>(answer),
+      (answer) => this.#object<Plant>(answer, int64sOf(PLANTS, 'post')),
     );
   }
 
@@ -145,7 +151,7 @@ export class PlantStore {
     return this.#send(
       options,
       () => ({ method: 'GET', path: plantPath(id) }),
-      (answer) => this.#versioned(answer),
+      (answer) => this.#versioned(answer, int64sOf(PLANT, 'get')),
     );
   }
 
@@ -170,7 +176,7 @@ export class PlantStore {
         // A token without plants:read is answered 204 and the version: the plant is what it sent.
         answer.response.status === 204
           ? this.#withVersion({ id: toId(id), ...members } as StoredPlant, answer)
-          : this.#changed(id, answer, options, (stored) =>
+          : this.#changed(id, answer, options, int64sOf(PLANT, 'put'), (stored) =>
               NEW_PLANT_MEMBERS.every(
                 (member) => member === 'id' || stored[member] === members[member],
               ),
@@ -194,7 +200,7 @@ export class PlantStore {
         headers: conditions(options),
       }),
       (answer) =>
-        this.#changed(id, answer, options, (stored) =>
+        this.#changed(id, answer, options, int64sOf(PLANT, 'patch'), (stored) =>
           Object.entries(members).every(
             ([member, value]) => stored[member] === (value ?? undefined),
           ),
@@ -217,7 +223,10 @@ export class PlantStore {
         path: PLANTS,
         query: { limit, tag, cursor } satisfies Partial<ListQuery>,
       }),
-      (answer) => this.#object<PlantPage>(answer, (page) => Array.isArray(page.plants)),
+      (answer) =>
+        this.#object<PlantPage>(answer, int64sOf(PLANTS, 'get'), (page) =>
+          Array.isArray(page.plants),
+        ),
     );
   }
 
@@ -252,7 +261,7 @@ export class PlantStore {
         if (answer.response.status === 404 && hasErrorMember(parseError(answer.text))) {
           return answer.mayHaveActed;
         }
-        this.#data(answer);
+        this.#data(answer, int64sOf(PLANT, 'delete'));
         return true;
       },
     );
@@ -271,15 +280,18 @@ export class PlantStore {
     return new APIPromise(answer);
   }
 
-  /** The parsed body of a 2xx answer; the error of errors.ts for any other. */
-  #data({ response, text }: Answer): unknown {
+  /**
+   * The parsed body of a 2xx answer, each int64 its status's schema places exact; the error of
+   * errors.ts for any other.
+   */
+  #data({ response, text }: Answer, int64s: AnswerInt64s): unknown {
     if (!response.ok) {
       // A body that repeats the token (a misbehaving proxy) must not carry it into the error.
       throw errorFromAnswer(response, parseError(text.replaceAll(this.#settings.token, '…')));
     }
     if (text === '') return undefined;
     try {
-      return parseExact(text);
+      return parseExact(text, int64s?.[response.status] ?? int64s?.default ?? {});
     } catch (error) {
       if (error instanceof MalformedJson) throw malformedAnswer(response, error.message, error);
       throw error;
@@ -297,6 +309,7 @@ export class PlantStore {
     id: PlantId,
     answer: Answer,
     options: WriteOptions | undefined,
+    int64s: AnswerInt64s,
     applied: (stored: Readonly<Record<string, unknown>>) => boolean,
   ): Promise<VersionedPlant> {
     const named = options?.ifMatch;
@@ -311,15 +324,19 @@ export class PlantStore {
       const current = await this.getPlant(id, options).catch(() => undefined);
       if (current && after.includes(current.version) && applied(current)) return current;
     }
-    return this.#versioned(answer);
+    return this.#versioned(answer, int64s);
   }
 
   /**
    * A stored plant and the version its answer's `ETag` names, as a property that is not
    * enumerable: the plant spreads, compares and prints as the API's StoredPlant.
    */
-  #versioned(answer: Answer): VersionedPlant {
-    const plant = this.#object<StoredPlant>(answer, (value) => typeof value.id === 'bigint');
+  #versioned(answer: Answer, int64s: AnswerInt64s): VersionedPlant {
+    const plant = this.#object<StoredPlant>(
+      answer,
+      int64s,
+      (value) => typeof value.id === 'bigint',
+    );
     return this.#withVersion(plant, answer);
   }
 
@@ -331,8 +348,12 @@ export class PlantStore {
   }
 
   /** The body as an object of the API; a malformed answer when it is none, or fails `check`. */
-  #object<T>(answer: Answer, check: (value: Record<string, unknown>) => boolean = () => true): T {
-    const value = this.#data(answer);
+  #object<T>(
+    answer: Answer,
+    int64s: AnswerInt64s,
+    check: (value: Record<string, unknown>) => boolean = () => true,
+  ): T {
+    const value = this.#data(answer, int64s);
     const object = typeof value === 'object' && value !== null && !Array.isArray(value);
     if (!object || !check(value as Record<string, unknown>)) {
       throw malformedAnswer(answer.response, 'not the object the API documents');

@@ -1,7 +1,9 @@
 /**
  * The Plant Store API as TypeScript types, generated from openapi.json by openapi-typescript
- * (int64 as bigint), and the members of NewPlant. Do not edit: `npm run generate` rewrites this file.
+ * (int64 as bigint), the members of NewPlant and where answers hold an int64. Do not edit: `npm run generate` rewrites this file.
  */
+import type { Int64Answers, Int64Locations } from './exact-json.js';
+
 export interface paths {
     "/plants": {
         parameters: {
@@ -82,9 +84,9 @@ export interface paths {
         head?: never;
         /**
          * Change some members of a plant
-         * @description Applies a JSON Merge Patch (RFC 7396) to the plant stored under `id`: a member set to a string is set, a member set to `null` is removed (`{"tag":null}`; `name` cannot be removed: `{"name":null}` is a 400), a member left out stays. Needs the scope `plants:write`. One conditional UpdateItem.
+         * @description Applies a JSON Merge Patch (RFC 7396) to the plant stored under `id`: a member set to a value is set, a member set to `null` is removed (`{"tag":null}`; `name` cannot be removed: `{"name":null}` is a 400), a member left out stays. Needs the scope `plants:write`. One conditional UpdateItem.
          *
-         *     Send `application/merge-patch+json` (or `application/json`; any other type, JSON Patch among them, is 415 with `Accept-Patch`), at most 262144 bytes; each string member follows POST's rules (`name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100). An `id` may be sent and must equal the path's.
+         *     Send `application/merge-patch+json` (or `application/json`; any other type, JSON Patch among them, is 415 with `Accept-Patch`), at most 262144 bytes; each member follows POST's rules (`name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100). An `id` may be sent and must equal the path's.
          *
          *     Each change that changes something raises the version by one (`ETag`); one that changes nothing (`{}`, or the members stored) writes nothing: the version stays and no event is sent. With `If-Match`, it applies only while the plant is at a version named there: of concurrent changes sent with the same `If-Match`, one succeeds and the others are 412, so no change is lost. With `If-None-Match`, only while it is at none named there (`*`: never, since a change needs a plant). Without either, the change applies to whatever is stored, atomically (never a partial write). The plant's `createdAt` is kept; `plantUpdated` subscribers are told.
          *
@@ -249,7 +251,7 @@ export interface components {
              */
             tag?: string;
         };
-        /** @description The body of PATCH /plants/{id}, a JSON Merge Patch (RFC 7396): a member with a string sets it (the rules of NewPlant), `null` removes it (`tag`; `name` is required and cannot be removed), a member left out stays as it is. An `id` may be sent and must then equal the path's. Other members are accepted and ignored. */
+        /** @description The body of PATCH /plants/{id}, a JSON Merge Patch (RFC 7396): a member with a value sets it (the rules of NewPlant), `null` removes it (`tag`; `name` is required and cannot be removed), a member left out stays as it is. An `id` may be sent and must then equal the path's. Other members are accepted and ignored. */
         PlantPatch: {
             /**
              * Format: int64
@@ -1686,3 +1688,12 @@ export interface operations {
 
 /** The members of NewPlant, in the document's order: what `createPlant` sends. */
 export const NEW_PLANT_MEMBERS = ["id","name","tag"] as const satisfies readonly (keyof components['schemas']['NewPlant'])[];
+
+/**
+ * Where each answer holds an int64 (`format: int64`), by path, method and status: the client
+ * reads a number there as a `bigint` with every digit, and every other number as a `number`.
+ */
+export const INT64_ANSWERS: Int64Answers = {"/plants":{"get":{"200":{"members":{"plants":{"items":{"members":{"id":{"int64":true}}}}}}}},"/plants/{id}":{"get":{"200":{"members":{"id":{"int64":true}}}},"put":{"200":{"members":{"id":{"int64":true}}}},"patch":{"200":{"members":{"id":{"int64":true}}}}}};
+
+/** Where a webhook body (any event's) holds an int64: what `parseExact` reads by default. */
+export const INT64_WEBHOOKS: Int64Locations = {"members":{"id":{"int64":true}}};

@@ -10,7 +10,29 @@
 
 /** A JSON value as this parser returns it. */
 export type JsonValue =
-  null | boolean | string | number | bigint | JsonValue[] | { [key: string]: JsonValue };
+  | null
+  | boolean
+  | string
+  | number
+  | bigint
+  | JsonNumber
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/**
+ * A number that is not an int64 integer, kept as the literal the body wrote: what `parseJson`
+ * returns for one when asked (`{ literals: true }`), so that a schema judges the decimal the
+ * client sent (`19.99`, `0.30000000000000004`), never the float64 nearest to it.
+ */
+export class JsonNumber {
+  constructor(readonly literal: string) {}
+}
+
+/** How `parseJson` returns a number that is not an int64 integer. */
+export interface ParseOptions {
+  /** As a `JsonNumber` (its literal) rather than the nearest float64. @default false */
+  readonly literals?: boolean;
+}
 
 /** The body is not JSON this service accepts: `field` is where (`body` for syntax), `rule` why. */
 export class JsonSyntaxError extends Error {
@@ -56,8 +78,8 @@ const ESCAPES: Record<string, string> = {
 };
 
 /** Parses `text` as one JSON value, or throws `JsonSyntaxError`. */
-export function parseJson(text: string): JsonValue {
-  const parser = new Parser(text);
+export function parseJson(text: string, options: ParseOptions = {}): JsonValue {
+  const parser = new Parser(text, options.literals === true);
   const value = parser.value(0);
   parser.skipWhitespace();
   if (parser.pos < text.length) parser.fail('unexpected data after the JSON value');
@@ -105,7 +127,10 @@ class Parser {
   /** Member names and indices from the root to the value being read; joined only for an error. */
   private readonly path: (string | number)[] = [];
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly literals: boolean,
+  ) {}
 
   fail(reason: string): never {
     throw new JsonSyntaxError('body', `must be valid JSON (${reason} at position ${this.pos})`);
@@ -242,7 +267,7 @@ class Parser {
     return result;
   }
 
-  number(): number | bigint {
+  number(): number | bigint | JsonNumber {
     const start = this.pos;
     NUMBER.lastIndex = start;
     const match = NUMBER.exec(this.text);
@@ -251,6 +276,7 @@ class Parser {
     const next = this.text[this.pos];
     if (next !== undefined && NUMBER_CHAR.test(next)) this.fail('invalid number');
     const [literal, sign = '', integer = '', fraction = '', exponent = '0'] = match;
-    return numberFromParts(literal, sign, integer, fraction, exponent);
+    const value = numberFromParts(literal, sign, integer, fraction, exponent);
+    return this.literals && typeof value === 'number' ? new JsonNumber(literal) : value;
   }
 }

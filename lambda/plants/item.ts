@@ -3,12 +3,15 @@
  * is optional, so that each item stored before it existed is read as it is (no table rewrite):
  * no `version` is the first version, and a create writes none, so its item is what 1.1.0 wrote.
  */
+import { storedValue } from './field-types';
 import {
   PLANT_FIELD_NAMES,
   PLANT_FIELDS,
   plantMembers,
+  TEXT_FIELD_NAMES,
   type PlantFieldName,
   type PlantMembers,
+  type PlantValue,
 } from './schemas';
 import { PLANTS_TABLE } from '../aws/tables';
 
@@ -31,11 +34,11 @@ export const PLANT_ATTRIBUTES = {
 } as const;
 
 /**
- * The members that key an index (the tag). DynamoDB refuses a write that gives an index key an
- * empty string, so an empty one is stored as no attribute and its marker (`emptyMarker`) set to
- * true, and read back as "": a plant with an empty tag is kept as ever and is in no tag list.
+ * The string members that key an index (the tag). DynamoDB refuses a write that gives an index
+ * key an empty string, so an empty one is stored as no attribute and its marker (`emptyMarker`)
+ * set to true, and read back as "": a plant with an empty tag is kept as ever and is in no tag list.
  */
-export const INDEX_KEY_MEMBERS: readonly PlantFieldName[] = PLANT_FIELD_NAMES.filter((field) =>
+export const INDEX_KEY_MEMBERS: readonly PlantFieldName[] = TEXT_FIELD_NAMES.filter((field) =>
   (PLANTS_TABLE.indexes ?? []).some((index) => index.partitionKey.name === field),
 );
 
@@ -55,17 +58,24 @@ export function storedMembers<T extends PlantMembers>(source: T): Record<string,
   return members;
 }
 
-/** An item's plant members as the plant has them (a marked member is ""), besides its id. */
+/**
+ * An item's plant members as the plant has them, besides its id: each read by its field's type (a
+ * DynamoDB number as the number it denotes; a marked member is "").
+ */
 export function readMembers(item: Record<string, unknown>): PlantMembers {
-  const members: Record<string, unknown> = { ...plantMembers(item) };
+  const members: Record<string, unknown> = {};
+  for (const field of PLANT_FIELD_NAMES) {
+    const value = storedValue(PLANT_FIELDS[field], item[field]);
+    if (value !== undefined) members[field] = value;
+  }
   for (const field of INDEX_KEY_MEMBERS) {
     if (item[emptyMarker(field)] === true && members[field] === undefined) members[field] = '';
   }
   return members;
 }
 
-/** A change of a plant's members: a string sets the member, `null` removes it, absent keeps it. */
-export type PlantChange = { readonly [F in PlantFieldName]?: string | null };
+/** A change of a plant's members: a value sets the member, `null` removes it, absent keeps it. */
+export type PlantChange = { readonly [F in PlantFieldName]?: PlantValue<F> | null };
 
 /** An UpdateExpression with its placeholders (`:one` is always 1, set by the table). */
 export interface ItemUpdate {

@@ -53,8 +53,8 @@ export const MERGE_PATCH_BODY: BodyMediaTypes = {
 };
 
 /**
- * The body, checked (its media type one of `mediaTypes`) and parsed (ids exact), then validated
- * by `schema`: its output, or a 4xx.
+ * The body, checked (its media type one of `mediaTypes`) and parsed (ids exact, other numbers
+ * as their literals), then validated by `schema`: its output, or a 4xx.
  */
 export function readJsonBody<TSchema extends v.GenericSchema>(
   event: APIGatewayProxyEventV2,
@@ -111,7 +111,7 @@ function checkSize(bytes: number): void {
 
 function parseBody(text: string): unknown {
   try {
-    return parseJson(text);
+    return parseJson(text, { literals: true });
   } catch (error) {
     if (error instanceof JsonSyntaxError) throw new BadRequest(error.message);
     throw error;

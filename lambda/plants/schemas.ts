@@ -5,6 +5,14 @@
  */
 import * as v from 'valibot';
 import { CANONICAL_INTEGER, decodeCursor, tagDigest } from './cursor';
+import {
+  valueSchema,
+  type FieldValue,
+  type PlantField,
+  type TextField,
+  type ValueSchema,
+} from './field-types';
+import { PLANT_FIELDS } from './fields';
 
 /** The smallest int64, -2^63. */
 export const INT64_MIN = -(2n ** 63n);
@@ -12,7 +20,6 @@ export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 
 const INT64_RULE = `must be an integer from ${INT64_MIN} to ${INT64_MAX}`;
-const STRING_RULE = 'must be a string';
 
 /**
  * A JSON object with the given members. valibot's `object` also accepts arrays, so the root
@@ -39,41 +46,8 @@ export const Int64 = v.pipe(
   v.metadata({ type: 'integer', format: 'int64' }),
 );
 
-/**
- * A plant's members besides its id, each once: whether a create must send it, the most
- * characters it may have on create (a character is a Unicode code point, as JSON Schema's
- * `maxLength` counts: valibot's `maxLength` counts UTF-16 units, so `maxCodePoints` is used and
- * the OpenAPI document writes it as `maxLength`), and its words in the document.
- *
- * **Adding a field is one entry here.** Every mapping of a plant takes its members from these
- * entries (the create answer, a retry's comparison and its 409, the table item and its
- * decoding, the webhook body, the client's request through the regenerated types), the
- * schemas below are built from them, and so are the size and cost figures
- * (`lib/generators/plant-figures.ts`). A field must be optional: the seed's own are guarded by
- * `test/generators/unit/openapi.test.ts`.
- */
-export const PLANT_FIELDS = {
-  name: {
-    required: true,
-    maxLength: 1000,
-    description: 'The name of the plant',
-    example: 'Monstera',
-  },
-  tag: {
-    required: false,
-    maxLength: 100,
-    description: 'Tag that specifies the type of the plant',
-    example: 'aroid',
-  },
-} as const satisfies Record<string, PlantField>;
-
-/** What a plant's member is: a string, at most `maxLength` code points on create. */
-export interface PlantField {
-  readonly required: boolean;
-  readonly maxLength: number;
-  readonly description: string;
-  readonly example: string;
-}
+export { PLANT_FIELDS } from './fields';
+export type { FieldValue, PlantField } from './field-types';
 
 type Fields = typeof PLANT_FIELDS;
 /** The name of one of a plant's members besides its id. */
@@ -81,19 +55,27 @@ export type PlantFieldName = keyof Fields;
 /** The plant's members besides its id, in schema order: what every mapping loops over. */
 export const PLANT_FIELD_NAMES = Object.keys(PLANT_FIELDS) as PlantFieldName[];
 
-/** The most characters each member may have on create, by name. */
+/** The names of the string fields. */
+export type TextFieldName = {
+  [F in PlantFieldName]: Fields[F] extends TextField ? F : never;
+}[PlantFieldName];
+/** The string fields, in schema order. */
+export const TEXT_FIELD_NAMES = PLANT_FIELD_NAMES.filter(
+  (field): field is TextFieldName => PLANT_FIELDS[field].type === 'string',
+);
+
+/** The most characters each string field may have on create, by name. */
 export const PLANT_TEXT_LIMITS = Object.fromEntries(
-  PLANT_FIELD_NAMES.map((field) => [field, PLANT_FIELDS[field].maxLength]),
-) as { readonly [F in PlantFieldName]: Fields[F]['maxLength'] };
+  TEXT_FIELD_NAMES.map((field) => [field, PLANT_FIELDS[field].maxLength]),
+) as { readonly [F in TextFieldName]: Fields[F]['maxLength'] };
 
-const atMost = (characters: number) =>
-  v.maxCodePoints(characters, `must be at most ${characters} characters`);
+/** The value a member holds, by name. */
+export type PlantValue<F extends PlantFieldName> = FieldValue<Fields[F]>;
 
-type Text = v.GenericSchema<string>;
 type Entries = {
   readonly [F in PlantFieldName]: Fields[F]['required'] extends true
-    ? Text
-    : v.OptionalSchema<Text, undefined>;
+    ? ValueSchema<Fields[F]>
+    : v.OptionalSchema<ValueSchema<Fields[F]>, undefined>;
 };
 
 /**
@@ -105,13 +87,8 @@ function plantEntries(bounded: boolean): Entries {
   return Object.fromEntries(
     PLANT_FIELD_NAMES.map((name) => {
       const field: PlantField = PLANT_FIELDS[name];
-      const text: Text = v.pipe(
-        v.string(STRING_RULE),
-        ...(bounded ? [atMost(field.maxLength)] : []),
-        v.description<string, string>(field.description),
-        v.examples<string, string[]>([field.example]),
-      );
-      return [name, field.required ? text : v.optional(text)];
+      const value = valueSchema(name, field, bounded);
+      return [name, field.required ? value : v.optional(value)];
     }),
   ) as Entries;
 }
@@ -180,14 +157,14 @@ export type NewPlant = v.InferOutput<typeof NewPlant>;
 function patchEntries() {
   return Object.fromEntries(
     PLANT_FIELD_NAMES.map((name) => {
-      const text = PlantEntries[name] as Text | v.OptionalSchema<Text, undefined>;
-      const bounded = 'wrapped' in text ? text.wrapped : text;
-      return [name, v.optional(PLANT_FIELDS[name].required ? bounded : v.nullable(bounded))];
+      const field: PlantField = PLANT_FIELDS[name];
+      const value = valueSchema(name, field, true);
+      return [name, v.optional(field.required ? value : v.nullable(value))];
     }),
   ) as {
     readonly [F in PlantFieldName]: Fields[F]['required'] extends true
-      ? v.OptionalSchema<Text, undefined>
-      : v.OptionalSchema<v.NullableSchema<Text, undefined>, undefined>;
+      ? v.OptionalSchema<ValueSchema<Fields[F]>, undefined>
+      : v.OptionalSchema<v.NullableSchema<ValueSchema<Fields[F]>, undefined>, undefined>;
   };
 }
 
@@ -204,7 +181,7 @@ export type PlantReplacement = v.InferOutput<typeof PlantReplacement>;
 export const PlantPatch = v.pipe(
   jsonObject({ id: v.optional(plantId(1)), ...patchEntries() }),
   v.description(
-    "The body of PATCH /plants/{id}, a JSON Merge Patch (RFC 7396): a member with a string sets it (the rules of NewPlant), `null` removes it (`tag`; `name` is required and cannot be removed), a member left out stays as it is. An `id` may be sent and must then equal the path's. Other members are accepted and ignored.",
+    "The body of PATCH /plants/{id}, a JSON Merge Patch (RFC 7396): a member with a value sets it (the rules of NewPlant), `null` removes it (`tag`; `name` is required and cannot be removed), a member left out stays as it is. An `id` may be sent and must then equal the path's. Other members are accepted and ignored.",
   ),
 );
 export type PlantPatch = v.InferOutput<typeof PlantPatch>;

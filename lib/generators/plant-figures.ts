@@ -16,6 +16,7 @@ import {
   PAGE_LIMIT,
   PLANT_FIELD_NAMES,
   PLANT_FIELDS,
+  type PlantField,
 } from '../../lambda/plants/schemas';
 import { PLANTS_TABLE } from '../../lambda/aws/tables';
 import { generateToken } from '../../lambda/tokens/token';
@@ -70,8 +71,39 @@ function attribute(attributeName: string, value: { valueBytes: number; rule: str
   return { attribute: attributeName, nameBytes, ...value, bytes: nameBytes + value.valueBytes };
 }
 
-/** The same text, `count` characters of `character`. */
-const repeat = (character: string, count: number) => character.repeat(count);
+/** The value of `field` whose answer text is longest: `character` repeated, for a string. */
+function largestValue(field: PlantField, character: string): unknown {
+  switch (field.type) {
+    case 'string':
+      return character.repeat(field.maxLength);
+    case 'number': {
+      // As many digits as the largest bound has, every decimal, and a sign when one is allowed.
+      const digits = digitsOf(BigInt(Math.max(Math.abs(field.minimum), Math.abs(field.maximum))));
+      const decimals = field.decimals ? `.${'9'.repeat(field.decimals)}` : '';
+      return Number(`${field.minimum < 0 ? '-' : ''}${'9'.repeat(digits)}${decimals}`);
+    }
+    case 'boolean':
+      return false;
+  }
+}
+
+/** The most bytes a field's value takes in an item, by DynamoDB's rules. */
+function largestValueSize(field: PlantField): { valueBytes: number; rule: string } {
+  switch (field.type) {
+    case 'string':
+      return {
+        valueBytes: field.maxLength * MAX_UTF8_BYTES_PER_CHARACTER,
+        rule: `${format(field.maxLength)} × ${MAX_UTF8_BYTES_PER_CHARACTER}`,
+      };
+    case 'number': {
+      const largest = BigInt(Math.max(Math.abs(field.minimum), Math.abs(field.maximum)));
+      // Its integer digits and every decimal: significant digits at most.
+      return numberRule(digitsOf(largest) + field.decimals);
+    }
+    case 'boolean':
+      return { valueBytes: 1, rule: '1 (a boolean)' };
+  }
+}
 
 /** Computes every figure from the limits. */
 export function plantFigures(): PlantFigures {
@@ -80,13 +112,7 @@ export function plantFigures(): PlantFigures {
   const createdBy = generateToken().tokenId;
   const attributes: AttributeSize[] = [
     attribute(PLANTS_TABLE.partitionKey.name, numberRule(idDigits)),
-    ...PLANT_FIELD_NAMES.map((field) => {
-      const { maxLength } = PLANT_FIELDS[field];
-      return attribute(field, {
-        valueBytes: maxLength * MAX_UTF8_BYTES_PER_CHARACTER,
-        rule: `${format(maxLength)} × ${MAX_UTF8_BYTES_PER_CHARACTER}`,
-      });
-    }),
+    ...PLANT_FIELD_NAMES.map((field) => attribute(field, largestValueSize(PLANT_FIELDS[field]))),
     attribute('createdAt', {
       valueBytes: utf8(createdAt),
       rule: `${utf8(createdAt)} (ISO-8601 UTC)`,
@@ -102,7 +128,7 @@ export function plantFigures(): PlantFigures {
         plants: Array.from({ length: pagePlants }, () => ({
           id: INT64_MIN,
           ...Object.fromEntries(
-            PLANT_FIELD_NAMES.map((f) => [f, repeat(character, PLANT_FIELDS[f].maxLength)]),
+            PLANT_FIELD_NAMES.map((f) => [f, largestValue(PLANT_FIELDS[f], character)]),
           ),
         })),
         next: encodeCursor(INT64_MIN),

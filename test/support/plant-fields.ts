@@ -9,8 +9,9 @@ import { stringifyJson } from '../../lambda/http/json-answer';
 import {
   PLANT_FIELD_NAMES,
   PLANT_FIELDS,
-  type PlantFieldName,
   type Plant,
+  type PlantField,
+  type PlantFieldName,
 } from '../../lambda/plants/schemas';
 import { loadDocument } from './openapi-answers';
 
@@ -21,13 +22,28 @@ import { loadDocument } from './openapi-answers';
  */
 const CHARACTERS = ['🌿', '"', '\\', '\u0001', 'é'];
 
-/** A value of `field` with exactly its limit of characters (code points); `shift` varies it. */
-export function atLimit(field: PlantFieldName, shift = 0): string {
-  const { maxLength } = PLANT_FIELDS[field];
-  return Array.from(
-    { length: maxLength },
-    (_, i) => CHARACTERS[(i + shift) % CHARACTERS.length],
-  ).join('');
+/**
+ * A value of `field` at its limit, `shift` varying it: a string of exactly its limit of
+ * characters (code points); a number with every decimal its entry allows, just below its
+ * maximum (`19.99`-like values, which a float64 holds only approximately); a boolean, `true`
+ * then `false`.
+ */
+export function atLimit(field: PlantFieldName, shift = 0): string | number | boolean {
+  const entry = PLANT_FIELDS[field] as PlantField;
+  switch (entry.type) {
+    case 'string':
+      return Array.from(
+        { length: entry.maxLength },
+        (_, i) => CHARACTERS[(i + shift) % CHARACTERS.length],
+      ).join('');
+    case 'number': {
+      // In units of the last decimal, exactly: the maximum's, less one or more units.
+      const units = Math.round(entry.maximum * 10 ** entry.decimals) - 1 - shift * 7;
+      return Number(`${units}e-${entry.decimals}`);
+    }
+    case 'boolean':
+      return shift % 2 === 0;
+  }
 }
 
 /** A plant with every field of the schema, each at its limit. */
@@ -86,7 +102,8 @@ let validators: Map<AnswerSchema, ValidateFunction> | undefined;
 export function expectStrictly(name: AnswerSchema, value: unknown): void {
   if (!validators) {
     const document = loadDocument() as { components: { schemas: Record<string, unknown> } };
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    // `multipleOf: 0.01` judged on the decimal (19.99 / 0.01 is 1998.9999999999998 in a float64).
+    const ajv = new Ajv2020({ allErrors: true, strict: false, multipleOfPrecision: 9 });
     ajv.addFormat('int64', { type: 'number', validate: Number.isInteger });
     ajv.addFormat('int32', { type: 'number', validate: Number.isInteger });
     ajv.addSchema({ $id: 'doc', components: strict(document.components) });

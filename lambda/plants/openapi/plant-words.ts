@@ -3,21 +3,26 @@
  * (`PLANT_FIELDS`): the descriptions name every field and its rule, and a field added to the
  * schema is named there with no edit here.
  */
-import { inWords, PLANT_FIELD_NAMES, PLANT_FIELDS } from '../schemas';
+import { ruleInWords } from '../field-types';
+import { inWords, PLANT_FIELD_NAMES, PLANT_FIELDS, type PlantField } from '../schemas';
 
 const code = (field: string) => `\`${field}\``;
 const required = PLANT_FIELD_NAMES.filter((field) => PLANT_FIELDS[field].required);
 const optional = PLANT_FIELD_NAMES.filter((field) => !PLANT_FIELDS[field].required);
 
+/** A field's rule: `a string (`null` is not) of at most 100`, `a number from 0 to 5 with at most 2 decimals`. */
+function rule(field: PlantField, first: boolean): string {
+  const notNull = field.required ? '' : ' (`null` is not)';
+  if (field.type !== 'string') return `${ruleInWords(field)}${notNull}`;
+  return `a string${notNull} of at most ${field.maxLength}${first ? ' characters' : ''}`;
+}
+
 /** `` `name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100 `` */
 export const FIELD_RULES = inWords(
   PLANT_FIELD_NAMES.map((field, index) => {
-    const { maxLength } = PLANT_FIELDS[field];
-    const present = PLANT_FIELDS[field].required ? '' : ', when present,';
-    const string = PLANT_FIELDS[field].required ? 'a string' : 'a string (`null` is not)';
-    return index === 0
-      ? `${code(field)}${present} is ${string} of at most ${maxLength} characters`
-      : `${code(field)}${present} ${string} of at most ${maxLength}`;
+    const entry: PlantField = PLANT_FIELDS[field];
+    const present = entry.required ? '' : ', when present,';
+    return `${code(field)}${present}${index === 0 ? ' is' : ''} ${rule(entry, index === 0)}`;
   }),
   'and',
 );

@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import { parseJson } from '../../../lambda/http/json';
 import {
   NewPlant,
-  PLANT_FIELD_NAMES,
+  TEXT_FIELD_NAMES,
   PLANT_TEXT_LIMITS,
   describeIssues,
 } from '../../../lambda/plants/schemas';
@@ -41,7 +41,7 @@ function check(body: string): string {
 const body = (fields: Record<string, unknown>) => JSON.stringify({ id: 1, ...fields });
 
 const CASES = Object.entries(ALPHABETS).flatMap(([alphabet, chars]) =>
-  PLANT_FIELD_NAMES.flatMap((field) => {
+  TEXT_FIELD_NAMES.flatMap((field) => {
     const limit = PLANT_TEXT_LIMITS[field];
     return [limit - 1, limit, limit + 1].map((count) => ({
       alphabet,
@@ -117,14 +117,14 @@ describe('openapi.json', () => {
     for (const name of ['NewPlant', 'Plant']) {
       expect(schemas[name].properties.name.maxLength).toBe(1000);
       expect(schemas[name].properties.tag.maxLength).toBe(100);
-      for (const field of PLANT_FIELD_NAMES) {
+      for (const field of TEXT_FIELD_NAMES) {
         expect(schemas[name].properties[field].maxLength).toBe(PLANT_TEXT_LIMITS[field]);
       }
     }
   });
 
   it('bounds nothing a read answers: a plant stored before the limits may be longer', () => {
-    for (const field of PLANT_FIELD_NAMES) {
+    for (const field of TEXT_FIELD_NAMES) {
       expect(schemas.StoredPlant.properties[field]).not.toHaveProperty('maxLength');
     }
   });
@@ -132,7 +132,7 @@ describe('openapi.json', () => {
   it('agrees with the function on every case, as a JSON Schema validator counts', () => {
     const ajv = new Ajv2020({ strict: true });
     const validate = Object.fromEntries(
-      PLANT_FIELD_NAMES.map((field) => [field, ajv.compile(schemas.NewPlant.properties[field])]),
+      TEXT_FIELD_NAMES.map((field) => [field, ajv.compile(schemas.NewPlant.properties[field])]),
     );
     const disagreements = CASES.filter(
       ({ field, value, expected }) => validate[field]!(value) !== (expected === 'ok'),
