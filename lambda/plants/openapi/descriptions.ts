@@ -65,6 +65,12 @@ export interface OperationDescription {
   readonly requestBody?: {
     readonly description: string;
     readonly body: BodyName;
+    /**
+     * The body of the example request, about the example plant (ids as `bigint`s): the
+     * document shows it, and every tool that sends the operation derives its request from it
+     * (another plant's id in place of the example plant's).
+     */
+    readonly example: unknown;
     /** @default ['application/json'] */
     readonly mediaTypes?: readonly string[];
   };

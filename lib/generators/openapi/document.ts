@@ -178,7 +178,10 @@ function operation(
             content: Object.fromEntries(
               (described.requestBody.mediaTypes ?? ['application/json']).map((type) => [
                 type,
-                { schema: ref(described.requestBody!.body) },
+                {
+                  schema: ref(described.requestBody!.body),
+                  example: described.requestBody!.example,
+                },
               ]),
             ),
           },
