@@ -19,8 +19,8 @@ const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Dele
 
 /** One operation of the mix. */
 export interface CapacityOperation {
-  /** Its descriptor's `mixName`: the key of the model's mix. */
-  readonly name: string;
+  /** Its function's name in the registry: the key of the model's mix. */
+  readonly name: FunctionName;
   readonly function: FunctionName;
   readonly method: OperationDefinition['method'];
   /** The plants-table units each request spends: write, read, or none. */
@@ -37,7 +37,7 @@ export const CAPACITY_OPERATIONS: readonly CapacityOperation[] = FUNCTION_NAMES.
     : actions.length
       ? 'read'
       : undefined;
-  return [{ name: operation.mixName, function: name, method: operation.method, plants }];
+  return [{ name, function: name, method: operation.method, plants }];
 });
 
 /** What one invocation of a function costs. */
@@ -50,7 +50,7 @@ export interface Cost {
 }
 
 const measured = (name: FunctionName) =>
-  (MEASURED.functions as Readonly<Partial<Record<FunctionName, Cost>>>)[name];
+  (MEASURED.request.functions as Readonly<Partial<Record<FunctionName, Cost>>>)[name];
 
 /**
  * The measured operation most like `name`: the same method and plants-table actions, else the
