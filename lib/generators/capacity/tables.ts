@@ -26,7 +26,8 @@ import {
   readHeavy,
   type LevelModel,
 } from './model';
-import type { MeasuredOn } from '../../lab/measurements';
+import { format, plantFigures } from '../plant-figures';
+import { measuredOn } from '../docs/performance';
 import { quotaNeeds } from './pool';
 import { levelHead, n, pct, table, usd } from './format';
 import { deferralNote, poolTable, scanNote, splitNote } from './notes';
@@ -255,20 +256,36 @@ function pressureTable(models: readonly LevelModel[], unit = 'creates/s'): strin
   );
 }
 
-/** Where a part of the measurements was taken, as the page says it. */
-function measuredOn(part: MeasuredOn, withDate = true): string {
-  return `${part.cpus} × ${part.cpuModel} (${part.arch}), Node ${part.node}${withDate ? `, ${part.date.slice(0, 10)}` : ''}`;
+/** What the largest plant the limits allow costs in DynamoDB units and bytes. */
+function largestPlantTable(): string {
+  const f = plantFigures();
+  return table(
+    ['the largest plant (every text at its limit, 4-byte characters)', 'figure'],
+    [
+      ['item size', `${format(f.itemBytes)} bytes`],
+      ['write units to create, change or delete it', String(f.writeUnits)],
+      ['read units to read it (strongly consistent)', String(f.readUnits)],
+      [
+        `read units of a list page of ${f.pagePlants}`,
+        `${f.pageReadUnits} (⌈${format(f.pageBytes)} / 4,096⌉)`,
+      ],
+      [
+        `that page's answer`,
+        `~${n(f.pageAnswerBytes / 1000)} KB (~${n(f.pageAnswerEscapedBytes / 1000)} KB when every character is escaped)`,
+      ],
+    ],
+  );
 }
 
 /** The bench's figures the model reads, and where they were measured. */
 function measuredBlock(): string {
   const { request, fanOut } = MEASURED;
   return [
-    `Measured on ${measuredOn(request)} by \`${request.command} --write-measurements\` (medians of the real handlers, warm, in process against the local engine; \`measurements/bench.json\`):`,
+    `Measured on ${measuredOn(request)}, ${request.date.slice(0, 10)}, by \`${request.command} --write-measurements\` (medians of the real handlers, warm, in process against the local engine; \`measurements/bench.json\`):`,
     '',
     measuredTable(),
     '',
-    `Lambda's own lines add ${PLATFORM_LINES} bytes per invocation and the access log ${ACCESS_LINE} bytes per request (computed from their formats). The fan-out spends ${fanOut.cpuMsPerCall} ms of CPU per SendMessageBatch (\`${fanOut.command} --write-measurements\`, ${measuredOn(fanOut, false)}), on the one vCPU its ${n(FUNCTIONS['fan-out'].memorySize)} MB give it.`,
+    `Lambda's own lines add ${PLATFORM_LINES} bytes per invocation and the access log ${ACCESS_LINE} bytes per request (computed from their formats). The fan-out spends ${fanOut.cpuMsPerCall} ms of CPU per SendMessageBatch (\`${fanOut.command} --write-measurements\`, ${measuredOn(fanOut)}), on the one vCPU its ${n(FUNCTIONS['fan-out'].memorySize)} MB give it.`,
   ].join('\n');
 }
 
@@ -279,7 +296,7 @@ export function capacityBlocks(): Readonly<Record<string, string>> {
     'capacity-measured': measuredBlock(),
     'capacity-shape': shapeTable(write),
     'capacity-cost': [
-      `Creates only (${DEPLOYED_ASSUMPTIONS.subscribers} subscriber, ${n(DEPLOYED_ASSUMPTIONS.activeTokens)} tokens, ${DEPLOYED_ASSUMPTIONS.receiverLatencyMs} ms receivers; ${PRICES_AS_OF.region} list prices, read ${PRICES_AS_OF.read}):`,
+      `Creates only (${DEPLOYED_ASSUMPTIONS.subscribers} subscriber, ${n(DEPLOYED_ASSUMPTIONS.activeTokens)} tokens, ${DEPLOYED_ASSUMPTIONS.receiverLatencyMs} ms receivers; ${PRICES_AS_OF.region} list prices, each with its source in \`npm run capacity\`):`,
       '',
       costTable(write),
       '',
@@ -289,6 +306,7 @@ export function capacityBlocks(): Readonly<Record<string, string>> {
     ].join('\n'),
     'capacity-quotas': pressureTable(write),
     'capacity-raising': raisingTable([write, read]),
+    'capacity-largest-plant': largestPlantTable(),
   };
 }
 
