@@ -26,8 +26,11 @@ export const BODY_SCHEMAS = {
   Error: ErrorBody,
   GatewayMessage,
 } as const;
-/** A body's name in `BODY_SCHEMAS`. */
-export type BodyName = keyof typeof BODY_SCHEMAS;
+/**
+ * A body's name under `components/schemas`: one of `BODY_SCHEMAS`, or one the operation defines
+ * itself (`OperationDescription.schemas`).
+ */
+export type BodyName = keyof typeof BODY_SCHEMAS | (string & Record<never, never>);
 
 /** A response header. */
 export interface HeaderDescription {
@@ -76,4 +79,10 @@ export interface OperationDescription {
   };
   /** The function's answers by status. */
   readonly answers: Readonly<Record<number, AnswerDescription>>;
+  /**
+   * Bodies of the operation's own (its request's, an answer's), by their name under
+   * `components/schemas`, so that its folder needs no edit of `BODY_SCHEMAS`.
+   * @default - none: its bodies are the shared ones
+   */
+  readonly schemas?: Readonly<Record<string, v.GenericSchema>>;
 }
