@@ -182,15 +182,15 @@ describe('each operation of the registry', () => {
   });
 
   it('derives what a request does with a plant from the grants and the example request', () => {
-    expect(OPERATIONS.map((op) => [op, usesPlant(op)])).toEqual([
-      ['create-plant', 'creates'],
-      ['get-plant', 'names'],
-      ['list-plants', undefined],
-      ['list-plants-by-tag', undefined],
-      ['update-plant', 'names'],
-      ['patch-plant', 'names'],
-      ['delete-plant', 'deletes'],
-    ]);
+    expect(Object.fromEntries(OPERATIONS.map((op) => [op, usesPlant(op)]))).toMatchObject({
+      'create-plant': 'creates',
+      'get-plant': 'names',
+      'list-plants': undefined,
+      'list-plants-by-tag': undefined,
+      'update-plant': 'names',
+      'patch-plant': 'names',
+      'delete-plant': 'deletes',
+    });
   });
 
   it('leaves out and names an operation whose request cannot be derived', () => {
