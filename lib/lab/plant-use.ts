@@ -5,7 +5,7 @@
  * with the plant's id names a plant that must exist (a read, a change, a batch read). The bench
  * and the load order and seed their requests by it.
  */
-import { exampleRequest } from '../definitions/example-request';
+import { exampleRequest, NotDerivable } from '../definitions/example-request';
 import { FUNCTIONS, type FunctionName } from '../definitions/functions';
 
 /** What a request does with the plant it names; undefined when it names none (a list). */
@@ -18,4 +18,15 @@ export function plantUse(name: FunctionName): PlantUse {
   if (methods.includes('delete')) return 'deletes';
   const [one, two] = [1, 2].map((id) => JSON.stringify(exampleRequest(name, id)));
   return one === two ? undefined : 'names';
+}
+
+/** Why `name`'s operation cannot be sent (`NotDerivable`'s message), or undefined when it can. */
+export function refusal(name: FunctionName): string | undefined {
+  try {
+    plantUse(name);
+    return undefined;
+  } catch (error) {
+    if (error instanceof NotDerivable) return error.message;
+    throw error;
+  }
 }

@@ -17,7 +17,7 @@ import { PROJECT_ROOT } from '../../definitions/bundling';
 import { FUNCTION_NAMES, FUNCTIONS, type FunctionName } from '../../definitions/functions';
 import { startEngine } from '../../npm-start/in-process';
 import { measuredHere, writeMeasurement } from '../measurements';
-import { plantUse } from '../plant-use';
+import { plantUse, refusal } from '../plant-use';
 import { firstEvent } from './events';
 import { median } from './measure';
 import type { BenchContext, BenchPhase } from './phase';
@@ -100,7 +100,10 @@ export async function measureRequestCosts(rounds: number): Promise<RequestCost[]
     const use = FUNCTIONS[name].operation ? plantUse(name) : 'creates';
     return use === 'creates' ? 0 : use === 'deletes' ? 2 : 1;
   };
-  const names = (Object.keys(handlers) as FunctionName[]).sort((a, b) => order(a) - order(b));
+  // An operation whose request cannot be derived is left out; the phase names it.
+  const names = (Object.keys(handlers) as FunctionName[])
+    .filter((name) => !FUNCTIONS[name].operation || refusal(name) === undefined)
+    .sort((a, b) => order(a) - order(b));
   const samples = new Map(
     names.map((name) => [
       name,
@@ -177,14 +180,19 @@ async function operationHandlers(
   return Object.fromEntries(built);
 }
 
-/** The figures as `npm run bench` prints them. */
+/** The figures as `npm run bench` prints them, and the operations it could not measure. */
 export function formatRequestCosts(costs: readonly RequestCost[], rounds: number): string {
+  const refused = FUNCTION_NAMES.filter((name) => FUNCTIONS[name].operation).flatMap((name) => {
+    const why = refusal(name);
+    return why ? [`  not measured: ${why}`] : [];
+  });
   return [
     `Per request, warm, in process against the local engine (${rounds} rounds, medians; Lambda's own platform lines not included):`,
     ...costs.map(
       (c) =>
         `  ${c.name.padEnd(13)} handler ${c.medianMs.toFixed(2)} ms; logs ${c.bytesLogged} bytes in ${c.linesLogged} lines; DynamoDB ${c.capacityUnits} capacity units`,
     ),
+    ...refused,
   ].join('\n');
 }
 

@@ -193,7 +193,7 @@ describe('each operation of the registry', () => {
     });
   });
 
-  it('leaves out and names an operation whose request cannot be derived', () => {
+  it('leaves out and names an operation whose request cannot be derived (the load, the bench)', () => {
     jest.isolateModules(() => {
       jest.doMock('../../../lib/definitions/functions', () => {
         const actual = jest.requireActual('../../../lib/definitions/functions');
@@ -216,6 +216,8 @@ describe('each operation of the registry', () => {
       expect(load.REFUSED).toEqual([why]);
       expect(() => args.parseMix('get-note=1')).toThrow(`--mix: ${why}`);
       expect(args.LOAD_HELP).toContain(`not sent: ${why}`);
+      const bench = jest.requireActual('../../../lib/lab/bench/per-request');
+      expect(bench.formatRequestCosts([], 1)).toContain(`not measured: ${why}`);
     });
   });
 });
