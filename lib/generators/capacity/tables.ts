@@ -290,7 +290,9 @@ function measuredBlock(): string {
 }
 
 /** The blocks of docs/capacity.md, by name, each computed by the model from its inputs. */
-export function capacityBlocks(): Readonly<Record<string, string>> {
+export function capacityBlocks(): Readonly<
+  Record<(typeof CAPACITY_BLOCK_NAMES)[number] | 'capacity-quotas', string>
+> {
   const { write, read } = modelledMixes();
   return {
     'capacity-measured': measuredBlock(),
@@ -309,6 +311,20 @@ export function capacityBlocks(): Readonly<Record<string, string>> {
     'capacity-largest-plant': largestPlantTable(),
   };
 }
+
+/** The names of docs/capacity.md's generated blocks. */
+const CAPACITY_BLOCK_NAMES = [
+  'capacity-measured',
+  'capacity-shape',
+  'capacity-cost',
+  'capacity-raising',
+  'capacity-largest-plant',
+] as const;
+
+/** The producers of docs/capacity.md's generated blocks, by block name. */
+export const CAPACITY_BLOCKS: Readonly<Record<string, () => string>> = Object.fromEntries(
+  CAPACITY_BLOCK_NAMES.map((name) => [name, () => capacityBlocks()[name]]),
+);
 
 /** The read-heavy mix's shares in words. */
 function readHeavyWords(): string {
