@@ -25,6 +25,8 @@ export interface CapacityOperation {
   readonly method: OperationDefinition['method'];
   /** The plants-table units each request spends: write, read, or none. */
   readonly plants: 'write' | 'read' | undefined;
+  /** Its function is granted the plants table's `delete`: each request leaves a tombstone. */
+  readonly deletes: boolean;
 }
 
 /** Every operation of the registry, in its order. */
@@ -37,7 +39,8 @@ export const CAPACITY_OPERATIONS: readonly CapacityOperation[] = FUNCTION_NAMES.
     : actions.length
       ? 'read'
       : undefined;
-  return [{ name, function: name, method: operation.method, plants }];
+  const deletes = (FUNCTIONS[name].tables.plants ?? []).includes('delete');
+  return [{ name, function: name, method: operation.method, plants, deletes }];
 });
 
 /** What one invocation of a function costs. */

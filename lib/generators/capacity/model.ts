@@ -166,7 +166,7 @@ export function model(
   const changes = sum((op) => op.plants === 'write');
   const stream = {
     records: changes,
-    writes: changes + sum((op) => op.method === 'DELETE'),
+    writes: changes + sum((op) => op.deletes),
     warm: warmWrites(requests),
   };
   const webhook = webhookLoad(stream, subscribers, latencyMs);
