@@ -26,7 +26,6 @@ import {
   readHeavy,
   type LevelModel,
 } from './model';
-import { format, plantFigures } from '../plant-figures';
 import { measuredOn } from '../docs/performance';
 import { quotaNeeds } from './pool';
 import { levelHead, n, pct, table, usd } from './format';
@@ -256,27 +255,6 @@ function pressureTable(models: readonly LevelModel[], unit = 'creates/s'): strin
   );
 }
 
-/** What the largest plant the limits allow costs in DynamoDB units and bytes. */
-function largestPlantTable(): string {
-  const f = plantFigures();
-  return table(
-    ['the largest plant (every text at its limit, 4-byte characters)', 'figure'],
-    [
-      ['item size', `${format(f.itemBytes)} bytes`],
-      ['write units to create, change or delete it', String(f.writeUnits)],
-      ['read units to read it (strongly consistent)', String(f.readUnits)],
-      [
-        `read units of a list page of ${f.pagePlants}`,
-        `${f.pageReadUnits} (⌈${format(f.pageBytes)} / 4,096⌉)`,
-      ],
-      [
-        `that page's answer`,
-        `~${n(f.pageAnswerBytes / 1000)} KB (~${n(f.pageAnswerEscapedBytes / 1000)} KB when every character is escaped)`,
-      ],
-    ],
-  );
-}
-
 /** The bench's figures the model reads, and where they were measured. */
 function measuredBlock(): string {
   const { request, fanOut } = MEASURED;
@@ -308,7 +286,6 @@ export function capacityBlocks(): Readonly<
     ].join('\n'),
     'capacity-quotas': pressureTable(write),
     'capacity-raising': raisingTable([write, read]),
-    'capacity-largest-plant': largestPlantTable(),
   };
 }
 
@@ -318,7 +295,6 @@ const CAPACITY_BLOCK_NAMES = [
   'capacity-shape',
   'capacity-cost',
   'capacity-raising',
-  'capacity-largest-plant',
 ] as const;
 
 /** The producers of docs/capacity.md's generated blocks, by block name. */

@@ -39,9 +39,3 @@ export function requestFigures(): string {
     `The fan-out (\`${fanOut.command} --write-measurements\`, ${measuredOn(fanOut)}) spends ${fanOut.cpuMsPerCall} ms of CPU per SendMessageBatch of ten deliveries on one core; at ${n(FUNCTIONS['fan-out'].memorySize)} MB Lambda gives it one vCPU.`,
   ].join('\n');
 }
-
-/** The blocks of docs/performance.md, by name. */
-export const PERFORMANCE_BLOCKS = {
-  'bench-phases': benchPhases,
-  'bench-request-figures': requestFigures,
-} as const;
