@@ -28,6 +28,7 @@ runCli('npm run bench', async (argv) => {
         runs: args.runs,
         requests: args.requests,
         loadSeconds: args.loadSeconds,
+        writeMeasurements: args.writeMeasurements,
         dir,
         lambdaNode: node,
         print: (line = '') => console.log(line),

@@ -1,4 +1,4 @@
-/** `npm run capacity`: prints docs/capacity.md's tables, computed from `lib/generators/capacity/`. */
+/** `npm run capacity`: prints every table of the capacity model (`lib/generators/capacity/`). */
 import { parseCommandLine } from '../lib/cli/args';
 import { runCli } from '../lib/cli/run';
 import { CAPACITY_HELP } from '../lib/generators/capacity/help';

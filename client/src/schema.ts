@@ -549,6 +549,13 @@ export interface operations {
         /** @description The plant to create. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "9007199254740993",
+                 *       "name": "Monstera",
+                 *       "tag": "aroid"
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewPlant"];
             };
         };
@@ -919,6 +926,12 @@ export interface operations {
         /** @description The plant's new members. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Monstera",
+                 *       "tag": "aroid"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlantReplacement"];
             };
         };
@@ -1298,7 +1311,17 @@ export interface operations {
         /** @description The merge patch. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tag": "aroid"
+                 *     }
+                 */
                 "application/merge-patch+json": components["schemas"]["PlantPatch"];
+                /**
+                 * @example {
+                 *       "tag": "aroid"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PlantPatch"];
             };
         };

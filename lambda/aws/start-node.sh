@@ -1,8 +1,8 @@
 #!/bin/sh
 # Every function's start wrapper: Lambda runs it (AWS_LAMBDA_EXEC_WRAPPER) with the command line
 # its Node.js runtime would run, `node --expose-gc … /var/runtime/index.mjs`, and this runs that
-# command with two changes, each measured in docs/performance.md ("Lambda's own flags" and "a
-# young generation the cold start fits in"):
+# command with two changes, each measured by `npm run bench -- --phases cold` (as Lambda starts
+# it, with and without this wrapper):
 # - without `--expose-gc`. That flag changes V8's flag hash, so Node rejects the code cache of its
 #   own modules and compiles every built-in it loads from source: ~12 ms more CPU at each cold
 #   start of a function. No function and not the runtime client calls gc(). An argument is dropped

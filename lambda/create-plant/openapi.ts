@@ -23,7 +23,7 @@ export const CREATE_PLANT_OPENAPI: OperationDescription = {
     '',
     `A safe retry: sending the same id with the same ${SAME_FIELDS} again answers 200 and writes nothing.`,
   ].join('\n'),
-  requestBody: { description: 'The plant to create.', body: 'NewPlant' },
+  requestBody: { description: 'The plant to create.', body: 'NewPlant', example: EXAMPLE_PLANT },
   answers: {
     200: {
       description: `plant response: the plant was created, or the same id was already stored with the same ${SAME_FIELDS} (nothing written). The body is the Plant: no id; ${OPTIONAL_ONLY_IF_SET}.`,

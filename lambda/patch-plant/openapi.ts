@@ -13,6 +13,7 @@ import {
 import { changeAnswers, changeDescription } from '../plants/openapi/change';
 import type { OperationDescription } from '../plants/openapi/descriptions';
 import { FIELD_RULES } from '../plants/openapi/plant-words';
+import { EXAMPLE_PLANT } from '../plants/example-plant';
 
 /** What the API reference says of PATCH /plants/{id} (the registry's descriptor carries it). */
 export const PATCH_PLANT_OPENAPI: OperationDescription = {
@@ -26,6 +27,7 @@ export const PATCH_PLANT_OPENAPI: OperationDescription = {
   requestBody: {
     description: 'The merge patch.',
     body: 'PlantPatch',
+    example: { tag: EXAMPLE_PLANT.tag },
     mediaTypes: ['application/merge-patch+json', 'application/json'],
   },
   answers: {

@@ -13,6 +13,7 @@ import {
 import { changeAnswers, changeDescription } from '../plants/openapi/change';
 import type { OperationDescription } from '../plants/openapi/descriptions';
 import { FIELD_RULES } from '../plants/openapi/plant-words';
+import { EXAMPLE_PLANT } from '../plants/example-plant';
 
 /** What the API reference says of PUT /plants/{id} (the registry's descriptor carries it). */
 export const UPDATE_PLANT_OPENAPI: OperationDescription = {
@@ -23,7 +24,11 @@ export const UPDATE_PLANT_OPENAPI: OperationDescription = {
     `The body follows POST's rules: JSON (\`application/json\` or any \`application/*+json\` but a patch document: \`application/json-patch+json\` and \`application/merge-patch+json\` are 415) of at most ${MAX_BODY_BYTES} bytes, ${FIELD_RULES}; other members are ignored, a member that appears twice is a 400. An \`id\` may be sent and must equal the path's.`,
   ),
   parameters: [PLANT_ID, IF_MATCH, IF_NONE_MATCH_WRITE],
-  requestBody: { description: "The plant's new members.", body: 'PlantReplacement' },
+  requestBody: {
+    description: "The plant's new members.",
+    body: 'PlantReplacement',
+    example: { name: EXAMPLE_PLANT.name, tag: EXAMPLE_PLANT.tag },
+  },
   answers: {
     ...changeAnswers(NOT_A_PLANT),
     400: {

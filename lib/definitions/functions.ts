@@ -6,8 +6,8 @@
  * and IAM derived from it, lib/definitions/policies.ts), the local runtime builds and runs the
  * same entries under the same policies, and the tests loop over them. A new function is one entry
  * here plus one folder under `lambda/`; an API function's entry is its operation's descriptor too
- * (`operation`: route, scope, outcomes, its name in the mixes), from which the route table, the
- * dashboard, the load and capacity mixes and the tests derive theirs.
+ * (`operation`: route, scope, outcomes, OpenAPI text with its example request), from which the
+ * route table, the dashboard, the API reference, the events, the tools and the tests derive theirs.
  */
 import {
   PLANTS_TABLE,
@@ -54,11 +54,6 @@ export interface OperationDefinition {
   readonly path: string;
   /** The scope a caller's token must hold (else 403). */
   readonly scope: string;
-  /**
-   * Its name in the load and capacity mixes (`npm run load -- --mix get=1`), one word; both
-   * derive the operation's requests and costs from this descriptor and its function's grants.
-   */
-  readonly mixName: string;
   /**
    * The outcomes its requests may come to besides `forbidden`, `unavailable` and `error`, which
    * every operation may report: the dashboard's "Plant requests by outcome" graphs their union.
@@ -143,7 +138,6 @@ const REGISTRY = {
       method: 'POST',
       path: '/plants',
       scope: PLANTS_WRITE,
-      mixName: 'create',
       outcomes: ['created', 'unchanged', 'conflict', 'invalid'],
       openapi: CREATE_PLANT_OPENAPI,
     },
@@ -158,7 +152,6 @@ const REGISTRY = {
       method: 'GET',
       path: '/plants/{id}',
       scope: PLANTS_READ,
-      mixName: 'get',
       outcomes: ['read', 'not-modified', 'invalid', 'not-found'],
       openapi: GET_PLANT_OPENAPI,
     },
@@ -173,7 +166,6 @@ const REGISTRY = {
       method: 'GET',
       path: '/plants',
       scope: PLANTS_READ,
-      mixName: 'list',
       outcomes: ['listed', 'invalid'],
       openapi: LIST_PLANTS_OPENAPI,
     },
@@ -190,7 +182,6 @@ const REGISTRY = {
       method: 'PUT',
       path: '/plants/{id}',
       scope: PLANTS_WRITE,
-      mixName: 'update',
       outcomes: ['updated', 'invalid', 'not-found', 'precondition-failed'],
       openapi: UPDATE_PLANT_OPENAPI,
     },
@@ -205,7 +196,6 @@ const REGISTRY = {
       method: 'PATCH',
       path: '/plants/{id}',
       scope: PLANTS_WRITE,
-      mixName: 'patch',
       outcomes: ['updated', 'invalid', 'not-found', 'precondition-failed'],
       openapi: PATCH_PLANT_OPENAPI,
     },
@@ -225,7 +215,6 @@ const REGISTRY = {
       method: 'DELETE',
       path: '/plants/{id}',
       scope: PLANTS_DELETE,
-      mixName: 'delete',
       outcomes: ['deleted', 'invalid', 'not-found', 'precondition-failed'],
       openapi: DELETE_PLANT_OPENAPI,
     },

@@ -8,6 +8,8 @@ import { fieldLimits } from './docs/field-limits';
 import { plantSize } from './docs/plant-size';
 import { retrySchedule } from './docs/retry-schedule';
 import { localSettings } from './docs/settings';
+import { benchPhases, requestFigures } from './docs/performance';
+import { CAPACITY_BLOCKS } from './capacity/tables';
 
 export const BLOCKS: Readonly<Record<string, BlockProducer>> = {
   /** A plant's fields: type, required, limits (the `NewPlant` schema). */
@@ -18,4 +20,10 @@ export const BLOCKS: Readonly<Record<string, BlockProducer>> = {
   'retry-schedule': retrySchedule,
   /** `npm start`'s environment variables and flags (lib/definitions/settings.ts). */
   'settings-local': localSettings,
+  /** `npm run bench`'s phases, each with what it measures. */
+  'bench-phases': benchPhases,
+  /** The request path's per-invocation figures the bench recorded (measurements/bench.json). */
+  'bench-request-figures': requestFigures,
+  /** The capacity model's tables (capacity-measured, -shape, -cost, -raising). */
+  ...CAPACITY_BLOCKS,
 };

@@ -26,8 +26,11 @@ export const BODY_SCHEMAS = {
   Error: ErrorBody,
   GatewayMessage,
 } as const;
-/** A body's name in `BODY_SCHEMAS`. */
-export type BodyName = keyof typeof BODY_SCHEMAS;
+/**
+ * A body's name under `components/schemas`: one of `BODY_SCHEMAS`, or one the operation defines
+ * itself (`OperationDescription.schemas`).
+ */
+export type BodyName = keyof typeof BODY_SCHEMAS | (string & Record<never, never>);
 
 /** A response header. */
 export interface HeaderDescription {
@@ -65,9 +68,21 @@ export interface OperationDescription {
   readonly requestBody?: {
     readonly description: string;
     readonly body: BodyName;
+    /**
+     * The body of the example request, about the example plant (ids as `bigint`s): the
+     * document shows it, and every tool that sends the operation derives its request from it
+     * (another plant's id in place of the example plant's).
+     */
+    readonly example: unknown;
     /** @default ['application/json'] */
     readonly mediaTypes?: readonly string[];
   };
   /** The function's answers by status. */
   readonly answers: Readonly<Record<number, AnswerDescription>>;
+  /**
+   * Bodies of the operation's own (its request's, an answer's), by their name under
+   * `components/schemas`, so that its folder needs no edit of `BODY_SCHEMAS`.
+   * @default - none: its bodies are the shared ones
+   */
+  readonly schemas?: Readonly<Record<string, v.GenericSchema>>;
 }

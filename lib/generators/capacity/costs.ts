@@ -19,12 +19,14 @@ const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Dele
 
 /** One operation of the mix. */
 export interface CapacityOperation {
-  /** Its descriptor's `mixName`: the key of the model's mix. */
-  readonly name: string;
+  /** Its function's name in the registry: the key of the model's mix. */
+  readonly name: FunctionName;
   readonly function: FunctionName;
   readonly method: OperationDefinition['method'];
   /** The plants-table units each request spends: write, read, or none. */
   readonly plants: 'write' | 'read' | undefined;
+  /** Its function is granted the plants table's `delete`: each request leaves a tombstone. */
+  readonly deletes: boolean;
 }
 
 /** Every operation of the registry, in its order. */
@@ -37,7 +39,8 @@ export const CAPACITY_OPERATIONS: readonly CapacityOperation[] = FUNCTION_NAMES.
     : actions.length
       ? 'read'
       : undefined;
-  return [{ name: operation.mixName, function: name, method: operation.method, plants }];
+  const deletes = (FUNCTIONS[name].tables.plants ?? []).includes('delete');
+  return [{ name, function: name, method: operation.method, plants, deletes }];
 });
 
 /** What one invocation of a function costs. */
@@ -50,7 +53,7 @@ export interface Cost {
 }
 
 const measured = (name: FunctionName) =>
-  (MEASURED.functions as Readonly<Partial<Record<FunctionName, Cost>>>)[name];
+  (MEASURED.request.functions as Readonly<Partial<Record<FunctionName, Cost>>>)[name];
 
 /**
  * The measured operation most like `name`: the same method and plants-table actions, else the

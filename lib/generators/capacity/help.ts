@@ -1,7 +1,9 @@
 /** What `npm run capacity -- --help` prints. */
 export const CAPACITY_HELP = `Usage: npm run capacity
 
-Prints docs/capacity.md's tables, computed from the capacity model (lib/generators/capacity/).
+Prints every table of the capacity model (lib/generators/capacity/), computed from AWS's
+quotas and prices and the bench's figures (measurements/bench.json); docs/capacity.md shows
+some of them, written by npm run generate.
 
 Options:
   --help   this text

@@ -1,9 +1,10 @@
 /**
- * What docs/capacity.md is computed from: AWS's published quotas and prices (each with the page
- * it is read from), the figures `npm run bench -- --phases request` measured here, and the few
- * settings only a deployed stage can tell (named as such). Change a figure here and
- * `npm run capacity` prints the new tables; a unit test fails until the document carries them.
+ * What the capacity model is computed from: AWS's published quotas and prices (each with the page
+ * it is read from), the figures the bench measured (`measurements/bench.json`), and the few
+ * settings only a deployed stage can tell (named as such). Change a figure and `npm run
+ * capacity` prints the new tables; `npm run generate` writes them into docs/capacity.md.
  */
+import { readMeasurements } from '../../lab/measurements';
 
 /** Where and when the prices were read. */
 export const PRICES_AS_OF = { region: 'us-east-1 (US East, N. Virginia)', read: 'November 2026' };
@@ -200,36 +201,12 @@ export const QUOTA_CODES = [
 }[];
 
 /**
- * Per invocation, measured here: `env -u NODE_EXTRA_CA_CERTS npm run bench -- --phases request
- * --requests 300` (the real handlers in process, on the local engine; handler time on this
- * machine, bytes each writes to its log, DynamoDB capacity units the engine reports, a strongly
- * consistent Scan's doubled as DynamoDB bills it).
+ * What the bench measured (`measurements/bench.json`, written by `npm run bench -- --phases
+ * request,fan-out --write-measurements`): per invocation of each function on the request path,
+ * its warm handler time, the bytes it logs and the DynamoDB capacity units it spends; and the
+ * fan-out's CPU per SendMessageBatch. Each part says the machine, the Node and the time.
  */
-export const MEASURED = {
-  command: 'env -u NODE_EXTRA_CA_CERTS npm run bench -- --phases request --requests 300',
-  when: '25 Nov 2026 01:53 UTC, load average 14.8 (15.0 and 16.9 over 5 and 15 minutes)',
-  functions: {
-    authorizer: { ms: 2.26, bytesLogged: 377, units: 1 },
-    'create-plant': { ms: 2.9, bytesLogged: 407, units: 1 },
-    'get-plant': { ms: 1.79, bytesLogged: 398, units: 1 },
-    'list-plants': { ms: 4.7, bytesLogged: 373, units: 1 },
-    // The changes, and the delete (measured when it made two writes, a mark then the removal;
-    // it is one since tombstones, so its ms is an overestimate until measured again): from
-    // a run at load average 20.2 (25 Nov 2026 23:03 UTC), as ratios to create-plant's 8.40 ms in
-    // that run, times its 2.9 ms here: update 11.23 ms, patch 10.77, delete 17.24.
-    'update-plant': { ms: 3.88, bytesLogged: 407, units: 1 },
-    'patch-plant': { ms: 3.72, bytesLogged: 407, units: 1 },
-    'delete-plant': { ms: 5.95, bytesLogged: 407, units: 1 },
-  },
-  /**
-   * `env -u NODE_EXTRA_CA_CERTS npm run bench -- --phases fan-out`: the fan-out bundle's CPU per
-   * SendMessageBatch of ten (its CPU a batch of 100 records at ten subscribers, over 100 calls).
-   */
-  fanOut: {
-    when: '25 Nov 2026 22:16 UTC, load average 15.3: 102.2 ms of CPU a batch of 100 records at ten subscribers (100 calls)',
-    cpuMsPerCall: 1.02,
-  },
-} as const;
+export const MEASURED = readMeasurements();
 
 /**
  * What only a deployed stage can tell; the procedure in docs/capacity.md measures each (the

@@ -22,8 +22,8 @@ import {
 import { RESERVED_FUNCTIONS } from './presets';
 
 /**
- * Requests a second by operation, each named by its descriptor's `mixName` (./costs); an
- * operation left out sends none.
+ * Requests a second by operation, each named by its function's name in the registry (./costs);
+ * an operation left out sends none.
  */
 export type Mix = Readonly<Partial<Record<string, number>>>;
 
@@ -40,12 +40,12 @@ export const deliveryThroughput = (
 /** Bytes of Lambda's own lines per invocation (JSON log format: platform.start and platform.report). */
 export const PLATFORM_LINES = [
   {
-    time: '2026-11-25T01:53:12.345Z',
+    time: '2000-01-01T00:00:00.000Z',
     type: 'platform.start',
     record: { requestId: '6f7f0961-7d4d-4e2b-8f5e-3f0b2d1c9a8e', version: '$LATEST' },
   },
   {
-    time: '2026-11-25T01:53:12.356Z',
+    time: '2000-01-01T00:00:00.011Z',
     type: 'platform.report',
     record: {
       requestId: '6f7f0961-7d4d-4e2b-8f5e-3f0b2d1c9a8e',
@@ -61,7 +61,7 @@ export const ACCESS_LINE = Buffer.byteLength(
     ...ACCESS_LOG_FORMAT,
     requestId: 'Jq3ZAhhGoAMEbCg=',
     ip: '203.0.113.10',
-    requestTime: '25/Nov/2026:01:53:12 +0000',
+    requestTime: '01/Jan/2000:00:00:00 +0000',
     routeKey: 'POST /plants',
     status: '200',
     responseLength: '37',
@@ -103,7 +103,7 @@ export interface LevelModel {
   readonly pool: UnreservedPool;
   /** The account concurrency the level needs: its concurrency, or its invocations ÷ 10, whichever is more. */
   readonly accountConcurrency: number;
-  /** Seconds create-plant takes to scale out from cold to the level (Lambda's scaling rate). */
+  /** Seconds the busiest function takes to scale out from cold to the level (Lambda's scaling rate). */
   readonly coldRampSeconds: number;
   readonly writeUnits: number;
   /** Write units a second of the byTag index (each tagged write writes it too). */
@@ -145,6 +145,10 @@ export function model(
   const subscribers = options.subscribers ?? DEPLOYED_ASSUMPTIONS.subscribers;
   const latencyMs = options.latencyMs ?? DEPLOYED_ASSUMPTIONS.receiverLatencyMs;
   const ops = CAPACITY_OPERATIONS;
+  const unknown = Object.keys(mix).filter((name) => !ops.some((op) => op.name === name));
+  if (unknown.length) {
+    throw new Error(`capacity: the mix names ${unknown.join(', ')}: no operation of the registry`);
+  }
   const rate = (name: string) => mix[name] ?? 0;
   type Op = (typeof ops)[number];
   /** Requests a second of the operations `which` picks (times `each` of each, if given). */
@@ -162,7 +166,7 @@ export function model(
   const changes = sum((op) => op.plants === 'write');
   const stream = {
     records: changes,
-    writes: changes + sum((op) => op.method === 'DELETE'),
+    writes: changes + sum((op) => op.deletes),
     warm: warmWrites(requests),
   };
   const webhook = webhookLoad(stream, subscribers, latencyMs);
@@ -192,8 +196,12 @@ export function model(
   const coldRampSeconds =
     10 *
     Math.max(
-      Math.ceil(concurrency['create-plant']! / q.lambdaScalingPer10s.value),
-      Math.ceil(rate('create') / q.lambdaScalingRequestsPer10s.value),
+      ...ops.map((op) =>
+        Math.max(
+          Math.ceil(concurrency[op.function]! / q.lambdaScalingPer10s.value),
+          Math.ceil(rate(op.name) / q.lambdaScalingRequestsPer10s.value),
+        ),
+      ),
     );
   const unitsOf = (op: Op) => costOf(op.function).units;
   const writeUnits = sum((op) => op.plants === 'write', unitsOf);
@@ -364,23 +372,20 @@ export function model(
 }
 
 /** A mix of creates only. */
-export const creates = (rate: number): Mix => ({
-  create: rate,
-  get: 0,
-  list: 0,
-  update: 0,
-  patch: 0,
-  delete: 0,
-});
-/**
- * The read-heavy mix: of every 100 requests, 78 gets, 10 lists, 7 creates, 2 patches, 2 puts and
- * 1 delete.
- */
-export const readHeavy = (rate: number): Mix => ({
-  create: rate * 0.07,
-  get: rate * 0.78,
-  list: rate * 0.1,
-  update: rate * 0.02,
-  patch: rate * 0.02,
-  delete: rate * 0.01,
-});
+export const creates = (rate: number): Mix => ({ 'create-plant': rate });
+
+/** The read-heavy mix's shares: of every 100 requests, 78 gets, 10 lists, 7 creates, 2 patches, 2 puts and 1 delete. */
+export const READ_HEAVY_SHARES = {
+  'get-plant': 0.78,
+  'list-plants': 0.1,
+  'create-plant': 0.07,
+  'update-plant': 0.02,
+  'patch-plant': 0.02,
+  'delete-plant': 0.01,
+} as const;
+
+/** The read-heavy mix at `rate` requests a second. */
+export const readHeavy = (rate: number): Mix =>
+  Object.fromEntries(
+    Object.entries(READ_HEAVY_SHARES).map(([name, share]) => [name, rate * share]),
+  );

@@ -19,7 +19,7 @@ import { DEPLOYED_ASSUMPTIONS, MEASURED, QUOTAS } from './inputs';
 /** Bytes of one line as CloudWatch Logs ingests it (the JSON and its newline). */
 const lineBytes = (line: unknown) => Buffer.byteLength(`${JSON.stringify(line)}\n`);
 
-const ISO = '2026-11-25T01:53:12.345Z';
+const ISO = '2000-01-01T00:00:00.000Z';
 const WEBHOOK_ID = 'msg_2mXWbq0kQpH3sd9Jc1Lr8vTf';
 const FUNCTION_CONTEXT = {
   cold_start: false,

@@ -178,7 +178,10 @@ function operation(
             content: Object.fromEntries(
               (described.requestBody.mediaTypes ?? ['application/json']).map((type) => [
                 type,
-                { schema: ref(described.requestBody!.body) },
+                {
+                  schema: ref(described.requestBody!.body),
+                  example: described.requestBody!.example,
+                },
               ]),
             ),
           },
@@ -225,6 +228,20 @@ export function buildDocument(
   }
   const stale = Object.keys(operations).filter((key) => !keys.has(key));
   if (stale.length > 0) throw new Error(`an openapi describes ${stale.join(', ')}: no such route`);
+  const schemas: Record<string, v.GenericSchema> = { ...BODY_SCHEMAS, ...WEBHOOK_BODY_SCHEMAS };
+  for (const [key, described] of Object.entries(operations)) {
+    for (const [name, schema] of Object.entries(described.schemas ?? {})) {
+      if (name in schemas) throw new Error(`${key} defines the body ${name}, which exists already`);
+      schemas[name] = schema;
+    }
+    const named = [
+      described.requestBody?.body,
+      ...Object.values(described.answers).map((answer) => answer.body),
+    ].filter((name): name is string => name !== undefined);
+    for (const name of named) {
+      if (!(name in schemas)) throw new Error(`${key} names the body ${name}, defined nowhere`);
+    }
+  }
 
   return {
     openapi: '3.1.0',
@@ -257,10 +274,7 @@ export function buildDocument(
     paths,
     webhooks: webhooksSection(),
     components: {
-      schemas: toJsonSchemaDefs(
-        { ...BODY_SCHEMAS, ...WEBHOOK_BODY_SCHEMAS } as Record<string, v.GenericSchema>,
-        CONVERSION,
-      ),
+      schemas: toJsonSchemaDefs(schemas, CONVERSION),
       responses: {
         GatewayNotFound: {
           description: `From the gateway: \`{"message":"${GATEWAY_NOT_FOUND.message}"}\` when ${GATEWAY_NOT_FOUND.when}.`,

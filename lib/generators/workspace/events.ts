@@ -1,13 +1,13 @@
 /**
  * `events/<function>.json`, the events `sam local invoke -e` takes (and the bench's template): an
- * API function's event is derived from its registry descriptor (its route, with the example
- * plant's id in the path and, for a method that takes a body, the example plant as the body; a
- * token with its scope) when the folder has none. A committed event is kept as it is: one may be
+ * API function's event is its operation's example request (lib/definitions/example-request.ts:
+ * its route, the example plant's id in the path, the body its OpenAPI text's example, whatever
+ * the method; a token with its scope) when the folder has none. A committed event is kept as it is: one may be
  * tuned by hand (a query, a header), and a test holds each to its route.
  */
 import { join } from 'node:path';
-import { EXAMPLE_PLANT } from '../../../lambda/plants/example-plant';
 import { PROJECT_ROOT } from '../../definitions/bundling';
+import { exampleRequest } from '../../definitions/example-request';
 import { FUNCTIONS, type FunctionName } from '../../definitions/functions';
 
 /** Where the events are. */
@@ -16,19 +16,11 @@ export const EVENTS_DIR = join(PROJECT_ROOT, 'events');
 /** The committed event of `name`. */
 export const eventFile = (name: FunctionName): string => join(EVENTS_DIR, `${name}.json`);
 
-/** The methods that send a body. */
-const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
-
 /** A payload 2.0 event of API Gateway for the route of `name`; undefined if no route reaches it. */
 export function routeEvent(name: FunctionName): object | undefined {
   const operation = FUNCTIONS[name].operation;
   if (!operation) return undefined;
-  const id = String(EXAMPLE_PLANT.id);
-  const names = [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-  const path = operation.path.replace(/\{\w+\}/g, id);
-  const body = WITH_BODY.has(operation.method)
-    ? `{"id":${id},"name":"${EXAMPLE_PLANT.name}","tag":"${EXAMPLE_PLANT.tag}"}`
-    : undefined;
+  const { path, pathParameters, body, contentType } = exampleRequest(name);
   const host = 'abcdef1234.execute-api.eu-west-1.amazonaws.com';
   const routeKey = `${operation.method} ${operation.path}`;
   return {
@@ -43,7 +35,7 @@ export function routeEvent(name: FunctionName): object | undefined {
         ? {}
         : {
             'content-length': String(Buffer.byteLength(body)),
-            'content-type': 'application/json',
+            'content-type': contentType,
           }),
       host,
       'user-agent': 'curl/8.5.0',
@@ -72,7 +64,7 @@ export function routeEvent(name: FunctionName): object | undefined {
       timeEpoch: 1718639559000,
     },
     ...(body === undefined ? {} : { body }),
-    ...(names.length > 0 ? { pathParameters: Object.fromEntries(names.map((n) => [n, id])) } : {}),
+    ...(pathParameters ? { pathParameters } : {}),
     isBase64Encoded: false,
   };
 }

@@ -13,6 +13,9 @@ Options:
   --requests N       requests sampled by the per-request phases (default 300)
   --load-seconds N   seconds of the load phase (default 20)
   --phases a,b       run only these phases (default: all, in this order)
+  --write-measurements
+                     the request and fan-out phases record their figures in
+                     measurements/bench.json, which the capacity model reads
   -h, --help         this text
 
 Phases:
@@ -26,6 +29,7 @@ export interface BenchArgs {
   readonly requests: number;
   readonly loadSeconds: number;
   readonly phases: readonly string[];
+  readonly writeMeasurements: boolean;
 }
 
 /** Parses `argv` (without node and the script), or throws `UsageError`. */
@@ -35,6 +39,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     requests: { type: 'string' },
     'load-seconds': { type: 'string' },
     phases: { type: 'string' },
+    'write-measurements': { type: 'boolean' },
   });
   const known = PHASES.map((phase) => phase.name);
   const listed = values.phases === undefined ? known : String(values.phases).split(',');
@@ -49,5 +54,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     requests: integerOption(values.requests, 'requests', 300, 1, 1_000_000),
     loadSeconds: integerOption(values['load-seconds'], 'load-seconds', 20, 1, 3_600),
     phases,
+    writeMeasurements: values['write-measurements'] === true,
   };
 }

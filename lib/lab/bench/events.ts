@@ -4,18 +4,30 @@ import { join } from 'node:path';
 import { ALL_SCOPES } from '../../../lambda/tokens/token';
 import { API } from '../../definitions/api';
 import { PROJECT_ROOT } from '../../definitions/bundling';
+import { exampleRequest } from '../../definitions/example-request';
 import type { FunctionName } from '../../definitions/functions';
+import { routeEvent } from '../../generators/workspace/events';
+
+/** The members of a route's event this module sets. */
+interface RouteEvent {
+  rawPath: string;
+  headers: Record<string, string>;
+  requestContext: { http: { path: string }; authorizer: unknown };
+  pathParameters?: Record<string, string>;
+  body?: string;
+}
 
 /**
  * A payload 2.0 event that makes `name` do its real work — the authorizer: `token`; a route's
- * function: its route with plant `id` (in the path and, for writes, a valid body naming `plantName`) — or
- * undefined if no route reaches the function.
+ * function: its operation's example request about plant `id` (lib/definitions/example-request.ts;
+ * `members` replace those of the example body that it has) — or undefined if no route reaches
+ * the function.
  */
 export function firstEvent(
   name: FunctionName,
   token: string,
   id: string,
-  plantName = 'Bench',
+  members: Readonly<Record<string, unknown>> = {},
 ): unknown {
   const authorization = `Bearer ${token}`;
   if (name === API.authorizer.function) {
@@ -24,25 +36,19 @@ export function firstEvent(
     event.identitySource = [authorization];
     return event;
   }
-  const route = API.routes.find((candidate) => candidate.function === name);
-  if (!route) return undefined;
-  const path = route.path.replace('{id}', id);
-  const event = JSON.parse(readFileSync(join(PROJECT_ROOT, 'events', 'create-plant.json'), 'utf8'));
-  event.routeKey = `${route.method} ${route.path}`;
+  const event = routeEvent(name) as RouteEvent | undefined;
+  if (!event) return undefined;
+  const { path, pathParameters, body } = exampleRequest(name, id, members);
+  event.headers.authorization = authorization;
   event.rawPath = path;
-  event.requestContext.http = { ...event.requestContext.http, method: route.method, path };
-  event.requestContext.routeKey = event.routeKey;
+  event.requestContext.http.path = path;
   event.requestContext.authorizer = {
     lambda: { tokenId: 'tok_bench', name: 'bench', scopes: ALL_SCOPES.join(' ') },
   };
-  if (route.path.includes('{id}')) event.pathParameters = { id };
-  if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') {
-    event.body = `{"id":${id},"name":${JSON.stringify(plantName)}}`;
-    event.headers['content-length'] = String(Buffer.byteLength(event.body));
-  } else {
-    delete event.body;
-    delete event.headers['content-type'];
-    delete event.headers['content-length'];
+  if (pathParameters) event.pathParameters = pathParameters;
+  if (body !== undefined) {
+    event.body = body;
+    event.headers['content-length'] = String(Buffer.byteLength(body));
   }
   return event;
 }

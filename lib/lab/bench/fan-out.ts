@@ -7,7 +7,7 @@
  * calls are counted (ten deliveries a call).
  */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
@@ -15,6 +15,7 @@ import { SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
 import { parseDeliveryMessage } from '../../../lambda/webhook/message';
 import { newSubscriberId, SubscriptionsTable } from '../../../lambda/webhook/subscriptions-table';
 import { buildFunctions } from '../../definitions/build';
+import { PROJECT_ROOT } from '../../definitions/bundling';
 import { tableEnvironment } from '../../definitions/functions';
 import { STREAM_SOURCE } from '../../definitions/webhooks';
 import {
@@ -27,6 +28,7 @@ import {
   SQS_TARGET_PREFIX,
   startEngine,
 } from '../../npm-start/in-process';
+import { measuredHere, writeMeasurement } from '../measurements';
 import { childEnvironment } from './measure';
 import type { BenchPhase } from './phase';
 
@@ -92,7 +94,7 @@ function drive(
 export const fanOutThroughput: BenchPhase = {
   name: 'fan-out',
   description: `records a second one shard's fan-out drains at 1 and 10 subscribers, ${SQS_CALL_MS} ms per SQS call`,
-  async run({ dir, lambdaNode, print, requests }) {
+  async run({ dir, lambdaNode, print, requests, writeMeasurements }) {
     const [built] = await buildFunctions(join(dir, 'fan-out'), ['fan-out']);
     let calls = 0;
     let queues: LocalQueue[] = [];
@@ -119,6 +121,8 @@ export const fanOutThroughput: BenchPhase = {
       `Fan-out, one shard (${batches} batches of ${STREAM_SOURCE.batchSize} records, one at a time; ${SQS_CALL_MS} ms per SQS call; the bundle on Node ${lambdaNode.major}):`,
     );
     let added = 0;
+    /** CPU per SendMessageBatch at the last subscriber count, ms. */
+    let cpuMsPerCall = 0;
     try {
       for (const count of SUBSCRIBER_COUNTS) {
         for (; added < count; added++) {
@@ -149,6 +153,7 @@ export const fanOutThroughput: BenchPhase = {
           throw new Error(`the queue holds ${held.length} (${ids.size} distinct), not ${expected}`);
         }
         deliveries.close();
+        cpuMsPerCall = cpuMs / (calls - calls / (batches + 1));
         print(
           `fan-out: ${Math.round((records / ms) * 1000)} records/s at ${count} subscribers ` +
             `(${(calls / (batches + 1)).toFixed(0)} SQS calls a batch of ${STREAM_SOURCE.batchSize}; ` +
@@ -160,5 +165,11 @@ export const fanOutThroughput: BenchPhase = {
       await engine.close();
     }
     print();
+    if (!writeMeasurements) return;
+    const file = writeMeasurement('fanOut', {
+      ...measuredHere(`npm run bench -- --phases fan-out --requests ${requests}`, lambdaNode.path),
+      cpuMsPerCall: Number(cpuMsPerCall.toFixed(3)),
+    });
+    print(`wrote ${relative(PROJECT_ROOT, file)}\n`);
   },
 };

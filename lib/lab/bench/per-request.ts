@@ -12,10 +12,12 @@ import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import { ALL_SCOPES, generateToken, tokenItem } from '../../../lambda/tokens/token';
 import { TOKENS_TABLE, TokensTable } from '../../../lambda/tokens/table';
-import { join, dirname } from 'node:path';
+import { join, dirname, relative } from 'node:path';
 import { PROJECT_ROOT } from '../../definitions/bundling';
 import { FUNCTION_NAMES, FUNCTIONS, type FunctionName } from '../../definitions/functions';
 import { startEngine } from '../../npm-start/in-process';
+import { measuredHere, writeMeasurement } from '../measurements';
+import { plantUse, refusal } from '../plant-use';
 import { firstEvent } from './events';
 import { median } from './measure';
 import type { BenchContext, BenchPhase } from './phase';
@@ -92,12 +94,16 @@ export async function measureRequestCosts(rounds: number): Promise<RequestCost[]
     authorizer: makeAuthorizerHandler({ tokens: client, tableName: TOKENS_TABLE.localName }),
     ...(await operationHandlers(plants)),
   };
-  // Each round sends every operation to one plant: the deletes last, so the others find it.
-  const names = (Object.keys(handlers) as FunctionName[]).sort(
-    (a, b) =>
-      Number(FUNCTIONS[a].operation?.method === 'DELETE') -
-      Number(FUNCTIONS[b].operation?.method === 'DELETE'),
-  );
+  // Each round sends every operation to one plant: its create first, its deletes last, so the
+  // others find it (../plant-use.ts).
+  const order = (name: FunctionName) => {
+    const use = FUNCTIONS[name].operation ? plantUse(name) : 'creates';
+    return use === 'creates' ? 0 : use === 'deletes' ? 2 : 1;
+  };
+  // An operation whose request cannot be derived is left out; the phase names it.
+  const names = (Object.keys(handlers) as FunctionName[])
+    .filter((name) => !FUNCTIONS[name].operation || refusal(name) === undefined)
+    .sort((a, b) => order(a) - order(b));
   const samples = new Map(
     names.map((name) => [
       name,
@@ -106,7 +112,7 @@ export async function measureRequestCosts(rounds: number): Promise<RequestCost[]
   );
   let id = 3_000_000_000_000_000;
   const invoke = async (name: FunctionName, plantId: number, record: boolean) => {
-    const event = firstEvent(name, token, String(plantId), 'Monstera deliciosa') as never;
+    const event = firstEvent(name, token, String(plantId), { name: 'Monstera deliciosa' }) as never;
     counter.units = 0;
     const { result, text } = await captured(async () => {
       const started = performance.now();
@@ -174,14 +180,19 @@ async function operationHandlers(
   return Object.fromEntries(built);
 }
 
-/** The figures as `npm run bench` prints them. */
+/** The figures as `npm run bench` prints them, and the operations it could not measure. */
 export function formatRequestCosts(costs: readonly RequestCost[], rounds: number): string {
+  const refused = FUNCTION_NAMES.filter((name) => FUNCTIONS[name].operation).flatMap((name) => {
+    const why = refusal(name);
+    return why ? [`  not measured: ${why}`] : [];
+  });
   return [
     `Per request, warm, in process against the local engine (${rounds} rounds, medians; Lambda's own platform lines not included):`,
     ...costs.map(
       (c) =>
         `  ${c.name.padEnd(13)} handler ${c.medianMs.toFixed(2)} ms; logs ${c.bytesLogged} bytes in ${c.linesLogged} lines; DynamoDB ${c.capacityUnits} capacity units`,
     ),
+    ...refused,
   ].join('\n');
 }
 
@@ -189,8 +200,20 @@ export function formatRequestCosts(costs: readonly RequestCost[], rounds: number
 export const perRequest: BenchPhase = {
   name: 'request',
   description: 'per request and function: warm handler time, bytes logged, DynamoDB capacity units',
-  async run({ requests, print }: BenchContext) {
+  async run({ requests, print, writeMeasurements }: BenchContext) {
     const rounds = Math.min(requests, 1000);
-    print(`${formatRequestCosts(await measureRequestCosts(rounds), rounds)}\n`);
+    const costs = await measureRequestCosts(rounds);
+    print(`${formatRequestCosts(costs, rounds)}\n`);
+    if (!writeMeasurements) return;
+    const file = writeMeasurement('request', {
+      ...measuredHere(`npm run bench -- --phases request --requests ${rounds}`),
+      functions: Object.fromEntries(
+        costs.map((c) => [
+          c.name,
+          { ms: Number(c.medianMs.toFixed(2)), bytesLogged: c.bytesLogged, units: c.capacityUnits },
+        ]),
+      ),
+    });
+    print(`wrote ${relative(PROJECT_ROOT, file)}\n`);
   },
 };

@@ -18,6 +18,8 @@ export interface BenchContext {
   readonly dir: string;
   /** The Node the functions run on (Lambda's major when installed). */
   readonly lambdaNode: LambdaNode;
+  /** The phases that measure the capacity model's inputs record them (../measurements.ts). */
+  readonly writeMeasurements: boolean;
   /** Prints one line of the report. */
   readonly print: (line?: string) => void;
   /**

@@ -6,7 +6,7 @@
 import { integerOption, parseCommandLine, UsageError } from '../../cli/args';
 import { API } from '../../definitions/api';
 import { DEFAULT_PORT } from '../../npm-start/find';
-import { OPERATIONS, type Operation } from './operations';
+import { CREATE, OPERATIONS, REFUSED, type Operation } from './operations';
 
 /**
  * Against a URL that is not this machine, a run asks for at most this much unless `--yes`: a
@@ -29,8 +29,9 @@ Options:
   --rate R[,R2,...]   arrivals per second; several values make steps, run in order (default 50)
   --duration S        seconds per step (default 10)
   --warmup S          seconds at the first rate before measuring, not recorded (default 0)
-  --mix op=w,...      weights of ${OPERATIONS.join(', ')} (default create=1); get and delete use
-                      ids that exist: plants this run created first, then those it creates
+  --mix op=w,...      weights of ${OPERATIONS.join(', ')}
+                      (default ${CREATE ?? OPERATIONS[0]}=1); reads, changes and deletes use ids that exist:
+                      plants this run created first, then those it creates${REFUSED.map((why) => `\n                      not sent: ${why}`).join('')}
   --connections N     sockets open at once (default 512); a request beyond them waits for one,
                       and that wait counts in its latency
   --timeout MS        give up on a request after this long (default ${API.integrationTimeoutSeconds * 1000}, the gateway's
@@ -88,14 +89,17 @@ function parseRates(raw: string): number[] {
   });
 }
 
-/** `create=3,get=1` as weights; an operation not named weighs 0. */
+/** `create-plant=3,get-plant=1` as weights; an operation not named weighs 0. */
 export function parseMix(raw: string): Record<Operation, number> {
   const mix = Object.fromEntries(OPERATIONS.map((op) => [op, 0])) as Record<Operation, number>;
   for (const part of raw.split(',')) {
-    const match = /^\s*(\w+)\s*=\s*(\d+)\s*$/.exec(part);
+    const match = /^\s*([\w-]+)\s*=\s*(\d+)\s*$/.exec(part);
     if (!match || !(OPERATIONS as readonly string[]).includes(match[1]!)) {
+      const refused = REFUSED.find((why) => match && why.startsWith(`${match[1]}:`));
       throw new UsageError(
-        `--mix takes ${OPERATIONS.map((op) => `${op}=<weight>`).join(',')} (any of them), not ${raw}`,
+        refused
+          ? `--mix: ${refused}`
+          : `--mix takes ${OPERATIONS.map((op) => `${op}=<weight>`).join(',')} (any of them), not ${raw}`,
       );
     }
     mix[match[1] as Operation] += Number(match[2]);
@@ -161,7 +165,10 @@ export function parseLoadArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
     local,
     steps,
     warmupSeconds,
-    mix: values.mix === undefined ? parseMix('create=1') : parseMix(String(values.mix)),
+    mix:
+      values.mix === undefined
+        ? parseMix(`${CREATE ?? OPERATIONS[0]}=1`)
+        : parseMix(String(values.mix)),
     connections: integerOption(values.connections, 'connections', 512, 1, 65_536),
     timeoutMs: integerOption(
       values.timeout,

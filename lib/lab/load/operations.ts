@@ -1,24 +1,23 @@
 /**
- * The operations `npm run load` mixes, as HTTP requests, derived from the registry's descriptors:
- * each operation's route (its path's `{id}` an existing plant: one kept for reading, or for a
- * DELETE one taken to delete), and a body where its OpenAPI text takes one (a POST to a
- * collection creates a plant with a new id). A new operation joins the mix with no edit here.
+ * The operations `npm run load` mixes, derived from the registry: one per API function, named as
+ * the function, sending its operation's example request (lib/definitions/example-request.ts)
+ * about a plant chosen by what the request does with it (../plant-use.ts: a new id for a create,
+ * one kept for reading for a read or a change, one taken to delete for a delete), with the load
+ * plant's members in place of the example's. A new operation joins the mix with no edit here; one
+ * whose request cannot be derived is left out and named (`REFUSED`).
  */
 import { API, type RouteDefinition } from '../../definitions/api';
-import {
-  FUNCTION_NAMES,
-  FUNCTIONS,
-  type FunctionName,
-  type OperationDefinition,
-} from '../../definitions/functions';
+import { exampleRequest, NotDerivable } from '../../definitions/example-request';
+import { FUNCTION_NAMES, FUNCTIONS, type FunctionName } from '../../definitions/functions';
+import { plantUse, type PlantUse } from '../plant-use';
 
-/** The name every plant of a load run gets, so they can be told apart in the table. */
+/** The members every plant of a load run gets, so they can be told apart in the table. */
 export const LOAD_PLANT = { name: 'load', tag: 'npm run load' } as const;
 
 /**
  * Requests tuned by hand, as a committed event may be: the query an operation sends, and more
  * operations of the same function with their own queries. An operation not named here sends
- * its route as its descriptor says.
+ * its example request as it is.
  */
 const TUNED: Partial<
   Record<FunctionName, { readonly query: string; readonly more?: Readonly<Record<string, string>> }>
@@ -26,7 +25,7 @@ const TUNED: Partial<
   'list-plants': {
     query: 'limit=20',
     // A page of one tag's plants: the tag every load plant has, so one index partition takes them.
-    more: { tagged: `tag=${encodeURIComponent(LOAD_PLANT.tag)}&limit=20` },
+    more: { 'list-plants-by-tag': `tag=${encodeURIComponent(LOAD_PLANT.tag)}&limit=20` },
   },
 };
 
@@ -34,22 +33,33 @@ const TUNED: Partial<
 interface LoadOperation {
   readonly function: FunctionName;
   readonly route: RouteDefinition;
-  readonly descriptor: OperationDefinition;
+  readonly use: PlantUse;
   readonly query?: string;
 }
 
+const refused: string[] = [];
+/** The operations whose request cannot be derived from their descriptors, each with why. */
+export const REFUSED: readonly string[] = refused;
+
 const LOAD_OPERATIONS: Readonly<Record<string, LoadOperation>> = Object.fromEntries(
   FUNCTION_NAMES.flatMap((name) => {
-    const descriptor = FUNCTIONS[name].operation;
-    if (!descriptor) return [];
+    if (!FUNCTIONS[name].operation) return [];
     const route = API.routes.find((r) => r.function === name);
     if (!route) throw new Error(`load: no route in the API for ${name}`);
+    let use: PlantUse;
+    try {
+      use = plantUse(name);
+    } catch (error) {
+      if (!(error instanceof NotDerivable)) throw error;
+      refused.push(error.message);
+      return [];
+    }
     const tuned = TUNED[name];
     return [
-      [descriptor.mixName, { function: name, route, descriptor, query: tuned?.query }],
+      [name, { function: name, route, use, query: tuned?.query }],
       ...Object.entries(tuned?.more ?? {}).map(([operation, query]) => [
         operation,
-        { function: name, route, descriptor, query },
+        { function: name, route, use, query },
       ]),
     ] as [string, LoadOperation][];
   }),
@@ -65,15 +75,13 @@ export const FUNCTION_OF: Readonly<Record<Operation, FunctionName>> = Object.fro
   OPERATIONS.map((operation) => [operation, LOAD_OPERATIONS[operation]!.function]),
 );
 
-/**
- * The existing plant an operation names, if any: one kept for reading (a get, a change), or one
- * it deletes (a DELETE takes each plant once).
- */
-export function plantUse(operation: Operation): 'reads' | 'deletes' | undefined {
-  const { route } = LOAD_OPERATIONS[operation]!;
-  if (!route.path.includes('{id}')) return undefined;
-  return route.method === 'DELETE' ? 'deletes' : 'reads';
+/** What an operation's request does with a plant (../plant-use.ts). */
+export function usesPlant(operation: Operation): PlantUse {
+  return LOAD_OPERATIONS[operation]!.use;
 }
+
+/** The operation that creates plants (the seeding sends it), or undefined if there is none. */
+export const CREATE: Operation | undefined = OPERATIONS.find((op) => usesPlant(op) === 'creates');
 
 /** One request to send. */
 export interface PlannedRequest {
@@ -82,13 +90,14 @@ export interface PlannedRequest {
   /** Path and query, to append to the base URL's path. */
   readonly path: string;
   readonly body?: string;
+  readonly contentType?: string;
   /** The plant this request creates (deletable once answered 200). */
   readonly creates?: number;
 }
 
 /**
  * Picks operations in proportion to their weights, evenly spread (smooth weighted round robin,
- * as nginx balances upstreams): `create=3,get=1` gives c c g c c c g c …, so every window of a
+ * as nginx balances upstreams): `create-plant=3,get-plant=1` gives c c g c c c g c …, so every window of a
  * run has the mix, not only the whole.
  */
 export class MixPicker {
@@ -169,21 +178,23 @@ export function plan(
   plants: Plants,
   newId: () => number,
 ): PlannedRequest | undefined {
-  const { route, descriptor, query } = LOAD_OPERATIONS[operation]!;
-  const method = route.method;
-  const search = query ? `?${query}` : '';
-  const takesBody = descriptor.openapi.requestBody !== undefined;
-  if (!route.path.includes('{id}')) {
-    if (!takesBody) return { operation, method, path: `${route.path}${search}` };
-    const id = newId();
-    const body = JSON.stringify({ id, ...LOAD_PLANT });
-    return { operation, method, path: `${route.path}${search}`, body, creates: id };
-  }
+  const { function: name, use, query } = LOAD_OPERATIONS[operation]!;
   // A change names a plant kept for reading too: a change never makes a get answer 404.
-  const id = plantUse(operation) === 'deletes' ? plants.deletable.take() : plants.readable.any();
+  const id =
+    use === 'creates'
+      ? newId()
+      : use === 'deletes'
+        ? plants.deletable.take()
+        : use === 'names'
+          ? plants.readable.any()
+          : 0;
   if (id === undefined) return undefined;
-  const path = `${route.path.replace('{id}', String(id))}${search}`;
-  return takesBody
-    ? { operation, method, path, body: JSON.stringify(LOAD_PLANT) }
-    : { operation, method, path };
+  const request = exampleRequest(name, id, LOAD_PLANT);
+  return {
+    operation,
+    method: request.method,
+    path: `${request.path}${query ? `?${query}` : ''}`,
+    ...(request.body === undefined ? {} : { body: request.body, contentType: request.contentType }),
+    ...(use === 'creates' ? { creates: id } : {}),
+  };
 }

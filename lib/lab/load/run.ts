@@ -10,13 +10,14 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoadArgs } from './args';
 import {
+  CREATE,
   IdPool,
   idSequence,
   MixPicker,
   OPERATIONS,
-  plantUse,
   plan,
   Plants,
+  usesPlant,
   type PlannedRequest,
 } from './operations';
 import { Recorder, type Outcome } from './record';
@@ -70,7 +71,7 @@ export function httpSender(
       const headers: Record<string, string> = {};
       if (token) headers.authorization = `Bearer ${token}`;
       if (planned.body !== undefined) {
-        headers['content-type'] = 'application/json';
+        headers['content-type'] = planned.contentType ?? 'application/json';
         headers['content-length'] = String(Buffer.byteLength(planned.body));
       }
       const request = (https ? httpsRequest : httpRequest)(
@@ -113,20 +114,23 @@ export function seedCounts(args: LoadArgs): { readable: number; deletable: numbe
   const requests =
     args.steps[0]!.rate * args.warmupSeconds +
     args.steps.reduce((sum, step) => sum + step.rate * step.seconds, 0);
-  const weightOf = (use: 'reads' | 'deletes') =>
-    OPERATIONS.reduce((sum, op) => sum + (plantUse(op) === use ? args.mix[op] : 0), 0);
+  const weightOf = (use: 'names' | 'deletes') =>
+    OPERATIONS.reduce((sum, op) => sum + (usesPlant(op) === use ? args.mix[op] : 0), 0);
   const deletes = weightOf('deletes');
   return {
-    readable: weightOf('reads') > 0 ? READ_SEED : 0,
+    readable: weightOf('names') > 0 ? READ_SEED : 0,
     deletable: deletes > 0 ? Math.ceil((requests * deletes) / weights) + 10 : 0,
   };
 }
 
 /** Creates `count` plants into `pool`, 16 at a time; any answer but 200 stops the run. */
 async function seed(count: number, pool: IdPool, send: Sender, newId: () => number) {
+  if (count > 0 && CREATE === undefined) {
+    throw new Error('the mix names existing plants, and no operation of the registry creates one');
+  }
   for (let done = 0; done < count;) {
     const batch = Array.from({ length: Math.min(16, count - done) }, async () => {
-      const planned = plan('create', new Plants(), newId)!;
+      const planned = plan(CREATE!, new Plants(), newId)!;
       const answer = await send(planned);
       if (answer.status !== 200) {
         throw new Error(

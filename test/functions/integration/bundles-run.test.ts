@@ -136,14 +136,14 @@ describe.each(ENGINES)('on $engine', ({ engine: label, start }) => {
 
   it(`create-plant: created, a safe retry and a conflict on ${label}`, async () => {
     const id = '9007199254740993';
-    const create = firstEvent('create-plant', token, id, 'Monstera');
+    const create = firstEvent('create-plant', token, id, { name: 'Monstera' });
     const answers = await invoke('create-plant', [
       create,
       create,
-      firstEvent('create-plant', token, id, 'Fern'),
+      firstEvent('create-plant', token, id, { name: 'Fern' }),
     ]);
     expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 409]);
-    expect(JSON.parse(String(answers[0]!.body))).toEqual({ name: 'Monstera' });
+    expect(JSON.parse(String(answers[0]!.body))).toEqual({ name: 'Monstera', tag: 'aroid' });
   });
 
   // The young generation the start wrapper gives (START_WRAPPER.nodeFlags) holds what a cold start

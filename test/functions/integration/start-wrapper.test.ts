@@ -2,7 +2,7 @@
  * The start wrapper every function ships (`lambda/aws/start-node.sh`), run by a real shell with
  * Lambda's Node and the command line Lambda's runtime uses: it passes everything on but
  * `--expose-gc`, and with that flag gone Node keeps the code cache of its own modules, which the
- * flag costs every cold start (docs/performance.md, "Lambda's own flags"); it adds the flags
+ * flag costs every cold start (`npm run bench -- --phases cold`); it adds the flags
  * `START_WRAPPER.nodeFlags` names (a young generation a cold start fits in), before the rest.
  */
 import { spawnSync } from 'node:child_process';

@@ -2,8 +2,10 @@
  * The registry's descriptors against what they describe: every function is reached by exactly one
  * thing (the gateway's authorizer, a trigger, or its operation's route), every route by one
  * function, each handler requires the scope its descriptor names and the OpenAPI text says so;
- * every outcome is graphed, and the committed events and the load and capacity mixes leave no
- * operation out (docs/contributing.md, "Adding an operation").
+ * every outcome is graphed, every operation has an example request and a committed event. The
+ * tools that send operations (the bench, the load, the capacity model) derive theirs from the
+ * descriptors and name an operation they cannot serve; their own tests hold them
+ * (docs/contributing.md, "Adding an operation").
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,12 +19,10 @@ import {
   REQUEST_OUTCOMES,
   type FunctionName,
 } from '../../../lib/definitions/functions';
-import { CAPACITY_OPERATIONS, costOf } from '../../../lib/generators/capacity/costs';
-import { MEASURED } from '../../../lib/generators/capacity/inputs';
+import { exampleRequest } from '../../../lib/definitions/example-request';
 import { buildDocument } from '../../../lib/generators/openapi/document';
 import { eventFile } from '../../../lib/generators/workspace/events';
 import { firstEvent } from '../../../lib/lab/bench/events';
-import { FUNCTION_OF as LOAD_FUNCTIONS, plan, Plants } from '../../../lib/lab/load/operations';
 
 const operations = FUNCTION_NAMES.flatMap((name) => {
   const operation = FUNCTIONS[name].operation;
@@ -62,59 +62,16 @@ it('graphs every outcome of the metric contract: an operation, the authorizer or
   );
 });
 
-it('puts every operation in the load and capacity mixes once, by its mixName', () => {
-  const names = operations.map((operation) => operation.mixName);
-  expect(new Set(names).size).toBe(names.length);
-  for (const { name, mixName } of operations) expect(LOAD_FUNCTIONS[mixName]).toBe(name);
-  // A function may serve more than one load operation (list-plants: a page, a page of one tag).
-  expect([...new Set(Object.values(LOAD_FUNCTIONS))].sort()).toEqual(
-    operations.map((operation) => operation.name).sort(),
-  );
-  expect(CAPACITY_OPERATIONS.map((op) => [op.name, op.function])).toEqual(
-    operations.map((operation) => [operation.mixName, operation.name]),
-  );
-});
-
-it.each(Object.entries(LOAD_FUNCTIONS))(
-  'load sends %s as its route says, with a body where its OpenAPI text takes one',
-  (loadOperation, name) => {
-    const { method, path, openapi } = FUNCTIONS[name].operation!;
-    const plants = new Plants();
-    plants.readable.add(7);
-    plants.deletable.add(8);
-    const planned = plan(loadOperation, plants, () => 9);
-    const id = method === 'DELETE' ? '8' : '7';
-    expect(planned).toMatchObject({ operation: loadOperation, method });
-    expect(planned!.path.split('?')[0]).toBe(path.replace('{id}', id));
-    expect(planned!.body !== undefined).toBe(openapi.requestBody !== undefined);
-    // A POST to a collection creates a plant with the id the run chose.
-    expect(planned!.creates).toBe(method === 'POST' && !path.includes('{id}') ? 9 : undefined);
+it.each(operations)(
+  '$name has an example request derived from its descriptor: route, and a body where it takes one',
+  ({ name, method, path, openapi }) => {
+    const request = exampleRequest(name, 7);
+    expect(request.method).toBe(method);
+    expect(request.path).toBe(path.replace('{id}', '7'));
+    expect(request.body !== undefined).toBe(openapi.requestBody !== undefined);
+    if (request.body !== undefined) expect(() => JSON.parse(request.body!)).not.toThrow();
   },
 );
-
-/** Each operation with what its cost in the capacity model is; a default names what measures it. */
-const costs = operations.map(({ name }) => {
-  const { defaultOf } = costOf(name);
-  return [
-    name,
-    defaultOf
-      ? `${defaultOf}'s figures, a default until \`npm run bench -- --phases request\` measures it (then lib/generators/capacity/inputs.ts)`
-      : 'measured (lib/generators/capacity/inputs.ts)',
-  ] as const;
-});
-
-it.each(costs)('%s costs in the capacity model: %s', (name) => {
-  const cost = costOf(name);
-  const measured = MEASURED.functions as Record<string, unknown>;
-  if (!cost.defaultOf) {
-    expect(cost).toBe(measured[name]);
-    return;
-  }
-  // docs/capacity.md shows whose figures stand in (test/generators/unit/capacity-costs.test.ts).
-  expect(measured[name]).toBeUndefined();
-  const { defaultOf, ...figures } = cost;
-  expect(figures).toEqual(measured[defaultOf]);
-});
 
 it.each(FUNCTION_NAMES)('events/%s.json is an event for it (sam local invoke -e)', (name) => {
   const file = eventFile(name);

@@ -20,7 +20,7 @@ it('capacity units and bytes logged per function match the inputs', async () => 
     ),
   ).toEqual(
     Object.fromEntries(
-      Object.entries(MEASURED.functions).map(([name, f]) => [
+      Object.entries(MEASURED.request.functions).map(([name, f]) => [
         name,
         { bytesLogged: f.bytesLogged, units: f.units },
       ]),

@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { parseJson } from '../../../lambda/http/json';
 import { API } from '../../../lib/definitions/api';
 import { VERSION } from '../../../lib/definitions/version';
-import { OPENAPI_FILE, buildDocument } from '../../../lib/generators/openapi/document';
+import * as v from 'valibot';
+import { OPENAPI_FILE, OPERATIONS, buildDocument } from '../../../lib/generators/openapi/document';
 
 const text = readFileSync(OPENAPI_FILE, 'utf8');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -217,6 +218,32 @@ describe('beyond the seed', () => {
     } as const;
     expect(() => buildDocument({ ...API, routes: [...API.routes, extra] })).toThrow(
       'route PATCH /plants has no description',
+    );
+  });
+
+  it("writes an operation's own bodies into the components, and refuses a body defined nowhere", () => {
+    const route = {
+      method: 'POST',
+      path: '/plants/x',
+      function: 'create-plant',
+      authorized: true,
+    } as const;
+    const create = OPERATIONS['POST /plants']!;
+    const own = {
+      ...create,
+      operationId: 'x',
+      requestBody: { ...create.requestBody!, body: 'XRequest' },
+      schemas: { XRequest: v.object({ ids: v.array(v.string()) }) },
+    };
+    const api = { ...API, routes: [...API.routes, route] };
+    const document = buildDocument(api, { ...OPERATIONS, 'POST /plants/x': own }) as Doc;
+    expect(document.components.schemas.XRequest).toMatchObject({ type: 'object' });
+    expect(document.paths['/plants/x'].post.requestBody.content['application/json'].schema).toEqual(
+      { $ref: '#/components/schemas/XRequest' },
+    );
+    const undefinedBody = { ...own, schemas: undefined };
+    expect(() => buildDocument(api, { ...OPERATIONS, 'POST /plants/x': undefinedBody })).toThrow(
+      'POST /plants/x names the body XRequest, defined nowhere',
     );
   });
 });

@@ -15,6 +15,7 @@ describe('parseBenchArgs', () => {
       requests: 300,
       loadSeconds: 20,
       phases: PHASES.map((phase) => phase.name),
+      writeMeasurements: false,
     });
   });
 
@@ -28,8 +29,16 @@ describe('parseBenchArgs', () => {
         '3',
         '--phases',
         'load,cold',
+        '--write-measurements',
       ]),
-    ).toEqual({ help: false, runs: 5, requests: 7, loadSeconds: 3, phases: ['load', 'cold'] });
+    ).toEqual({
+      help: false,
+      runs: 5,
+      requests: 7,
+      loadSeconds: 3,
+      phases: ['load', 'cold'],
+      writeMeasurements: true,
+    });
     expect(parseBenchArgs(['-h']).help).toBe(true);
   });
 

@@ -1,11 +1,16 @@
 /** `npm run load`'s arguments, mix, ids and knee, and its open loop driven by a fake sender. */
 import { UsageError } from '../../../lib/cli/args';
 import { NON_LOCAL_CEILING, parseLoadArgs, parseMix } from '../../../lib/lab/load/args';
+import { exampleRequest } from '../../../lib/definitions/example-request';
+import { plantUse } from '../../../lib/lab/plant-use';
 import {
+  FUNCTION_OF,
+  LOAD_PLANT,
   MixPicker,
   OPERATIONS,
   plan,
   Plants,
+  usesPlant,
   type Operation,
   type PlannedRequest,
 } from '../../../lib/lab/load/operations';
@@ -28,7 +33,7 @@ describe('parseLoadArgs', () => {
       timeoutMs: 30_000,
       out: 'load-report',
     });
-    expect(args.mix).toEqual({ ...NO_MIX, create: 1 });
+    expect(args.mix).toEqual({ ...NO_MIX, 'create-plant': 1 });
     expect(parseLoadArgs([], { PORT: '4000' }).url.port).toBe('4000');
     expect(parse('http://127.0.0.1:9/').url.href).toBe('http://127.0.0.1:9/');
   });
@@ -44,7 +49,7 @@ describe('parseLoadArgs', () => {
       '--warmup',
       '2',
       '--mix',
-      'create=2,get=5,delete=1',
+      'create-plant=2,get-plant=5,delete-plant=1',
       '--out',
       'x/run.json',
       '--connections',
@@ -58,7 +63,7 @@ describe('parseLoadArgs', () => {
       { rate: 40, seconds: 3 },
     ]);
     expect(args).toMatchObject({ warmupSeconds: 2, connections: 8, timeoutMs: 500, out: 'x/run' });
-    expect(args.mix).toEqual({ ...NO_MIX, create: 2, get: 5, delete: 1 });
+    expect(args.mix).toEqual({ ...NO_MIX, 'create-plant': 2, 'get-plant': 5, 'delete-plant': 1 });
   });
 
   it.each([
@@ -67,10 +72,10 @@ describe('parseLoadArgs', () => {
     [['--rate', '200000'], '--rate is at most 100000 a second, not 200000'],
     [['--duration', '0'], '--duration must be an integer from 1 to 86400, not 0'],
     [
-      ['--mix', 'create=1,bogus=2'],
-      `--mix takes ${OPERATIONS.map((op) => `${op}=<weight>`).join(',')} (any of them), not create=1,bogus=2`,
+      ['--mix', 'create-plant=1,bogus=2'],
+      `--mix takes ${OPERATIONS.map((op) => `${op}=<weight>`).join(',')} (any of them), not create-plant=1,bogus=2`,
     ],
-    [['--mix', 'get=0'], '--mix needs one operation with a weight above 0, not get=0'],
+    [['--mix', 'get-plant=0'], '--mix needs one operation with a weight above 0, not get-plant=0'],
     [['--url', 'ftp://x'], '--url must be an http or https URL, not ftp://x'],
     [['--url', 'nope'], '--url must be an http or https URL, not nope'],
     [['--out', ''], '--out must name a file, not ""'],
@@ -109,42 +114,110 @@ describe('parseLoadArgs', () => {
 
 describe('the mix', () => {
   it('spreads the operations by weight in every window', () => {
-    const picker = new MixPicker(parseMix('create=3,get=1'));
+    const picker = new MixPicker(parseMix('create-plant=3,get-plant=1'));
     const picks = Array.from({ length: 8 }, () => picker.next());
-    expect(picks.filter((op) => op === 'get')).toHaveLength(2);
-    expect(picks.slice(0, 4).filter((op) => op === 'get')).toHaveLength(1);
-    const all = new MixPicker(parseMix('create=2,get=5,list=1,delete=2'));
+    expect(picks.filter((op) => op === 'get-plant')).toHaveLength(2);
+    expect(picks.slice(0, 4).filter((op) => op === 'get-plant')).toHaveLength(1);
+    const all = new MixPicker(parseMix('create-plant=2,get-plant=5,list-plants=1,delete-plant=2'));
     const tally = Array.from({ length: 1000 }, () => all.next()).reduce<Record<string, number>>(
       (t, op) => ({ ...t, [op]: (t[op] ?? 0) + 1 }),
       {},
     );
-    expect(tally).toEqual({ create: 200, get: 500, list: 100, delete: 200 });
+    expect(tally).toEqual({
+      'create-plant': 200,
+      'get-plant': 500,
+      'list-plants': 100,
+      'delete-plant': 200,
+    });
   });
 
   it('gets read plants kept for reading; deletes take each other plant once', () => {
     const plants = new Plants();
-    expect(plan('delete', plants, () => 1)).toBeUndefined();
-    expect(plan('get', plants, () => 1)).toBeUndefined();
+    expect(plan('delete-plant', plants, () => 1)).toBeUndefined();
+    expect(plan('get-plant', plants, () => 1)).toBeUndefined();
     plants.readable.add(7);
     plants.deletable.add(8);
-    expect(plan('get', plants, () => 1)).toMatchObject({ method: 'GET', path: '/plants/7' });
-    expect(plan('get', plants, () => 1)).toMatchObject({ method: 'GET', path: '/plants/7' });
-    expect(plan('delete', plants, () => 1)).toMatchObject({ method: 'DELETE', path: '/plants/8' });
-    expect(plan('delete', plants, () => 1)).toBeUndefined();
+    expect(plan('get-plant', plants, () => 1)).toMatchObject({ method: 'GET', path: '/plants/7' });
+    expect(plan('get-plant', plants, () => 1)).toMatchObject({ method: 'GET', path: '/plants/7' });
+    expect(plan('delete-plant', plants, () => 1)).toMatchObject({
+      method: 'DELETE',
+      path: '/plants/8',
+    });
+    expect(plan('delete-plant', plants, () => 1)).toBeUndefined();
     expect([plants.readable.size, plants.deletable.size]).toEqual([1, 0]);
-    expect(plan('create', plants, () => 9007199254740991)).toMatchObject({
+    expect(plan('create-plant', plants, () => 9007199254740991)).toMatchObject({
       method: 'POST',
       path: '/plants',
       body: '{"id":9007199254740991,"name":"load","tag":"npm run load"}',
       creates: 9007199254740991,
     });
-    expect(plan('list', plants, () => 1)).toMatchObject({
+    expect(plan('list-plants', plants, () => 1)).toMatchObject({
       method: 'GET',
       path: '/plants?limit=20',
     });
-    expect(plan('tagged', plants, () => 1)).toMatchObject({
+    expect(plan('list-plants-by-tag', plants, () => 1)).toMatchObject({
       method: 'GET',
       path: '/plants?tag=npm%20run%20load&limit=20',
+    });
+  });
+});
+
+describe('each operation of the registry', () => {
+  it.each(OPERATIONS)('%s is sent as its example request, about a plant its use picks', (op) => {
+    const name = FUNCTION_OF[op]!;
+    const plants = new Plants();
+    plants.readable.add(7);
+    plants.deletable.add(8);
+    const use = plantUse(name);
+    const id = { creates: 9, deletes: 8, names: 7 }[use ?? 'names'];
+    const planned = plan(op, plants, () => 9)!;
+    const example = exampleRequest(name, id, LOAD_PLANT);
+    expect([planned.operation, planned.method, planned.body]).toEqual([
+      op,
+      example.method,
+      example.body,
+    ]);
+    expect(planned.path.split('?')[0]).toBe(example.path);
+    expect(planned.creates).toBe(use === 'creates' ? 9 : undefined);
+  });
+
+  it('derives what a request does with a plant from the grants and the example request', () => {
+    expect(Object.fromEntries(OPERATIONS.map((op) => [op, usesPlant(op)]))).toMatchObject({
+      'create-plant': 'creates',
+      'get-plant': 'names',
+      'list-plants': undefined,
+      'list-plants-by-tag': undefined,
+      'update-plant': 'names',
+      'patch-plant': 'names',
+      'delete-plant': 'deletes',
+    });
+  });
+
+  it('leaves out and names an operation whose request cannot be derived (the load, the bench)', () => {
+    jest.isolateModules(() => {
+      jest.doMock('../../../lib/definitions/functions', () => {
+        const actual = jest.requireActual('../../../lib/definitions/functions');
+        const get = actual.FUNCTIONS['get-plant'];
+        const FUNCTIONS = {
+          ...actual.FUNCTIONS,
+          'get-note': {
+            ...get,
+            id: 'GetNote',
+            operation: { ...get.operation, path: '/plants/{id}/notes/{note}' },
+          },
+        };
+        return { ...actual, FUNCTIONS, FUNCTION_NAMES: Object.keys(FUNCTIONS) };
+      });
+      const load = jest.requireActual('../../../lib/lab/load/operations');
+      const args = jest.requireActual('../../../lib/lab/load/args');
+      const why =
+        'get-note: no request can be derived from its descriptor: its path parameter {note} has no example value';
+      expect(load.OPERATIONS).not.toContain('get-note');
+      expect(load.REFUSED).toEqual([why]);
+      expect(() => args.parseMix('get-note=1')).toThrow(`--mix: ${why}`);
+      expect(args.LOAD_HELP).toContain(`not sent: ${why}`);
+      const bench = jest.requireActual('../../../lib/lab/bench/per-request');
+      expect(bench.formatRequestCosts([], 1)).toContain(`not measured: ${why}`);
     });
   });
 });
@@ -161,39 +234,39 @@ describe('the open loop with a fake sender', () => {
       '--duration',
       '1',
       '--mix',
-      'create=1,get=1,list=1,delete=3',
+      'create-plant=1,get-plant=1,list-plants=1,delete-plant=3',
     );
     const result = await runLoad(args, async (request) => {
       sent.push(request);
       const id = /\/plants\/(\d+)$/.exec(request.path)?.[1];
-      if (request.operation === 'create') created.add(String(request.creates));
-      if (request.operation === 'get' || request.operation === 'delete') {
+      if (request.operation === 'create-plant') created.add(String(request.creates));
+      if (request.operation === 'get-plant' || request.operation === 'delete-plant') {
         expect(created.has(id!) && !deleted.has(id!)).toBe(true);
       }
-      if (request.operation === 'get') read.add(id!);
-      if (request.operation === 'delete') {
+      if (request.operation === 'get-plant') read.add(id!);
+      if (request.operation === 'delete-plant') {
         expect(read.has(id!)).toBe(false);
         deleted.add(id!);
       }
       return { status: 200 };
     });
     const byOperation = (op: Operation) =>
-      sent.filter((r) => r.operation === op).length - (op === 'create' ? result.seeded : 0);
+      sent.filter((r) => r.operation === op).length - (op === 'create-plant' ? result.seeded : 0);
     expect(result.seeded).toBe(READ_SEED + Math.ceil((400 * 3) / 6) + 10);
     expect(result.skipped).toEqual([0]);
     expect(result.scheduled).toEqual([400]);
     expect([
-      byOperation('create'),
-      byOperation('get'),
-      byOperation('list'),
-      byOperation('delete'),
+      byOperation('create-plant'),
+      byOperation('get-plant'),
+      byOperation('list-plants'),
+      byOperation('delete-plant'),
     ]).toEqual([67, 67, 66, 200]);
     expect(read.size).toBeGreaterThan(30);
     expect(result.recorder.overall.summary().requests).toBe(400);
   });
 
   it('says why it cannot seed', async () => {
-    const args = parse('--mix', 'get=1', '--duration', '1');
+    const args = parse('--mix', 'get-plant=1', '--duration', '1');
     await expect(runLoad(args, async () => ({ status: 401 }))).rejects.toThrow(
       'seeding the plants that get and delete use: a create answered 401 (is PLANT_STORE_TOKEN set, with plants:write?)',
     );

@@ -1,0 +1,98 @@
+/**
+ * The figures the capacity model takes from the bench, as data: `measurements/bench.json`, which
+ * `npm run bench -- --phases request,fan-out --write-measurements` rewrites, each part with the
+ * machine, the Node and the time it was measured on. The model (lib/generators/capacity/) reads
+ * it; the capacity page prints where it came from.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, arch } from 'node:os';
+import { join } from 'node:path';
+import * as v from 'valibot';
+import { PROJECT_ROOT } from '../definitions/bundling';
+
+/** Where the measurements are kept (committed). */
+export const MEASUREMENTS_FILE = join(PROJECT_ROOT, 'measurements', 'bench.json');
+
+/** Where and when a part was measured. */
+const MeasuredOn = v.strictObject({
+  /** The command that measured it. */
+  command: v.string(),
+  /** ISO 8601. */
+  date: v.pipe(v.string(), v.isoTimestamp()),
+  node: v.string(),
+  cpus: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  cpuModel: v.string(),
+  arch: v.string(),
+});
+export type MeasuredOn = v.InferOutput<typeof MeasuredOn>;
+
+const Figure = v.pipe(v.number(), v.minValue(0));
+
+/** One invocation of a function on the request path, warm, in process on the local engine. */
+const RequestCost = v.strictObject({
+  /** Median handler time, ms. */
+  ms: Figure,
+  /** Bytes the function writes to its log (its line and the EMF metrics). */
+  bytesLogged: Figure,
+  /** DynamoDB capacity units, as DynamoDB bills them. */
+  units: Figure,
+});
+
+const Measurements = v.strictObject({
+  /** `--phases request`: each function on the request path, by its name in the registry. */
+  request: v.strictObject({
+    ...MeasuredOn.entries,
+    functions: v.record(v.string(), RequestCost),
+  }),
+  /** `--phases fan-out`: the fan-out's CPU per SendMessageBatch of ten, ms. */
+  fanOut: v.strictObject({ ...MeasuredOn.entries, cpuMsPerCall: Figure }),
+});
+export type Measurements = v.InferOutput<typeof Measurements>;
+/** A part of the file, which one phase writes. */
+export type MeasurementPart = keyof Measurements;
+
+/** The measurements, checked; throws naming the file and what is wrong. */
+export function readMeasurements(file = MEASUREMENTS_FILE): Measurements {
+  const parsed = v.safeParse(Measurements, JSON.parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) {
+    const issues = parsed.issues.map(
+      (issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`,
+    );
+    throw new Error(`${file}: ${issues.join('; ')}`);
+  }
+  return parsed.output;
+}
+
+/**
+ * This machine now, for a part measured by `command` on the Node at `nodePath` (this process's
+ * unless said).
+ */
+export function measuredHere(command: string, nodePath = process.execPath): MeasuredOn {
+  const all = cpus();
+  const node =
+    nodePath === process.execPath
+      ? process.version
+      : execFileSync(nodePath, ['--version'], { encoding: 'utf8' }).trim();
+  return {
+    command,
+    date: new Date().toISOString(),
+    node,
+    cpus: all.length,
+    cpuModel: all[0]?.model.trim() ?? 'unknown',
+    arch: arch(),
+  };
+}
+
+/** Rewrites one part of the file (the others are kept); answers the file. */
+export function writeMeasurement<P extends MeasurementPart>(
+  part: P,
+  figures: Measurements[P],
+  file = MEASUREMENTS_FILE,
+): string {
+  const next = { ...readMeasurements(file), [part]: figures };
+  v.parse(Measurements, next);
+  // Two spaces a level, one member a line: the text Prettier leaves, as `npm run check` wants.
+  writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
+  return file;
+}

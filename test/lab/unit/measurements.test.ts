@@ -1,0 +1,58 @@
+/**
+ * The capacity model's measured inputs are data: `measurements/bench.json`, which the bench
+ * rewrites one part at a time with the machine, the Node and the time, and which is checked
+ * when read.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MEASURED } from '../../../lib/generators/capacity/inputs';
+import {
+  measuredHere,
+  MEASUREMENTS_FILE,
+  readMeasurements,
+  writeMeasurement,
+} from '../../../lib/lab/measurements';
+
+let dir: string;
+let file: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'measurements-'));
+  file = join(dir, 'bench.json');
+  copyFileSync(MEASUREMENTS_FILE, file);
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+it('is what the capacity model reads', () => {
+  expect(MEASURED).toEqual(readMeasurements());
+});
+
+it('rewrites one part with where and when it was measured, and keeps the other', () => {
+  const before = readMeasurements(file);
+  writeMeasurement(
+    'fanOut',
+    { ...measuredHere('npm run bench -- --phases fan-out'), cpuMsPerCall: 1.5 },
+    file,
+  );
+  const after = readMeasurements(file);
+  expect(after.request).toEqual(before.request);
+  expect(after.fanOut).toMatchObject({
+    command: 'npm run bench -- --phases fan-out',
+    node: process.version,
+    cpuMsPerCall: 1.5,
+  });
+  expect(after.fanOut.cpus).toBeGreaterThan(0);
+  expect(Date.now() - Date.parse(after.fanOut.date)).toBeLessThan(60_000);
+  // The text Prettier leaves: two spaces a level, a final newline.
+  expect(readFileSync(file, 'utf8')).toBe(`${JSON.stringify(after, null, 2)}\n`);
+});
+
+it('refuses a file without the machine or with a negative figure, naming where', () => {
+  const broken = JSON.parse(readFileSync(file, 'utf8'));
+  delete broken.request.cpuModel;
+  broken.fanOut.cpuMsPerCall = -1;
+  writeFileSync(file, JSON.stringify(broken));
+  expect(() => readMeasurements(file)).toThrow(
+    new RegExp(`^${file}: request.cpuModel: .*; fanOut.cpuMsPerCall: `),
+  );
+});
