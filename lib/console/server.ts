@@ -20,6 +20,7 @@ import {
   type Invocations,
 } from '../npm-start/find';
 import { readPlants, rowsOf, runCommand, type Ran, type Where } from './data';
+import { stateAction, stateNames } from './state-actions';
 
 /** The header the console's own page sends with every API call. */
 export const CONSOLE_HEADER = 'x-plant-store-console';
@@ -181,6 +182,7 @@ async function read(url: URL, options: ConsoleOptions): Promise<[number, unknown
     const id = decodeURIComponent(attempts[1]!);
     return listed(await runCommand('webhook', ['attempts', id], options));
   }
+  if (path === 'states') return [200, { names: await stateNames(options) }];
   return [404, { error: 'not found' }];
 }
 
@@ -223,6 +225,8 @@ async function act(
       }
       case 'replay-delivery':
         return shown(await replayDelivery(Number(body.seq), options));
+      case 'state':
+        return shown(await stateAction(body, options));
       default:
         return [400, { error: `unknown action ${String(body.action)}` }];
     }

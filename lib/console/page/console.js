@@ -347,4 +347,31 @@ $('#plants-form').addEventListener('submit', (event) => {
 });
 loaders.plants = () => showPlants();
 
+// ---- state
+loaders.state = async () => {
+  const answer = await get('states');
+  $('#states-out').textContent = answer.names.join(', ') || 'none yet';
+};
+$('#state-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const command = event.submitter?.dataset.command;
+  const form = new FormData(event.target);
+  if (command === 'reset' && !confirm('Remove every plant and subscriber?')) return;
+  await act({
+    action: 'state',
+    command,
+    name: String(form.get('name') ?? ''),
+    tokens: form.get('tokens') === 'on',
+  });
+  loaders.state();
+});
+$('#seed-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  await act({
+    action: 'state',
+    command: 'seed',
+    text: String(new FormData(event.target).get('text')),
+  });
+});
+
 poll();

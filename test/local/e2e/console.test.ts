@@ -241,6 +241,19 @@ if (!hasBrowser && process.env.CI) {
     expect(await page.locator('body').innerText()).not.toContain(service.devToken);
   });
 
+  it('saves the state and refuses an invalid seed, naming the entry, from the console', async () => {
+    await page.click('nav button[data-tab=state]');
+    await page.fill('#state-form input[name=name]', 'from-console');
+    await page.click('#state-form button[data-command=save]');
+    await page.locator('#result', { hasText: 'saved from-console: 1 plants' }).waitFor();
+    await page.locator('#states-out', { hasText: 'from-console' }).waitFor();
+    await page.fill('#seed-form textarea', '[{"id":5,"name":"Ivy"},{"id":"6","name":"Pothos"}]');
+    await page.click('#seed-form button');
+    await page.locator('#result', { hasText: 'entry 2 (id 6)' }).waitFor();
+    expect(await page.locator('#result').innerText()).toContain('nothing was seeded');
+    expect((await sendAsDev(service, 'GET', '/plants/5')).status).toBe(404);
+  });
+
   it('the plant is still read through the API as created', async () => {
     const read = await sendAsDev(service, 'GET', `/plants/${ID}`);
     expect(read.text).toBe(`{"id":${ID},"name":"Monstera","tag":"aroid"}`);
