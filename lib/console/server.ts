@@ -11,7 +11,6 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { parseDeliveryMessage } from '../../lambda/webhook/message';
 import {
   LOOPBACK_HOST_NAMES,
   detailOf,
@@ -20,10 +19,11 @@ import {
   type Invocations,
 } from '../npm-start/find';
 import { readPlants, rowsOf, runCommand, type Ran, type Where } from './data';
-import { stateAction, stateNames } from './state-actions';
+import { act } from './actions';
+import { refusal } from './guards';
+import { stateNames } from './state-actions';
 
-/** The header the console's own page sends with every API call. */
-export const CONSOLE_HEADER = 'x-plant-store-console';
+export { CONSOLE_HEADER } from './guards';
 
 /** What the console serves. */
 export interface ConsoleOptions extends Where {
@@ -88,39 +88,6 @@ function send(res: ServerResponse, status: number, body: unknown, type = 'applic
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { ...HEADERS, 'content-type': type });
   res.end(text);
-}
-
-/**
- * Why a request is refused, if it is: a foreign Host (a rebound DNS name), another origin
- * (`Origin`, `Sec-Fetch-Site`), or an API call without the console's header or, for an action,
- * without a JSON body.
- */
-function refusal(
-  req: IncomingMessage,
-  hosts: readonly string[],
-  origins: readonly string[],
-  api: boolean,
-): string | undefined {
-  const host = req.headers.host?.toLowerCase();
-  if (host === undefined || !hosts.includes(host)) {
-    return `refused Host ${host ?? '(none)'}: the console answers only to Host ${hosts.join(' or ')}`;
-  }
-  const origin = req.headers.origin;
-  if (origin !== undefined && !origins.includes(origin.toLowerCase())) {
-    return `refused Origin ${origin}: the console answers only its own page`;
-  }
-  const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-    return `refused a ${String(site)} request: the console answers only its own page`;
-  }
-  if (!api) return undefined;
-  if (req.headers[CONSOLE_HEADER] !== '1') {
-    return `refused: an API call needs the ${CONSOLE_HEADER} header the console's page sends`;
-  }
-  if (req.method === 'POST' && !/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-    return 'refused: an action is a JSON body';
-  }
-  return undefined;
 }
 
 async function serve(
@@ -188,82 +155,6 @@ async function read(url: URL, options: ConsoleOptions): Promise<[number, unknown
 
 function listed(ran: Ran): [number, unknown] {
   return [200, redacted({ code: ran.code, rows: rowsOf(ran.out), notes: ran.err })];
-}
-
-function shown(ran: Ran): [number, unknown] {
-  return [ran.code === 0 ? 200 : 400, redacted({ code: ran.code, out: ran.out, err: ran.err })];
-}
-
-/** An action: the CLI command it is, run as the terminal runs it. */
-async function act(
-  body: Record<string, unknown>,
-  options: ConsoleOptions,
-): Promise<[number, unknown]> {
-  const text = (name: string) => {
-    const value = body[name];
-    if (typeof value !== 'string' || value === '') throw new TypeError(`${name} is required`);
-    return value;
-  };
-  try {
-    switch (body.action) {
-      case 'revoke':
-        return shown(await runCommand('token', ['revoke', text('tokenId')], options));
-      case 'enable':
-        return shown(await runCommand('webhook', ['enable', text('subscriberId')], options));
-      case 'redrive': {
-        const one = typeof body.webhookId === 'string' && body.webhookId ? [body.webhookId] : [];
-        return shown(await runCommand('webhook', ['dead-letters', '--redrive', ...one], options));
-      }
-      case 'replay': {
-        const subscriber =
-          typeof body.subscriberId === 'string' && body.subscriberId
-            ? ['--subscriber', body.subscriberId]
-            : [];
-        return shown(
-          await runCommand('webhook', ['replay', '--since', text('since'), ...subscriber], options),
-        );
-      }
-      case 'replay-delivery':
-        return shown(await replayDelivery(Number(body.seq), options));
-      case 'state':
-        return shown(await stateAction(body, options));
-      default:
-        return [400, { error: `unknown action ${String(body.action)}` }];
-    }
-  } catch (error) {
-    return [400, { error: (error as Error).message }];
-  }
-}
-
-/**
- * The deliveries of a deliver invocation, queued again: `webhook replay` over the instant each
- * was stored, to its subscriber (the same webhook-id, so a receiver deduplicates).
- */
-async function replayDelivery(seq: number, options: ConsoleOptions): Promise<Ran> {
-  const entry = options.invocations.get(seq);
-  const records = (entry?.event as { Records?: { body?: string }[] } | undefined)?.Records ?? [];
-  const deliveries = records.flatMap((r) => parseDeliveryMessage(r.body ?? '') ?? []);
-  if (deliveries.length === 0) {
-    return { code: 1, out: [], err: ['this invocation delivered nothing that can be replayed'] };
-  }
-  const ran: Ran = { code: 0, out: [], err: [] };
-  for (const delivery of deliveries) {
-    if (!delivery.storedAt) {
-      ran.err.push(`${delivery.webhookId}: a test delivery (no stored plant) is not replayed`);
-      continue;
-    }
-    const until = new Date(Date.parse(delivery.storedAt) + 1).toISOString();
-    const argv = ['replay', '--since', delivery.storedAt, '--until', until];
-    const one = await runCommand(
-      'webhook',
-      [...argv, '--subscriber', delivery.subscriberId],
-      options,
-    );
-    ran.out.push(...one.out);
-    ran.err.push(...one.err);
-    if (one.code !== 0) return { ...ran, code: one.code };
-  }
-  return ran;
 }
 
 /** A JSON object body of at most 1 MB. */

@@ -1,7 +1,9 @@
 /** The console's state actions: the `npm run state` commands, run in-process on this `npm start`. */
 import type { CliIo } from '../cli/run';
 import { runStateCli } from '../operator/state/cli';
-import { seedPlants, savedStates, stateTarget } from '../operator/state/state';
+import { stateTarget } from '../operator/state/engine';
+import { seedPlants } from '../operator/state/seed';
+import { savedStates } from '../operator/state/state';
 import { cliEnv, type Ran, type Where } from './data';
 
 /** The saved states' names. */

@@ -30,7 +30,8 @@ export {
 } from '../local/process/settings';
 export { LOCAL_QUEUE_NAMES, localQueueUrl } from '../local/webhooks';
 export { LOOPBACK_HOST_NAMES } from '../local/process/settings';
-export { detailOf, redacted, summaryOf, type Invocations } from '../local/dev/invocations';
+export { type Invocations } from '../local/dev/invocations';
+export { detailOf, redacted, summaryOf } from '../local/dev/invocation-view';
 
 /** The dev token `npm start` keeps in the data directory of `env`, or `undefined` when none is there. */
 export function readDevToken(env: NodeJS.ProcessEnv): string | undefined {

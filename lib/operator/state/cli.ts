@@ -5,15 +5,9 @@
 import { readFile } from 'node:fs/promises';
 import { commandError, parseCommandLine, UsageError } from '../../cli/args';
 import { failureExitCode, type CliIo } from '../../cli/run';
-import {
-  loadState,
-  resetState,
-  saveState,
-  savedStates,
-  seedPlants,
-  stateTarget,
-  type StateTarget,
-} from './state';
+import { stateTarget, type StateTarget } from './engine';
+import { seedPlants } from './seed';
+import { loadState, resetState, saveState, savedStates } from './state';
 
 export const STATE_HELP = `Usage: npm run state -- <command> [options]
 
