@@ -253,8 +253,15 @@ function clip(text: string): string {
     : text;
 }
 
-/** An event or answer as kept: its `body` clipped when long (nothing copied otherwise). */
+/**
+ * An event or answer as kept: its `body`, or each of its records' (a queue's batch), clipped
+ * when long; nothing is copied otherwise.
+ */
 function clipped(value: unknown): unknown {
+  const records = (value as { Records?: unknown } | null)?.Records;
+  if (Array.isArray(records) && records.some((record) => clipped(record) !== record)) {
+    return { ...(value as object), Records: records.map(clipped) };
+  }
   const body = (value as { body?: unknown } | null)?.body;
   if (typeof body !== 'string' || body.length <= MAX_BODY_CHARS) return value;
   return { ...(value as object), body: clip(body) };
