@@ -1,8 +1,8 @@
 /**
  * `npm start` itself, as a user runs it: the documented environment variables, the printed URL,
- * dev token and curl command, the console at the URL it prints, a clean stop on SIGTERM; and the edges of `npm start` and `npm run
- * db`: --help, bad arguments and settings, a data directory or a port already in use — each one
- * line, no stack trace.
+ * dev token and curl command, the console at the URL it prints, a clean stop on SIGTERM; and the
+ * edges of `npm start` and `npm run db`: --help, bad arguments and settings, a data directory or
+ * a port already in use — each one line, no stack trace.
  */
 import { PlantStore } from '@plant-store/client';
 import { execFile, type ChildProcess } from 'node:child_process';
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateToken } from '../../../lambda/tokens/token';
 import { freePort } from '../../../lib/local/process/free-port';
-import { checkRawAnswer } from '../../support/http';
+import { checkRawAnswer, uncheckedFetch } from '../../support/http';
 import { startNpmStart, type ListeningNpmStart } from '../../../lib/npm-start/spawn';
 import { runBin, type CliResult } from '../../support/run-cli';
 import { until } from '../../support/webhook-receiver';
@@ -74,9 +74,9 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
   expect(answer).toContain('{"name":"Monstera","tag":"aroid"}');
   // The console, at the URL printed: the create listed; a foreign Host refused.
   const consoleUrl = /console: +(http:\/\/127\.0\.0\.1:\d+\/) /.exec(output())![1]!;
-  expect((await fetch(consoleUrl)).status).toBe(200);
+  expect((await uncheckedFetch(consoleUrl)).status).toBe(200);
   const listed = (await (
-    await fetch(`${consoleUrl}api/entries`, { headers: { 'x-plant-store-console': '1' } })
+    await uncheckedFetch(`${consoleUrl}api/entries`, { headers: { 'x-plant-store-console': '1' } })
   ).json()) as { entries: { functionName: string; source: string; status: number }[] };
   expect(listed.entries).toContainEqual(
     expect.objectContaining({ functionName: 'create-plant', source: 'POST /plants', status: 200 }),
