@@ -11,7 +11,6 @@ import {
   optionsFromEnvironment,
 } from '../lib/local/process/options';
 import { startLocal } from '../lib/local/runtime';
-import { envInteger } from '../lib/local/process/settings';
 import { startConsole } from '../lib/console/server';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -29,7 +28,7 @@ runCli('npm start', async (argv) => {
   const options = optionsFromEnvironment(process.env, values, log);
   // The console's port: a free one unless PLANT_STORE_CONSOLE_PORT names one (a fixed default
   // would make npm start fail wherever that port is taken).
-  const consolePort = envInteger(process.env, 'PLANT_STORE_CONSOLE_PORT', 0, 65535);
+  const consolePort = options.consolePort ?? 0;
   // Ctrl-C during the start: stop what has started rather than leave the lock and the engine.
   let interrupted = false;
   const early = () => (interrupted = true);
