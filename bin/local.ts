@@ -11,6 +11,7 @@ import {
   optionsFromEnvironment,
 } from '../lib/local/process/options';
 import { startLocal } from '../lib/local/runtime';
+import { startConsole } from '../lib/console/server';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // The data directory is private (lib/local/process/private-dir.ts): so is all the process creates in it.
@@ -25,11 +26,28 @@ runCli('npm start', async (argv) => {
     return 0;
   }
   const options = optionsFromEnvironment(process.env, values, log);
+  // The console's port: a free one unless PLANT_STORE_CONSOLE_PORT names one (a fixed default
+  // would make npm start fail wherever that port is taken).
+  const consolePort = options.consolePort ?? 0;
   // Ctrl-C during the start: stop what has started rather than leave the lock and the engine.
   let interrupted = false;
   const early = () => (interrupted = true);
   process.on('SIGINT', early).on('SIGTERM', early);
   const service = await startLocal(options);
+  const consolePage = await startConsole({
+    invocations: service.invocations,
+    dataDir: options.dataDir,
+    dbPort: service.dbPort,
+    port: consolePort,
+    log,
+  }).catch(async (error: unknown) => {
+    await service.close();
+    throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+      ? new Error(
+          `port ${consolePort} is in use; set PLANT_STORE_CONSOLE_PORT to a free port, or 0 to pick one`,
+        )
+      : error;
+  });
   // The stop handlers go on before the early ones come off and before the banner, which scripts
   // wait for: no signal between them meets Node's default (exit, the lock left behind).
   let closing = false;
@@ -37,7 +55,7 @@ runCli('npm start', async (argv) => {
     if (closing) return;
     closing = true;
     log(`${signal}: finishing requests in flight and stopping`);
-    service.close().then(
+    Promise.all([consolePage.close(), service.close()]).then(
       () => process.exit(0),
       (error: unknown) => {
         process.stderr.write(`npm start: stop failed: ${String(error)}\n`);
@@ -69,6 +87,7 @@ runCli('npm start', async (argv) => {
     `  engine:    http://127.0.0.1:${service.dbPort} ${options.memory ? '(in memory)' : `(data in ${options.dataDir})`}`,
   );
   log(`  docs:      ${service.url}/docs (the API reference: authorize with the dev token, try it)`);
+  log(`  console:   ${consolePage.url} (invocations, their logs and IAM denials; the data; state)`);
   log(
     `  watching:  ${options.watch ? 'lambda/ and lib/definitions/api.ts (a saved change is served on the next request; --no-watch turns this off)' : 'off (--no-watch)'}`,
   );

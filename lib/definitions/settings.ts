@@ -30,6 +30,10 @@ export const LOCAL_REQUESTS_IN_FLIGHT = 64;
 export const LOCAL_ENVIRONMENT = {
   PORT: { default: 3000, meaning: 'HTTP port on 127.0.0.1; 0 picks a free one' },
   PLANT_STORE_DB_PORT: { default: 8000, meaning: 'engine port on 127.0.0.1; 0 picks a free one' },
+  PLANT_STORE_CONSOLE_PORT: {
+    default: 0,
+    meaning: "the console's port on 127.0.0.1; 0 picks a free one (npm start prints its URL)",
+  },
   PLANT_STORE_DATA_DIR: {
     default: '.plant-store',
     meaning: 'where the data, the bundles and the dev token live',

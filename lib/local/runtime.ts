@@ -31,6 +31,7 @@ import { StartGate } from './lambda/start-gate';
 import { DEFAULT_CONCURRENCY } from './process/settings';
 import { buildBundles, loadApi, type Bundles } from './dev/watch';
 import { LocalWebhooks, localWebhookEnvironment } from './webhooks';
+import { Invocations } from './dev/invocations';
 
 export type { LocalOptions } from './process/options';
 
@@ -44,6 +45,8 @@ export interface LocalService {
   readonly engineClientConfig: LocalEngine['clientConfig'];
   /** The function grants no allowed call has used since the start (`<function> <action> on <arn>`). */
   unusedGrants(): string[];
+  /** The invocations, requests and denials of the run, newest last (what the console shows). */
+  readonly invocations: Invocations;
   /** With `inspectFirstPort`: each function's inspector port. */
   readonly inspectPorts?: ReadonlyMap<FunctionName, number>;
   /**
@@ -68,11 +71,13 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       inspectPorts.set(name, options.inspectFirstPort + i);
     }
   }
+  const invocations = new Invocations();
   // Before anything runs: the identities, policies and keys every AWS call is judged by.
   const account = await openLocalAccount({
     dataDir: options.dataDir,
     log: options.log,
     grants: options.grants,
+    onDenied: invocations.denied,
   });
   const pools = new Map<FunctionName, SandboxPool>();
   // One gate for every function: a burst starts the authorizer's and the route's sandboxes on
@@ -103,6 +108,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       localPages: withRootHint(docsPages()),
       throttle,
       debugging: inspectPorts.size > 0,
+      onAnswered: invocations.answered,
     });
   /** A new API definition: the gateway closes (finishing its requests) and reopens on `port`. */
   const restartGateway = async () => {
@@ -190,6 +196,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
           startGate,
           // Each sandbox signs as a session of the function's role, issued for it alone.
           credentials: () => account.sandboxCredentials(name),
+          observer: invocations.observer(name),
         }),
       );
     }
@@ -214,6 +221,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       devToken,
       engineClientConfig: engine!.clientConfig,
       unusedGrants: () => account.unusedGrants(),
+      invocations,
       inspectPorts,
       setEngineAvailable: (available) => engine!.setAvailable(available),
       close: stop,

@@ -2,8 +2,8 @@
  * A running `npm start` (or `npm run db`), as a command in another terminal finds it: its data
  * directory, the ports it recorded there, its dev token, and the SDK settings that reach its
  * engine and queues. With `spawn.ts` (starting one) and `in-process.ts` (the parts the lab
- * measures), this folder is all that lib/operator, lib/generators, lib/release and lib/lab
- * import of the emulator; eslint.config.mjs holds them to it.
+ * measures), this folder is all that lib/operator, lib/console, lib/generators, lib/release and
+ * lib/lab import of the emulator; eslint.config.mjs holds them to it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { devTokenFile } from '../local/dev/dev-token';
@@ -29,6 +29,9 @@ export {
   type LocalEngineTarget,
 } from '../local/process/settings';
 export { LOCAL_QUEUE_NAMES, localQueueUrl } from '../local/webhooks';
+export { LOOPBACK_HOST_NAMES } from '../local/process/settings';
+export { type Invocations } from '../local/dev/invocations';
+export { detailOf, redacted, summaryOf } from '../local/dev/invocation-view';
 
 /** The dev token `npm start` keeps in the data directory of `env`, or `undefined` when none is there. */
 export function readDevToken(env: NodeJS.ProcessEnv): string | undefined {

@@ -51,6 +51,9 @@ export function useLocalService(
     get engineClientConfig() {
       return started().engineClientConfig;
     },
+    get invocations() {
+      return started().invocations;
+    },
     unusedGrants: () => started().unusedGrants(),
     setEngineAvailable: (available) => started().setEngineAvailable(available),
     close: () => started().close(),

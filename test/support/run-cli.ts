@@ -11,6 +11,7 @@ import { failureExitCode, type CliIo, type CliMain } from '../../lib/cli/run';
 import { runTokenCli } from '../../lib/operator/token-cli';
 import { runVerifyCli } from '../../lib/operator/verify/cli';
 import { runWebhookCli } from '../../lib/operator/webhook/cli';
+import { runStateCli } from '../../lib/operator/state/cli';
 import { loadCommand } from '../../lib/lab/load';
 
 const ROOT = join(__dirname, '../..');
@@ -56,6 +57,7 @@ export function runBin(
 const COMMANDS = {
   token: ['token', runTokenCli],
   webhook: ['webhook', runWebhookCli],
+  state: ['state', runStateCli],
   load: ['npm run load', loadCommand],
   verify: ['verify', runVerifyCli],
 } satisfies Record<string, [string, CliMain]>;

@@ -10,6 +10,7 @@ import { BENCH_HELP } from '../../lab/bench/args';
 import { LOAD_HELP } from '../../lab/load/args';
 import { DB_HELP, START_HELP } from '../../npm-start/find';
 import { SMOKE_HELP } from '../../operator/smoke';
+import { STATE_HELP } from '../../operator/state/cli';
 import { TOKEN_HELP } from '../../operator/token-cli';
 import { VERIFY_HELP } from '../../operator/verify/cli';
 import { WEBHOOK_HELP } from '../../operator/webhook/help';
@@ -24,6 +25,7 @@ const HELP: Readonly<Record<string, string | undefined>> = {
   'db.ts': DB_HELP,
   'token.ts': TOKEN_HELP,
   'webhook.ts': WEBHOOK_HELP,
+  'state.ts': STATE_HELP,
   'smoke.ts': SMOKE_HELP,
   'verify.ts': VERIFY_HELP,
   'openapi.ts': OPENAPI_HELP,

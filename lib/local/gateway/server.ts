@@ -77,6 +77,20 @@ export interface GatewayOptions {
    * apply (a breakpoint may hold an invocation for minutes). @default false
    */
   readonly debugging?: boolean;
+  /** Told of each request once it is answered (the local console records them). @default - nobody */
+  readonly onAnswered?: (request: AnsweredRequest) => void;
+}
+
+/** A request the gateway answered, as its log line tells it, with the headers of both sides. */
+export interface AnsweredRequest {
+  readonly requestId: string;
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  readonly ms: number;
+  readonly requestHeaders: IncomingMessage['headers'];
+  readonly responseHeaders: Readonly<Record<string, string | string[]>>;
+  readonly responseBody: Buffer;
 }
 
 /** The local HTTP API. */
@@ -185,8 +199,18 @@ export class Gateway {
         res.end(answer.body);
       } else this.linger(req, res, answer.body);
     }
-    const ms = (performance.now() - started).toFixed(1);
-    this.options.log(`${req.method} ${req.url} ${answer.status} ${ms}ms ${requestId}`);
+    const ms = performance.now() - started;
+    this.options.log(`${req.method} ${req.url} ${answer.status} ${ms.toFixed(1)}ms ${requestId}`);
+    this.options.onAnswered?.({
+      requestId,
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      status: answer.status,
+      ms,
+      requestHeaders: req.headers,
+      responseHeaders: headers,
+      responseBody: answer.body,
+    });
   }
 
   private async answer(

@@ -19,6 +19,7 @@ import { LocalKeys } from '../kms/keys';
 import { localQueueArn, SQS_ACCESS } from '../sqs/access';
 import { checkPolicy, PolicyJudge, type CheckedPolicy } from './evaluator';
 import { AccessGate } from './gate';
+import { grantHint, type Denial } from './grant-hint';
 import {
   Identities,
   LOCAL_ACCOUNT,
@@ -71,6 +72,8 @@ export interface LocalAccountOptions {
    * @default - the registry's
    */
   readonly grants?: Partial<Record<FunctionName, Uses>>;
+  /** Told of each denied call, once its lines are logged. @default - nobody */
+  readonly onDenied?: (denial: Denial) => void;
 }
 
 /** Opens the account: identities, policies checked as IAM checks them, keys, and the gate. */
@@ -104,6 +107,12 @@ export async function openLocalAccount(options: LocalAccountOptions): Promise<Lo
       ),
     ],
     log: options.log,
+    onDenied: (functionName, action, resource) => {
+      const denial = { functionName, action, resource };
+      // Only a function's call: the operator is an administrator, refused by a key policy alone.
+      if (policies.has(functionName)) options.log(`[iam] ${grantHint(denial)}`);
+      options.onDenied?.(denial);
+    },
     onAllowed: (who, action, resource) => used.add(`${who} ${action} on ${resource}`),
     ...(options.dataDir
       ? {

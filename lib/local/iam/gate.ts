@@ -51,6 +51,8 @@ export interface GateOptions {
   readonly services: readonly GatedService[];
   /** Receives one line per denial. */
   readonly log: (line: string) => void;
+  /** Told of each denied action on a resource, by identity name, after its line is logged. */
+  readonly onDenied?: (who: string, action: string, resource: string) => void;
   /** Told of each allowed action on a resource, by identity name (to report grants never used). */
   readonly onAllowed?: (who: string, action: string, resource: string) => void;
   /** Added to AWS's message for keys this run never issued. @default - AWS's message alone */
@@ -164,6 +166,7 @@ export class AccessGate {
     this.options.log(
       `[iam] denied: ${identity.name} may not ${described.action} on ${resource.arn}${why === 'explicit-deny' ? ' (explicit deny)' : ''}`,
     );
+    this.options.onDenied?.(identity.name, described.action, resource.arn);
     return deniedMessage(identity.principal, described.action, resource.arn, why);
   }
 }

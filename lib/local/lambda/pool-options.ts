@@ -1,4 +1,5 @@
 /** How a pool runs one function (lib/local/lambda/pool.ts). */
+import type { InvocationObserver } from './report';
 import type { StartGate } from './start-gate';
 
 /** How to run one function. */
@@ -37,4 +38,9 @@ export interface PoolOptions {
    * @default - the environment's own, if any
    */
   readonly credentials?: () => Record<string, string>;
+  /**
+   * Told of each invocation: when a sandbox receives it, each line it prints, and its end (the
+   * local console records them). @default - nobody
+   */
+  readonly observer?: InvocationObserver;
 }

@@ -107,26 +107,32 @@ export class SandboxPool {
         }, timeoutMs);
       });
       onStart?.();
+      sandbox.serving = requestId;
+      this.options.observer?.started(requestId, event);
       const invocation = sandbox.invoke(event, requestId, Date.now() + timeoutMs);
       const outcome = await Promise.race([invocation, timedOut]);
-      this.options.log(
-        reportLine(requestId, this.options.memorySize, outcome, cold ? sandbox.initMs : undefined),
-      );
+      const initMs = cold ? sandbox.initMs : undefined;
+      this.options.log(reportLine(requestId, this.options.memorySize, outcome, initMs));
+      this.options.observer?.ended(requestId, {
+        measured: outcome,
+        initMs,
+        cold,
+        result: outcome.result,
+      });
       return outcome.result;
     } catch (error) {
-      const measured = error instanceof InvocationError ? error.measured : undefined;
-      this.options.log(
-        reportLine(
-          requestId,
-          this.options.memorySize,
-          measured ?? { durationMs: performance.now() - started, maxMemoryMb: 0 },
-          cold ? sandbox.initMs : undefined,
-          error instanceof InvocationError ? error.kind : 'error',
-        ),
-      );
+      const measured = (error instanceof InvocationError ? error.measured : undefined) ?? {
+        durationMs: performance.now() - started,
+        maxMemoryMb: 0,
+      };
+      const initMs = cold ? sandbox.initMs : undefined;
+      const failure = error instanceof InvocationError ? error.kind : 'error';
+      this.options.log(reportLine(requestId, this.options.memorySize, measured, initMs, failure));
+      this.options.observer?.ended(requestId, { measured, initMs, cold, failure });
       throw error instanceof InvocationError ? error : new InvocationError(String(error), 'error');
     } finally {
       clearTimeout(timer);
+      sandbox.serving = undefined;
       this.free(sandbox);
     }
   }
@@ -330,7 +336,10 @@ export class SandboxPool {
           ? ['--enable-source-maps', `--inspect=127.0.0.1:${this.options.inspectPort}`]
           : []),
       ],
-      log: this.options.log,
+      log: (line) => {
+        this.options.log(line);
+        if (sandbox.serving !== undefined) this.options.observer?.line(sandbox.serving, line);
+      },
       onExit: (gone, reason) => {
         release();
         clearTimeout(gone.idleTimer);

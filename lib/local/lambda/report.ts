@@ -29,3 +29,23 @@ export function reportLine(
   if (measured.maxMemoryMb > memorySize) fields.push(`(over the ${memorySize} MB memory setting)`);
   return fields.join('\t');
 }
+
+/** How an invocation ended, as its REPORT line says it. */
+export interface InvocationEnd {
+  readonly measured: Measured;
+  /** The Init Duration of a cold start; `undefined` when warm. */
+  readonly initMs: number | undefined;
+  readonly cold: boolean;
+  /** What the handler answered, when it did. */
+  readonly result?: unknown;
+  /** `error`, `timeout`, `crash` or `throttled`, when it gave no result. */
+  readonly failure?: string;
+}
+
+/** Watches a pool's invocations (`PoolOptions.observer`), by their Lambda request id. */
+export interface InvocationObserver {
+  started(requestId: string, event: unknown): void;
+  /** A line the sandbox printed while serving `requestId`. */
+  line(requestId: string, line: string): void;
+  ended(requestId: string, end: InvocationEnd): void;
+}

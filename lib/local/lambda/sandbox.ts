@@ -92,6 +92,8 @@ export class Sandbox {
   idleSince = 0;
   /** The pool's: stops the sandbox once it has been idle long enough. */
   idleTimer: NodeJS.Timeout | undefined;
+  /** The pool's: the request id of the invocation it is serving, if any. */
+  serving: string | undefined;
   /** Invocations started here; the first one reports the Init Duration. */
   invocations = 0;
   /** Importing the bundle, serving, or gone before it could. */

@@ -28,6 +28,8 @@ export interface LocalOptions {
   readonly port: number;
   /** Engine port; 0 picks a free one. */
   readonly dbPort: number;
+  /** The console's port (`npm start` serves it beside the API); 0 picks a free one. @default 0 */
+  readonly consolePort?: number;
   /** Where data and the dev token live. */
   readonly dataDir: string;
   /** Keep the tables in memory (the dev token file still lives in `dataDir`). */
@@ -166,6 +168,12 @@ export function optionsFromEnvironment(
     return {
       port: envInteger(env, 'PORT', DEFAULT_PORT, 65535),
       dbPort: envInteger(env, 'PLANT_STORE_DB_PORT', DEFAULT_DB_PORT, 65535),
+      consolePort: envInteger(
+        env,
+        'PLANT_STORE_CONSOLE_PORT',
+        LOCAL_ENVIRONMENT.PLANT_STORE_CONSOLE_PORT.default,
+        65535,
+      ),
       dataDir: dataDirOf(env),
       memory: values.memory === true,
       authCacheTtlSeconds: envInteger(

@@ -52,6 +52,8 @@ const FORBIDDEN: readonly (readonly [file: string, specifier: string, why: strin
     'only through lib/npm-start/',
   ],
   ['lib/release/versions.ts', '../local/process/options', 'only through lib/npm-start/'],
+  ['lib/console/server.ts', '../local/dev/invocations', 'only through lib/npm-start/'],
+  ['lib/local/runtime.ts', '../console/server', 'imports none of the code that uses it'],
   ['lib/local/runtime.ts', '../npm-start/find', 'imports none of the code that uses it'],
   ['lib/local/dev/watch.ts', '../../operator/token-cli', 'imports none of the code that uses it'],
   ['client/src/request.ts', '../../lambda/http/json', 'the client imports nothing of the service'],
@@ -59,6 +61,7 @@ const FORBIDDEN: readonly (readonly [file: string, specifier: string, why: strin
 const ALLOWED: readonly Case[] = [
   ['lambda/plants/table.ts', '../aws/dynamodb'],
   ['lib/operator/token-cli.ts', '../npm-start/find'],
+  ['lib/console/server.ts', '../operator/token-cli'],
   ['lib/lab/bench/load.ts', '../../npm-start/spawn'],
   ['lib/npm-start/find.ts', '../local/process/settings'],
   ['lib/local/runtime.ts', '../definitions/functions'],

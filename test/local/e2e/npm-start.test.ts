@@ -1,17 +1,18 @@
 /**
  * `npm start` itself, as a user runs it: the documented environment variables, the printed URL,
- * dev token and curl command, a clean stop on SIGTERM; and the edges of `npm start` and `npm run
- * db`: --help, bad arguments and settings, a data directory or a port already in use — each one
- * line, no stack trace.
+ * dev token and curl command, the console at the URL it prints, a clean stop on SIGTERM; and the
+ * edges of `npm start` and `npm run db`: --help, bad arguments and settings, a data directory or
+ * a port already in use — each one line, no stack trace.
  */
 import { PlantStore } from '@plant-store/client';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateToken } from '../../../lambda/tokens/token';
 import { freePort } from '../../../lib/local/process/free-port';
-import { checkRawAnswer } from '../../support/http';
+import { checkRawAnswer, uncheckedFetch } from '../../support/http';
 import { startNpmStart, type ListeningNpmStart } from '../../../lib/npm-start/spawn';
 import { runBin, type CliResult } from '../../support/run-cli';
 import { until } from '../../support/webhook-receiver';
@@ -71,6 +72,24 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
   expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
   checkRawAnswer('POST', `http://127.0.0.1:${port}/plants`, answer);
   expect(answer).toContain('{"name":"Monstera","tag":"aroid"}');
+  // The console, at the URL printed: the create listed; a foreign Host refused.
+  const consoleUrl = /console: +(http:\/\/127\.0\.0\.1:\d+\/) /.exec(output())![1]!;
+  expect((await uncheckedFetch(consoleUrl)).status).toBe(200);
+  const listed = (await (
+    await uncheckedFetch(`${consoleUrl}api/entries`, { headers: { 'x-plant-store-console': '1' } })
+  ).json()) as { entries: { functionName: string; source: string; status: number }[] };
+  expect(listed.entries).toContainEqual(
+    expect.objectContaining({ functionName: 'create-plant', source: 'POST /plants', status: 200 }),
+  );
+  const foreign = await new Promise<number>((resolve, reject) =>
+    request(consoleUrl, { headers: { host: 'rebound.example' } }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    })
+      .on('error', reject)
+      .end(),
+  );
+  expect(foreign).toBe(403);
   expect(await stop(child)).toBe(0);
   expect(output()).toMatch(/POST \/plants 200 [\d.]+ms \S+/);
   expect(output()).toMatch(/^\[create-plant\] INFO created id=1 \(caller tok_dev, req \S+\)$/m);

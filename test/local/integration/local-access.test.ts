@@ -47,7 +47,7 @@ it('refuses an issued key id signed with a wrong secret', async () => {
   ).rejects.toMatchObject({ name: 'InvalidSignatureException' });
 });
 
-it('judges a function by its role: get-plant reads plants and may not write them (AccessDeniedException, logged once)', async () => {
+it('judges a function by its role: get-plant reads plants and may not write them (AccessDeniedException, logged once, with the grant that would allow it)', async () => {
   const client = new DynamoDBClient(sandbox('get-plant'));
   await expect(
     client.send(new GetItemCommand({ TableName: 'plants', Key: { id: { N: '1' } } })),
@@ -62,6 +62,7 @@ it('judges a function by its role: get-plant reads plants and may not write them
   );
   expect(lines).toEqual([
     '[iam] denied: get-plant may not dynamodb:PutItem on arn:aws:dynamodb:local:000000000000:table/plants',
+    "[iam] to allow it, add 'putNew' to tables.plants in lambda/get-plant/grants.ts",
   ]);
 });
 

@@ -1,0 +1,157 @@
+/**
+ * What the console reads and does besides its invocations: the plants (by id, by tag, paged,
+ * numbers as the exact decimal text the engine keeps), and the CLIs' own commands — `token list`
+ * and `revoke`, `webhook list`, `attempts`, `dead-letters`, `replay`, `enable` and the redrives —
+ * run in-process against this `npm start`, exactly as a terminal would run them.
+ */
+import {
+  DynamoDBClient,
+  GetItemCommand,
+  QueryCommand,
+  ScanCommand,
+  type AttributeValue,
+} from '@aws-sdk/client-dynamodb';
+import { PLANTS_BY_TAG_INDEX, PLANTS_TABLE } from '../../lambda/aws/tables';
+import { PAGE_LIMIT } from '../../lambda/plants/schemas';
+import type { CliIo } from '../cli/run';
+import { localCliClientConfig, localEngineTarget } from '../npm-start/find';
+import { runTokenCli } from '../operator/token-cli';
+import { runWebhookCli } from '../operator/webhook/cli';
+
+/** Where this `npm start` keeps its data and serves its engine. */
+export interface Where {
+  readonly dataDir: string;
+  readonly dbPort: number;
+}
+
+/** The environment in which a CLI command finds this `npm start`. */
+export function cliEnv(where: Where): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PLANT_STORE_DATA_DIR: where.dataDir,
+    PLANT_STORE_DB_PORT: String(where.dbPort),
+  };
+}
+
+/** What a command printed, and its exit code. */
+export interface Ran {
+  readonly code: number;
+  readonly out: string[];
+  readonly err: string[];
+}
+
+/** Runs one command of a CLI (`token` or `webhook`) as its terminal would, capturing its lines. */
+export async function runCommand(
+  cli: 'token' | 'webhook',
+  argv: readonly string[],
+  where: Where,
+): Promise<Ran> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    out: (line) => void out.push(line),
+    err: (line) => void err.push(line),
+    env: cliEnv(where),
+  };
+  const code = await (cli === 'token' ? runTokenCli : runWebhookCli)(argv, io);
+  return { code, out, err };
+}
+
+/** A tab-separated listing (a header row, then rows) as objects. */
+export function rowsOf(lines: readonly string[]): Record<string, string>[] {
+  const [header, ...rows] = lines;
+  if (!header) return [];
+  const names = header.split('\t');
+  return rows.map((row) => {
+    const fields = row.split('\t');
+    return Object.fromEntries(names.map((name, i) => [name, fields[i] ?? '']));
+  });
+}
+
+/** An item with each number as its exact decimal text (never a float64). */
+export function plainItem(item: Record<string, AttributeValue>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(item).map(([key, value]) => [key, plain(value)]));
+}
+
+function plain(value: AttributeValue): unknown {
+  if (value.S !== undefined) return value.S;
+  if (value.N !== undefined) return value.N;
+  if (value.BOOL !== undefined) return value.BOOL;
+  if (value.NULL !== undefined) return null;
+  if (value.L !== undefined) return value.L.map(plain);
+  if (value.M !== undefined) return plainItem(value.M);
+  if (value.SS !== undefined) return value.SS;
+  if (value.NS !== undefined) return value.NS;
+  if (value.B !== undefined) return `(${value.B.length} bytes)`;
+  return null;
+}
+
+/** A page of plants. */
+export interface PlantsPage {
+  readonly items: Record<string, unknown>[];
+  /** The next page's cursor, when there is one. */
+  readonly next?: string;
+}
+
+const INTEGER = /^-?\d{1,19}$/;
+
+/** One plant by id, the plants of a tag, or all of them; `limit` a page, from `cursor`. */
+export async function readPlants(
+  where: Where,
+  query: { id?: string; tag?: string; cursor?: string; limit?: string },
+): Promise<PlantsPage> {
+  const engine = localEngineTarget(cliEnv(where));
+  const client = new DynamoDBClient(localCliClientConfig(engine.endpoint, engine.credentials));
+  try {
+    if (query.id) {
+      if (!INTEGER.test(query.id)) throw new RangeError('id must be an integer');
+      const { Item } = await client.send(
+        new GetItemCommand({
+          TableName: PLANTS_TABLE.localName,
+          Key: { id: { N: query.id } },
+          ConsistentRead: true,
+        }),
+      );
+      return { items: Item ? [plainItem(Item)] : [] };
+    }
+    const limit = Math.min(
+      Math.max(Number(query.limit) || PAGE_LIMIT.default, PAGE_LIMIT.min),
+      PAGE_LIMIT.max,
+    );
+    const start = query.cursor
+      ? (JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8')) as Record<
+          string,
+          AttributeValue
+        >)
+      : undefined;
+    const page = query.tag
+      ? await client.send(
+          new QueryCommand({
+            TableName: PLANTS_TABLE.localName,
+            IndexName: PLANTS_BY_TAG_INDEX.name,
+            KeyConditionExpression: '#tag = :tag',
+            ExpressionAttributeNames: { '#tag': PLANTS_BY_TAG_INDEX.partitionKey.name },
+            ExpressionAttributeValues: { ':tag': { S: query.tag } },
+            Limit: limit,
+            ExclusiveStartKey: start,
+          }),
+        )
+      : await client.send(
+          new ScanCommand({
+            TableName: PLANTS_TABLE.localName,
+            Limit: limit,
+            ExclusiveStartKey: start,
+          }),
+        );
+    return {
+      items: (page.Items ?? []).map(plainItem),
+      ...(page.LastEvaluatedKey
+        ? {
+            next: Buffer.from(JSON.stringify(page.LastEvaluatedKey)).toString('base64url'),
+          }
+        : {}),
+    };
+  } finally {
+    client.destroy();
+  }
+}

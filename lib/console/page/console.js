@@ -1,0 +1,377 @@
+// The local console's page: plain JavaScript, no library. Every value from the server is shown
+// as text (textContent), never as HTML; every API call carries the console's header, which a
+// page of another origin cannot send.
+'use strict';
+
+const HEADER = { 'x-plant-store-console': '1' };
+const $ = (selector) => document.querySelector(selector);
+
+/** An element with attributes (`on…` as listeners) and children (strings become text). */
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else if (key === 'className') node.className = value;
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+async function get(path) {
+  const response = await fetch(`/api/${path}`, { headers: HEADER });
+  return response.json();
+}
+
+async function act(body) {
+  const response = await fetch('/api/actions', {
+    method: 'POST',
+    headers: { ...HEADER, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json();
+  const lines = answer.error ? [answer.error] : [...(answer.out ?? []), ...(answer.err ?? [])];
+  const result = $('#result');
+  result.hidden = false;
+  result.className = response.ok ? '' : 'bad';
+  result.textContent = lines.join('\n') || (response.ok ? 'done' : 'failed');
+  return response.ok;
+}
+
+// ---- tabs
+const loaders = {};
+for (const button of document.querySelectorAll('nav button')) {
+  button.addEventListener('click', () => {
+    for (const b of document.querySelectorAll('nav button'))
+      b.classList.toggle('active', b === button);
+    for (const s of document.querySelectorAll('.tab'))
+      s.classList.toggle('active', s.id === button.dataset.tab);
+    $('#result').hidden = true;
+    loaders[button.dataset.tab]?.();
+  });
+}
+
+// ---- invocations
+let version = -1;
+let openSeq;
+let entries = [];
+
+function statusClass(status) {
+  if (typeof status === 'number') return `s${String(status)[0]}`;
+  return /^(error|timeout|crash|throttled|deny|denied)|failed/.test(String(status ?? ''))
+    ? 'bad'
+    : '';
+}
+
+function ms(value) {
+  return value === null || value === undefined ? '' : `${value.toFixed(1)} ms`;
+}
+
+function renderEntries() {
+  const body = $('#entries tbody');
+  body.replaceChildren(
+    ...entries.map((e) =>
+      el(
+        'tr',
+        {
+          'data-seq': e.seq,
+          className: [e.seq === openSeq ? 'open' : '', e.denied ? 'has-denial' : ''].join(' '),
+          onclick: () => openEntry(e.seq),
+        },
+        el('td', {}, new Date(e.time).toLocaleTimeString()),
+        el('td', { className: 'mono' }, e.path ? `${e.source}  ${e.path}` : e.source),
+        el('td', {}, e.functionName ?? '(gateway)'),
+        el(
+          'td',
+          { className: statusClass(e.status) },
+          e.ended ? String(e.status ?? '') : 'running',
+          e.denied ? el('span', { className: 'denied' }, ' IAM denied') : '',
+        ),
+        el('td', {}, ms(e.durationMs)),
+        el('td', {}, e.cold === null ? '' : e.cold ? 'cold' : 'warm'),
+        el('td', {}, e.maxMemoryMb === null ? '' : `${e.maxMemoryMb} MB`),
+        el('td', { className: 'id' }, e.requestId ?? e.lambdaRequestId ?? ''),
+      ),
+    ),
+  );
+}
+
+async function poll() {
+  if (document.visibilityState === 'visible') {
+    try {
+      const answer = await get(`entries?version=${version}`);
+      $('#live').textContent = 'live';
+      if (answer.entries) {
+        version = answer.version;
+        entries = answer.entries;
+        renderEntries();
+        const open = entries.find((e) => e.seq === openSeq);
+        if (open) await openEntry(openSeq, true);
+      }
+    } catch {
+      $('#live').textContent = 'npm start is not answering';
+    }
+  }
+  setTimeout(poll, 1000);
+}
+
+function pre(value) {
+  return el('pre', {}, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+}
+
+/** The request an entry shows: an HTTP event's method, path, headers and body, or the event. */
+function requestOf(d) {
+  const e = d.event;
+  if (e && e.requestContext && e.requestContext.http) {
+    const parts = [
+      `${e.requestContext.http.method} ${e.rawPath}${e.rawQueryString ? `?${e.rawQueryString}` : ''}`,
+      ...Object.entries(e.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
+    ];
+    if (e.body !== undefined) parts.push('', e.isBase64Encoded ? `(base64) ${e.body}` : e.body);
+    return pre(parts.join('\n'));
+  }
+  if (e) return pre(e);
+  if (d.requestHeaders) {
+    return pre(
+      [d.source, ...Object.entries(d.requestHeaders).map(([k, v]) => `${k}: ${v}`)].join('\n'),
+    );
+  }
+  return pre('(none)');
+}
+
+/** The answer: the gateway's (status, headers, body as sent), else what the function returned. */
+function responseOf(d) {
+  if (d.response) {
+    const r = d.response;
+    return pre(
+      [`${r.status}`, ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`), '', r.body].join(
+        '\n',
+      ),
+    );
+  }
+  if (d.failure) return pre(`failed: ${d.failure}`);
+  return pre(d.result ?? '(none)');
+}
+
+async function openEntry(seq, refresh = false) {
+  openSeq = seq;
+  if (!refresh) renderEntries();
+  const d = await get(`entries/${seq}`);
+  const detail = $('#detail');
+  detail.hidden = false;
+  if (d.error) return detail.replaceChildren(el('p', {}, d.error));
+  const replayable = d.functionName && /^queue /.test(d.source) && d.ended;
+  detail.replaceChildren(
+    el(
+      'h2',
+      {},
+      `${d.functionName ?? 'gateway'} · ${d.source}${d.path ? ` ${d.path}` : ''} · ${d.ended ? d.status : 'running'}`,
+    ),
+    el(
+      'p',
+      { className: 'mono' },
+      [
+        d.requestId && `request id ${d.requestId}`,
+        d.lambdaRequestId && `Lambda request id ${d.lambdaRequestId}`,
+        d.durationMs !== null && `duration ${ms(d.durationMs)}`,
+        d.cold !== null && (d.cold ? `cold (init ${ms(d.initMs)})` : 'warm'),
+        d.maxMemoryMb !== null && `peak memory ${d.maxMemoryMb} MB`,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    ),
+    ...(d.denials.length
+      ? [
+          el('h3', { className: 'denied' }, 'IAM denied'),
+          ...d.denials.map((x) =>
+            el('div', { className: 'denial mono' }, x.line, el('br'), x.hint),
+          ),
+        ]
+      : []),
+    replayable
+      ? el(
+          'button',
+          { className: 'action', onclick: () => act({ action: 'replay-delivery', seq: d.seq }) },
+          'Replay this delivery',
+        )
+      : '',
+    el('h3', {}, 'Request'),
+    requestOf(d),
+    el('h3', {}, 'Response'),
+    responseOf(d),
+    el('h3', {}, 'Log'),
+    pre(d.lines.length ? d.lines.join('\n') : '(no lines)'),
+  );
+}
+
+// ---- tables of rows (tokens, subscribers, dead letters, attempts)
+function rowsTable(rows, actions = () => []) {
+  if (!rows.length) return el('p', {}, 'none');
+  const names = Object.keys(rows[0]);
+  return el(
+    'table',
+    {},
+    el('thead', {}, el('tr', {}, ...names.map((n) => el('th', {}, n)), el('th', {}, ''))),
+    el(
+      'tbody',
+      {},
+      ...rows.map((row) =>
+        el('tr', {}, ...names.map((n) => el('td', {}, row[n])), el('td', {}, ...actions(row))),
+      ),
+    ),
+  );
+}
+
+function button(label, onclick) {
+  return el('button', { className: 'action', onclick }, label);
+}
+
+function notes(answer) {
+  return (answer.notes ?? []).map((n) => el('p', {}, n));
+}
+
+loaders.tokens = async () => {
+  const answer = await get('tokens');
+  $('#tokens-out').replaceChildren(
+    rowsTable(answer.rows, (row) => [
+      button('Revoke', async () => {
+        if (!confirm(`Revoke ${row.tokenId} (${row.name})?`)) return;
+        await act({ action: 'revoke', tokenId: row.tokenId });
+        loaders.tokens();
+      }),
+    ]),
+    ...notes(answer),
+  );
+};
+
+loaders.subscribers = async () => {
+  const answer = await get('subscribers');
+  $('#subscribers-out').replaceChildren(
+    rowsTable(answer.rows, (row) => [
+      button('Attempts', async () => {
+        const attempts = await get(`subscribers/${encodeURIComponent(row.subscriberId)}/attempts`);
+        $('#attempts-out').replaceChildren(
+          el('h3', {}, `Recent attempts of ${row.subscriberId}`),
+          rowsTable(attempts.rows),
+          ...notes(attempts),
+        );
+      }),
+      button('Enable', async () => {
+        await act({ action: 'enable', subscriberId: row.subscriberId });
+        loaders.subscribers();
+      }),
+      button('Replay…', async () => {
+        const since = prompt(
+          'Replay the plants stored since (ISO time):',
+          new Date(Date.now() - 3600e3).toISOString(),
+        );
+        if (since) await act({ action: 'replay', since, subscriberId: row.subscriberId });
+      }),
+    ]),
+    ...notes(answer),
+  );
+};
+
+loaders['dead-letters'] = async () => {
+  const answer = await get('dead-letters');
+  $('#dead-letters-out').replaceChildren(
+    rowsTable(answer.rows, (row) => [
+      button('Redrive', async () => {
+        await act({ action: 'redrive', webhookId: row.webhookId });
+        loaders['dead-letters']();
+      }),
+    ]),
+    answer.rows.length
+      ? button('Redrive all', async () => {
+          await act({ action: 'redrive' });
+          loaders['dead-letters']();
+        })
+      : '',
+    ...notes(answer),
+  );
+};
+
+// ---- plants
+let plantCursor;
+async function showPlants(cursor) {
+  const form = new FormData($('#plants-form'));
+  const query = new URLSearchParams();
+  for (const key of ['id', 'tag', 'limit'])
+    if (form.get(key)) query.set(key, String(form.get(key)).trim());
+  if (cursor) query.set('cursor', cursor);
+  const answer = await get(`plants?${query}`);
+  if (answer.error)
+    return $('#plants-out').replaceChildren(el('p', { className: 'bad' }, answer.error));
+  plantCursor = answer.next;
+  const columns = [...new Set(answer.items.flatMap((item) => Object.keys(item)))];
+  columns.sort((a, b) => (a === 'id' ? -1 : b === 'id' ? 1 : 0));
+  $('#plants-out').replaceChildren(
+    answer.items.length
+      ? el(
+          'table',
+          {},
+          el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', {}, c)))),
+          el(
+            'tbody',
+            {},
+            ...answer.items.map((item) =>
+              el(
+                'tr',
+                { className: 'deletedAt' in item ? 'tombstone' : '' },
+                ...columns.map((c) =>
+                  el(
+                    'td',
+                    { className: c === 'id' ? 'id' : '' },
+                    item[c] === undefined
+                      ? ''
+                      : typeof item[c] === 'string'
+                        ? item[c]
+                        : JSON.stringify(item[c]),
+                  ),
+                ),
+              ),
+            ),
+          ),
+        )
+      : el('p', {}, 'no plants'),
+    plantCursor ? button('Next page', () => showPlants(plantCursor)) : '',
+  );
+}
+$('#plants-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  showPlants();
+});
+loaders.plants = () => showPlants();
+
+// ---- state
+loaders.state = async () => {
+  const answer = await get('states');
+  $('#states-out').textContent = answer.names.join(', ') || 'none yet';
+};
+$('#state-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const command = event.submitter?.dataset.command;
+  const form = new FormData(event.target);
+  if (command === 'reset' && !confirm('Remove every plant and subscriber?')) return;
+  await act({
+    action: 'state',
+    command,
+    name: String(form.get('name') ?? ''),
+    tokens: form.get('tokens') === 'on',
+  });
+  loaders.state();
+});
+$('#seed-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  await act({
+    action: 'state',
+    command: 'seed',
+    text: String(new FormData(event.target).get('text')),
+  });
+});
+
+poll();

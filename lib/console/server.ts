@@ -1,0 +1,174 @@
+/**
+ * The local console: a page `npm start` serves on a port of its own (not a path of the API: the
+ * gateway adds the API's CORS headers to every answer it sends, and the console must answer no
+ * other origin) with the run's invocations, its data and the CLIs' actions. Safe by default: it
+ * listens on 127.0.0.1 only, answers only to its own Host (as the gateway does, against DNS
+ * rebinding), sends no CORS header, refuses any request another origin makes, and its API needs a
+ * header a page of another origin cannot send without a preflight (which it refuses). The page is
+ * plain HTML, JavaScript and CSS from this folder: nothing from a CDN.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import {
+  LOOPBACK_HOST_NAMES,
+  detailOf,
+  redacted,
+  summaryOf,
+  type Invocations,
+} from '../npm-start/find';
+import { readPlants, rowsOf, runCommand, type Ran, type Where } from './data';
+import { act } from './actions';
+import { refusal } from './guards';
+import { stateNames } from './state-actions';
+
+export { CONSOLE_HEADER } from './guards';
+
+/** What the console serves. */
+export interface ConsoleOptions extends Where {
+  readonly invocations: Invocations;
+  /** 0 picks a free port. */
+  readonly port: number;
+  readonly log: (line: string) => void;
+}
+
+/** A running console. */
+export interface RunningConsole {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+const PAGE_DIR = join(__dirname, 'page');
+const ASSETS: Readonly<Record<string, [file: string, type: string]>> = {
+  '/': ['index.html', 'text/html; charset=utf-8'],
+  '/console.js': ['console.js', 'text/javascript; charset=utf-8'],
+  '/console.css': ['console.css', 'text/css; charset=utf-8'],
+};
+const HEADERS = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-resource-policy': 'same-origin',
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'none'; base-uri 'none'",
+};
+
+/** Starts the console on 127.0.0.1:`port`. */
+export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
+  let hosts: string[] = [];
+  let origins: string[] = [];
+  const server: Server = createServer((req, res) => {
+    serve(req, res, options, hosts, origins).catch((error: unknown) => {
+      send(res, 500, { error: String((error as Error)?.message ?? error) });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  hosts = LOOPBACK_HOST_NAMES.map((name) => `${name}:${port}`);
+  origins = hosts.map((host) => `http://${host}`);
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown, type = 'application/json') {
+  if (res.headersSent) return void res.end();
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { ...HEADERS, 'content-type': type });
+  res.end(text);
+}
+
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: ConsoleOptions,
+  hosts: readonly string[],
+  origins: readonly string[],
+): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://console.invalid');
+  const api = url.pathname.startsWith('/api/');
+  const refused = refusal(req, hosts, origins, api);
+  if (refused) {
+    options.log(`[console] ${refused}`);
+    req.resume();
+    return send(res, 403, { error: refused });
+  }
+  if (!api) {
+    const asset = req.method === 'GET' ? ASSETS[url.pathname] : undefined;
+    if (!asset) return send(res, 404, { error: 'not found' });
+    return send(res, 200, await readFile(join(PAGE_DIR, asset[0]), 'utf8'), asset[1]);
+  }
+  if (req.method === 'GET') return send(res, ...(await read(url, options)));
+  if (req.method === 'POST') {
+    const body = await readJson(req);
+    return send(res, ...(await act(body, options)));
+  }
+  return send(res, 405, { error: 'GET or POST' });
+}
+
+/** The console's reads. */
+async function read(url: URL, options: ConsoleOptions): Promise<[number, unknown]> {
+  const { invocations } = options;
+  const q = Object.fromEntries(url.searchParams);
+  const path = url.pathname.slice('/api/'.length);
+  if (path === 'entries') {
+    const version = invocations.version;
+    if (q.version === String(version)) return [200, { version }];
+    return [200, { version, entries: invocations.list().map(summaryOf) }];
+  }
+  const entry = /^entries\/(\d+)$/.exec(path);
+  if (entry) {
+    const found = invocations.get(Number(entry[1]));
+    return found ? [200, detailOf(found)] : [404, { error: 'no longer kept' }];
+  }
+  if (path === 'plants') {
+    try {
+      return [200, await readPlants(options, q)];
+    } catch (error) {
+      return [400, { error: (error as Error).message }];
+    }
+  }
+  if (path === 'tokens') return listed(await runCommand('token', ['list'], options));
+  if (path === 'subscribers') return listed(await runCommand('webhook', ['list'], options));
+  if (path === 'dead-letters')
+    return listed(await runCommand('webhook', ['dead-letters'], options));
+  const attempts = /^subscribers\/([^/]+)\/attempts$/.exec(path);
+  if (attempts) {
+    const id = decodeURIComponent(attempts[1]!);
+    return listed(await runCommand('webhook', ['attempts', id], options));
+  }
+  if (path === 'states') return [200, { names: await stateNames(options) }];
+  return [404, { error: 'not found' }];
+}
+
+function listed(ran: Ran): [number, unknown] {
+  return [200, redacted({ code: ran.code, rows: rowsOf(ran.out), notes: ran.err })];
+}
+
+/** A JSON object body of at most 1 MB. */
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > 1_048_576) throw new Error('an action is at most 1 MB');
+    chunks.push(chunk);
+  }
+  const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new Error('an action is a JSON object');
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,41 @@
+/** The console's state actions: the `npm run state` commands, run in-process on this `npm start`. */
+import type { CliIo } from '../cli/run';
+import { runStateCli } from '../operator/state/cli';
+import { stateTarget } from '../operator/state/engine';
+import { seedPlants } from '../operator/state/seed';
+import { savedStates } from '../operator/state/state';
+import { cliEnv, type Ran, type Where } from './data';
+
+/** The saved states' names. */
+export function stateNames(where: Where): Promise<string[]> {
+  return savedStates(where.dataDir);
+}
+
+/**
+ * `{command: 'save'|'load', name}`, `{command: 'reset', tokens}` or `{command: 'seed', text}`
+ * (the file's text, pasted or picked in the page).
+ */
+export async function stateAction(body: Record<string, unknown>, where: Where): Promise<Ran> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    out: (l) => void out.push(l),
+    err: (l) => void err.push(l),
+    env: cliEnv(where),
+  };
+  const { command } = body;
+  if (command === 'seed') {
+    try {
+      err.push(await seedPlants(stateTarget(io.env), String(body.text ?? ''), 'the seed'));
+      return { code: 0, out, err };
+    } catch (error) {
+      return { code: 1, out, err: [`state: ${(error as Error).message}`] };
+    }
+  }
+  const argv =
+    command === 'reset'
+      ? ['reset', ...(body.tokens === true ? ['--tokens'] : [])]
+      : [String(command), String(body.name ?? '')];
+  const code = await runStateCli(argv, io);
+  return { code, out, err };
+}

@@ -1,0 +1,137 @@
+/**
+ * The local data as a whole: `save` writes every table's items (in DynamoDB's own JSON: numbers
+ * as exact decimal text, sealed secrets as the ciphertext they are) and the messages of the
+ * dead-letter and failure queues to `<data dir>/states/<name>.json`; `load` puts them back as
+ * they were (what is there now is removed first); `reset` empties the plants and the subscribers
+ * (the tokens too when asked). Everything goes through the running engine, signed as the
+ * operator (`engine.ts`): it works while `npm start` runs.
+ */
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import {
+  PLANTS_TABLE,
+  SUBSCRIPTIONS_TABLE,
+  TABLES,
+  TOKENS_TABLE,
+} from '../../../lambda/aws/tables';
+import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../../npm-start/find';
+import { drain, emptyTable, scanAll, withClients, writeAll, type StateTarget } from './engine';
+
+/** The queues whose messages a state keeps (the delivery queue's are being delivered). */
+const KEPT_QUEUES = [LOCAL_QUEUE_NAMES.deadLetters, LOCAL_QUEUE_NAMES.streamFailures] as const;
+
+/** A saved state's file. */
+interface SavedState {
+  readonly format: 1;
+  readonly savedAt: string;
+  readonly tables: Record<string, Record<string, AttributeValue>[]>;
+  readonly queues: Record<string, { body: string }[]>;
+}
+
+/** A state's name: letters, digits, `.`, `_`, `-`, not starting with a dot. */
+const NAME = /^[\w-][\w.-]{0,63}$/;
+
+/** The file of the state `name`, or an error saying what a name may be. */
+export function stateFile(dataDir: string, name: string): string {
+  if (!NAME.test(name)) {
+    throw new RangeError(
+      `a state's name is 1 to 64 letters, digits, ., _ or - (not starting with .), not ${name}`,
+    );
+  }
+  return join(statesDir(dataDir), `${name}.json`);
+}
+
+function statesDir(dataDir: string): string {
+  return join(dataDir, 'states');
+}
+
+/** The saved states' names, sorted. */
+export async function savedStates(dataDir: string): Promise<string[]> {
+  const files = await readdir(statesDir(dataDir)).catch(() => [] as string[]);
+  return files
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length))
+    .sort();
+}
+
+/** `save NAME`: answers the line that says what was kept. */
+export async function saveState(target: StateTarget, name: string): Promise<string> {
+  const file = stateFile(target.dataDir, name);
+  return withClients(target, async (db, sqs) => {
+    const tables: SavedState['tables'] = {};
+    for (const table of TABLES) tables[table.localName] = await scanAll(db, table.localName);
+    const queues: SavedState['queues'] = {};
+    for (const queue of KEPT_QUEUES) {
+      const messages = await drain(sqs, localQueueUrl(target.endpoint, queue), true);
+      queues[queue] = messages.map((m) => ({ body: m.Body ?? '' }));
+    }
+    const state: SavedState = { format: 1, savedAt: new Date().toISOString(), tables, queues };
+    await mkdir(statesDir(target.dataDir), { recursive: true, mode: 0o700 });
+    const temporary = `${file}.${process.pid}.tmp`;
+    await writeFile(temporary, `${JSON.stringify(state)}\n`, { mode: 0o600 });
+    await rename(temporary, file);
+    return `saved ${name}: ${counts(tables, queues)} in ${file}`;
+  });
+}
+
+/** `load NAME`: the tables and queues as saved, what is there now removed first. */
+export async function loadState(target: StateTarget, name: string): Promise<string> {
+  const file = stateFile(target.dataDir, name);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    const names = await savedStates(target.dataDir);
+    throw new Error(
+      `no state ${name} in ${statesDir(target.dataDir)} (saved: ${names.join(', ') || 'none'})`,
+    );
+  }
+  // DynamoDB's JSON keeps every number as text: JSON.parse changes none of them.
+  const state = JSON.parse(text) as SavedState;
+  if (state.format !== 1 || typeof state.tables !== 'object') {
+    throw new Error(`${file} is not a saved state`);
+  }
+  return withClients(target, async (db, sqs) => {
+    for (const table of TABLES) {
+      await emptyTable(db, table.localName);
+      const items = state.tables[table.localName] ?? [];
+      await writeAll(
+        db,
+        table.localName,
+        items.map((item) => ({ PutRequest: { Item: item } })),
+      );
+    }
+    for (const queue of KEPT_QUEUES) {
+      const url = localQueueUrl(target.endpoint, queue);
+      await drain(sqs, url, false);
+      for (const { body } of state.queues?.[queue] ?? []) {
+        await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: body }));
+      }
+    }
+    return `loaded ${name}: ${counts(state.tables, state.queues ?? {})} (saved ${state.savedAt})`;
+  });
+}
+
+/** `reset [--tokens]`: no plants, no subscribers; no tokens either when asked. */
+export async function resetState(target: StateTarget, tokens: boolean): Promise<string> {
+  return withClients(target, async (db) => {
+    const emptied: string[] = [PLANTS_TABLE.localName, SUBSCRIPTIONS_TABLE.localName];
+    if (tokens) emptied.push(TOKENS_TABLE.localName);
+    const removed: string[] = [];
+    for (const table of emptied) removed.push(`${await emptyTable(db, table)} ${table}`);
+    return `reset: removed ${removed.join(', ')}${tokens ? '' : ' (tokens kept; --tokens removes them too)'}`;
+  });
+}
+
+function counts(
+  tables: Readonly<Record<string, readonly unknown[]>>,
+  queues: Readonly<Record<string, readonly unknown[]>>,
+): string {
+  const parts = [
+    ...Object.entries(tables).map(([name, items]) => `${items.length} ${name}`),
+    ...Object.entries(queues).map(([name, items]) => `${items.length} on ${name}`),
+  ];
+  return parts.join(', ');
+}

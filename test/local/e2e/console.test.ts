@@ -1,0 +1,261 @@
+/**
+ * The local console, as `npm start` serves it (`startLocal` and `startConsole`, as bin/local.ts
+ * runs them), in a real headless Chromium: requests that succeed, fail (400, 404) and are denied
+ * by the IAM emulation (list-plants without its index grant), then each seen in the console with
+ * its status, function and request id; the denial with the grant to add; the request's body with
+ * every digit of its id and no Authorization value; a webhook delivery replayed from the console
+ * (the receiver gets the same webhook-id again). Its screenshots are the ones
+ * docs/guides/local-development.md shows (docs/images/console-*.png). And its guards: a foreign
+ * Host, another origin, an API call without the console's header, an action that is not JSON.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startConsole, type RunningConsole } from '../../../lib/console/server';
+import { cliEnvironment, sendAsDev, useLocalService } from '../../support/local-service';
+import { runCommand } from '../../support/run-cli';
+import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
+
+jest.setTimeout(240_000);
+
+const ROOT = join(__dirname, '../../..');
+const IMAGES = join(ROOT, 'docs/images');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const ID = '9007199254740993';
+
+// list-plants without queryByTag: a tag list is denied by IAM, the plain list still answers.
+const service = useLocalService('console', {
+  webhookRetryScale: 0.0001,
+  grants: { 'list-plants': { tables: { plants: ['scan'] } } },
+});
+
+let consolePage: RunningConsole;
+let receiver: Receiver;
+let browser: Browser | undefined;
+beforeAll(async () => {
+  consolePage = await startConsole({
+    invocations: service.invocations,
+    dataDir: service.dataDir,
+    dbPort: service.dbPort,
+    port: 0,
+    log: () => undefined,
+  });
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+  await consolePage?.close();
+});
+
+/** A raw request to the console, with the headers given (Host among them). */
+function raw(
+  path: string,
+  headers: Record<string, string>,
+  method = 'GET',
+  body = '',
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: consolePage.port, path, method, headers },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('guards', () => {
+  const own = () => ({ host: `127.0.0.1:${consolePage.port}`, 'x-plant-store-console': '1' });
+
+  it('answers its own page and API on its own Host', async () => {
+    expect(await raw('/', { host: own().host })).toBe(200);
+    expect(await raw('/api/entries', own())).toBe(200);
+  });
+
+  it('refuses a foreign Host (a rebound DNS name), the page and the API alike', async () => {
+    expect(await raw('/', { host: 'attacker.example' })).toBe(403);
+    expect(
+      await raw('/api/entries', { ...own(), host: `attacker.example:${consolePage.port}` }),
+    ).toBe(403);
+  });
+
+  it('refuses another origin, an API call without its header, and an action that is not JSON', async () => {
+    expect(await raw('/api/entries', { ...own(), origin: 'http://attacker.example' })).toBe(403);
+    expect(await raw('/api/entries', { ...own(), 'sec-fetch-site': 'cross-site' })).toBe(403);
+    expect(await raw('/api/entries', { host: own().host })).toBe(403);
+    const action = JSON.stringify({ action: 'state', command: 'reset' });
+    expect(
+      await raw('/api/actions', { ...own(), 'content-type': 'text/plain' }, 'POST', action),
+    ).toBe(403);
+    expect(
+      await raw(
+        '/api/actions',
+        { host: own().host, 'content-type': 'application/json' },
+        'POST',
+        action,
+      ),
+    ).toBe(403);
+  });
+});
+
+const hasBrowser = existsSync(CHROMIUM);
+if (!hasBrowser && process.env.CI) {
+  throw new Error(`console.test.ts: no Chromium at ${CHROMIUM} in CI: .ci/run installs it`);
+}
+(hasBrowser ? describe : describe.skip)('in Chromium', () => {
+  let page: Page;
+  const requestIds: Record<string, string> = {};
+
+  beforeAll(async () => {
+    const added = await runCommand(
+      'webhook',
+      ['add', '--url', receiver.url],
+      cliEnvironment(service),
+    );
+    expect(added.code).toBe(0);
+    receiver.secret = added.stdout.trim();
+    const send = async (name: string, method: string, path: string, body?: string) => {
+      const response = await fetch(`${service.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${service.devToken}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        body,
+      });
+      await response.text();
+      requestIds[name] = response.headers.get('apigw-requestid')!;
+      return response.status;
+    };
+    expect(
+      await send('created', 'POST', '/plants', `{"id":${ID},"name":"Monstera","tag":"aroid"}`),
+    ).toBe(200);
+    expect(await send('read', 'GET', `/plants/${ID}`)).toBe(200);
+    expect(await send('invalid', 'POST', '/plants', '{"id":1.5}')).toBe(400);
+    expect(await send('missing', 'GET', '/plants/404404')).toBe(404);
+    expect(await send('denied', 'GET', '/plants?tag=aroid')).toBe(500);
+    await until(() => receiver.delivered().size === 1, 'the delivery of the created plant');
+    browser = await chromium.launch({ executablePath: CHROMIUM });
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(consolePage.url);
+    await page.waitForSelector('#entries tbody tr');
+    mkdirSync(IMAGES, { recursive: true });
+  });
+
+  /** The function each request invoked. */
+  const FUNCTION: Record<string, string> = {
+    created: 'create-plant',
+    read: 'get-plant',
+    invalid: 'create-plant',
+    missing: 'get-plant',
+    denied: 'list-plants',
+  };
+  /** The row of a request's invocation of its function. */
+  const row = (name: string) =>
+    page
+      .locator('#entries tbody tr')
+      .filter({ hasText: requestIds[name]! })
+      .filter({ has: page.locator('td:nth-child(3)', { hasText: FUNCTION[name] }) });
+
+  it('lists each invocation, newest first, with its route, function, status, start and memory', async () => {
+    await until(() => Object.keys(requestIds).length === 5, 'the requests');
+    for (const [name, route, fn, status] of [
+      ['created', 'POST /plants', 'create-plant', '200'],
+      ['read', 'GET /plants/{id}', 'get-plant', '200'],
+      ['invalid', 'POST /plants', 'create-plant', '400'],
+      ['missing', 'GET /plants/{id}', 'get-plant', '404'],
+      ['denied', 'GET /plants', 'list-plants', '500'],
+    ] as const) {
+      const cells = await row(name).locator('td').allInnerTexts();
+      expect(cells[1]).toContain(route);
+      expect(cells[2]).toBe(fn);
+      expect(cells[3]).toContain(status);
+      expect(cells[4]).toMatch(/ ms$/);
+      expect(cells[5]).toMatch(/^(cold|warm)$/);
+      expect(cells[6]).toMatch(/^\d+ MB$/);
+    }
+    await expect(row('denied').innerText()).resolves.toContain('IAM denied');
+    // Newest first: the denied list above the create.
+    const order = await page.locator('#entries tbody tr td:last-child').allInnerTexts();
+    expect(order.indexOf(requestIds.denied!)).toBeLessThan(order.lastIndexOf(requestIds.created!));
+    await expect(page.locator('#entries tbody').innerText()).resolves.toContain(
+      'queue plant-store-deliveries',
+    );
+    await page.screenshot({ path: join(IMAGES, 'console-invocations.png') });
+  });
+
+  it('opens one: the request with every digit of its id and no Authorization value, the answer, the log', async () => {
+    await row('created').click();
+    const detail = page.locator('#detail');
+    await detail.getByText('Log').waitFor();
+    const text = await detail.innerText();
+    expect(text).toContain(`{"id":${ID},"name":"Monstera","tag":"aroid"}`);
+    expect(text).toContain('authorization: (hidden)');
+    expect(text).not.toContain(service.devToken);
+    expect(text).toContain(`INFO created id=${ID}`);
+    expect(text).toMatch(/^200$/m);
+  });
+
+  it('marks the IAM denial with the action, the resource and the grant to add', async () => {
+    await row('denied').click();
+    const denial = page.locator('#detail .denial');
+    await denial.waitFor();
+    expect(await denial.innerText()).toBe(
+      '[iam] denied: list-plants may not dynamodb:Query on arn:aws:dynamodb:local:000000000000:table/plants/index/byTag\n' +
+        "[iam] to allow it, add 'queryByTag' to tables.plants in lambda/list-plants/grants.ts",
+    );
+    await page.screenshot({ path: join(IMAGES, 'console-denial.png') });
+  });
+
+  it('replays a delivery from its deliver invocation: the receiver gets the same webhook-id again', async () => {
+    const [webhookId] = receiver.delivered().keys();
+    await page
+      .locator('#entries tbody tr', { hasText: 'queue plant-store-deliveries' })
+      .last()
+      .click();
+    await page.getByRole('button', { name: 'Replay this delivery' }).click();
+    await page.locator('#result', { hasText: 'queued 1 delivery' }).waitFor();
+    await until(
+      () => receiver.received.filter((r) => r.id === webhookId && r.answered === 204).length === 2,
+      'the replayed delivery',
+    );
+  });
+
+  it('shows the plants by id and by tag, ids exact; tokens without their secret', async () => {
+    await page.click('nav button[data-tab=plants]');
+    await page.fill('#plants-form input[name=tag]', 'aroid');
+    await page.click('#plants-form button');
+    await page.locator('#plants-out td', { hasText: ID }).waitFor();
+    await page.fill('#plants-form input[name=tag]', '');
+    await page.fill('#plants-form input[name=id]', ID);
+    await page.click('#plants-form button');
+    await page.locator('#plants-out td', { hasText: ID }).waitFor();
+    await page.screenshot({ path: join(IMAGES, 'console-plants.png') });
+    await page.click('nav button[data-tab=tokens]');
+    await page.locator('#tokens-out td', { hasText: 'tok_dev' }).waitFor();
+    expect(await page.locator('body').innerText()).not.toContain(service.devToken);
+  });
+
+  it('saves the state and refuses an invalid seed, naming the entry, from the console', async () => {
+    await page.click('nav button[data-tab=state]');
+    await page.fill('#state-form input[name=name]', 'from-console');
+    await page.click('#state-form button[data-command=save]');
+    await page.locator('#result', { hasText: 'saved from-console: 1 plants' }).waitFor();
+    await page.locator('#states-out', { hasText: 'from-console' }).waitFor();
+    await page.fill('#seed-form textarea', '[{"id":5,"name":"Ivy"},{"id":"6","name":"Pothos"}]');
+    await page.click('#seed-form button');
+    await page.locator('#result', { hasText: 'entry 2 (id 6)' }).waitFor();
+    expect(await page.locator('#result').innerText()).toContain('nothing was seeded');
+    expect((await sendAsDev(service, 'GET', '/plants/5')).status).toBe(404);
+  });
+
+  it('the plant is still read through the API as created', async () => {
+    const read = await sendAsDev(service, 'GET', `/plants/${ID}`);
+    expect(read.text).toBe(`{"id":${ID},"name":"Monstera","tag":"aroid"}`);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * The console's record of a run: a ring (the oldest entries go past its capacity), each
+ * invocation's REPORT figures and lines, the gateway's status over the function's, and what an
+ * opened entry shows: no Authorization value, token or webhook secret, long bodies clipped.
+ */
+import { Invocations } from '../../../lib/local/dev/invocations';
+import { detailOf, summaryOf } from '../../../lib/local/dev/invocation-view';
+
+const END = { measured: { durationMs: 3, maxMemoryMb: 70 }, initMs: undefined, cold: false };
+
+/** An integration event of gateway request `requestId`. */
+function httpEvent(requestId: string, body = '{}') {
+  return {
+    routeKey: 'POST /plants',
+    rawPath: '/plants',
+    rawQueryString: '',
+    headers: { authorization: 'Bearer pst_secret-token-value', 'content-type': 'application/json' },
+    requestContext: { requestId },
+    body,
+  };
+}
+
+it('keeps the last `capacity` entries, newest first', () => {
+  const invocations = new Invocations(3);
+  const observer = invocations.observer('get-plant');
+  for (let i = 1; i <= 5; i++) {
+    observer.started(`lambda-${i}`, { routeKey: 'GET /plants/{id}', rawPath: `/plants/${i}` });
+    observer.ended(`lambda-${i}`, { ...END, result: { statusCode: 200 } });
+  }
+  expect(invocations.list().map((e) => e.path)).toEqual(['/plants/5', '/plants/4', '/plants/3']);
+  expect(invocations.get(1)).toBeUndefined();
+});
+
+it('records the lines, the figures and then the gateway’s status of an invocation', () => {
+  const invocations = new Invocations();
+  const observer = invocations.observer('create-plant');
+  observer.started('lambda-1', httpEvent('gw-1'));
+  observer.line('lambda-1', '{"level":"ERROR","message":"boom"}');
+  observer.ended('lambda-1', { ...END, failure: 'error' });
+  invocations.answered({
+    requestId: 'gw-1',
+    method: 'POST',
+    url: '/plants',
+    status: 500,
+    ms: 5,
+    requestHeaders: {},
+    responseHeaders: {},
+    responseBody: Buffer.from('{"message":"Internal Server Error"}'),
+  });
+  const [entry] = invocations.list();
+  expect(summaryOf(entry!)).toMatchObject({
+    functionName: 'create-plant',
+    source: 'POST /plants',
+    status: 500,
+    durationMs: 3,
+    cold: false,
+    maxMemoryMb: 70,
+    requestId: 'gw-1',
+    lambdaRequestId: 'lambda-1',
+  });
+  expect(detailOf(entry!).lines).toEqual(['ERROR boom']);
+});
+
+it('shows no Authorization value, token or webhook secret, and clips long bodies', () => {
+  const invocations = new Invocations();
+  const observer = invocations.observer('create-plant');
+  const long = `{"name":"${'x'.repeat(70_000)}","secret":"whsec_abcdef"}`;
+  observer.started('lambda-1', httpEvent('gw-1', long));
+  observer.line('lambda-1', 'signed with whsec_c2VjcmV0 for pst_abc123');
+  observer.ended('lambda-1', { ...END, result: { statusCode: 400, body: '{"secret":"s"}' } });
+  const shown = JSON.stringify(detailOf(invocations.list()[0]!));
+  expect(shown).not.toMatch(/pst_secret|pst_abc|whsec_c2V|Bearer pst/);
+  expect(shown).toContain('"authorization":"(hidden)"');
+  expect(shown).toContain('signed with whsec_(hidden) for pst_(hidden)');
+  expect(shown).toContain('… (70035 characters)');
+  expect(shown.length).toBeLessThan(70_000);
+});
