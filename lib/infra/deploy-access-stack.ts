@@ -83,6 +83,7 @@ export class DeployAccessStack extends Stack {
       repository,
       staticEgress: props.webhookStaticIps,
       sharedAccount: props.sharedAccount,
+      stages: Object.keys(STAGES),
     });
   }
 }

@@ -155,31 +155,48 @@ it('the stages’ roles reach disjoint bootstrap roles: each stage has its own q
 });
 
 describe('one stage per account', () => {
-  const markerOf = (templates: Record<string, Template>, stage: StageName) =>
+  const shared = synthTemplates({ ...NAMES, sharedAccount: 'true' });
+  const markersOf = (templates: Record<string, Template>, stage: StageName) =>
     Object.values(
       templates[deployAccessStackName(stage)]!.findResources('AWS::IAM::ManagedPolicy'),
     ).filter((policy) =>
       String(policy.Properties.ManagedPolicyName).startsWith('PlantStore-account'),
     );
+  const namesOf = (templates: Record<string, Template>, stage: StageName) =>
+    markersOf(templates, stage).map((policy) => String(policy.Properties.ManagedPolicyName));
 
-  it('each access stack claims the account under one IAM name, so a second stage’s fails to deploy there', () => {
-    const names = STAGE_NAMES.map((stage) => markerOf(byNames, stage));
-    for (const markers of names) expect(markers).toHaveLength(1);
-    // IAM names are unique in an account across its regions: the second create fails.
-    expect(new Set(names.map(([marker]) => marker!.Properties.ManagedPolicyName))).toEqual(
-      new Set([ACCOUNT_STAGE_MARKER]),
-    );
-    // It grants nothing to whoever might attach it.
-    expect(names[0]![0]!.Properties.PolicyDocument.Statement).toEqual([
-      { Effect: 'Deny', NotAction: 'sts:GetCallerIdentity', Resource: '*' },
-    ]);
+  it('an access stack claims the account for every stage under IAM names; they grant nothing', () => {
+    for (const stage of STAGE_NAMES) {
+      expect(namesOf(byNames, stage).sort()).toEqual(
+        STAGE_NAMES.map((claimed) => `${ACCOUNT_STAGE_MARKER}-${claimed}`).sort(),
+      );
+      // It grants nothing to whoever might attach it.
+      for (const marker of markersOf(byNames, stage))
+        expect(marker.Properties.PolicyDocument.Statement).toEqual([
+          { Effect: 'Deny', NotAction: 'sts:GetCallerIdentity', Resource: '*' },
+        ]);
+    }
   });
 
-  it('-c sharedAccount=true lets one account hold both stages: each claims its own name', () => {
-    const shared = synthTemplates({ ...NAMES, sharedAccount: 'true' });
-    expect(
-      STAGE_NAMES.map((stage) => markerOf(shared, stage)[0]!.Properties.ManagedPolicyName),
-    ).toEqual(STAGE_NAMES.map((stage) => `${ACCOUNT_STAGE_MARKER}-${stage}`));
+  // IAM names are unique in an account across its regions: the second stack's create fails.
+  it.each([
+    [false, false, true],
+    [true, false, true],
+    [false, true, true],
+    [true, true, false],
+  ])(
+    'dev shared %p, prod shared %p: the two access stacks collide in one account: %p',
+    (devShared, prodShared, collide) => {
+      const dev = namesOf(devShared ? shared : byNames, 'dev');
+      const prod = namesOf(prodShared ? shared : byNames, 'prod');
+      expect(dev.some((name) => prod.includes(name))).toBe(collide);
+    },
+  );
+
+  it('-c sharedAccount=true: each claims only its own stage’s name', () => {
+    expect(STAGE_NAMES.map((stage) => namesOf(shared, stage))).toEqual(
+      STAGE_NAMES.map((stage) => [`${ACCOUNT_STAGE_MARKER}-${stage}`]),
+    );
   });
 });
 

@@ -36,18 +36,34 @@ export interface StageDeployAccessProps {
    * Whether this account may hold another stage too (`-c sharedAccount=true`). Stages in one
    * account can reach each other's HTTP API: its routes, integrations and authorizers carry no
    * tag and hold the API's random id, so no policy keeps a stage to its own (docs/security.md).
-   * @default false - the access stack claims the account (`ACCOUNT_STAGE_MARKER`): a second
-   *   stage's access stack fails to deploy there
+   * @default false - the access stack claims the account for every stage
+   *   (`accountStageMarkers`): any other stage's access stack fails to deploy there
    */
   readonly sharedAccount?: boolean;
+  /** Every stage's name: a stack that is not shared claims the account for each. */
+  readonly stages: readonly string[];
 }
 
 /**
- * The IAM name (one per account, in every region) that an access stack claims for its stage:
- * deploying a second stage's access stack into the account fails on it ("already exists"),
- * unless both were synthesized with `-c sharedAccount=true`.
+ * The prefix of the IAM names (one per account, in every region) by which an access stack claims
+ * the account: `<prefix>-<stage>`. A stack without `-c sharedAccount=true` claims every stage's
+ * name, a shared one only its own stage's, so a second stage's access stack fails to deploy in
+ * the account ("already exists") unless both are shared. Deleting a marker removes the guard.
  */
 export const ACCOUNT_STAGE_MARKER = 'PlantStore-account-stage';
+
+/** The marker names an access stack claims (`ACCOUNT_STAGE_MARKER`), by the stage they claim. */
+export const accountStageMarkers = (
+  stage: string,
+  stages: readonly string[],
+  sharedAccount: boolean,
+): Record<string, string> =>
+  Object.fromEntries(
+    [stage, ...(sharedAccount ? [] : stages.filter((other) => other !== stage))].map((claimed) => [
+      claimed,
+      `${ACCOUNT_STAGE_MARKER}-${claimed}`,
+    ]),
+  );
 
 /**
  * A stage's GitHub role (`GitHub`), its policies (`ExecutionData`, `ExecutionCompute`,
@@ -120,21 +136,26 @@ export class StageDeployAccess extends Construct {
       'workloadBoundary',
       `The most any role of the ${stackName} stack may do`,
     );
-    new ManagedPolicy(this, 'AccountStage', {
-      managedPolicyName: props.sharedAccount
-        ? `${ACCOUNT_STAGE_MARKER}-${stage}`
-        : ACCOUNT_STAGE_MARKER,
-      description: `This account holds the Plant Store stage ${stage}${props.sharedAccount ? ' and may hold another' : ' alone'}; a marker that grants nothing`,
-      document: new PolicyDocument({
-        statements: [
-          new PolicyStatement({
-            effect: Effect.DENY,
-            notActions: ['sts:GetCallerIdentity'],
-            resources: ['*'],
-          }),
-        ],
-      }),
-    });
+    const shared = props.sharedAccount ?? false;
+    // The own stage's claim keeps its id, so switching `sharedAccount` replaces no marker.
+    for (const [claimed, name] of Object.entries(
+      accountStageMarkers(stage, props.stages, shared),
+    )) {
+      const id = claimed === stage ? 'AccountStage' : `AccountStage-${claimed}`;
+      new ManagedPolicy(this, id, {
+        managedPolicyName: name,
+        description: `This account holds the Plant Store stage ${stage}${shared ? ' and may hold another' : ' alone'}; a marker that grants nothing`,
+        document: new PolicyDocument({
+          statements: [
+            new PolicyStatement({
+              effect: Effect.DENY,
+              notActions: ['sts:GetCallerIdentity'],
+              resources: ['*'],
+            }),
+          ],
+        }),
+      });
+    }
     new CfnOutput(scope, 'BootstrapCommand', {
       value: bootstrapCommand({
         stage,
