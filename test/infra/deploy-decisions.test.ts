@@ -111,7 +111,7 @@ describe('the static egress’s network (dev’s execution role under its bounda
     }
   });
 
-  it('tags a piece only as it creates it, never an untagged one that exists', () => {
+  it('tags a piece (a security group apart) only as it creates it, never an untagged one that exists', () => {
     const vpc = ec2('vpc/vpc-0abc');
     expect(
       cloudFormation({
@@ -123,6 +123,48 @@ describe('the static egress’s network (dev’s execution role under its bounda
     expect(cloudFormation({ action: 'ec2:CreateTags', resource: vpc, context: requestTag })).toBe(
       false,
     );
+  });
+
+  // CloudFormation sends CreateSecurityGroup without tags, then CreateTags (no ec2:CreateAction).
+  it('creates a security group untagged in dev’s VPC only, then tags it dev’s, and uses it', () => {
+    const group = ec2('security-group/sg-0abc');
+    const create = (vpcStage: string | undefined) =>
+      cloudFormation({ action: 'ec2:CreateSecurityGroup', resource: ec2('security-group/*') }) &&
+      cloudFormation({
+        action: 'ec2:CreateSecurityGroup',
+        resource: ec2('vpc/vpc-0abc'),
+        context: tags(vpcStage),
+      });
+    expect([create('dev'), create('prod'), create(undefined)]).toEqual([true, false, false]);
+    const tag = (stage: string, existing: string | undefined) =>
+      cloudFormation({
+        action: 'ec2:CreateTags',
+        resource: group,
+        context: { [`aws:RequestTag/${STAGE_TAG}`]: stage, ...tags(existing) },
+      });
+    expect([tag('dev', undefined), tag('prod', undefined), tag('dev', 'prod')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    // Only a security group is tagged after: an untagged VPC is not.
+    expect(
+      cloudFormation({
+        action: 'ec2:CreateTags',
+        resource: ec2('vpc/vpc-0abc'),
+        context: requestTag,
+      }),
+    ).toBe(false);
+    for (const action of ['ec2:RevokeSecurityGroupEgress', 'ec2:DeleteSecurityGroup']) {
+      const use = (stage: string | undefined) =>
+        cloudFormation({ action, resource: group, context: tags(stage) });
+      expect([action, use('dev'), use(undefined), use('prod')]).toEqual([
+        action,
+        true,
+        false,
+        false,
+      ]);
+    }
   });
 
   it('creates a subnet tagged with the stage, in dev’s VPC only', () => {

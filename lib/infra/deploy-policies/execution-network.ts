@@ -20,6 +20,12 @@ const EC2_CREATES: Readonly<Record<string, string>> = {
   'ec2:CreateFlowLogs': 'vpc-flow-log',
 };
 
+/**
+ * The one create CloudFormation sends without the piece's tags, tagging it after
+ * (`AWS::EC2::SecurityGroup`).
+ */
+const TAGGED_AFTER = 'ec2:CreateSecurityGroup';
+
 /** The network resource types of the static egress, and what CloudFormation does to them. */
 export const NETWORK_GRANTS: readonly ResourceGrants[] = [
   {
@@ -60,12 +66,14 @@ export const NETWORK_GRANTS: readonly ResourceGrants[] = [
         ],
         resources: ['*'],
       },
-      ...Object.entries(EC2_CREATES).map(([action, type]) => ({
-        // A new piece must carry the stage's tag...
-        actions: [action],
-        resources: [arn(s, 'ec2', `${type}/*`)],
-        conditions: taggedOnCreate(s),
-      })),
+      ...Object.entries(EC2_CREATES)
+        .filter(([action]) => action !== TAGGED_AFTER)
+        .map(([action, type]) => ({
+          // A new piece must carry the stage's tag...
+          actions: [action],
+          resources: [arn(s, 'ec2', `${type}/*`)],
+          conditions: taggedOnCreate(s),
+        })),
       {
         // ...given by the call that creates it...
         actions: ['ec2:CreateTags'],
@@ -74,6 +82,17 @@ export const NETWORK_GRANTS: readonly ResourceGrants[] = [
           StringEquals: taggedOnCreate(s).StringEquals,
           Null: { ...taggedOnCreate(s).Null, 'ec2:CreateAction': 'false' },
         },
+      },
+      {
+        // ...except a security group: CloudFormation creates it untagged (in the stage's VPC,
+        // which the statement below requires tagged), then tags it, once, with the stage's tag.
+        actions: [TAGGED_AFTER],
+        resources: [arn(s, 'ec2', `${EC2_CREATES[TAGGED_AFTER]}/*`)],
+      },
+      {
+        actions: ['ec2:CreateTags'],
+        resources: [arn(s, 'ec2', `${EC2_CREATES[TAGGED_AFTER]}/*`)],
+        conditions: taggedOnCreate(s),
       },
       {
         // ...and an existing one (the VPC a subnet goes in, a route table, a gateway) is used,

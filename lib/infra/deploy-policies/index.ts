@@ -128,8 +128,13 @@ function boundaryOf(grants: readonly Grant[], scope: DeployPolicyScope): Grant[]
     wide !== narrow &&
     wide.effect === undefined &&
     narrow.effect === undefined &&
-    (wide.conditions === undefined ||
-      JSON.stringify(wide.conditions) === JSON.stringify(narrow.conditions)) &&
+    // Fewer conditions hold more often: each of the wide one's must be one of the narrow one's.
+    Object.entries(wide.conditions ?? {}).every(([operator, keys]) =>
+      Object.entries(keys).every(
+        ([key, value]) =>
+          JSON.stringify(narrow.conditions?.[operator]?.[key]) === JSON.stringify(value),
+      ),
+    ) &&
     narrow.actions.every((action) => wide.actions.some((p) => glob(p).test(action))) &&
     narrow.resources.every((resource) => wide.resources.some((p) => glob(p).test(resource)));
   return statements.filter((narrow) => !statements.some((wide) => covers(wide, narrow)));
