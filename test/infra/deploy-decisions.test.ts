@@ -10,6 +10,7 @@ import {
   policyDocument,
   type DeployPolicyScope,
 } from '../../lib/infra/deploy-policies';
+import { ACCOUNT_STAGE_MARKER } from '../../lib/infra/constructs/stage-deploy-access';
 import { STAGES, STAGE_TAG } from '../../lib/infra/stages';
 
 const AWS = { partition: 'aws', region: 'eu-west-1', account: '123456789012' };
@@ -236,6 +237,18 @@ describe('the deploy boundary, which holds every bootstrap role of the stage', (
     expect(allows(boundary, { action: 'apigateway:PATCH', ...api, context: tags('dev') })).toBe(
       true,
     );
+  });
+
+  it('lets no bootstrap role delete or change the account’s stage markers', () => {
+    for (const stage of Object.keys(STAGES))
+      for (const action of ['iam:DeletePolicy', 'iam:CreatePolicyVersion']) {
+        const resource = `arn:aws:iam::123456789012:policy/${ACCOUNT_STAGE_MARKER}-${stage}`;
+        expect([action, stage, allows(boundary, { action, resource })]).toEqual([
+          action,
+          stage,
+          false,
+        ]);
+      }
   });
 
   it('refuses a change set that imports resources, and allows dev’s other change sets', () => {
