@@ -87,100 +87,133 @@ const bodies = (content: Content | undefined): string =>
     .join(' or ') || 'no body';
 const JSON_TYPE = 'application/json';
 
-/** An operation's parameters, one list item each. */
-function parameters(list: readonly Parameter[] | undefined): string[] {
+/**
+ * What an earlier operation showed word for word is named, not repeated: `shown` maps each
+ * block's text to the heading that showed it first.
+ */
+type Shown = Map<string, string>;
+const seen = (shown: Shown, text: string, heading: string): string | undefined => {
+  const first = shown.get(text);
+  if (first === undefined) shown.set(text, heading);
+  return first;
+};
+const link = (heading: string): string => `[${heading}](#${anchor(heading)})`;
+
+/** An operation's parameters, one line each; one shown before is named with where. */
+function parameters(
+  list: readonly Parameter[] | undefined,
+  heading: string,
+  shown: Shown,
+): string[] {
   if (!list?.length) return [];
-  return [
-    'Parameters:',
-    '',
-    ...list.map((p) => {
-      const limits = limitsOf(p.schema);
-      const about = [p.in, typeOf(p.schema), p.required ? 'required' : 'optional'].join(', ');
-      return `- \`${p.name}\` (${about}${limits === '—' ? '' : `; ${limits}`}): ${firstSentence(p.description)}`;
-    }),
-    '',
-  ];
+  const again: string[] = [];
+  const lines = list.flatMap((p) => {
+    const limits = limitsOf(p.schema);
+    const about = [p.in, typeOf(p.schema), p.required ? 'required' : 'optional'].join(', ');
+    const line = `- \`${p.name}\` (${about}${limits === '—' ? '' : `; ${limits}`}): ${firstSentence(p.description)}`;
+    const first = seen(shown, line, heading);
+    if (first === undefined) return [line];
+    again.push(`\`${p.name}\` as ${link(first)}`);
+    return [];
+  });
+  if (again.length > 0) lines.push(`- ${again.join(', ')}`);
+  return ['Parameters:', '', ...lines, ''];
 }
 
 /** The gateway's own answers' schema: an operation lists them by status only. */
 const GATEWAY = '#/components/schemas/GatewayMessage';
+/** The prefix of an answer either the function or the gateway may give: the schema says so. */
+const EITHER = /^From the function \(Error\): /;
 
-/** An operation's answers, one list item each; the gateway's own in one. */
-function answers(operation: Operation, responses: Document['components']['responses']): string[] {
+/**
+ * An operation's answers as one table of status, body and meaning; the gateway's own in one row.
+ * A header is named here and described once, under Headers.
+ */
+function answers(
+  operation: Operation,
+  responses: Document['components']['responses'],
+  headers: Set<string>,
+): string[] {
   const gateway: string[] = [];
-  const items = Object.entries(operation.responses).flatMap(([status, given]) => {
+  const rows = Object.entries(operation.responses).flatMap(([status, given]) => {
     const answer = given.$ref !== undefined ? responses[refName(given.$ref)]! : given;
     const schemas = Object.values(answer.content ?? {}).map(({ schema }) => schema?.$ref);
     if (schemas.length > 0 && schemas.every((ref) => ref === GATEWAY)) {
       gateway.push(status);
       return [];
     }
-    const headers = Object.entries(answer.headers ?? {}).map(
-      ([name, header]) => ` \`${name}\`: ${firstSentence(header.description)}`,
-    );
-    return [
-      `- **${status}** ${bodies(answer.content)}: ${firstSentence(answer.description)}${headers.join('')}`,
-    ];
+    const named = Object.entries(answer.headers ?? {}).map(([name, header]) => {
+      const text = `\`${name}\`: ${oneParagraph(header.description)}`;
+      headers.add(text);
+      return `\`${name}\``;
+    });
+    const meaning = firstSentence((answer.description ?? '').replace(EITHER, ''));
+    const also = named.length > 0 ? ` Header: ${named.join(', ')}.` : '';
+    return [`| ${status} | ${bodies(answer.content)} | ${meaning}${also} |`];
   });
   if (gateway.length > 0) {
-    items.push(
-      `- **${gateway.join(', ')}** [\`GatewayMessage\`](#gatewaymessage): the gateway's own answer.`,
+    rows.push(
+      `| ${gateway.join(', ')} | [\`GatewayMessage\`](#gatewaymessage) | The gateway's own. |`,
     );
   }
-  return ['Answers:', '', ...items, ''];
+  return ['| Status | Body | Meaning |', '| --- | --- | --- |', ...rows, ''];
 }
 
 /**
- * The operations of `paths` under headings of `level`: each one's summary, the first paragraph
- * of its description (openapi.json and `/docs` have it whole), parameters, body and answers.
- * Parameters or answers an earlier operation showed word for word are named, not repeated.
+ * The operations of `paths` under headings of `level`: each one's summary and id, parameters,
+ * body and answers. The descriptions are whole in openapi.json and at `/docs`.
  */
 function operations(
   paths: Paths,
   document: Document,
   level: string,
-  shown: Map<string, string>,
+  shown: Shown,
+  headers: Set<string>,
 ): string[] {
-  const once = (heading: string, lines: string[]): string[] => {
-    if (lines.length === 0) return [];
-    const text = lines.join('\n');
-    const first = shown.get(text);
-    if (first === undefined) {
-      shown.set(text, heading);
-      return lines;
-    }
-    return [
-      `${lines[0]!.startsWith('| Status') ? 'Answers' : 'Parameters'} as [${first}](#${anchor(first)}).`,
-      '',
-    ];
-  };
   return Object.entries(paths).flatMap(([path, methods]) =>
     Object.entries(methods).flatMap(([method, operation]) => {
       const heading = `${method.toUpperCase()} ${path}`;
-      const [lead = ''] = (operation.description ?? '').split(/\n\n+/);
+      const table = answers(operation, document.components.responses, headers);
+      const first = seen(shown, table.join('\n'), heading);
       return [
         `${level} ${heading}`,
         '',
-        `**${operation.summary ?? operation.operationId}** (\`${operation.operationId}\`${operation.security?.length === 0 ? ', no token' : ''}). ${plainText(lead)}`,
+        `${operation.summary ?? operation.operationId} (\`${operation.operationId}\`${operation.security?.length === 0 ? ', no token' : ''}).`,
         '',
-        ...once(heading, parameters(operation.parameters)),
+        ...parameters(operation.parameters, heading, shown),
         ...(operation.requestBody
           ? [
               `Body (${operation.requestBody.required ? 'required' : 'optional'}): ${bodies(operation.requestBody.content)}. ${firstSentence(operation.requestBody.description)}`,
               '',
             ]
           : []),
-        ...once(heading, answers(operation, document.components.responses)),
+        ...(first === undefined ? table : [`Answers as ${link(first)}.`, '']),
       ];
     }),
   );
+}
+
+/** A schema's members, one line each; one an earlier schema showed word for word is named. */
+function members(schema: JsonSchema, name: string, shown: Shown): string[] {
+  const again = new Map<string, string[]>();
+  const lines = memberList(schema, firstSentence).flatMap((line) => {
+    const first = seen(shown, line, name);
+    if (first === undefined) return [line];
+    again.set(first, [...(again.get(first) ?? []), /^- (`[^`]+`)/.exec(line)![1]!]);
+    return [];
+  });
+  return [
+    ...lines,
+    ...[...again].map(([first, names]) => `- ${names.join(', ')} as [${first}](#${anchor(first)})`),
+  ];
 }
 
 /** The page's markdown, from the OpenAPI document. */
 export function httpApiReference(built: OpenApiDocument): string {
   const document = built as unknown as Document;
   const { schemas, securitySchemes } = document.components;
-  const shown = new Map<string, string>();
+  const shown: Shown = new Map();
+  const headers = new Set<string>();
   const index = (paths: Paths) =>
     Object.entries(paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(
@@ -213,12 +246,16 @@ export function httpApiReference(built: OpenApiDocument): string {
     '| --- | --- |',
     ...index(document.paths),
     '',
-    ...operations(document.paths, document, '###', shown),
+    ...operations(document.paths, document, '###', shown, headers),
     '## Webhooks',
     '',
     'What Plant Store sends to a subscriber (`npm run webhook -- add`).',
     '',
-    ...operations(document.webhooks, document, '###', shown),
+    ...operations(document.webhooks, document, '###', shown, headers),
+    '## Headers',
+    '',
+    ...[...headers].map((text) => `- ${text}`),
+    '',
     '## Schemas',
     '',
     ...Object.entries(schemas).flatMap(([name, schema]) => [
@@ -226,7 +263,7 @@ export function httpApiReference(built: OpenApiDocument): string {
       '',
       firstSentence(schema.description),
       '',
-      ...(schema.properties ? [...memberList(schema, firstSentence), ''] : [typeOf(schema), '']),
+      ...(schema.properties ? [...members(schema, name, shown), ''] : [typeOf(schema), '']),
     ]),
   ].join('\n');
 }
