@@ -99,24 +99,24 @@ const seen = (shown: Shown, text: string, heading: string): string | undefined =
 };
 const link = (heading: string): string => `[${heading}](#${anchor(heading)})`;
 
-/** An operation's parameters, one line each; one shown before is named with where. */
+/** An operation's parameters, one line each; those shown before are named with where. */
 function parameters(
   list: readonly Parameter[] | undefined,
   heading: string,
   shown: Shown,
 ): string[] {
   if (!list?.length) return [];
-  const again: string[] = [];
+  const again = new Map<string, string[]>();
   const lines = list.flatMap((p) => {
     const limits = limitsOf(p.schema);
     const about = [p.in, typeOf(p.schema), p.required ? 'required' : 'optional'].join(', ');
     const line = `- \`${p.name}\` (${about}${limits === '—' ? '' : `; ${limits}`}): ${firstSentence(p.description)}`;
     const first = seen(shown, line, heading);
     if (first === undefined) return [line];
-    again.push(`\`${p.name}\` as ${link(first)}`);
+    again.set(first, [...(again.get(first) ?? []), `\`${p.name}\``]);
     return [];
   });
-  if (again.length > 0) lines.push(`- ${again.join(', ')}`);
+  for (const [first, names] of again) lines.push(`- ${names.join(', ')} as ${link(first)}`);
   return ['Parameters:', '', ...lines, ''];
 }
 
@@ -204,7 +204,7 @@ function members(schema: JsonSchema, name: string, shown: Shown): string[] {
   });
   return [
     ...lines,
-    ...[...again].map(([first, names]) => `- ${names.join(', ')} as [${first}](#${anchor(first)})`),
+    ...[...again].map(([first, names]) => `- ${names.join(', ')} as ${link(first)}`),
   ];
 }
 
@@ -230,15 +230,11 @@ export function httpApiReference(built: OpenApiDocument): string {
     '',
     plainText(document.info.description),
     '',
-    '**Servers**',
-    '',
-    ...document.servers.map((server) => `- \`${server.url}\`: ${server.description}`),
-    '',
-    '**Authentication**',
-    '',
-    ...Object.entries(securitySchemes).map(
-      ([name, scheme]) => `- \`${name}\`: ${oneParagraph(scheme.description)}`,
-    ),
+    `Servers: ${document.servers.map((server) => `\`${server.url}\``).join(', ')}. Authentication: ${Object.keys(
+      securitySchemes,
+    )
+      .map((name) => `\`${name}\``)
+      .join(', ')}.`,
     '',
     '## Operations',
     '',
