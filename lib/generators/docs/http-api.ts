@@ -161,7 +161,7 @@ function answers(
 
 /**
  * The operations of `paths` under headings of `level`: each one's summary and id, parameters,
- * body and answers. The descriptions are whole in openapi.json and at `/docs`.
+ * body schema and answers. The descriptions are whole in openapi.json and at `/docs`.
  */
 function operations(
   paths: Paths,
@@ -183,7 +183,7 @@ function operations(
         ...parameters(operation.parameters, heading, shown),
         ...(operation.requestBody
           ? [
-              `Body (${operation.requestBody.required ? 'required' : 'optional'}): ${bodies(operation.requestBody.content)}. ${firstSentence(operation.requestBody.description)}`,
+              `Body (${operation.requestBody.required ? 'required' : 'optional'}): ${bodies(operation.requestBody.content)}.`,
               '',
             ]
           : []),
