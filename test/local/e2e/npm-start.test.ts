@@ -92,7 +92,9 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
   expect(foreign).toBe(403);
   expect(await stop(child)).toBe(0);
   expect(output()).toMatch(/POST \/plants 200 [\d.]+ms \S+/);
-  expect(output()).toMatch(/^\[create-plant\] INFO created id=9007199254740993 \(caller tok_dev, req \S+\)$/m);
+  expect(output()).toMatch(
+    /^\[create-plant\] INFO created id=9007199254740993 \(caller tok_dev, req \S+\)$/m,
+  );
 });
 
 it('kill -USR2, as the banner prints it, takes the engine down (503) and brings it back', async () => {
