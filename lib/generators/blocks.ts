@@ -7,7 +7,6 @@ import type { BlockProducer } from './generate';
 import { fieldLimits } from './docs/field-limits';
 import { plantSize } from './docs/plant-size';
 import { retrySchedule } from './docs/retry-schedule';
-import { localSettings } from './docs/settings';
 import { benchPhases, requestFigures } from './docs/performance';
 import { CAPACITY_BLOCKS } from './capacity/tables';
 
@@ -18,8 +17,6 @@ export const BLOCKS: Readonly<Record<string, BlockProducer>> = {
   'plant-size': plantSize,
   /** The webhook's retry delays, attempts and horizon, deployed and at a local retry scale. */
   'retry-schedule': retrySchedule,
-  /** `npm start`'s environment variables and flags (lib/definitions/settings.ts). */
-  'settings-local': localSettings,
   /** `npm run bench`'s phases, each with what it measures. */
   'bench-phases': benchPhases,
   /** The request path's per-invocation figures the bench recorded (measurements/bench.json). */

@@ -1,5 +1,5 @@
 /**
- * docs/reference/settings.md and the `settings-local` block: every setting from its one
+ * docs/reference/settings.md: every setting from its one
  * definition (lib/definitions/settings.ts), which the commands and the CDK app read.
  */
 import {
@@ -28,7 +28,7 @@ function table(
   ].join('\n');
 }
 
-/** `npm start`'s environment variables and flags: the `settings-local` block. */
+/** `npm start`'s environment variables and flags, a section of the settings page. */
 export function localSettings(): string {
   return [
     table('Environment variable', LOCAL_ENVIRONMENT),

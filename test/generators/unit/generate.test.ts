@@ -72,6 +72,17 @@ describe('a project whose generated files and blocks are fresh', () => {
     expect(await generate(root, FILES, BLOCKS, false)).toEqual({ stale: [], errors: [] });
     expect(read('events/made.json')).toBe('{"tuned":"by hand"}\n');
   });
+
+  it('names a producer whose block is on no page (its figure written by hand, or removed)', async () => {
+    put('out.json', '{"fresh":true}\n');
+    put('events/made.json', '{"tuned":"by hand"}\n');
+    put('README.md', page('The answer is **42**.'));
+    const blocks = { ...BLOCKS, orphan: () => 'nowhere' };
+    expect(await generate(root, FILES, blocks, true)).toEqual({
+      stale: [],
+      errors: ['lib/generators/blocks.ts: block orphan is on no page of README.md or docs/'],
+    });
+  });
 });
 
 describe('a project with a stale file, a missing event and a stale block', () => {
