@@ -23,9 +23,10 @@ module.exports = {
     '^(\\.{1,2}/.+)\\.js$': '$1',
   },
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
-  // One temp folder per run, removed after it; a file a test leaves there fails the run.
-  globalSetup: '<rootDir>/test/support/temp-folder-setup.js',
-  globalTeardown: '<rootDir>/test/support/temp-folder-teardown.js',
+  // One temp folder per run, removed after it (a file a test leaves there fails the run), and
+  // the DynamoDB Local a run of several of its suites shares.
+  globalSetup: '<rootDir>/test/support/global-setup.js',
+  globalTeardown: '<rootDir>/test/support/global-teardown.js',
   // Jest's transform cache beside the other tools' caches, not in the system's temp folder.
   cacheDirectory: '<rootDir>/node_modules/.cache/jest',
   // e2e suites: every answer must be one that openapi.json describes.

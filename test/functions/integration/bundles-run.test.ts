@@ -75,7 +75,7 @@ describe.each(ENGINES)('on $engine', ({ engine: label, start }) => {
       tokenItem(token, generated.tokenId, { name: 'bundles', scopes: ALL_SCOPES }),
     );
     client.destroy();
-  }, 120_000);
+  }, 180_000);
   afterAll(() => engine.close());
 
   /**
