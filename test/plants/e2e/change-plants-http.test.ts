@@ -156,7 +156,7 @@ describe('what guards a change, over HTTP', () => {
     );
     expect(created.code).toBe(0);
     writer = created.stdout.trim();
-  }, 60_000);
+  }, 180_000);
 
   it('a write-only token: 403 on GET, 204 with the ETag and no body on PUT and PATCH; PATCH {} changes nothing', async () => {
     await store.createPlant({ id: 500n, name: 'Secret', tag: 'hidden' });
