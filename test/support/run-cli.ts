@@ -41,7 +41,7 @@ export function runBin(
     execFile(
       TSX,
       [join(ROOT, 'bin', `${script}.ts`), ...args],
-      { cwd: ROOT, env: environment(env), timeout: 60_000 },
+      { cwd: ROOT, env: environment(env), timeout: 150_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });

@@ -108,10 +108,10 @@ export function hold() {
   };
 }
 
-/** Polls `check` every 50 ms, failing after 20 s. */
+/** Polls `check` every 50 ms, failing after 2 minutes (a bound against a hang only). */
 export async function until(check: () => boolean | Promise<boolean>, what: string) {
   for (const started = Date.now(); !(await check());) {
-    if (Date.now() - started > 20_000) throw new Error(`waited 20 s for ${what}`);
+    if (Date.now() - started > 120_000) throw new Error(`waited 2 minutes for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

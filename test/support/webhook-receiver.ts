@@ -124,7 +124,7 @@ export async function startReceiver(answer: Answer = () => 204): Promise<Receive
 export async function until(
   condition: () => boolean,
   what: string,
-  limitMs = 60_000,
+  limitMs = 120_000,
 ): Promise<void> {
   const started = Date.now();
   while (!condition()) {

@@ -190,4 +190,4 @@ it('a store outage: its 503s are retried and then surface as a PlantStoreError; 
   await new Promise((resolve) => setTimeout(resolve, 300));
   service.setEngineAvailable(true);
   await expect(during).resolves.toEqual({ id: 5030n, name: 'Outage' });
-}, 60_000);
+}, 180_000);

@@ -227,7 +227,7 @@ describe.each(Object.entries(PROJECTS))('installed into an empty %s project', (n
         { cwd: dir },
       ),
     ).resolves.toMatchObject({ stderr: '' });
-  }, 60_000);
+  }, 180_000);
 
   it.each(runtimes)(
     'runs on %s: the same answers',

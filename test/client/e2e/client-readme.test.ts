@@ -92,7 +92,7 @@ describe.each(Object.entries(PROJECTS))('in %s', (_, project) => {
         "{ id: 9007199254740993n, name: 'Monstera', tag: 'aroid' }\n9007199254740993n\n",
       );
     },
-    60_000,
+    180_000,
   );
 
   it('without PLANT_STORE_TOKEN it says so in one line, exit status 1', async () => {
@@ -101,7 +101,7 @@ describe.each(Object.entries(PROJECTS))('in %s', (_, project) => {
       stdout: '',
       stderr: 'TypeError: no token given: token must be a bearer token (pst_…)\n',
     });
-  }, 60_000);
+  }, 180_000);
 
   it('type-checks as TypeScript (strict, nodenext) in this module system', async () => {
     const args = ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022'];
@@ -109,5 +109,5 @@ describe.each(Object.entries(PROJECTS))('in %s', (_, project) => {
     await expect(
       run(process.execPath, [TSC, ...args, ...types, 'index.ts'], { cwd: dir }),
     ).resolves.toMatchObject({ stdout: '', stderr: '' });
-  }, 60_000);
+  }, 180_000);
 });

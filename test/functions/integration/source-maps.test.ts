@@ -109,7 +109,7 @@ describe('an error logged by create-plant on Lambda Node, the store unreachable'
     expect(error.stack).toMatch(/^ServiceUnavailable: /);
     expect(error.stack).toMatch(/\n {4}at .*lambda\/plants\/table\.ts:\d+:\d+/);
     expect(error.stack).not.toMatch(/index\.mjs:\d+/);
-  }, 30_000);
+  }, 180_000);
 
   it.each(['absent', 'removed after import'] as const)(
     'the map %s: the same name, but the stack points into the bundle',

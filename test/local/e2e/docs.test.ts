@@ -83,7 +83,7 @@ inBrowser(
     let browser: Browser;
     beforeAll(async () => {
       browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
-    }, 60_000);
+    }, 180_000);
     afterAll(async () => {
       await browser?.close();
     });

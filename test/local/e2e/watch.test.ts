@@ -42,7 +42,7 @@ beforeAll(async () => {
   });
   url = running.url;
   token = readFileSync(join(copy, '.plant-store', 'dev-token'), 'utf8').trim();
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await running?.stop();
   rmSync(copy, { recursive: true, force: true });

@@ -21,6 +21,9 @@ import { useLocalService } from '../../support/local-service';
 import { runBin, type CliResult } from '../../support/run-cli';
 
 const ROOT = join(__dirname, '../../..');
+// Each test runs npm (and tsx) in a child process, and its first requests start sandboxes: on a
+// busy machine that takes longer than the suite default. A bound against a hang only.
+jest.setTimeout(180_000);
 const logs: string[] = [];
 // Show the functions' EMF lines too (compactly), to count them; read when the service starts.
 beforeAll(() => {
@@ -40,7 +43,7 @@ function npmRunSmoke(args: string[], env: Record<string, string>): Promise<CliRe
     execFile(
       'npm',
       ['run', '--silent', 'smoke', '--', ...args],
-      { cwd: ROOT, timeout: 60_000, env: { ...process.env, ...env } },
+      { cwd: ROOT, timeout: 150_000, env: { ...process.env, ...env } },
       (error, stdout, stderr) =>
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
@@ -135,7 +138,7 @@ it('without --url it finds npm start where it recorded its ports, on any port', 
       execFile(
         'npm',
         ['run', '--silent', 'smoke'],
-        { cwd: ROOT, timeout: 60_000, env: { ...inherited, ...env } },
+        { cwd: ROOT, timeout: 150_000, env: { ...inherited, ...env } },
         (error, stdout, stderr) =>
           resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       );

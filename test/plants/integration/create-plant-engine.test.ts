@@ -47,9 +47,9 @@ describe.each(ENGINES)('on $engine', ({ start, conflictRequests }) => {
     });
     create = (body) => handler(createPlantEvent({ body }));
     // A JVM starting on a busy machine.
-  }, 90_000);
+  }, 180_000);
   afterAll(async () => {
-    await store.close();
+    await store?.close();
   });
   beforeEach(() => {
     store.requests.length = 0;

@@ -84,9 +84,9 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
   beforeAll(async () => {
     store = await startTestStore(start);
     ops = service(store);
-  }, 90_000);
+  }, 180_000);
   afterAll(async () => {
-    await store.close();
+    await store?.close();
   });
 
   it('one tag’s plants only, in id order, the int64 limits exact, in one Query per page', async () => {
@@ -220,9 +220,9 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
       const { Table } = await raw.send(new DescribeTableCommand({ TableName: TABLE }));
       expect(Table?.GlobalSecondaryIndexes?.map((i) => i.IndexName)).toEqual(['byTag']);
       raw.destroy();
-    }, 90_000);
+    }, 180_000);
     afterAll(async () => {
-      await store.close();
+      await store?.close();
     });
 
     it('PATCH of its name, PUT keeping it empty and DELETE answer as for any plant; GET still says ""', async () => {

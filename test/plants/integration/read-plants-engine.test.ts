@@ -193,6 +193,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
       await seed(store, ids);
     });
 
+    // 3000 Scans for pages of 1: minutes on a busy machine; the bounds only guard against a hang.
     it.each([1, 7, 100])(
       'with pages of %i: every plant exactly once, one Scan per page',
       async (limit) => {
@@ -203,7 +204,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
         expect(store.requests).toEqual(Array(pages).fill('ScanCommand'));
         expect(pages).toBeGreaterThanOrEqual(Math.ceil(ids.length / limit));
       },
-      120_000,
+      600_000,
     );
 
     it('while plants are created and deleted, those there throughout appear exactly once', async () => {
@@ -228,6 +229,6 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
       expect([...counts.values()].every((n) => n === 1)).toBe(true);
       const known = new Set([...ids, ...born]);
       expect(seen.every((id) => known.has(id))).toBe(true);
-    }, 120_000);
+    }, 600_000);
   });
 });

@@ -1,2 +1,0 @@
-/** See temp-folder.js. */
-module.exports = require('./temp-folder').teardown;
