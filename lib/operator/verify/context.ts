@@ -5,6 +5,7 @@
  * range and registered for the clean-up that runs whatever happens.
  */
 import { RESERVED_ID_RANGES, randomIdIn } from '../reserved-ids';
+import { hidden } from './report';
 import type { ReceiverOptions } from './cases/webhook';
 import type { LearntScopes } from './scopes';
 
@@ -202,7 +203,15 @@ export class VerifyContext {
             ? AbortSignal.any([AbortSignal.timeout(this.target.timeoutMs), this.target.signal])
             : AbortSignal.timeout(this.target.timeoutMs),
       });
-      return { status: response.status, headers: response.headers, text: await response.text() };
+      // A target that echoes the request (a proxy's error page) never puts a token in a report.
+      const secrets = [this.target.token, this.target.writeOnlyToken];
+      const echoed = new Headers();
+      response.headers.forEach((value, name) => echoed.append(name, hidden(value, secrets)));
+      return {
+        status: response.status,
+        headers: echoed,
+        text: hidden(await response.text(), secrets),
+      };
     } catch (error) {
       throw new Mismatch(`an answer to ${method} ${path}`, `none: ${whyNoAnswer(error)}`);
     }

@@ -13,6 +13,7 @@ import {
   type VerifyCase,
 } from './context';
 import { reservedBy } from '../reserved-ids';
+import { hidden } from './report';
 import { learnScopes } from './scopes';
 
 /** How to run. */
@@ -70,7 +71,12 @@ export async function runVerify(
   cases: readonly VerifyCase[] = VERIFY_CASES,
 ): Promise<VerifyRun> {
   const results: CaseResult[] = [];
-  const note = (result: CaseResult) => {
+  const secrets = [options.token, options.writeOnlyToken];
+  const note = (found: CaseResult) => {
+    const result = { ...found };
+    for (const field of ['detail', 'expected', 'got'] as const) {
+      if (result[field] !== undefined) result[field] = hidden(result[field], secrets);
+    }
     results.push(result);
     options.onResult?.(result);
   };
