@@ -2,4 +2,4 @@
 import { runCli } from '../lib/cli/run';
 import { runVerifyCli } from '../lib/operator/verify/cli';
 
-runCli('verify', runVerifyCli);
+runCli('verify', runVerifyCli, { stoppable: true });

@@ -66,5 +66,6 @@ export function detailOf(entry: Entry): Record<string, unknown> {
       action: d.action,
       resource: d.resource,
     })),
+    deniedMore: entry.deniedMore ?? 0,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * What the local console shows: every invocation of every function (its event, answer, REPORT
  * figures and log lines), the gateway's requests that invoked no function, and IAM's denials,
- * each pinned to the invocation that made the call. A ring of the last `capacity` entries: older
+ * each pinned to the invocation that made the call. A ring of the last `capacity` entries, and
+ * of `budget` characters in all (bodies, lines and denials, each entry's clipped first): older
  * ones are dropped, and nothing is copied or serialized until a console asks (recording is a
  * few field writes per invocation).
  */
@@ -11,11 +12,18 @@ import type { InvocationEnd, InvocationObserver } from '../lambda/report';
 
 /** Entries kept: past it, the oldest goes. */
 export const DEFAULT_CAPACITY = 500;
-/** Lines kept per invocation, and characters per line. */
+/** Characters kept in all entries (about twice as many bytes): past it, the oldest go. */
+export const DEFAULT_BUDGET_CHARS = 32 * 1024 * 1024;
+/** Lines kept per invocation, characters per line, and characters of all its lines. */
 const MAX_LINES = 200;
 const MAX_LINE_CHARS = 8_192;
-/** Characters of a body kept (a request or an answer). */
-const MAX_BODY_CHARS = 65_536;
+const MAX_LINES_CHARS = 65_536;
+/** Characters of a body kept (a request, an answer, each record of a batch). */
+const MAX_BODY_CHARS = 16_384;
+/** Denials kept per entry (the count of the others is kept). */
+export const MAX_DENIALS = 20;
+/** What an entry's fields other than bodies and lines are counted as. */
+const FIELDS_CHARS = 1_024;
 
 /** One row of the console. */
 export interface Entry {
@@ -45,6 +53,8 @@ export interface Entry {
   requestHeaders?: Record<string, unknown>;
   readonly lines: string[];
   readonly denials: (Denial & { hint: string })[];
+  /** Denials past `MAX_DENIALS`, not kept. */
+  deniedMore?: number;
 }
 
 /** The ring of entries, fed by the pools, the gateway and the access gate. */
@@ -56,8 +66,14 @@ export class Invocations {
   /** HTTP integrations not yet answered, by the gateway's request id. */
   private readonly integrations = new Map<string, Entry>();
   private changes = 0;
+  /** The characters each kept entry is counted as, and their sum. */
+  private readonly sizes = new WeakMap<Entry, number>();
+  private chars = 0;
 
-  constructor(private readonly capacity = DEFAULT_CAPACITY) {}
+  constructor(
+    private readonly capacity = DEFAULT_CAPACITY,
+    private readonly budget = DEFAULT_BUDGET_CHARS,
+  ) {}
 
   /** The observer of one function's pool. */
   observer(functionName: string): InvocationObserver {
@@ -65,8 +81,12 @@ export class Invocations {
       started: (lambdaRequestId, event) => this.started(functionName, lambdaRequestId, event),
       line: (lambdaRequestId, line) => {
         const entry = this.running.get(lambdaRequestId);
-        if (entry && entry.lines.length < MAX_LINES)
-          entry.lines.push(line.slice(0, MAX_LINE_CHARS));
+        if (!entry || entry.lines.length >= MAX_LINES) return;
+        const kept = line.slice(0, MAX_LINE_CHARS);
+        const used = entry.lines.reduce((sum, l) => sum + l.length, 0);
+        if (used + kept.length > MAX_LINES_CHARS) return;
+        entry.lines.push(kept);
+        this.grow(entry, kept.length);
       },
       ended: (lambdaRequestId, end) => this.ended(lambdaRequestId, end),
     };
@@ -74,10 +94,15 @@ export class Invocations {
 
   /** The gateway's `onAnswered`. */
   readonly answered = (answered: AnsweredRequest): void => {
+    // Only the kept bytes are decoded.
+    const bytes = answered.responseBody;
     const response = {
       status: answered.status,
       headers: { ...answered.responseHeaders },
-      body: clip(answered.responseBody.toString('utf8')),
+      body:
+        bytes.length > MAX_BODY_CHARS
+          ? `${bytes.subarray(0, MAX_BODY_CHARS).toString('utf8')}… (${bytes.length} bytes)`
+          : bytes.toString('utf8'),
     };
     const integration = this.integrations.get(answered.requestId);
     if (integration) {
@@ -85,6 +110,7 @@ export class Invocations {
       integration.status = answered.status;
       integration.response = response;
       integration.requestHeaders = { ...answered.requestHeaders };
+      this.grow(integration, response.body.length + FIELDS_CHARS);
       this.changed();
       return;
     }
@@ -99,6 +125,7 @@ export class Invocations {
     });
     entry.response = response;
     entry.requestHeaders = { ...answered.requestHeaders };
+    this.grow(entry, response.body.length + FIELDS_CHARS);
   };
 
   /** The access gate's `onDenied`: pinned to the function's invocations in flight. */
@@ -107,7 +134,7 @@ export class Invocations {
     let pinned = false;
     for (const entry of this.running.values()) {
       if (entry.functionName !== denial.functionName) continue;
-      entry.denials.push(shown);
+      this.pin(entry, shown);
       pinned = true;
       this.changed();
     }
@@ -119,10 +146,20 @@ export class Invocations {
         status: 'denied',
         ended: true,
       });
-      entry.denials.push(shown);
+      this.pin(entry, shown);
       this.changed();
     }
   };
+
+  /** Keeps a denial on `entry`, up to `MAX_DENIALS`; past it, only counted. */
+  private pin(entry: Entry, denial: Entry['denials'][number]): void {
+    if (entry.denials.length >= MAX_DENIALS) {
+      entry.deniedMore = (entry.deniedMore ?? 0) + 1;
+      return;
+    }
+    entry.denials.push(denial);
+    this.grow(entry, FIELDS_CHARS);
+  }
 
   /** The entries kept, newest first. */
   list(): readonly Entry[] {
@@ -152,6 +189,7 @@ export class Invocations {
       event: clipped(event),
     });
     this.running.set(lambdaRequestId, entry);
+    this.grow(entry, bodyChars(entry.event));
     // An integration's status is the gateway's answer: kept until it is sent.
     if (http?.requestId && !http.authorizer) this.integrations.set(http.requestId, entry);
   }
@@ -168,6 +206,7 @@ export class Invocations {
     entry.failure = end.failure;
     entry.result = clipped(end.result);
     entry.status ??= statusOf(end);
+    this.grow(entry, bodyChars(entry.result) + (end.failure?.length ?? 0));
     this.changed();
   }
 
@@ -180,13 +219,28 @@ export class Invocations {
       ...fields,
     };
     this.ring.push(entry);
-    if (this.ring.length > this.capacity) {
-      const gone = this.ring.shift()!;
-      if (gone.lambdaRequestId) this.running.delete(gone.lambdaRequestId);
-      if (gone.requestId) this.integrations.delete(gone.requestId);
-    }
+    this.sizes.set(entry, 0);
+    this.grow(entry, FIELDS_CHARS);
+    if (this.ring.length > this.capacity) this.dropOldest();
     this.changed();
     return entry;
+  }
+
+  /** `entry` now holds `chars` more: the oldest entries go while the ring is over budget. */
+  private grow(entry: Entry, chars: number): void {
+    if (!this.sizes.has(entry)) return;
+    this.sizes.set(entry, this.sizes.get(entry)! + chars);
+    this.chars += chars;
+    // The newest entry stays, whatever its size (each entry is clipped first).
+    while (this.chars > this.budget && this.ring.length > 1) this.dropOldest();
+  }
+
+  private dropOldest(): void {
+    const gone = this.ring.shift()!;
+    this.chars -= this.sizes.get(gone) ?? 0;
+    this.sizes.delete(gone);
+    if (gone.lambdaRequestId) this.running.delete(gone.lambdaRequestId);
+    if (gone.requestId) this.integrations.delete(gone.requestId);
   }
 
   /** An entry was added or changed: a console polling for changes asks for the list again. */
@@ -245,6 +299,14 @@ function statusOf(end: InvocationEnd): number | string {
       : `${result.batchItemFailures.length} failed`;
   }
   return 'ok';
+}
+
+/** The characters of `value`'s clipped bodies (its own and its records'), and its fields. */
+function bodyChars(value: unknown): number {
+  const v = value as { body?: unknown; Records?: unknown } | null;
+  let chars = FIELDS_CHARS + (typeof v?.body === 'string' ? v.body.length : 0);
+  if (Array.isArray(v?.Records)) for (const record of v.Records) chars += bodyChars(record);
+  return chars;
 }
 
 function clip(text: string): string {

@@ -17,7 +17,9 @@ Commands:
   save <name>        Keep every table's items (plants with their versions and tombstones,
                      tokens, subscribers with their sealed secrets) and the dead-letter and
                      failure queues' messages in <data dir>/states/<name>.json.
-  load <name>        Put a saved state back exactly; what is there now is removed first.
+  load <name>        Put a saved state back exactly; what it does not hold is removed. Every
+                     item is checked first: a refused load changes nothing. An interrupted
+                     load leaves a mix of both states (save first to keep the current one).
   reset [--tokens]   Remove every plant and subscriber; the tokens stay unless --tokens.
   seed <file>        Create the plants of a JSON file (an array, or {"plants": [...]}), each
                      checked as POST /plants checks its body; one invalid entry, or an id a

@@ -1,8 +1,8 @@
 /**
  * The local data as a whole: `save` writes every table's items (in DynamoDB's own JSON: numbers
  * as exact decimal text, sealed secrets as the ciphertext they are) and the messages of the
- * dead-letter and failure queues to `<data dir>/states/<name>.json`; `load` puts them back as
- * they were (what is there now is removed first); `reset` empties the plants and the subscribers
+ * dead-letter and failure queues to `<data dir>/states/<name>.json`; `load` checks every item
+ * first, then puts them back as they were (what the file does not hold is removed); `reset` empties the plants and the subscribers
  * (the tokens too when asked). Everything goes through the running engine, signed as the
  * operator (`engine.ts`): it works while `npm start` runs.
  */
@@ -88,30 +88,97 @@ export async function loadState(target: StateTarget, name: string): Promise<stri
       `no state ${name} in ${statesDir(target.dataDir)} (saved: ${names.join(', ') || 'none'})`,
     );
   }
-  // DynamoDB's JSON keeps every number as text: JSON.parse changes none of them.
-  const state = JSON.parse(text) as SavedState;
-  if (state.format !== 1 || typeof state.tables !== 'object') {
-    throw new Error(`${file} is not a saved state`);
-  }
+  const state = checkedState(text, file);
   return withClients(target, async (db, sqs) => {
     for (const table of TABLES) {
-      await emptyTable(db, table.localName);
-      const items = state.tables[table.localName] ?? [];
+      // The saved items are written first, then only what the file does not hold is removed.
+      const key = table.partitionKey.name;
+      const items = state.tables[table.localName]!;
+      const kept = new Set(items.map((item) => JSON.stringify(item[key])));
+      const now = await scanAll(db, table.localName);
       await writeAll(
         db,
         table.localName,
         items.map((item) => ({ PutRequest: { Item: item } })),
       );
+      await writeAll(
+        db,
+        table.localName,
+        now
+          .filter((item) => !kept.has(JSON.stringify(item[key])))
+          .map((item) => ({ DeleteRequest: { Key: { [key]: item[key]! } } })),
+      );
     }
     for (const queue of KEPT_QUEUES) {
       const url = localQueueUrl(target.endpoint, queue);
       await drain(sqs, url, false);
-      for (const { body } of state.queues?.[queue] ?? []) {
+      for (const { body } of state.queues[queue]!) {
         await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: body }));
       }
     }
-    return `loaded ${name}: ${counts(state.tables, state.queues ?? {})} (saved ${state.savedAt})`;
+    return `loaded ${name}: ${counts(state.tables, state.queues)} (saved ${state.savedAt})`;
   });
+}
+
+/** DynamoDB's attribute value types, as its JSON names them. */
+const VALUE_TYPES = new Set(['S', 'N', 'B', 'BOOL', 'NULL', 'M', 'L', 'SS', 'NS', 'BS']);
+const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/**
+ * The saved state in `text`, every item checked (a known table, its key present and typed, each
+ * value one DynamoDB type, no key twice) and every kept queue's messages, before anything is
+ * changed; or an error naming the first thing wrong.
+ */
+function checkedState(text: string, file: string): SavedState {
+  let state: SavedState;
+  try {
+    // DynamoDB's JSON keeps every number as text: JSON.parse changes none of them.
+    state = JSON.parse(text) as SavedState;
+  } catch {
+    throw new Error(`${file} is not complete JSON; nothing was loaded`);
+  }
+  const wrong = (what: string) => new Error(`${file}: ${what}; nothing was loaded`);
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isObject(state) || state.format !== 1 || !isObject(state.tables)) {
+    throw wrong('not a saved state (format 1 with tables)');
+  }
+  for (const name of Object.keys(state.tables)) {
+    if (!TABLES.some((t) => t.localName === name)) throw wrong(`unknown table ${name}`);
+  }
+  for (const table of TABLES) {
+    const items: unknown = state.tables[table.localName];
+    if (!Array.isArray(items)) throw wrong(`no ${table.localName} list`);
+    const { name: key, type } = table.partitionKey;
+    const seen = new Set<string>();
+    items.forEach((item: unknown, index) => {
+      const at = `${table.localName} item ${index + 1}`;
+      if (!isObject(item)) throw wrong(`${at} is not an item`);
+      for (const [attribute, value] of Object.entries(item)) {
+        const types = isObject(value) ? Object.keys(value) : [];
+        if (types.length !== 1 || !VALUE_TYPES.has(types[0]!)) {
+          throw wrong(`${at}: ${attribute} is not a DynamoDB value`);
+        }
+      }
+      const value = (item[key] as Record<string, unknown> | undefined)?.[type];
+      if (typeof value !== 'string' || value === '' || (type === 'N' && !NUMBER.test(value))) {
+        throw wrong(`${at} has no ${key} of type ${type}`);
+      }
+      if (seen.has(value)) throw wrong(`${at}: ${key} ${value} is there twice`);
+      seen.add(value);
+    });
+  }
+  if (!isObject(state.queues)) throw wrong('no queues');
+  for (const queue of KEPT_QUEUES) {
+    const messages: unknown = state.queues[queue];
+    if (!Array.isArray(messages)) throw wrong(`no ${queue} list`);
+    messages.forEach((message: unknown, index) => {
+      if (!isObject(message) || typeof message.body !== 'string' || message.body === '') {
+        throw wrong(`${queue} message ${index + 1} has no body`);
+      }
+    });
+  }
+  return state;
 }
 
 /** `reset [--tokens]`: no plants, no subscribers; no tokens either when asked. */

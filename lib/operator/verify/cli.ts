@@ -43,7 +43,8 @@ anything; a case that needs a scope the token lacks is skipped, by name.
   --start              start an npm start of its own on free ports with a temporary data
                        directory (its dev token, a write-only token and a receiver), verify it,
                        stop it and remove the directory; instead of --url
-  --read-only          only the cases that change nothing (GET and OPTIONS): for prod
+  --read-only          only GET, OPTIONS and HEAD are sent: the cases and scope probes that
+                       would send another method are skipped, by name; for prod
   --receiver <url>     a URL at which the target reaches this machine's --receiver-port, for
                        the webhook cases (npm start: http://127.0.0.1:<port>; a stage: an https
                        tunnel to it); without it they are skipped
@@ -152,6 +153,7 @@ export async function runVerifyCli(argv: readonly string[], io: CliIo): Promise<
   const common = {
     readOnly: values['read-only'] === true,
     timeoutMs: TIMEOUT_MS,
+    signal: io.signal,
     onResult: (result: Parameters<NonNullable<VerifyOptions['onResult']>>[0]) =>
       io.out(caseLine(result)),
   };
@@ -159,7 +161,10 @@ export async function runVerifyCli(argv: readonly string[], io: CliIo): Promise<
   const report = (run: Awaited<ReturnType<typeof runVerify>>, target: string) => {
     io.out(summaryLine(run.results));
     if (values.junit) writeFileSync(values.junit, junitXml(run));
-    io.err(`verify: ${target}, token scopes: ${run.scopes.join(' ') || 'none'}`);
+    const unprobed = run.notProbed.length
+      ? ` (${run.notProbed.join(' and ')} not probed: --read-only)`
+      : '';
+    io.err(`verify: ${target}, token scopes: ${run.scopes.join(' ') || 'none'}${unprobed}`);
     return verifyPassed(run) ? 0 : 1;
   };
 
@@ -201,7 +206,11 @@ async function startAndVerify(
   const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-verify-'));
   const started = await spawnOnFreePorts(dataDir);
   try {
-    const token = await untilRecorded(dataDir, () => started.child.exitCode !== null);
+    const token = await untilRecorded(
+      dataDir,
+      () => started.child.exitCode !== null || io.signal?.aborted === true,
+    );
+    if (io.signal?.aborted) throw new Error('stopped by a signal before the cases ran');
     const env = { ...io.env, PLANT_STORE_DATA_DIR: dataDir, PLANT_STORE_DB_PORT: '' };
     const out: string[] = [];
     const made = await runTokenCli(

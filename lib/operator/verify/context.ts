@@ -5,6 +5,7 @@
  * range and registered for the clean-up that runs whatever happens.
  */
 import { RESERVED_ID_RANGES, randomIdIn } from '../reserved-ids';
+import { hidden } from './report';
 import type { ReceiverOptions } from './cases/webhook';
 import type { LearntScopes } from './scopes';
 
@@ -24,6 +25,8 @@ export interface VerifyCase {
   readonly receiver?: boolean;
   /** It needs a second token holding `plants:write` alone. */
   readonly writeOnlyToken?: boolean;
+  /** The one id of verify's range it always creates (an int64 edge), not a random one. */
+  readonly fixedId?: bigint;
   readonly run: (context: VerifyContext) => Promise<void>;
 }
 
@@ -125,7 +128,14 @@ export interface TargetOptions {
   readonly receiver?: ReceiverOptions;
   /** The `fetch` to send with. @default globalThis.fetch, looked up at each request */
   readonly fetch?: typeof fetch;
+  /** Only GET, OPTIONS and HEAD are sent: any other method is refused before it leaves. */
+  readonly readOnly?: boolean;
+  /** Aborted when the run must stop (SIGINT, SIGTERM): a case's request ends at once. */
+  readonly signal?: AbortSignal;
 }
+
+/** The methods `readOnly` allows. */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'OPTIONS', 'HEAD']);
 
 /** A case's view of the target. */
 export class VerifyContext {
@@ -144,6 +154,7 @@ export class VerifyContext {
   learnt: LearntScopes = { scopes: new Set(), answers: [] };
 
   readonly #cleanUps: (() => Promise<void>)[] = [];
+  #cleaningUp = false;
 
   constructor(readonly target: TargetOptions) {}
 
@@ -157,8 +168,16 @@ export class VerifyContext {
     this.#cleanUps.push(undo);
   }
 
+  /** True once the run was told to stop. */
+  get stopped(): boolean {
+    return this.target.signal?.aborted === true;
+  }
+
   /** Sends one request; an answer that does not come is a `Mismatch` naming why. */
   async send(method: string, path: string, options: RequestOptions = {}): Promise<Answer> {
+    if (this.target.readOnly && !SAFE_METHODS.has(method)) {
+      throw new Skip(`--read-only: it sends ${method} ${path.split('?')[0]}`);
+    }
     const { body, token = this.target.token } = options;
     const headers: Record<string, string> = {};
     if (token !== null) headers.authorization = `Bearer ${token}`;
@@ -178,9 +197,21 @@ export class VerifyContext {
         // Bytes: fetch would give a string a text/plain content type of its own.
         body: typeof body === 'string' ? Buffer.from(body) : body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(this.target.timeoutMs),
+        // The clean-up runs after a stop too: only the cases' requests end with the run.
+        signal:
+          this.target.signal && !this.#cleaningUp
+            ? AbortSignal.any([AbortSignal.timeout(this.target.timeoutMs), this.target.signal])
+            : AbortSignal.timeout(this.target.timeoutMs),
       });
-      return { status: response.status, headers: response.headers, text: await response.text() };
+      // A target that echoes the request (a proxy's error page) never puts a token in a report.
+      const secrets = [this.target.token, this.target.writeOnlyToken];
+      const echoed = new Headers();
+      response.headers.forEach((value, name) => echoed.append(name, hidden(value, secrets)));
+      return {
+        status: response.status,
+        headers: echoed,
+        text: hidden(await response.text(), secrets),
+      };
     } catch (error) {
       throw new Mismatch(`an answer to ${method} ${path}`, `none: ${whyNoAnswer(error)}`);
     }
@@ -239,6 +270,7 @@ export class VerifyContext {
 
   /** Undoes what the cases registered, then deletes every plant this run created; the ids it could not delete. */
   async cleanUp(): Promise<bigint[]> {
+    this.#cleaningUp = true;
     for (const undo of this.#cleanUps.splice(0)) await undo().catch(() => undefined);
     const left: bigint[] = [];
     for (const id of [...this.created]) {
@@ -258,6 +290,7 @@ export function nextEtag(etag: string): string {
 function whyNoAnswer(error: unknown): string {
   const { name, message, cause } = error as { name?: string; message?: string; cause?: unknown };
   if (name === 'TimeoutError') return 'timed out';
+  if (name === 'AbortError') return 'interrupted';
   const code = (cause as { code?: string } | undefined)?.code;
   return code ?? message ?? String(error);
 }

@@ -1,6 +1,13 @@
 /** The report of a run: a line per case and a summary for people, JUnit XML for CI systems. */
 import type { CaseResult, VerifyRun } from './run';
 
+/** `text` with every one of `secrets` (the tokens) replaced by `(hidden)`. */
+export function hidden(text: string, secrets: readonly (string | undefined)[]): string {
+  let shown = text;
+  for (const secret of secrets) if (secret) shown = shown.split(secret).join('(hidden)');
+  return shown;
+}
+
 /** One case's line: `pass  <name>`, `FAIL  <name>: expected …, got …`, `skip  <name>: why`. */
 export function caseLine(result: CaseResult): string {
   const label = { pass: 'pass', fail: 'FAIL', skip: 'skip' }[result.result];

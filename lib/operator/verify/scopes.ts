@@ -10,6 +10,7 @@ import {
   errorBody,
   gatewayBody,
   Mismatch,
+  SAFE_METHODS,
   shown,
   type Answer,
   type Scope,
@@ -30,13 +31,20 @@ export interface LearntScopes {
   /** Why no case that needs a token can run (refused by the gateway, or no answer). */
   readonly refused?: string;
   readonly answers: readonly { scope: Scope; held: number; answer: Answer }[];
+  /** The scopes whose probe was not sent (`--read-only` sends no POST or DELETE). */
+  readonly notProbed?: readonly Scope[];
 }
 
 /** Sends the probes. */
 export async function learnScopes(context: VerifyContext): Promise<LearntScopes> {
   const scopes = new Set<Scope>();
   const answers: LearntScopes['answers'][number][] = [];
+  const notProbed: Scope[] = [];
   for (const probe of PROBES) {
+    if (context.target.readOnly && !SAFE_METHODS.has(probe.method)) {
+      notProbed.push(probe.scope);
+      continue;
+    }
     let answer: Answer;
     try {
       answer = await context.send(probe.method, probe.path, {
@@ -44,19 +52,20 @@ export async function learnScopes(context: VerifyContext): Promise<LearntScopes>
         contentType: probe.method === 'POST' ? 'text/plain' : undefined,
       });
     } catch (error) {
-      return { scopes, answers, refused: (error as Error).message };
+      return { scopes, answers, notProbed, refused: (error as Error).message };
     }
     if (answer.text === gatewayBody('Forbidden') || answer.status === 401) {
       return {
         scopes,
         answers,
+        notProbed,
         refused: `the gateway refused the token (${shown(answer)}): unknown, expired or revoked here, or made for another deployment`,
       };
     }
     answers.push({ scope: probe.scope, held: probe.held, answer });
     if (answer.status !== 403) scopes.add(probe.scope);
   }
-  return { scopes, answers };
+  return { scopes, answers, notProbed };
 }
 
 export const SCOPE_CASES: readonly VerifyCase[] = [

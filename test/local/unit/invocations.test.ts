@@ -3,7 +3,7 @@
  * invocation's REPORT figures and lines, the gateway's status over the function's, and what an
  * opened entry shows: no Authorization value, token or webhook secret, long bodies clipped.
  */
-import { Invocations } from '../../../lib/local/dev/invocations';
+import { Invocations, MAX_DENIALS } from '../../../lib/local/dev/invocations';
 import { detailOf, summaryOf } from '../../../lib/local/dev/invocation-view';
 
 const END = { measured: { durationMs: 3, maxMemoryMb: 70 }, initMs: undefined, cold: false };
@@ -74,4 +74,39 @@ it('shows no Authorization value, token or webhook secret, and clips long bodies
   expect(shown).toContain('signed with whsec_(hidden) for pst_(hidden)');
   expect(shown).toContain('… (70035 characters)');
   expect(shown.length).toBeLessThan(70_000);
+});
+
+it('keeps a bounded number of characters: lines, bodies and denials clipped, the oldest dropped', () => {
+  const budget = 1_000_000;
+  const invocations = new Invocations(500, budget);
+  const observer = invocations.observer('create-plant');
+  const line = 'y'.repeat(8_192);
+  const body = 'z'.repeat(200_000);
+  for (let i = 1; i <= 20; i++) {
+    observer.started(`lambda-${i}`, httpEvent(`gw-${i}`, body));
+    for (let n = 0; n < 200; n++) observer.line(`lambda-${i}`, line);
+    for (let n = 0; n < 100; n++) {
+      invocations.denied({ functionName: 'create-plant', action: 'kms:Decrypt', resource: '*' });
+    }
+    observer.ended(`lambda-${i}`, { ...END, result: { statusCode: 200, body } });
+    invocations.answered({
+      requestId: `gw-${i}`,
+      method: 'POST',
+      url: '/plants',
+      status: 200,
+      ms: 5,
+      requestHeaders: {},
+      responseHeaders: {},
+      responseBody: Buffer.from(body),
+    });
+  }
+  const kept = invocations.list();
+  expect(kept[0]!.lambdaRequestId).toBe('lambda-20');
+  expect(kept.length).toBeLessThan(20);
+  expect(JSON.stringify(kept).length).toBeLessThan(budget * 1.2);
+  const detail = detailOf(kept[0]!) as { lines: string[]; denials: unknown[]; deniedMore: number };
+  expect(detail.lines.join('').length).toBeLessThanOrEqual(65_536);
+  expect(detail.denials).toHaveLength(MAX_DENIALS);
+  expect(detail.deniedMore).toBe(100 - MAX_DENIALS);
+  expect(kept[0]!.response!.body).toMatch(/… \(200000 bytes\)$/);
 });

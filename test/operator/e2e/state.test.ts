@@ -6,7 +6,7 @@
  * checked by POST /plants' rules, refusing the whole file, the entry named, when one is invalid.
  * Every plant is read back through the API.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { TABLES } from '../../../lambda/aws/tables';
@@ -84,6 +84,24 @@ it('load puts back exactly what was saved: ids, versions, tombstones, sealed sec
   expect(listed).toContain('{"id":2,"name":"Fern","tag":"shade"}');
 });
 
+it('load refuses a state with one item missing its key, naming it, and changes nothing', async () => {
+  const states = join(service.dataDir, 'states');
+  const snap = JSON.parse(readFileSync(join(states, 'snap.json'), 'utf8')) as {
+    tables: Record<string, Record<string, unknown>[]>;
+  };
+  delete snap.tables.subscriptions![0]!.subscriberId;
+  writeFileSync(join(states, 'keyless.json'), JSON.stringify(snap));
+  const before = await everything();
+  expect(await state('load', 'keyless')).toEqual({
+    code: 1,
+    stdout: '',
+    stderr: `state: ${join(states, 'keyless.json')}: subscriptions item 1 has no subscriberId of type S; nothing was loaded\n`,
+  });
+  expect(await everything()).toEqual(before);
+  expect(await state('load', 'snap')).toMatchObject({ code: 0 });
+  expect(await everything()).toEqual(saved);
+});
+
 it('reset --tokens removes the tokens too (the dev token is refused); load brings them back', async () => {
   expect(await state('reset', '--tokens')).toMatchObject({ code: 0 });
   expect((await sendAsDev(service, 'GET', '/plants')).status).toBe(403);
@@ -135,7 +153,7 @@ it('says what is wrong in one line: usage mistakes exit 2, an unknown state 1', 
   });
   expect(await state('save', '../x')).toMatchObject({ code: 1 });
   expect((await state('load', 'nope')).stderr).toBe(
-    `state: no state nope in ${join(service.dataDir, 'states')} (saved: snap)\n`,
+    `state: no state nope in ${join(service.dataDir, 'states')} (saved: keyless, snap)\n`,
   );
   expect(await state('--help')).toMatchObject({ code: 0 });
 });

@@ -6,7 +6,7 @@
  * command itself: read-only and scope skips, JUnit, usage, and a broken gateway that must fail
  * naming what it broke.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -71,6 +71,30 @@ async function readUserPlant() {
     etag: response.headers.get('etag'),
     text: await response.text(),
   };
+}
+
+/** A proxy to the service that records the method of every request it forwards. */
+async function recordingProxy(methods: string[]): Promise<Server> {
+  const proxy = createServer((req, res) => {
+    methods.push(req.method!);
+    const target = new URL(service.url);
+    const forward = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, host: target.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return proxy;
 }
 
 async function makeToken(scopes: string): Promise<string> {
@@ -159,15 +183,14 @@ describe('npm run verify', () => {
     });
     const idsBefore = await allIds();
     const dir = mkdtempSync(join(tmpdir(), 'plant-store-verify-junit-'));
+    const methods: string[] = [];
+    const proxy = await recordingProxy(methods);
     try {
       const junit = join(dir, 'verify.xml');
-      const result = await runCommand(
-        'verify',
-        ['--url', service.url, '--read-only', '--junit', junit],
-        {
-          PLANT_STORE_TOKEN: service.devToken,
-        },
-      );
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const result = await runCommand('verify', ['--url', url, '--read-only', '--junit', junit], {
+        PLANT_STORE_TOKEN: service.devToken,
+      });
       const changing = VERIFY_CASES.filter((c) => c.changes);
       expect(result.code).toBe(0);
       for (const c of changing) {
@@ -178,20 +201,32 @@ describe('npm run verify', () => {
       expect(result.stdout).toContain(
         'pass  read: a listed plant reads back with its ETag, and If-None-Match with it is 304\n',
       );
-      const passed = VERIFY_CASES.length - changing.length;
-      expect(result.stdout).toMatch(
-        new RegExp(`^${passed} passed, 0 failed, ${changing.length} skipped$`, 'm'),
+      // Only GET, OPTIONS and HEAD reach the target: what would send another method is skipped.
+      expect(methods.length).toBeGreaterThan(20);
+      expect([...new Set(methods)].filter((m) => !['GET', 'OPTIONS', 'HEAD'].includes(m))).toEqual(
+        [],
       );
+      expect(result.stdout).toMatch(
+        /^skip {2}gateway: PUT \/plants .* — --read-only: it sends PUT \/plants$/m,
+      );
+      expect(result.stderr).toContain(
+        'token scopes: plants:read (plants:write and plants:delete not probed: --read-only)\n',
+      );
+      const [, passed, skipped] = /^(\d+) passed, 0 failed, (\d+) skipped$/m.exec(result.stdout)!;
+      expect(Number(passed) + Number(skipped)).toBe(VERIFY_CASES.length);
+      expect(Number(skipped)).toBeGreaterThan(changing.length);
       expect(result.stdout + result.stderr).not.toContain(service.devToken);
       const xml = readFileSync(junit, 'utf8');
       expect(xml).toContain(
-        `<testsuite name="plant-store verify" tests="${VERIFY_CASES.length}" failures="0" errors="0" skipped="${changing.length}"`,
+        `<testsuite name="plant-store verify" tests="${VERIFY_CASES.length}" failures="0" errors="0" skipped="${skipped}"`,
       );
       expect(xml).toContain(
         '<testcase classname="verify.gateway" name="gateway: an unknown token is 403 Forbidden"',
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      proxy.closeAllConnections();
+      proxy.close();
     }
     expect(await allIds()).toEqual(idsBefore);
   }, 120_000);
@@ -342,6 +377,60 @@ describe('a broken gateway in front of it', () => {
   }, 300_000);
 });
 
+describe('an interrupted run', () => {
+  const rangeLeft = async () =>
+    (await allIds()).filter((id) => id !== USER_PLANT.id && reservedBy(BigInt(id)) === 'verify');
+
+  it('SIGINT mid-run deletes what it created, says so and exits 1', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'bin/verify.ts', '--url', service.url],
+      { cwd: ROOT, env: { ...process.env, PLANT_STORE_TOKEN: service.devToken } },
+    );
+    let stdout = '';
+    let interrupted = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      // Mid-run, among the cases that create plants.
+      if (!interrupted && /^pass {2}create: /m.test(stdout)) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+    });
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+      child.on('exit', (c, s) => resolve([c, s])),
+    );
+    expect({ code, signal }).toEqual({ code: 1, signal: null });
+    expect(stdout).toMatch(
+      /^FAIL {2}interrupted: every case ran to its end — stopped by a signal$/m,
+    );
+    expect(stdout).toMatch(
+      /^pass {2}clean-up: every plant and subscriber this run created is deleted$/m,
+    );
+    expect(await rangeLeft()).toEqual([]);
+  }, 120_000);
+
+  it('a leftover of its own at an int64 edge (its name marks it) is deleted first, saying so', async () => {
+    const edge = '9223372036854775807';
+    const created = await uncheckedFetch(`${service.url}/plants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.devToken}`, 'content-type': 'application/json' },
+      body: `{"id":${edge},"name":"verify edge","tag":"verify-left"}`,
+    });
+    expect(created.status).toBe(200);
+    const run = await runVerify(
+      { url: service.url, token: service.devToken, timeoutMs: 15_000 },
+      VERIFY_CASES.filter((c) => c.name.includes(edge)),
+    );
+    expect(run.results.map(({ name, result }) => [name, result])).toEqual([
+      [`leftover: the plant ${edge} an interrupted run left is deleted`, 'pass'],
+      [`int64: the id ${edge} is stored, read and listed with every digit`, 'pass'],
+      [CLEAN_UP_CASE, 'pass'],
+    ]);
+    expect(await rangeLeft()).toEqual([]);
+  }, 60_000);
+});
+
 it('--start verifies an npm start of its own and leaves nothing in the temp folder', async () => {
   const temp = tmpdir();
   const before = readdirSync(temp).filter((name) => name.startsWith('plant-store-verify-'));
@@ -349,7 +438,7 @@ it('--start verifies an npm start of its own and leaves nothing in the temp fold
   expect(result.stdout).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/m);
   expect(result.code).toBe(0);
   expect(result.stderr).toMatch(
-    /verify: npm start at http:\/\/127\.0\.0\.1:\d+ \(started for this run\), token scopes: plants:read plants:write plants:delete/,
+    /verify: npm start at http:\/\/127\.0\.0\.1:\d+ \(started for this run\), token scopes: plants:read \(plants:write and plants:delete not probed: --read-only\)/,
   );
   expect(readdirSync(temp).filter((name) => name.startsWith('plant-store-verify-'))).toEqual(
     before,
