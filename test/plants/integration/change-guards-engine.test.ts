@@ -95,6 +95,13 @@ describe.each(realEngines())('on $engine', ({ start }) => {
       expect((await ops.get('120')).headers).toMatchObject({ etag: '"1"' });
       await ops.patch('120', '{"tag":"a"}');
       expect((await ops.remove('120')).statusCode).toBe(204);
+      // The tombstone keeps the version for good: no TTL purgeAt, none of the plant's members.
+      expect(await store.readStored('120')).toEqual({
+        id: '120',
+        version: '3',
+        createdAt: expect.any(String),
+        deletedAt: expect.any(String),
+      });
       expect((await ops.create('120', 'Second life')).statusCode).toBe(200);
       const read = await ops.get('120');
       expect(read).toMatchObject({ statusCode: 200, headers: { etag: '"4"' } });
