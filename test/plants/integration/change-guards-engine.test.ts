@@ -188,7 +188,16 @@ describe.each(realEngines())('on $engine', ({ start }) => {
         headers: { etag: '"2"' },
       });
       expect((await ops.remove('140', { 'if-none-match': '"2"' })).statusCode).toBe(412);
+      expect((await ops.remove('140', { 'if-none-match': '*' })).statusCode).toBe(412);
       expect(await store.readStored('140')).toMatchObject({ name: 'New', version: '2' });
+      // A DELETE whose If-None-Match names other versions deletes.
+      expect(await ops.remove('140', { 'if-none-match': '"1", W/"7"' })).toEqual({
+        statusCode: 204,
+      });
+      expect(await store.readStored('140')).toMatchObject({
+        version: '3',
+        deletedAt: expect.any(String),
+      });
     });
 
     it('GET with an If-Match that does not match is 412; one that matches, or *, reads', async () => {
