@@ -14,6 +14,7 @@ export type {
   PlantPatch,
   PlantStoreOptions,
   PlantUpdate,
+  PlantVersion,
   StoredPlant,
   VersionedPlant,
   WalkOptions,

@@ -4,7 +4,12 @@
  * errors are the classes of errors.ts; each call's promise has `.withResponse()`.
  */
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { errorFromAnswer, malformedAnswer } from './errors.js';
+import {
+  errorFromAnswer,
+  malformedAnswer,
+  PermissionDeniedError,
+  PreconditionFailedError,
+} from './errors.js';
 import { MalformedJson, parseExact, stringifyWithId, type Int64Answers } from './exact-json.js';
 import { toId, type PlantId } from './ids.js';
 import { levelLogger, type Logger, type LogLevel } from './logging.js';
@@ -32,6 +37,14 @@ export type StoredPlant = components['schemas']['StoredPlant'];
  * `{ ...plant }`, `toEqual` and `console.log` see the API's StoredPlant.
  */
 export type VersionedPlant = StoredPlant & { readonly version: number };
+/**
+ * What `patchPlant` answers to a token without `plants:read`: the change happened, and the API
+ * says only the new `version` (its `ETag`), so the plant's other members are unknown here.
+ */
+export interface PlantVersion {
+  readonly id: bigint;
+  readonly version: number;
+}
 /** What `updatePlant` sends: every member but the id (one left out is removed). */
 export type PlantUpdate = Omit<components['schemas']['PlantReplacement'], 'id'>;
 /** What `patchPlant` sends, a JSON Merge Patch: a member set, `null` removes it, absent keeps it. */
@@ -186,9 +199,14 @@ export class PlantStore {
 
   /**
    * Changes the members `patch` names (`null` removes one: `{ tag: null }`) and keeps the
-   * others; answers the plant with its new `version`. Errors as `updatePlant`.
+   * others; answers the plant with its new `version` (to a token without `plants:read`, only
+   * `{ id, version }`: the members it did not send are unknown). Errors as `updatePlant`.
    */
-  patchPlant(id: PlantId, patch: PlantPatch, options?: WriteOptions): APIPromise<VersionedPlant> {
+  patchPlant(
+    id: PlantId,
+    patch: PlantPatch,
+    options?: WriteOptions,
+  ): APIPromise<VersionedPlant | PlantVersion> {
     const members = newPlantMembers(patch, true);
     return this.#send(
       options,
@@ -200,11 +218,14 @@ export class PlantStore {
         headers: conditions(options),
       }),
       (answer) =>
-        this.#changed(id, answer, options, int64sOf(PLANT, 'patch'), (stored) =>
-          Object.entries(members).every(
-            ([member, value]) => stored[member] === (value ?? undefined),
-          ),
-        ),
+        // A token without plants:read is answered 204 and the version: the change was made.
+        answer.response.status === 204
+          ? { id: toId(id), version: this.#version(answer) }
+          : this.#changed(id, answer, options, int64sOf(PLANT, 'patch'), (stored) =>
+              Object.entries(members).every(
+                ([member, value]) => stored[member] === (value ?? undefined),
+              ),
+            ),
     );
   }
 
@@ -303,7 +324,8 @@ export class PlantStore {
    * attempt's answer was lost, may be that attempt's own doing (it raised the version `ifMatch`
    * named): the plant is read again, and when it is one version above one `ifMatch` named and
    * holds what this change sent (`applied`), that attempt made it and it is the answer — as
-   * `deletePlant` takes a 404 after a lost attempt. Otherwise the 412 stands.
+   * `deletePlant` takes a 404 after a lost attempt. Otherwise the 412 stands; when the token may
+   * not read (403) and the plant is one version above, its message says it may be that attempt's.
    */
   async #changed(
     id: PlantId,
@@ -321,8 +343,24 @@ export class PlantStore {
       hasErrorMember(parseError(answer.text))
     ) {
       const after = (typeof named === 'number' ? [named] : named).map((version) => version + 1);
-      const current = await this.getPlant(id, options).catch(() => undefined);
-      if (current && after.includes(current.version) && applied(current)) return current;
+      const current = await this.getPlant(id, options).catch((error: unknown) => error);
+      if (current instanceof PermissionDeniedError) {
+        // A token without plants:read cannot tell: the 412 stands, and says it may be ours.
+        const body = parseError(answer.text.replaceAll(this.#settings.token, '…'));
+        const refused = errorFromAnswer(answer.response, body);
+        const version = refused instanceof PreconditionFailedError ? refused.currentVersion : 0;
+        if (!(refused instanceof PreconditionFailedError) || !after.includes(version ?? 0)) {
+          throw refused;
+        }
+        throw new PreconditionFailedError(
+          412,
+          `${refused.message} (perhaps by this call's own lost attempt: the token may not read the plant to tell)`,
+          { error: refused.error, headers: refused.headers, cause: current },
+        );
+      }
+      if (current instanceof Error) return this.#versioned(answer, int64s);
+      const plant = current as VersionedPlant;
+      if (after.includes(plant.version) && applied(plant)) return plant;
     }
     return this.#versioned(answer, int64s);
   }
@@ -342,9 +380,16 @@ export class PlantStore {
 
   /** `plant` with the version its answer's `ETag` names, as `#versioned` gives it. */
   #withVersion(plant: StoredPlant, answer: Answer): VersionedPlant {
+    return Object.defineProperty(plant, 'version', {
+      value: this.#version(answer),
+    }) as VersionedPlant;
+  }
+
+  /** The version an answer's `ETag` names; a malformed answer when it names none. */
+  #version(answer: Answer): number {
     const version = versionOf(answer.response.headers.get('etag'));
     if (version === undefined) throw malformedAnswer(answer.response, 'an ETag that is no version');
-    return Object.defineProperty(plant, 'version', { value: version }) as VersionedPlant;
+    return version;
   }
 
   /** The body as an object of the API; a malformed answer when it is none, or fails `check`. */

@@ -75,7 +75,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a plant
-         * @description Deletes the plant stored under `id`. Needs the scope `plants:delete`, which tokens get only when asked for. With `If-Match`, only while the plant is at a version it names; with `If-None-Match`, only while it is at none (412 otherwise, nothing deleted). One write: an UpdateItem marks the plant deleted (so that the deletion, with its version, reaches `plantDeleted` subscribers, and a replay finds it) and keeps it as a tombstone that no read, list or change sees, removed by DynamoDB 35 days later. After a delete the id is free: POST may create it again, and the new plant's versions continue from the deletion's, so no ETag of the deleted plant matches it.
+         * @description Deletes the plant stored under `id`. Needs the scope `plants:delete`, which tokens get only when asked for. With `If-Match`, only while the plant is at a version it names; with `If-None-Match`, only while it is at none (412 otherwise, nothing deleted). One write: an UpdateItem marks the plant deleted (so that the deletion, with its version, reaches `plantDeleted` subscribers, and a replay finds it) and keeps it for good as a tombstone of its id, version and times that no read, list or change sees. After a delete the id is free: POST may create it again, and the new plant's versions continue from the deletion's, so no ETag of the deleted plant matches it.
          *
          *     Checks run in this order: scope (403), `id`, `If-Match` and `If-None-Match` (400), store (204/404/412/503).
          */

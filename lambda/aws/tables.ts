@@ -20,8 +20,9 @@ export const PLANTS_BY_TAG_INDEX = {
 
 /**
  * Plants, keyed by their int64 id (a DynamoDB number keeps all 19 digits). A deleted plant stays
- * as a tombstone until its `purgeAt` (epoch seconds, the TTL attribute) so that a replay can
- * still send its plantDeleted (lambda/plants/item.ts).
+ * as a tombstone for good, so that its version is never forgotten and a replay can still send
+ * its plantDeleted (lambda/plants/item.ts); TTL on `purgeAt` removes only the tombstones of
+ * builds that set it.
  */
 export const PLANTS_TABLE = {
   localName: 'plants',

@@ -42,7 +42,10 @@ function preconditionFailed(id: bigint, version: number): PreconditionFailed {
  * was no plant (preconditions count only for a plant that is there, RFC 9110 section 13.2.2),
  * 412 with the stored version when `If-Match` named another, or `If-None-Match` this one.
  */
-export function written<T extends Versioned>(id: bigint, result: T | Refusal): T {
+export function written<T extends { readonly version: number }>(
+  id: bigint,
+  result: T | Refusal,
+): T {
   if (!('refused' in result)) return result;
   if (result.refused === 'missing') throw new NotFound(`no plant with id ${id}`);
   throw preconditionFailed(id, result.version);

@@ -68,22 +68,29 @@ export function decodePlantImage(image: Record<string, unknown>): StoredPlant {
 }
 
 /**
- * A stored item's plant, version, the version it was created at, and when it was created, last
+ * A stored item's id, version, the version it was created at, and when it was created, last
  * changed and marked deleted.
  */
-export interface ImageState extends Versioned {
+export interface ImageState {
+  readonly id: bigint;
+  readonly version: number;
   readonly firstVersion: number;
   readonly createdAt?: string;
   readonly updatedAt?: string;
   readonly deletedAt?: string;
 }
 
-/** A stored item in DynamoDB's own JSON (a stream image, a raw Scan item) with its version and times. */
+/**
+ * A stored item in DynamoDB's own JSON (a stream image, a raw Scan item) with its version and
+ * times. A plant's item must be a stored plant (it throws when not); a tombstone needs only its
+ * id, as a delete strips it of the plant's members.
+ */
 export function decodeImageState(image: Record<string, unknown>): ImageState {
   const item = unmarshall(image as Parameters<typeof unmarshall>[0], { wrapNumbers: true });
   const text = (name: string) => (typeof item[name] === 'string' ? { [name]: item[name] } : {});
   return {
-    ...decodeVersioned(item),
+    id: isDeleted(item) ? decodeId(item[KEY]) : decodePlant(item).id,
+    version: versionOf(item),
     firstVersion: firstVersionOf(item),
     ...text('createdAt'),
     ...text(PLANT_ATTRIBUTES.updatedAt),

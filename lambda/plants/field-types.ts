@@ -105,15 +105,22 @@ function scaledOf(literal: string, decimals: number): Scaled | 'too precise' | u
   return { units: sign === '-' ? -units : units, decimals };
 }
 
+/**
+ * The units a bound must stay below: a value of at most 15 significant digits is exact in a
+ * float64 (its shortest text is that decimal), one of 16 may not be (83601107875674.01).
+ */
+const MAX_BOUND_UNITS = 10n ** 15n;
+
 /** A bound of a number field in units of its last decimal (exact, or it throws). */
 function boundUnits(name: string, field: NumberField, bound: number): bigint {
   const scaled = scaledOf(String(bound), field.decimals);
-  if (typeof scaled !== 'object' || Math.abs(Number(scaled.units)) > Number.MAX_SAFE_INTEGER) {
+  const units = typeof scaled === 'object' ? scaled.units : undefined;
+  if (units === undefined || units >= MAX_BOUND_UNITS || -units >= MAX_BOUND_UNITS) {
     throw new Error(
-      `the plant field ${name}: ${bound} is no bound of at most ${field.decimals} decimals whose units a float64 holds exactly`,
+      `the plant field ${name}: ${bound} is no bound of at most ${field.decimals} decimals and 15 significant digits (every value within is then exact in a float64)`,
     );
   }
-  return scaled.units;
+  return units;
 }
 
 /** Throws, naming the field, when its entry cannot be written and read back exactly. */

@@ -176,31 +176,42 @@ export function changeExpression(
 }
 
 /**
- * How long a tombstone is kept: longer than a queued delivery can wait for its subscriber's
- * `enable` (the delivery queue keeps a message 14 days, its dead-letter queue 14 more) plus a
- * week for an operator's `webhook replay --since`, so that a replay still finds the deletion.
+ * How long a tombstone written before tombstones were kept for good is kept: DynamoDB's TTL removes
+ * it this long after its delete (its `purgeAt`). Longer than a queued delivery can wait for its
+ * subscriber's `enable` (the delivery queue keeps a message 14 days, its dead-letter queue 14
+ * more) plus a week for an operator's `webhook replay --since`.
  */
 export const TOMBSTONE_DAYS = 35;
 
 /**
- * The update that makes a plant its tombstone: marked deleted at `at` (version + 1), kept until
- * `TOMBSTONE_DAYS` later, and out of every index (its index key members and their markers
- * removed). Every read treats a marked item as absent; a create may take its id.
+ * The attributes a tombstone keeps: the key, the version (so that a plant created again continues
+ * it and no ETag of the id repeats), `deletedAt`, and `createdAt` (the incarnation a
+ * `plantDeleted` event names). Every other attribute a plant item may hold is removed.
+ */
+const TOMBSTONE_REMOVES: readonly string[] = [
+  ...PLANT_FIELD_NAMES,
+  ...INDEX_KEY_MEMBERS.map(emptyMarker),
+  PLANT_ATTRIBUTES.firstVersion,
+  PLANT_ATTRIBUTES.updatedAt,
+  PLANT_ATTRIBUTES.updatedBy,
+  'createdBy',
+];
+
+/**
+ * The update that makes a plant its tombstone: marked deleted at `at` (version + 1), stripped to
+ * what versions and the `plantDeleted` event need (`TOMBSTONE_REMOVES`), out of every index, and
+ * kept for good (no `purgeAt`: TTL never removes it, so its version is never forgotten). Every
+ * read treats a marked item as absent; a create may take its id.
  */
 export function tombstoneExpression(at: string): ItemUpdate {
-  const names: Record<string, string> = {
-    '#deletedAt': PLANT_ATTRIBUTES.deletedAt,
-    '#purgeAt': PLANT_ATTRIBUTES.purgeAt,
-  };
-  const removes = INDEX_KEY_MEMBERS.flatMap((field, n) => {
-    names[`#k${n}`] = field;
-    names[`#ke${n}`] = emptyMarker(field);
-    return [`#k${n}`, `#ke${n}`];
+  const names: Record<string, string> = { '#deletedAt': PLANT_ATTRIBUTES.deletedAt };
+  const removes = TOMBSTONE_REMOVES.map((attribute, n) => {
+    names[`#t${n}`] = attribute;
+    return `#t${n}`;
   });
-  const purgeAt = Math.ceil(Date.parse(at) / 1000) + TOMBSTONE_DAYS * 86_400;
   return {
-    update: `SET #deletedAt = :at, #purgeAt = :purgeAt, ${VERSION_RAISE}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    update: `SET #deletedAt = :at, ${VERSION_RAISE} REMOVE ${removes.join(', ')}`,
     names,
-    values: { ':at': at, ':purgeAt': purgeAt },
+    values: { ':at': at },
   };
 }

@@ -91,6 +91,11 @@ export interface Changed extends Versioned {
   readonly unchanged?: true;
 }
 
+/** What a delete answers: the deletion's version (the tombstone keeps no member of the plant). */
+export interface Deleted {
+  readonly version: number;
+}
+
 /**
  * Why a conditional write wrote nothing: no plant under the id, or a version that fails the
  * preconditions.
@@ -196,7 +201,9 @@ export class PlantsTable {
       changeExpression(change, { at, by }),
       changesSomething(change),
     );
-    return this.conditionalWrite(id, expression, options, (item) => leavesUnchanged(change, item));
+    return this.conditionalWrite(id, expression, options, decodeVersioned, (item) =>
+      leavesUnchanged(change, item),
+    );
   }
 
   /**
@@ -210,8 +217,10 @@ export class PlantsTable {
   async delete(
     id: bigint,
     options: Preconditions & { readonly at: string },
-  ): Promise<Versioned | Refusal> {
-    return this.conditionalWrite(id, tombstoneExpression(options.at), options);
+  ): Promise<Deleted | Refusal> {
+    return this.conditionalWrite(id, tombstoneExpression(options.at), options, (item) => ({
+      version: versionOf(item),
+    }));
   }
 
   /**
@@ -311,39 +320,45 @@ export class PlantsTable {
    * wrote nothing: from the failed condition's old item when the engine returns it (DynamoDB
    * does), else from a strongly consistent read (dynalite). A tombstone is no plant: missing.
    */
-  private async conditionalWrite(
+  private async conditionalWrite<T extends { readonly version: number }>(
     id: bigint,
     expression: ItemUpdate,
     preconditions: Preconditions,
+    answer: (item: Record<string, unknown>) => T,
     unchanged: (item: Record<string, unknown>) => boolean = () => false,
-  ): Promise<Changed | Refusal> {
+  ): Promise<T | Changed | Refusal> {
+    const write = (update: ItemUpdate) => this.write(id, update, preconditions, answer, unchanged);
     try {
-      return await this.write(id, expression, preconditions, unchanged);
+      return await write(expression);
     } catch (error) {
       if (!isEmptyIndexKeyRefusal(error)) throw error;
     }
     // An item stored before the index with an empty tag: stored as its marker by this write,
     // on the condition that the tag is still empty.
-    const marked = await this.write(id, withEmptyKeysMarked(expression), preconditions, unchanged);
+    const marked = await write(withEmptyKeysMarked(expression));
     if (!('refused' in marked && marked.refused === 'version')) return marked;
     // Refused: a concurrent change may have given the tag a value since, which is no precondition
     // of the caller's. Once more as asked, judged by its own condition (a second empty-tag refusal
     // means the tag keeps changing under us: unavailable, retried by the caller).
     try {
-      return await this.write(id, expression, preconditions, unchanged);
+      return await write(expression);
     } catch (error) {
       if (!isEmptyIndexKeyRefusal(error)) throw error;
       throw new ServiceUnavailable('store unavailable', { cause: error });
     }
   }
 
-  /** One try of `conditionalWrite`; an empty index key's refusal is thrown as it came. */
-  private async write(
+  /**
+   * One try of `conditionalWrite`, answering the written item as `answer` reads it; an empty index
+   * key's refusal is thrown as it came.
+   */
+  private async write<T extends { readonly version: number }>(
     id: bigint,
     expression: ItemUpdate,
     preconditions: Preconditions,
+    answer: (item: Record<string, unknown>) => T,
     unchanged: (item: Record<string, unknown>) => boolean,
-  ): Promise<Changed | Refusal> {
+  ): Promise<T | Changed | Refusal> {
     const condition = writeCondition(preconditions);
     let old: Record<string, unknown> | undefined;
     try {
@@ -365,7 +380,7 @@ export class PlantsTable {
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return decodeVersioned(Attributes!);
+      return answer(Attributes!);
     } catch (error) {
       if (isEmptyIndexKeyRefusal(error)) throw error;
       if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);

@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import { stringifyJson } from '../http/json-answer';
-import { decodePlantImage } from '../plants/table';
+import { decodeImageState, decodePlantImage } from '../plants/table';
 import type { PlantWrite } from './events';
 import { typedMembers } from './event-bodies';
 
@@ -72,7 +72,9 @@ export function typedBody(
   write: PlantWrite,
   image: Record<string, unknown>,
 ): { readonly plantId: string; readonly body: string } {
-  const plant = decodePlantImage(image);
+  // A deletion's body is its id alone: its tombstone keeps none of the plant's members.
+  const plant =
+    write.event === 'plantDeleted' ? { id: decodeImageState(image).id } : decodePlantImage(image);
   if (write.createdAt === undefined) {
     throw new Error(`the stored plant ${plant.id} has no createdAt to order its events by`);
   }

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import { createPlant } from '../../../lambda/create-plant/create-plant';
-import { parseJson } from '../../../lambda/http/json';
+import { JsonNumber, parseJson } from '../../../lambda/http/json';
 import { describeIssues, NewPlant } from '../../../lambda/plants/schemas';
 import { PlantsTable } from '../../../lambda/plants/table';
 import { withClients, type StateTarget } from './engine';
@@ -23,23 +23,13 @@ export async function seedPlants(
   text: string,
   file = 'the seed',
 ): Promise<string> {
-  let value: unknown;
-  try {
-    value = parseJson(text);
-  } catch (error) {
-    throw new Error(`${file} is not JSON: ${(error as Error).message}`, { cause: error });
-  }
-  const entries = Array.isArray(value)
-    ? value
-    : Array.isArray((value as { plants?: unknown } | null)?.plants)
-      ? (value as { plants: unknown[] }).plants
-      : undefined;
-  if (!entries) throw new Error(`${file} must be a JSON array of plants (or {"plants": [...]})`);
+  const entries = seedEntries(text, file);
   const plants: NewPlant[] = [];
   const ids = new Set<bigint>();
   for (const [index, entry] of entries.entries()) {
     const id = (entry as { id?: unknown } | null)?.id;
-    const named = `entry ${index + 1}${typeof id === 'bigint' || typeof id === 'number' || typeof id === 'string' ? ` (id ${String(id)})` : ''}`;
+    const shown = id instanceof JsonNumber ? id.literal : id;
+    const named = `entry ${index + 1}${typeof shown === 'bigint' || typeof shown === 'number' || typeof shown === 'string' ? ` (id ${String(shown)})` : ''}`;
     const result = v.safeParse(NewPlant, entry);
     if (!result.success) {
       throw new Error(`${file}: ${named}: ${describeIssues(result.issues)}; nothing was seeded`);
@@ -69,4 +59,25 @@ export async function seedPlants(
     for (const plant of plants) await createPlant(table, plant, 'operator (npm run state)');
     return `seeded ${plants.length} plant${plants.length === 1 ? '' : 's'} from ${file}`;
   });
+}
+
+/**
+ * A seed file's entries, parsed as the API parses a body: ids exact, and every other number kept
+ * as the literal it wrote (a `JsonNumber`), so that a number field judges that decimal, never the
+ * float64 nearest to it (`19.999999999999999999` is not 20).
+ */
+export function seedEntries(text: string, file = 'the seed'): unknown[] {
+  let value: unknown;
+  try {
+    value = parseJson(text, { literals: true });
+  } catch (error) {
+    throw new Error(`${file} is not JSON: ${(error as Error).message}`, { cause: error });
+  }
+  const entries = Array.isArray(value)
+    ? value
+    : Array.isArray((value as { plants?: unknown } | null)?.plants)
+      ? (value as { plants: unknown[] }).plants
+      : undefined;
+  if (!entries) throw new Error(`${file} must be a JSON array of plants (or {"plants": [...]})`);
+  return entries;
 }

@@ -53,8 +53,9 @@ export interface ReplayResult {
    */
   readonly beforeSubscribers: number;
   /**
-   * When the range starts before the oldest delete a tombstone still holds (`TOMBSTONE_DAYS`
-   * ago) and a subscriber chose plantDeleted: that time, before which deletes cannot be sent.
+   * When the range starts before the oldest delete every tombstone still holds (`TOMBSTONE_DAYS`
+   * ago: a tombstone written before tombstones were kept for good expires) and a subscriber chose
+   * plantDeleted: that time, before which some deletes may not be sent.
    */
   readonly deletesPurgedBefore?: string;
   /**
@@ -73,7 +74,7 @@ export function replayNotes(result: ReplayResult): string[] {
   const notes: string[] = [];
   if (result.deletesPurgedBefore !== undefined) {
     notes.push(
-      `plantDeleted before ${result.deletesPurgedBefore} cannot be replayed: a deleted plant's tombstone is purged after ${TOMBSTONE_DAYS} days`,
+      `plantDeleted before ${result.deletesPurgedBefore} may be missing: a tombstone written before tombstones were kept for good is purged after ${TOMBSTONE_DAYS} days`,
     );
   }
   const { tooLarge } = result;

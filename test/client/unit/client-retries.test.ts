@@ -6,6 +6,7 @@
 import {
   ConnectionError,
   ConnectionTimeoutError,
+  PermissionDeniedError,
   PlantStore,
   PreconditionFailedError,
 } from '@plant-store/client';
@@ -176,9 +177,29 @@ describe('updatePlant and patchPlant after a retry', () => {
       status: 403,
       body: '{"error":403,"message":"the token lacks the scope plants:read"}',
     });
+    const refused = await fakeStore(writer.fetch)
+      .patchPlant(5, { tag: 'new' }, { ifMatch: 3 })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PreconditionFailedError);
+    expect(refused).toMatchObject({
+      status: 412,
+      currentVersion: 4,
+      message:
+        "plant 5 is at version 4 (perhaps by this call's own lost attempt: the token may not read the plant to tell)",
+    });
+    expect((refused as Error).cause).toBeInstanceOf(PermissionDeniedError);
+    // Further on than one past ifMatch: another writer's, said as the API said it.
+    const past = fakeFetch(reset(), moved(6), {
+      status: 403,
+      body: '{"error":403,"message":"the token lacks the scope plants:read"}',
+    });
     await expect(
-      fakeStore(writer.fetch).patchPlant(5, { tag: 'new' }, { ifMatch: 3 }),
-    ).rejects.toBeInstanceOf(PreconditionFailedError);
+      fakeStore(past.fetch).updatePlant(5, { name: 'Fern' }, { ifMatch: 3 }),
+    ).rejects.toMatchObject({
+      name: 'PreconditionFailedError',
+      currentVersion: 6,
+      message: 'plant 5 is at version 6',
+    });
   });
 });
 

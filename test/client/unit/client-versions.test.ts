@@ -120,3 +120,12 @@ it('a token without plants:read: updatePlant’s 204 answers the plant it sent, 
     4,
   ]);
 });
+
+it('a token without plants:read: patchPlant’s 204 answers the id and the ETag’s version, no members', async () => {
+  const { fetch, requests } = fakeFetch({ status: 204, headers: { etag: '"8"' } });
+  const patched = await store(fetch).patchPlant(9007199254740993n, { tag: null }, { ifMatch: 7 });
+  expect(patched).toStrictEqual({ id: 9007199254740993n, version: 8 });
+  expect(requests).toHaveLength(1);
+  const odd = fakeFetch({ status: 204, headers: { etag: 'W/"x"' } });
+  await expect(store(odd.fetch).patchPlant(1, { name: 'x' })).rejects.toThrow(/malformed answer/);
+});

@@ -95,6 +95,13 @@ describe.each(realEngines())('on $engine', ({ start }) => {
       expect((await ops.get('120')).headers).toMatchObject({ etag: '"1"' });
       await ops.patch('120', '{"tag":"a"}');
       expect((await ops.remove('120')).statusCode).toBe(204);
+      // The tombstone keeps the version for good: no TTL purgeAt, none of the plant's members.
+      expect(await store.readStored('120')).toEqual({
+        id: '120',
+        version: '3',
+        createdAt: expect.any(String),
+        deletedAt: expect.any(String),
+      });
       expect((await ops.create('120', 'Second life')).statusCode).toBe(200);
       const read = await ops.get('120');
       expect(read).toMatchObject({ statusCode: 200, headers: { etag: '"4"' } });
@@ -181,7 +188,16 @@ describe.each(realEngines())('on $engine', ({ start }) => {
         headers: { etag: '"2"' },
       });
       expect((await ops.remove('140', { 'if-none-match': '"2"' })).statusCode).toBe(412);
+      expect((await ops.remove('140', { 'if-none-match': '*' })).statusCode).toBe(412);
       expect(await store.readStored('140')).toMatchObject({ name: 'New', version: '2' });
+      // A DELETE whose If-None-Match names other versions deletes.
+      expect(await ops.remove('140', { 'if-none-match': '"1", W/"7"' })).toEqual({
+        statusCode: 204,
+      });
+      expect(await store.readStored('140')).toMatchObject({
+        version: '3',
+        deletedAt: expect.any(String),
+      });
     });
 
     it('GET with an If-Match that does not match is 412; one that matches, or *, reads', async () => {

@@ -21,12 +21,22 @@ it.each([
   ['a type no mapping knows', { ...PRICE, type: 'date' }, /has the type date/],
   ['a bound with more decimals than allowed', { ...PRICE, minimum: 0.001 }, /0.001 is no bound/],
   ['a bound a float64 cannot hold in units', { ...PRICE, maximum: 2 ** 53 }, /is no bound/],
+  // 16 digits in units: 83601107875674.01 would come out of a float64 as 83601107875674.02.
+  ['a bound of 10^15 units', { ...PRICE, maximum: 1e13 }, /: 10000000000000 is no bound/],
+  ['a minimum of -10^15 units', { ...PRICE, minimum: -1e13 }, /-10000000000000 is no bound/],
+  ['a bound of 16 digits', { ...PRICE, maximum: 90_000_000_000_000 }, /is no bound/],
   ['a minimum above the maximum', { ...PRICE, minimum: 5, maximum: 1 }, /minimum is above/],
   ['decimals that are no whole number', { ...PRICE, decimals: 1.5 }, /decimals must be/],
   ['a string with no maxLength', { type: 'string', required: false }, /maxLength must be/],
 ])('an entry with %s is refused, naming the field', (_, entry, message) => {
   expect(() => valueSchema('price', entry as PlantField, true)).toThrow(message);
   expect(() => valueSchema('price', entry as PlantField, true)).toThrow(/the plant field price/);
+});
+
+it('takes bounds of up to 15 significant digits in units', () => {
+  const widest = { ...PRICE, minimum: -9_999_999_999_999.99, maximum: 9_999_999_999_999.99 };
+  const schema = valueSchema('price', widest as PlantField, true);
+  expect(v.parse(schema, new JsonNumber('9999999999999.99'))).toBe(9_999_999_999_999.99);
 });
 
 describe('a number field', () => {

@@ -72,6 +72,13 @@ describe('which event a write is', () => {
       createdAt: CREATED,
       storedAt: CHANGED,
     });
+    // Created again over a tombstone at 4: its first version is 5 (newPlant), then a change.
+    const again = { version: { N: '5' }, firstVersion: { N: '5' } };
+    expect(writeOf('MODIFY', image(again))).toMatchObject({ event: 'newPlant', version: 5 });
+    expect(writeOf('MODIFY', image({ ...changed(6), firstVersion: { N: '5' } }))).toMatchObject({
+      event: 'plantUpdated',
+      version: 6,
+    });
     expect(writeOf('MODIFY', image(marked(4)))).toEqual({
       event: 'plantDeleted',
       version: 4,
@@ -152,6 +159,23 @@ describe('what each subscriber receives', () => {
     const ids = [create, updated, deliveries[0]].map((d) => d!.webhookId);
     expect(new Set(ids).size).toBe(3);
   });
+
+  it('reads a tombstone that keeps only its key, version and times: a plantDeleted, also in a replay', () => {
+    const tombstone = { id: { N: MIN }, createdAt: { S: CREATED }, ...marked(7) };
+    const write = writeOf('MODIFY', tombstone);
+    expect(write).toEqual({
+      event: 'plantDeleted',
+      version: 7,
+      createdAt: CREATED,
+      storedAt: CHANGED,
+    });
+    expect(deliveriesOf(write, tombstone, [plain, deletesOnly]).map((d) => d.body)).toEqual([
+      `{"type":"plantDeleted","id":${MIN},"createdAt":"${CREATED}","version":7}`,
+    ]);
+    expect(replayedWrites(tombstone, '2026-01-01T00:00:00.000Z', undefined)).toEqual([
+      { event: 'plantDeleted', createdAt: CREATED, version: 7, storedAt: CHANGED },
+    ]);
+  });
 });
 
 describe('the typed bodies and their schemas (the OpenAPI document describes these)', () => {
@@ -216,6 +240,15 @@ describe('what a replay still finds', () => {
     expect(
       replayedWrites(image(changed(5)), since, '2026-01-01T12:00:00.000Z').map((w) => w.event),
     ).toEqual(['newPlant']);
+    // Created again over a tombstone: the create is at its first version, not 1.
+    const again = image({ ...changed(7), firstVersion: { N: '5' } });
+    expect(replayedWrites(again, since, undefined)).toEqual([
+      { event: 'newPlant', createdAt: CREATED, version: 5, storedAt: CREATED },
+      { event: 'plantUpdated', createdAt: CREATED, version: 7, storedAt: CHANGED },
+    ]);
+    expect(
+      replayedWrites(image({ version: { N: '5' }, firstVersion: { N: '5' } }), since, undefined),
+    ).toEqual([{ event: 'newPlant', createdAt: CREATED, version: 5, storedAt: CREATED }]);
   });
 });
 
