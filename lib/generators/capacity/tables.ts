@@ -259,7 +259,7 @@ function pressureTable(models: readonly LevelModel[], unit = 'creates/s'): strin
 function measuredBlock(): string {
   const { request, fanOut } = MEASURED;
   return [
-    `Measured on ${measuredOn(request)}, ${request.date.slice(0, 10)}, by \`${request.command} --write-measurements\` (medians of the real handlers, warm, in process against the local engine; \`measurements/bench.json\`):`,
+    `Measured on ${measuredOn(request)} by \`${request.command} --write-measurements\` (medians of the real handlers, warm, in process against the local engine; \`measurements/bench.json\`):`,
     '',
     measuredTable(),
     '',

@@ -24,7 +24,7 @@ export function benchPhases(): string {
 export function requestFigures(): string {
   const { request, fanOut } = readMeasurements();
   return [
-    `Measured on ${measuredOn(request)}, ${request.date.slice(0, 10)}, by \`${request.command} --write-measurements\`; medians, warm, in process against the local engine:`,
+    `Measured on ${measuredOn(request)} by \`${request.command} --write-measurements\`; medians, warm, in process against the local engine:`,
     '',
     table(
       ['function', 'handler time', 'logged per invocation', 'DynamoDB capacity units'],
