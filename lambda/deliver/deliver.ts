@@ -83,6 +83,8 @@ export interface DeliveryOutcome {
   readonly attempt?: number;
   /** The receiver's host (never the whole URL: its path or query may be a credential). */
   readonly host?: string;
+  /** When the attempt started (ISO time, as `webhook attempts` shows it), for one made. */
+  readonly startedAt?: string;
 }
 
 /**
@@ -187,7 +189,7 @@ async function decide(
           deps.gate!.report(subscriberId, { webhookId, attempt, storedAt, startedAt: now, result }),
         )
       : undefined;
-    const fields = { ...about, host: url.host };
+    const fields = { ...about, host: url.host, startedAt: new Date(now).toISOString() };
     if (succeeded(result)) return { outcome: 'delivered', next: { step: 'done' }, ...fields };
     const failure =
       'status' in result

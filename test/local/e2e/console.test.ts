@@ -5,7 +5,9 @@
  * its status, function and request id; the denial with the grant to add; the request's body with
  * every digit of its id and no Authorization value; a webhook delivery replayed from the console
  * (the receiver gets the same webhook-id again). Its screenshots are the ones
- * docs/guides/local-development.md shows (docs/images/console-*.png). And its guards: a foreign
+ * docs/guides/local-development.md shows: written to docs/images/console-*.png with
+ * PLANT_STORE_UPDATE_SCREENSHOTS=1, else beside the suite's data (a run leaves the tree as it
+ * was). And its guards: a foreign
  * Host, another origin, an API call without the console's header, an action that is not JSON.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -20,7 +22,6 @@ import { startReceiver, until, type Receiver } from '../../support/webhook-recei
 jest.setTimeout(240_000);
 
 const ROOT = join(__dirname, '../../..');
-const IMAGES = join(ROOT, 'docs/images');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const ID = '9007199254740993';
 
@@ -29,6 +30,9 @@ const service = useLocalService('console', {
   webhookRetryScale: 0.0001,
   grants: { 'list-plants': { tables: { plants: ['scan'] } } },
 });
+const IMAGES = process.env.PLANT_STORE_UPDATE_SCREENSHOTS
+  ? join(ROOT, 'docs/images')
+  : service.dataDir;
 
 let consolePage: RunningConsole;
 let receiver: Receiver;

@@ -15,7 +15,12 @@ import { startReceiver, until, type Received, type Receiver } from '../../suppor
 
 jest.setTimeout(600_000);
 
-const service = useLocalService('webhook-isolation', { webhookRetryScale: 0.0001 });
+/**
+ * The schedule at 1/100: this suite tests no retry, and at 1/10,000 the queue's safety net (100
+ * receives) spans 3 s of our own outage, so a busy machine's starved engine could dead-letter a
+ * delivery to the fast receiver (at 1/100, 5 min).
+ */
+const service = useLocalService('webhook-isolation', { webhookRetryScale: 0.01 });
 const cli = (...args: string[]) => runCommand('webhook', args, cliEnvironment(service));
 
 const receivers: Receiver[] = [];

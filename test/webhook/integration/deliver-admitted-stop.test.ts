@@ -5,7 +5,11 @@
  * 429 with `Retry-After` to the first one, the others wait for the hold (no attempt spent);
  * after a 410, they are dropped and kept for `enable`. Either way the receiver gets nothing
  * more from that batch. The receiver's answer is injected, so that it is heard before the next
- * start whatever the machine's load (a real one answers over a socket, at no fixed time).
+ * start (a real one answers over a socket, at no fixed time). The subscriber's rate spaces the
+ * starts 156 ms apart, all five within the second a sandbox is granted at once: the first
+ * delivery's own work before its answer (opening the secret, signing) must end before the next
+ * start, and at the default 100 a second (12.5 ms apart) a busy machine's scheduler alone lost
+ * that race.
  */
 import { ReceiveMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -21,6 +25,8 @@ import { TEST_SECRET_BOX } from '../../support/secret-box';
 
 const w = useEngineWithQueues();
 const BATCH = 5;
+/** Requests a second: starts 156.25 ms apart (`spacingMs`), six in the second granted at once. */
+const RATE = 8;
 
 let n = 0;
 async function subscriber(): Promise<string> {
@@ -32,6 +38,7 @@ async function subscriber(): Promise<string> {
     createdAt: new Date().toISOString(),
     secret: await TEST_SECRET_BOX.seal(generateSecret(), subscriberId),
   });
+  await w.states.setRate(subscriberId, RATE);
   return subscriberId;
 }
 
