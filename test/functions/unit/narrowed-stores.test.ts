@@ -16,15 +16,22 @@ const OPTIONS = (() => {
   return ts.parseJsonConfigFileContent(config, ts.sys, ROOT).options;
 })();
 
+/**
+ * The project's files and the libraries' declarations, parsed once for every case: a source file
+ * is immutable, and programs may share it (as an editor's language service does).
+ */
+const PARSED = new Map<string, ts.SourceFile | undefined>();
+
 /** Type-checks `code` as a module in `folder` (imports relative to it); answers its errors. */
 function errorsOf(folder: string, code: string): string[] {
   const file = join(ROOT, folder, 'narrowing-check.ts');
   const host = ts.createCompilerHost(OPTIONS);
   const { getSourceFile, fileExists } = host;
-  host.getSourceFile = (name, language, ...rest) =>
-    name === file
-      ? ts.createSourceFile(name, code, language)
-      : getSourceFile.call(host, name, language, ...rest);
+  host.getSourceFile = (name, language, ...rest) => {
+    if (name === file) return ts.createSourceFile(name, code, language);
+    if (!PARSED.has(name)) PARSED.set(name, getSourceFile.call(host, name, language, ...rest));
+    return PARSED.get(name);
+  };
   host.fileExists = (name) => name === file || fileExists.call(host, name);
   const program = ts.createProgram([file], OPTIONS, host);
   return ts
