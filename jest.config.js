@@ -31,9 +31,9 @@ module.exports = {
   cacheDirectory: '<rootDir>/node_modules/.cache/jest',
   // e2e suites: every answer must be one that openapi.json describes.
   setupFilesAfterEnv: ['<rootDir>/test/support/check-answers.ts'],
-  // A bound against a hang, not a speed promise: a test that runs a CLI through tsx (aws-cdk-lib
-  // loaded) took over 30 s beside a busy machine's other work.
-  testTimeout: 120_000,
+  // A bound against a hang, not a speed promise: beside CPU burners, an e2e test that starts
+  // dozens of sandboxes or rebuilds the functions again and again took over 2 minutes.
+  testTimeout: 300_000,
   // One worker per core, at least two (Jest's default, cores - 1, runs a 2-core machine's suites
   // one after another): most suites wait on engines, sockets and child processes more than they
   // compute (385 s against ~700 s for .ci/run on 2 cores). A suite must not depend on running

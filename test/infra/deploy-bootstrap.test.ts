@@ -97,7 +97,7 @@ describe.each(STAGE_NAMES)('%s', (stage) => {
     // CDKToolkit is at most looked at, never changed.
     const writes = requests.filter((r) => !/^(Describe|Get|List)/.test(r.get('Action') ?? ''));
     expect(writes.map((r) => r.get('StackName') ?? r.get('Action'))).not.toContain('CDKToolkit');
-  }, 180_000);
+  }, 300_000);
 });
 
 /**

@@ -168,7 +168,7 @@ describe('functions', () => {
       const { asset } = deployed(FUNCTIONS[fn.name].id);
       expect(readFileSync(join(asset, 'index.mjs')).equals(readFileSync(fn.file))).toBe(true);
     }
-  }, 120_000); // seven esbuild builds: over 30 s on a loaded machine
+  }, 300_000); // seven esbuild builds: minutes beside CPU burners
 
   it('ships the start wrapper beside every bundle, executable, and has Lambda start Node through it', () => {
     const source = readFileSync(join(PROJECT_ROOT, START_WRAPPER.source));

@@ -25,7 +25,7 @@ export function useLocalService(
       ...options,
       dataDir,
     });
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await service?.close();
     rmSync(dataDir, { recursive: true, force: true });

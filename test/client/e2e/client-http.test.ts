@@ -139,7 +139,7 @@ it('listPage answers a page and next; listPlants walks every plant once while ot
   const ids = new Set(seen);
   expect(stable.filter((id) => !ids.has(id))).toEqual([]);
   for (const id of EDGES) expect(ids.has(id)).toBe(true);
-}, 120_000);
+}, 300_000);
 
 it('listPlants({ tag }) walks only that tag, in id order, every digit, across pages; a tag cursor with another tag is a BadRequestError', async () => {
   // Next to the edges, which the other cases hold with their own plants.
@@ -190,4 +190,4 @@ it('a store outage: its 503s are retried and then surface as a PlantStoreError; 
   await new Promise((resolve) => setTimeout(resolve, 300));
   service.setEngineAvailable(true);
   await expect(during).resolves.toEqual({ id: 5030n, name: 'Outage' });
-}, 180_000);
+}, 300_000);

@@ -34,7 +34,7 @@ let tarball: string;
 beforeAll(async () => {
   stub = await startClientStub();
   tarball = await packClient(work);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await stub?.close();
@@ -204,7 +204,7 @@ describe.each(Object.entries(PROJECTS))('installed into an empty %s project', (n
     await expect(npmOffline(dir, 'install', tarball)).resolves.toMatchObject({ stderr: '' });
     writeFileSync(join(dir, project.probe[0]), project.probe[1]);
     writeFileSync(join(dir, project.check[0]), typeCheck(project.check[1]));
-  }, 120_000);
+  }, 300_000);
 
   it('type-checks with nodenext resolution', async () => {
     await expect(
@@ -227,7 +227,7 @@ describe.each(Object.entries(PROJECTS))('installed into an empty %s project', (n
         { cwd: dir },
       ),
     ).resolves.toMatchObject({ stderr: '' });
-  }, 180_000);
+  }, 300_000);
 
   it.each(runtimes)(
     'runs on %s: the same answers',

@@ -33,7 +33,7 @@ const INSTALL = readmeBlock('### From TypeScript or JavaScript', 'sh');
 
 beforeAll(async () => {
   tarball = await packClient(work);
-}, 120_000);
+}, 300_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -76,7 +76,7 @@ describe.each(Object.entries(PROJECTS))('in %s', (_, project) => {
     const source = SNIPPET.replace('http://127.0.0.1:3000', service.url);
     writeFileSync(join(dir, 'index.ts'), source);
     writeFileSync(join(dir, project.javascript), source);
-  }, 120_000);
+  }, 300_000);
 
   it.each([
     ['tsx', TSX, 'index.ts'],
@@ -101,7 +101,7 @@ describe.each(Object.entries(PROJECTS))('in %s', (_, project) => {
       stdout: '',
       stderr: 'TypeError: no token given: token must be a bearer token (pst_…)\n',
     });
-  }, 180_000);
+  }, 300_000);
 
   it('type-checks as TypeScript (strict, nodenext) in this module system', async () => {
     const args = ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022'];
@@ -109,5 +109,5 @@ describe.each(Object.entries(PROJECTS))('in %s', (_, project) => {
     await expect(
       run(process.execPath, [TSC, ...args, ...types, 'index.ts'], { cwd: dir }),
     ).resolves.toMatchObject({ stdout: '', stderr: '' });
-  }, 180_000);
+  }, 300_000);
 });

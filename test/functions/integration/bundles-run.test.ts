@@ -60,7 +60,7 @@ let built: BuiltFunction[];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'plant-store-bundles-'));
   built = await buildFunctions(join(dir, 'bundles'));
-}, 180_000);
+}, 300_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe.each(ENGINES)('on $engine', ({ engine: label, start }) => {
@@ -75,7 +75,7 @@ describe.each(ENGINES)('on $engine', ({ engine: label, start }) => {
       tokenItem(token, generated.tokenId, { name: 'bundles', scopes: ALL_SCOPES }),
     );
     client.destroy();
-  }, 180_000);
+  }, 300_000);
   afterAll(() => engine.close());
 
   /**

@@ -145,7 +145,7 @@ beforeAll(async () => {
     out: (line) => received.push(line),
     err: (line) => received.push(`refused: ${line}`),
   });
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   await receiver?.close();
   await engine?.close();

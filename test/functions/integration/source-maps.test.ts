@@ -31,7 +31,7 @@ let built: BuiltFunction[];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'plant-store-maps-'));
   built = await buildFunctions(dir);
-}, 120_000);
+}, 300_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface SourceMap {
@@ -109,7 +109,7 @@ describe('an error logged by create-plant on Lambda Node, the store unreachable'
     expect(error.stack).toMatch(/^ServiceUnavailable: /);
     expect(error.stack).toMatch(/\n {4}at .*lambda\/plants\/table\.ts:\d+:\d+/);
     expect(error.stack).not.toMatch(/index\.mjs:\d+/);
-  }, 180_000);
+  }, 300_000);
 
   it.each(['absent', 'removed after import'] as const)(
     'the map %s: the same name, but the stack points into the bundle',

@@ -30,7 +30,7 @@ let built: BuiltFunction[];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'plant-store-bundles-'));
   built = await buildFunctions(dir);
-}, 180_000);
+}, 300_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('builds every function of the registry', () => {

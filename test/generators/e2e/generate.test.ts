@@ -75,7 +75,7 @@ it('--check names a stale openapi.json, block and event, exit code 1, and writes
   expect(readFileSync(inCopy('openapi.json'), 'utf8')).toBe(stale);
   expect(readFileSync(inCopy(PAGE), 'utf8')).toBe(staleBlock);
   expect(existsSync(inCopy('events/get-plant.json'))).toBe(false);
-}, 180_000);
+}, 300_000);
 
 it('npm run generate writes them back; --check then exits 0', async () => {
   unlinkSync(inCopy(UNKNOWN));
@@ -93,4 +93,4 @@ it('npm run generate writes them back; --check then exits 0', async () => {
   );
   expect(readFileSync(inCopy(PAGE), 'utf8')).toContain('- **Attempts:** 13,');
   expect(await generate('--check')).toEqual({ code: 0, stdout: '', stderr: '' });
-}, 180_000);
+}, 300_000);

@@ -20,7 +20,6 @@ import { createPlantEvent } from '../../support/events';
 import { useLocalService } from '../../support/local-service';
 import { unroutedMethods } from '../../support/routes';
 
-jest.setTimeout(120_000);
 
 /** A burst far above what this suite sends before it asks for the 429. */
 const BURST = 400;

@@ -52,7 +52,7 @@ it('a closed stdout ends it quietly with 0', async () => {
     'head -1',
   );
   expect(result).toEqual({ code: '0', stdout: 'line 0\n', stderr: '' });
-}, 180_000);
+}, 300_000);
 
 it('a closed stdout hides no failure of a stoppable command that went on (exit 1)', async () => {
   const result = await run(
@@ -66,7 +66,7 @@ it('a closed stdout hides no failure of a stoppable command that went on (exit 1
   );
   expect(result.code).toBe('1');
   expect(result.stdout).toBe('line 0\n');
-}, 180_000);
+}, 300_000);
 
 it('a usage mistake is one line naming --help, and 2', async () => {
   const result = await run(`throw new UsageError('--x needs a value');`);
@@ -75,12 +75,12 @@ it('a usage mistake is one line naming --help, and 2', async () => {
     stdout: '',
     stderr: 'probe: --x needs a value (see npm run probe -- --help)\n',
   });
-}, 180_000);
+}, 300_000);
 
 it('another failure is one line, no stack, and 1', async () => {
   const result = await run(`throw new Error('the engine is gone');`);
   expect(result).toEqual({ code: '1', stdout: '', stderr: 'probe: the engine is gone\n' });
-}, 180_000);
+}, 300_000);
 
 it('SIGTERM reaches a stoppable command, which winds down and exits 0', async () => {
   const result = await run(
@@ -94,7 +94,7 @@ it('SIGTERM reaches a stoppable command, which winds down and exits 0', async ()
     'SIGTERM',
   );
   expect(result).toEqual({ code: '0', stdout: 'stopped\n', stderr: 'ready\n' });
-}, 180_000);
+}, 300_000);
 
 it("SIGTERM ends a command its CLI does not make stoppable, as Node's default does (143)", async () => {
   const result = await run(
@@ -109,4 +109,4 @@ it("SIGTERM ends a command its CLI does not make stoppable, as Node's default do
     "(argv) => argv[0] === 'listen'",
   );
   expect(result).toEqual({ code: '143', stdout: '', stderr: 'ready\n' });
-}, 180_000);
+}, 300_000);

@@ -79,7 +79,7 @@ beforeAll(() => {
   ]);
   forbidden = results.slice(0, FORBIDDEN.length);
   allowed = results.slice(FORBIDDEN.length);
-}, 180_000);
+}, 300_000);
 
 it.each(FORBIDDEN.map((entry, i) => [...entry, i] as const))(
   '%s may not import %s',

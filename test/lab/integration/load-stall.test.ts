@@ -83,7 +83,7 @@ describe('npm run load against a server that stalls', () => {
     ({ stdout, stderr } = result);
     expect(result).toMatchObject({ code: 0 });
     report = JSON.parse(readFileSync(join(dir, 'stall.json'), 'utf8')) as LoadReport;
-  }, 180_000);
+  }, 300_000);
   afterAll(() => server.close());
 
   it('sends every scheduled request, whatever the stall, and counts every answer', () => {

@@ -83,7 +83,7 @@ inBrowser(
     let browser: Browser;
     beforeAll(async () => {
       browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
-    }, 180_000);
+    }, 300_000);
     afterAll(async () => {
       await browser?.close();
     });
@@ -172,7 +172,7 @@ inBrowser(
         expect.stringMatching(/^POST \/plants 200 /),
         expect.stringMatching(/^POST \/plants 400 /),
       ]);
-    }, 120_000);
+    }, 300_000);
 
     /** A page from http://localhost:PORT, authorized with the dev token. */
     async function openDocs(): Promise<Page> {
@@ -237,7 +237,7 @@ inBrowser(
       expect(await ok.locator('.model-box').first().innerText()).not.toContain('9007199254740992');
       await page.screenshot({ path: join(OUTPUT, 'docs-exact-ids.png'), fullPage: true });
       await page.close();
-    }, 120_000);
+    }, 300_000);
 
     it('the built client runs in the page: ids exact, an unsafe number refused', async () => {
       // Bundled for a browser: a Node built-in anywhere in the client would fail this build.
@@ -314,6 +314,6 @@ inBrowser(
       expect(result.raw).toBe('200 browser -9223372036854775808');
       expect(result.deleted).toEqual([true, false]);
       await page.close();
-    }, 120_000);
+    }, 300_000);
   },
 );

@@ -49,7 +49,7 @@ beforeAll(async () => {
   const created = await cli('create', '--name', 'e2e');
   expect(created.code).toBe(0);
   token = created.stdout.trim();
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   await service?.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -225,5 +225,5 @@ describe('persistence', () => {
     await expect(store().createPlant({ id: 800, name: 'Other' })).rejects.toMatchObject({
       status: 409,
     });
-  }, 180_000);
+  }, 300_000);
 });

@@ -217,7 +217,7 @@ describe('while one runtime runs', () => {
       },
       args: ['--no-watch'],
     });
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     if (running) expect(await stop(running.child)).toBe(0);
     expect(existsSync(join(dataDir, 'lock'))).toBe(false);

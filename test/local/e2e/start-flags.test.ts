@@ -56,7 +56,7 @@ describe('npm start -- --inspect --throttle --throttle-rate 10 --throttle-burst 
       ],
     });
     token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await running?.stop();

@@ -45,7 +45,7 @@ it('stops once on a doubled SIGINT, exits 0 and releases the data directory', as
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-}, 180_000);
+}, 300_000);
 
 it('webhook listen stops on a doubled SIGINT and exits 0', async () => {
   const child = spawn(
@@ -73,4 +73,4 @@ it('webhook listen stops on a doubled SIGINT and exits 0', async () => {
   await new Promise((resolve) => setTimeout(resolve, 5));
   child.kill('SIGINT');
   expect(await exited).toBe(0);
-}, 180_000);
+}, 300_000);

@@ -190,7 +190,7 @@ describe('npm run db', () => {
     });
     // The keys it keeps for the CLIs, even with --memory.
     operator = (await readOperatorCredentials(dataDir))!;
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));

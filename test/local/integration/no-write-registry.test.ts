@@ -39,7 +39,6 @@ const service = useLocalService('no-write', {
   log: (line) => lines.push(line),
 });
 
-jest.setTimeout(120_000);
 
 it('the clone gives create-plant nothing, and the readers their reads', () => {
   expect(NO_WRITE['create-plant'].tables).toEqual({ plants: [] });

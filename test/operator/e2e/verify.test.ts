@@ -229,7 +229,7 @@ describe('npm run verify', () => {
       proxy.close();
     }
     expect(await allIds()).toEqual(idsBefore);
-  }, 120_000);
+  }, 300_000);
 
   it('skips by name what the token’s scopes do not allow, learnt from the answers', async () => {
     const reader = await makeToken('plants:read');
@@ -248,7 +248,7 @@ describe('npm run verify', () => {
       'skip  webhook: add subscribes the receiver and shows its whsec_ secret once — no --receiver',
     );
     expect(result.stderr).toContain('token scopes: plants:read\n');
-  }, 120_000);
+  }, 300_000);
 
   it('a refused token fails one line, the token case, and skips the rest', async () => {
     const unknown = `pst_${'A'.repeat(43)}`;
@@ -408,7 +408,7 @@ describe('an interrupted run', () => {
       /^pass {2}clean-up: every plant and subscriber this run created is deleted$/m,
     );
     expect(await rangeLeft()).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('a leftover of its own at an int64 edge (its name marks it) is deleted first, saying so', async () => {
     const edge = '9223372036854775807';
@@ -428,7 +428,7 @@ describe('an interrupted run', () => {
       [CLEAN_UP_CASE, 'pass'],
     ]);
     expect(await rangeLeft()).toEqual([]);
-  }, 60_000);
+  }, 300_000);
 });
 
 it('--start verifies an npm start of its own and leaves nothing in the temp folder', async () => {
@@ -443,4 +443,4 @@ it('--start verifies an npm start of its own and leaves nothing in the temp fold
   expect(readdirSync(temp).filter((name) => name.startsWith('plant-store-verify-'))).toEqual(
     before,
   );
-}, 180_000);
+}, 300_000);

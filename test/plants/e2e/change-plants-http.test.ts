@@ -86,7 +86,7 @@ it('40 concurrent PATCHes with the same If-Match: one 200, 39 412; without: all 
   );
   expect(new Set(all.map((plant) => plant.version)).size).toBe(40);
   expect((await store.getPlant(4040n)).version).toBe(before + 40);
-}, 180_000);
+}, 300_000);
 
 it('raw HTTP: ETag, 304 for If-None-Match, 412 for If-Match, merge-patch+json, 404, and the scope', async () => {
   await store.createPlant({ id: 77n, name: 'Ivy' });
@@ -156,7 +156,7 @@ describe('what guards a change, over HTTP', () => {
     );
     expect(created.code).toBe(0);
     writer = created.stdout.trim();
-  }, 180_000);
+  }, 300_000);
 
   it('a write-only token: 403 on GET, 204 with the ETag and no body on PUT and PATCH; PATCH {} changes nothing', async () => {
     await store.createPlant({ id: 500n, name: 'Secret', tag: 'hidden' });

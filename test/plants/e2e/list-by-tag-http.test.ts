@@ -21,7 +21,6 @@ const ungranted = useLocalService('e2e-by-tag-ungranted', {
   grants: { 'list-plants': { tables: { plants: ['scan'] } } },
   log: (line) => lines.push(line),
 });
-jest.setTimeout(120_000);
 
 /** Creates a plant over HTTP, its id written as JSON text with every digit. */
 async function create(id: string, tag?: string) {

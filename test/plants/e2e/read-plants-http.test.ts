@@ -57,7 +57,7 @@ beforeAll(async () => {
     createToken('plants:read'),
     createToken('plants:delete'),
   ]);
-}, 180_000);
+}, 300_000);
 
 describe('GET /plants/{id}', () => {
   it('answers the plant with every digit of its id, tag only if set', async () => {
@@ -265,7 +265,7 @@ describe('GET /plants', () => {
     expect(deleted.filter(Boolean).length).toBeGreaterThanOrEqual(40);
     expect(new Set(seen).size).toBe(seen.length);
     for (const id of stable) expect(seen).toContain(id);
-  }, 180_000);
+  }, 300_000);
 });
 
 describe('answers from the gateway for the new routes', () => {

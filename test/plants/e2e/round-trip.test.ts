@@ -24,7 +24,6 @@ import {
 import { runCommand } from '../../support/run-cli';
 import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
 
-jest.setTimeout(120_000);
 
 const service = useLocalService('round-trip');
 

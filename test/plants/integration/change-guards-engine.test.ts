@@ -159,7 +159,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
       expect(edited.filter((status) => status === 412)).toHaveLength(39);
       expect(await store.readStored('130')).toMatchObject({ version: '6' });
       patient.destroy();
-    }, 180_000);
+    }, 300_000);
   });
 
   describe('preconditions (RFC 9110 section 13.2.2)', () => {

@@ -47,7 +47,7 @@ describe.each(ENGINES)('on $engine', ({ start, conflictRequests }) => {
     });
     create = (body) => handler(createPlantEvent({ body }));
     // A JVM starting on a busy machine.
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     await store?.close();
   });

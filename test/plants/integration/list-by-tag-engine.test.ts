@@ -84,7 +84,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
   beforeAll(async () => {
     store = await startTestStore(start);
     ops = service(store);
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     await store?.close();
   });
@@ -220,7 +220,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
       const { Table } = await raw.send(new DescribeTableCommand({ TableName: TABLE }));
       expect(Table?.GlobalSecondaryIndexes?.map((i) => i.IndexName)).toEqual(['byTag']);
       raw.destroy();
-    }, 180_000);
+    }, 300_000);
     afterAll(async () => {
       await store?.close();
     });

@@ -44,7 +44,7 @@ beforeAll(async () => {
     },
     args: ['--memory', '--no-watch'],
   });
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
   await npmStart?.stop();

@@ -212,7 +212,7 @@ it('starts no call past its deadline: a slow first wave leaves the rest to the r
   const again = await fanOut(records(321, 400), one, soon());
   expect(again).toEqual({ queued: 80, setAside: [] });
   expectEachOnce(400);
-}, 180_000);
+}, 300_000);
 
 it('a plant whose name holds U+FFFE and U+FFFF (characters SQS refuses): its deliveries are queued, and read back exactly', async () => {
   const batch = records(1, 3, (id) => `a\uFFFE${id}\uFFFFb`);
