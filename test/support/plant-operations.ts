@@ -75,7 +75,7 @@ export function usePlantStore(
     store = await startTestStore(start);
     await ready(store, plantOperations(store));
     // A JVM starting on a busy machine, and a seed of thousands of plants.
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     await store?.close();
   });

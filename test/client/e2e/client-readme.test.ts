@@ -92,7 +92,7 @@ describe.each(Object.entries(PROJECTS))('in %s', (_, project) => {
         "{ id: 9007199254740993n, name: 'Monstera', tag: 'aroid' }\n9007199254740993n\n",
       );
     },
-    180_000,
+    300_000,
   );
 
   it('without PLANT_STORE_TOKEN it says so in one line, exit status 1', async () => {

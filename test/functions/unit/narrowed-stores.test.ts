@@ -39,7 +39,6 @@ function errorsOf(folder: string, code: string): string[] {
     .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
 
-
 /** A case: its title, the folder, a module around a call, a granted call, a refused one. */
 type Case = [string, string, (call: string) => string, string, string];
 

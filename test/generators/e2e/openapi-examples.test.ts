@@ -20,7 +20,6 @@ import { createPlantEvent } from '../../support/events';
 import { useLocalService } from '../../support/local-service';
 import { unroutedMethods } from '../../support/routes';
 
-
 /** A burst far above what this suite sends before it asks for the 429. */
 const BURST = 400;
 const service = useLocalService('openapi-examples', {

@@ -13,8 +13,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkPortFree, freePort } from '../../../lib/local/process/free-port';
 
-jest.setTimeout(180_000);
-
 const ROOT = join(__dirname, '../../..');
 const SCRIPTS = (
   JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {

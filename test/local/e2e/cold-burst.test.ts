@@ -11,8 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNpmStart, type ListeningNpmStart } from '../../../lib/npm-start/spawn';
 
-jest.setTimeout(180_000);
-
 const running: ListeningNpmStart[] = [];
 const dirs: string[] = [];
 afterEach(async () => {

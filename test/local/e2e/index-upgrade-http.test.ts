@@ -19,7 +19,6 @@ import { startEngine } from '../../../lib/local/dynamodb/engine';
 import { startLocal, type LocalService } from '../../../lib/local/runtime';
 import { sendAsDev } from '../../support/local-service';
 
-jest.setTimeout(180_000);
 const MIN = '-9223372036854775808';
 const MAX = '9223372036854775807';
 const dirs: string[] = [];

@@ -22,7 +22,6 @@ import { portsFile } from '../../../lib/local/process/ports-file';
 import { startNpmStart, type ListeningNpmStart } from '../../../lib/npm-start/spawn';
 import { runBin, runCommand } from '../../support/run-cli';
 
-
 const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-settings-'));
 let running: ListeningNpmStart;
 let dbPort: number;

@@ -39,7 +39,6 @@ const service = useLocalService('no-write', {
   log: (line) => lines.push(line),
 });
 
-
 it('the clone gives create-plant nothing, and the readers their reads', () => {
   expect(NO_WRITE['create-plant'].tables).toEqual({ plants: [] });
   expect(NO_WRITE['get-plant'].tables).toEqual({ plants: ['get'] });

@@ -23,7 +23,6 @@ import { runBin, type CliResult } from '../../support/run-cli';
 const ROOT = join(__dirname, '../../..');
 // Each test runs npm (and tsx) in a child process, and its first requests start sandboxes: on a
 // busy machine that takes longer than the suite default. A bound against a hang only.
-jest.setTimeout(180_000);
 const logs: string[] = [];
 // Show the functions' EMF lines too (compactly), to count them; read when the service starts.
 beforeAll(() => {

@@ -13,8 +13,6 @@ import { TABLES } from '../../../lambda/aws/tables';
 import { cliEnvironment, sendAsDev, useLocalService } from '../../support/local-service';
 import { runCommand } from '../../support/run-cli';
 
-jest.setTimeout(180_000);
-
 // No cached decisions: a token removed by reset --tokens is refused on the next request.
 const service = useLocalService('state', { authCacheTtlSeconds: 0 });
 const state = (...args: string[]) => runCommand('state', args, cliEnvironment(service));

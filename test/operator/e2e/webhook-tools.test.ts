@@ -16,8 +16,6 @@ import { uncheckedFetch } from '../../support/http';
 import { runCommand } from '../../support/run-cli';
 import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
 
-jest.setTimeout(180_000);
-
 const service = useLocalService('webhook-tools', { webhookRetryScale: 0.00001 });
 const cli = (...args: string[]) => runCommand('webhook', args, cliEnvironment(service));
 

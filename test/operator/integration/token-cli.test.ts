@@ -18,7 +18,6 @@ let env: Record<string, string>;
 const token = (...args: string[]) => runCommand('token', args, env);
 // The one child process (--aws without a region: the AWS SDK reads the process's environment)
 // compiles the CLI at start: seconds on a busy two-core machine.
-jest.setTimeout(180_000);
 
 beforeAll(async () => {
   running = await startOperatorEngine();

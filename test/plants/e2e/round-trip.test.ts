@@ -24,7 +24,6 @@ import {
 import { runCommand } from '../../support/run-cli';
 import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
 
-
 const service = useLocalService('round-trip');
 
 /** The plants of the round trip: ids at the int64 edges and past 2^53, each made from the schema. */

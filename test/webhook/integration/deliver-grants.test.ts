@@ -22,8 +22,6 @@ import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../../../lib/local/webhooks';
 import { useLocalAccount } from '../../support/local-account';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver';
 
-jest.setTimeout(180_000);
-
 const local = useLocalAccount();
 const receivers: Receiver[] = [];
 afterAll(() => Promise.all(receivers.map((r) => r.close())));

@@ -17,7 +17,6 @@ import { SubscriptionsTable } from '../../../lambda/webhook/subscriptions-table'
 import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../../../lib/local/webhooks';
 import { useLocalAccount } from '../../support/local-account';
 
-
 const local = useLocalAccount();
 const MAX = '9223372036854775807';
 const AT = '2026-01-01T00:00:00.000Z';
