@@ -14,6 +14,16 @@ import {
 } from './field-types';
 import { PLANT_FIELDS } from './fields';
 
+/**
+ * Builds a module-level value when the module loads. esbuild takes a call of it for free of side
+ * effects, so a function's bundle leaves out (and its cold start never builds) the schemas that
+ * function does not use: create-plant carries no PlantPage, list-plants no PlantPatch.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+function built<T>(build: () => T): T {
+  return build();
+}
+
 /** The smallest int64, -2^63. */
 export const INT64_MIN = -(2n ** 63n);
 /** The largest int64, 2^63 - 1. */
@@ -39,11 +49,13 @@ function jsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries) {
  * An int64 as the strict JSON parser returns it: a `bigint`, never a float64. Any other value
  * (a fraction, a string, a number out of range) breaks the one rule.
  */
-export const Int64 = v.pipe(
-  v.bigint(INT64_RULE),
-  v.minValue(INT64_MIN, INT64_RULE),
-  v.maxValue(INT64_MAX, INT64_RULE),
-  v.metadata({ type: 'integer', format: 'int64' }),
+export const Int64 = built(() =>
+  v.pipe(
+    v.bigint(INT64_RULE),
+    v.minValue(INT64_MIN, INT64_RULE),
+    v.maxValue(INT64_MAX, INT64_RULE),
+    v.metadata({ type: 'integer', format: 'int64' }),
+  ),
 );
 
 export { PLANT_FIELDS } from './fields';
@@ -60,14 +72,19 @@ export type TextFieldName = {
   [F in PlantFieldName]: Fields[F] extends TextField ? F : never;
 }[PlantFieldName];
 /** The string fields, in schema order. */
-export const TEXT_FIELD_NAMES = PLANT_FIELD_NAMES.filter(
-  (field): field is TextFieldName => PLANT_FIELDS[field].type === 'string',
+export const TEXT_FIELD_NAMES = built(() =>
+  PLANT_FIELD_NAMES.filter(
+    (field): field is TextFieldName => PLANT_FIELDS[field].type === 'string',
+  ),
 );
 
 /** The most characters each string field may have on create, by name. */
-export const PLANT_TEXT_LIMITS = Object.fromEntries(
-  TEXT_FIELD_NAMES.map((field) => [field, PLANT_FIELDS[field].maxLength]),
-) as { readonly [F in TextFieldName]: Fields[F]['maxLength'] };
+export const PLANT_TEXT_LIMITS = built(
+  () =>
+    Object.fromEntries(TEXT_FIELD_NAMES.map((field) => [field, PLANT_FIELDS[field].maxLength])) as {
+      readonly [F in TextFieldName]: Fields[F]['maxLength'];
+    },
+);
 
 /** The value a member holds, by name. */
 export type PlantValue<F extends PlantFieldName> = FieldValue<Fields[F]>;
@@ -94,9 +111,9 @@ function plantEntries(bounded: boolean): Entries {
 }
 
 /** A plant's members as a create takes and answers them: bounded. */
-const PlantEntries = plantEntries(true);
+const PlantEntries = built(() => plantEntries(true));
 /** A plant's members as the reads answer them: no bound. */
-const StoredPlantEntries = plantEntries(false);
+const StoredPlantEntries = built(() => plantEntries(false));
 
 /** A plant's members besides its id as some object holds them: absent or `undefined` alike. */
 export type PlantMembers = { readonly [F in PlantFieldName]?: unknown };
@@ -138,17 +155,21 @@ function plantId(example: number | bigint) {
 }
 
 /** A plant as the service answers it. */
-export const Plant = v.pipe(
-  jsonObject(PlantEntries),
-  v.description('A plant as POST /plants answers it: its name and tag, never its id.'),
+export const Plant = built(() =>
+  v.pipe(
+    jsonObject(PlantEntries),
+    v.description('A plant as POST /plants answers it: its name and tag, never its id.'),
+  ),
 );
 export type Plant = v.InferOutput<typeof Plant>;
 
 /** The body of POST /plants: a Plant and its id. Unknown members are dropped. */
-export const NewPlant = v.pipe(
-  jsonObject({ id: plantId(1), ...PlantEntries }),
-  v.description(
-    'The body of POST /plants. `id` is an int64 and must never pass through a float64: a JavaScript number loses digits above 2^53 (9007199254740993 would become 9007199254740992). `name` and `tag` count their characters as Unicode code points, as `maxLength` does: an emoji outside the Basic Multilingual Plane is one character, though a JavaScript string holds it in two units. Other members are accepted and ignored.',
+export const NewPlant = built(() =>
+  v.pipe(
+    jsonObject({ id: plantId(1), ...PlantEntries }),
+    v.description(
+      'The body of POST /plants. `id` is an int64 and must never pass through a float64: a JavaScript number loses digits above 2^53 (9007199254740993 would become 9007199254740992). `name` and `tag` count their characters as Unicode code points, as `maxLength` does: an emoji outside the Basic Multilingual Plane is one character, though a JavaScript string holds it in two units. Other members are accepted and ignored.',
+    ),
   ),
 );
 export type NewPlant = v.InferOutput<typeof NewPlant>;
@@ -169,50 +190,58 @@ function patchEntries() {
 }
 
 /** The body of PUT /plants/{id}: a Plant, and its id if sent (it must be the path's). */
-export const PlantReplacement = v.pipe(
-  jsonObject({ id: v.optional(plantId(1)), ...PlantEntries }),
-  v.description(
-    "The body of PUT /plants/{id}: the plant's members besides its id, each replaced (a member left out is removed, `name` is required), with the rules of NewPlant. An `id` may be sent and must then equal the path's. Other members are accepted and ignored.",
+export const PlantReplacement = built(() =>
+  v.pipe(
+    jsonObject({ id: v.optional(plantId(1)), ...PlantEntries }),
+    v.description(
+      "The body of PUT /plants/{id}: the plant's members besides its id, each replaced (a member left out is removed, `name` is required), with the rules of NewPlant. An `id` may be sent and must then equal the path's. Other members are accepted and ignored.",
+    ),
   ),
 );
 export type PlantReplacement = v.InferOutput<typeof PlantReplacement>;
 
 /** The body of PATCH /plants/{id}: a JSON Merge Patch (RFC 7396) of a plant. */
-export const PlantPatch = v.pipe(
-  jsonObject({ id: v.optional(plantId(1)), ...patchEntries() }),
-  v.description(
-    "The body of PATCH /plants/{id}, a JSON Merge Patch (RFC 7396): a member with a value sets it (the rules of NewPlant), `null` removes it (`tag`; `name` is required and cannot be removed), a member left out stays as it is. An `id` may be sent and must then equal the path's. Other members are accepted and ignored.",
+export const PlantPatch = built(() =>
+  v.pipe(
+    jsonObject({ id: v.optional(plantId(1)), ...patchEntries() }),
+    v.description(
+      "The body of PATCH /plants/{id}, a JSON Merge Patch (RFC 7396): a member with a value sets it (the rules of NewPlant), `null` removes it (`tag`; `name` is required and cannot be removed), a member left out stays as it is. An `id` may be sent and must then equal the path's. Other members are accepted and ignored.",
+    ),
   ),
 );
 export type PlantPatch = v.InferOutput<typeof PlantPatch>;
 
 /** A stored plant as GET /plants/{id} and GET /plants answer it: its id with every digit. */
-export const StoredPlant = v.pipe(
-  v.object({ id: plantId(9007199254740993n), ...StoredPlantEntries }),
-  v.description(
-    'A plant as GET /plants/{id} and GET /plants answer it: its id as a JSON integer with every digit (never a string, never through a float64), its name, and its tag only if it has one. A plant stored before the length limits of NewPlant existed is answered as it is, so its name or tag may be longer.',
+export const StoredPlant = built(() =>
+  v.pipe(
+    v.object({ id: plantId(9007199254740993n), ...StoredPlantEntries }),
+    v.description(
+      'A plant as GET /plants/{id} and GET /plants answer it: its id as a JSON integer with every digit (never a string, never through a float64), its name, and its tag only if it has one. A plant stored before the length limits of NewPlant existed is answered as it is, so its name or tag may be longer.',
+    ),
   ),
 );
 export type StoredPlant = v.InferOutput<typeof StoredPlant>;
 
 /** One page of GET /plants; `next` is present when more plants may follow. */
-export const PlantPage = v.pipe(
-  v.object({
-    plants: v.pipe(
-      v.array(StoredPlant),
-      v.description('At most `limit` plants; possibly fewer, even none, while `next` is present'),
-    ),
-    next: v.optional(
-      v.pipe(
-        v.string(),
-        v.description(
-          'Opaque cursor: pass it as `cursor` to get the next page; absent on the last page',
+export const PlantPage = built(() =>
+  v.pipe(
+    v.object({
+      plants: v.pipe(
+        v.array(StoredPlant),
+        v.description('At most `limit` plants; possibly fewer, even none, while `next` is present'),
+      ),
+      next: v.optional(
+        v.pipe(
+          v.string(),
+          v.description(
+            'Opaque cursor: pass it as `cursor` to get the next page; absent on the last page',
+          ),
         ),
       ),
+    }),
+    v.description(
+      'One page of GET /plants. The walk ends only when `next` is absent; it returns every plant that existed for the whole walk exactly once, in no particular order.',
     ),
-  }),
-  v.description(
-    'One page of GET /plants. The walk ends only when `next` is absent; it returns every plant that existed for the whole walk exactly once, in no particular order.',
   ),
 );
 export type PlantPage = v.InferOutput<typeof PlantPage>;
@@ -221,18 +250,20 @@ export type PlantPage = v.InferOutput<typeof PlantPage>;
  * The `{id}` of `/plants/{id}`, after the gateway's percent-decoding: the canonical decimal
  * spelling of an int64, as a `bigint`. Anything else breaks the one int64 rule.
  */
-export const PathId = v.pipe(
-  v.string(INT64_RULE),
-  v.regex(CANONICAL_INTEGER, INT64_RULE),
-  v.transform((text) => BigInt(text)),
-  v.minValue(INT64_MIN, INT64_RULE),
-  v.maxValue(INT64_MAX, INT64_RULE),
-  v.metadata({ type: 'integer', format: 'int64' }),
-  v.description('Identification number of the plant'),
+export const PathId = built(() =>
+  v.pipe(
+    v.string(INT64_RULE),
+    v.regex(CANONICAL_INTEGER, INT64_RULE),
+    v.transform((text) => BigInt(text)),
+    v.minValue(INT64_MIN, INT64_RULE),
+    v.maxValue(INT64_MAX, INT64_RULE),
+    v.metadata({ type: 'integer', format: 'int64' }),
+    v.description('Identification number of the plant'),
+  ),
 );
 
 /** The path parameters of `/plants/{id}`; a missing id breaks the same rule. */
-export const PlantPath = v.object({ id: PathId }, INT64_RULE);
+export const PlantPath = built(() => v.object({ id: PathId }, INT64_RULE));
 export type PlantPath = v.InferOutput<typeof PlantPath>;
 
 /** The smallest, default and largest page size of GET /plants. */
@@ -251,77 +282,81 @@ export const LIST_TAG_RULE = `must be from 1 to ${PLANT_FIELDS.tag.maxLength} ch
  * `cursor` (valid for the list that made it only); other parameters are ignored. The output's
  * `cursor` is the id the walk resumes after.
  */
-export const PageQuery = v.pipe(
-  v.object({
-    limit: v.optional(
-      v.pipe(
-        v.string(LIMIT_RULE),
-        v.regex(/^[1-9]\d{0,2}$/, LIMIT_RULE),
-        v.transform(Number),
-        v.maxValue(PAGE_LIMIT.max, LIMIT_RULE),
-        v.description('Plants per page at most'),
+export const PageQuery = built(() =>
+  v.pipe(
+    v.object({
+      limit: v.optional(
+        v.pipe(
+          v.string(LIMIT_RULE),
+          v.regex(/^[1-9]\d{0,2}$/, LIMIT_RULE),
+          v.transform(Number),
+          v.maxValue(PAGE_LIMIT.max, LIMIT_RULE),
+          v.description('Plants per page at most'),
+        ),
+        String(PAGE_LIMIT.default),
       ),
-      String(PAGE_LIMIT.default),
-    ),
-    tag: v.optional(
-      v.pipe(
-        v.string(LIST_TAG_RULE),
-        v.minLength(1, LIST_TAG_RULE),
-        v.maxCodePoints(PLANT_FIELDS.tag.maxLength, LIST_TAG_RULE),
-        v.description('Only the plants with this tag, in id order'),
+      tag: v.optional(
+        v.pipe(
+          v.string(LIST_TAG_RULE),
+          v.minLength(1, LIST_TAG_RULE),
+          v.maxCodePoints(PLANT_FIELDS.tag.maxLength, LIST_TAG_RULE),
+          v.description('Only the plants with this tag, in id order'),
+        ),
       ),
-    ),
-    cursor: v.optional(
-      v.pipe(
-        v.string(CURSOR_RULES.any),
-        v.rawTransform(({ dataset, addIssue, NEVER }) => {
-          const cursor = decodeCursor(dataset.value);
-          if (cursor === undefined) {
-            addIssue({ message: CURSOR_RULES.any });
-            return NEVER;
-          }
-          return cursor;
-        }),
-        v.description('The next value of the previous page'),
+      cursor: v.optional(
+        v.pipe(
+          v.string(CURSOR_RULES.any),
+          v.rawTransform(({ dataset, addIssue, NEVER }) => {
+            const cursor = decodeCursor(dataset.value);
+            if (cursor === undefined) {
+              addIssue({ message: CURSOR_RULES.any });
+              return NEVER;
+            }
+            return cursor;
+          }),
+          v.description('The next value of the previous page'),
+        ),
       ),
+    }),
+    v.forward(
+      v.check(
+        ({ tag, cursor }) =>
+          cursor?.tag === (cursor && tag !== undefined ? tagDigest(tag) : undefined),
+        CURSOR_RULES.sameList,
+      ),
+      ['cursor'],
     ),
-  }),
-  v.forward(
-    v.check(
-      ({ tag, cursor }) =>
-        cursor?.tag === (cursor && tag !== undefined ? tagDigest(tag) : undefined),
-      CURSOR_RULES.sameList,
-    ),
-    ['cursor'],
+    v.transform(({ limit, tag, cursor }) => ({
+      limit,
+      ...(tag === undefined ? {} : { tag }),
+      ...(cursor === undefined ? {} : { cursor: cursor.id }),
+    })),
   ),
-  v.transform(({ limit, tag, cursor }) => ({
-    limit,
-    ...(tag === undefined ? {} : { tag }),
-    ...(cursor === undefined ? {} : { cursor: cursor.id }),
-  })),
 );
 export type PageQuery = v.InferOutput<typeof PageQuery>;
 
 /** Every error answer of the function: `error` repeats the HTTP status. */
-export const ErrorBody = v.pipe(
-  v.object({
-    error: v.pipe(
-      v.number(),
-      v.integer(),
-      v.minValue(-(2 ** 31)),
-      v.maxValue(2 ** 31 - 1),
-      v.metadata({ format: 'int32' }),
-      v.description('Numeric error value'),
-      v.examples([400]),
+export const ErrorBody = built(() =>
+  v.pipe(
+    v.object({
+      error: v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(-(2 ** 31)),
+        v.maxValue(2 ** 31 - 1),
+        v.metadata({ format: 'int32' }),
+        v.description('Numeric error value'),
+        v.examples([400]),
+      ),
+      message: v.pipe(
+        v.string(),
+        v.description('Error message'),
+        v.examples(['id: required; name: must be a string']),
+      ),
+    }),
+    v.description(
+      'An error answered by the function. `error` equals the HTTP status; a 4xx `message` says what to fix, a 5xx one is generic.',
     ),
-    message: v.pipe(
-      v.string(),
-      v.description('Error message'),
-      v.examples(['id: required; name: must be a string']),
-    ),
-  }),
-  v.description(
-    'An error answered by the function. `error` equals the HTTP status; a 4xx `message` says what to fix, a 5xx one is generic.',
   ),
 );
 export type ErrorBody = v.InferOutput<typeof ErrorBody>;
@@ -331,15 +366,17 @@ export type ErrorBody = v.InferOutput<typeof ErrorBody>;
  * (no route, no or a refused token, throttling, a failed or timed-out function). Only the
  * OpenAPI document and the tests use it; the local gateway writes the same shape.
  */
-export const GatewayMessage = v.pipe(
-  v.strictObject({
-    message: v.pipe(
-      v.string(),
-      v.description('The status in words, e.g. "Unauthorized" or "Service Unavailable"'),
-      v.examples(['Unauthorized']),
-    ),
-  }),
-  v.description('An answer of the API gateway itself: the function was not called or failed.'),
+export const GatewayMessage = built(() =>
+  v.pipe(
+    v.strictObject({
+      message: v.pipe(
+        v.string(),
+        v.description('The status in words, e.g. "Unauthorized" or "Service Unavailable"'),
+        v.examples(['Unauthorized']),
+      ),
+    }),
+    v.description('An answer of the API gateway itself: the function was not called or failed.'),
+  ),
 );
 export type GatewayMessage = v.InferOutput<typeof GatewayMessage>;
 

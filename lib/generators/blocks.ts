@@ -7,7 +7,7 @@ import type { BlockProducer } from './generate';
 import { fieldLimits } from './docs/field-limits';
 import { plantSize } from './docs/plant-size';
 import { retrySchedule } from './docs/retry-schedule';
-import { benchPhases, requestFigures } from './docs/performance';
+import { benchPhases, coldFigures, requestFigures } from './docs/performance';
 import { CAPACITY_BLOCKS } from './capacity/tables';
 
 export const BLOCKS: Readonly<Record<string, BlockProducer>> = {
@@ -21,6 +21,8 @@ export const BLOCKS: Readonly<Record<string, BlockProducer>> = {
   'bench-phases': benchPhases,
   /** The request path's per-invocation figures the bench recorded (measurements/bench.json). */
   'bench-request-figures': requestFigures,
+  /** Each function's cold import over the SDK's floor, as the bench recorded it. */
+  'bench-cold-figures': coldFigures,
   /** The capacity model's tables (capacity-measured, -shape, -cost, -raising). */
   ...CAPACITY_BLOCKS,
 };

@@ -1,8 +1,8 @@
 /**
- * The figures the capacity model takes from the bench, as data: `measurements/bench.json`, which
- * `npm run bench -- --phases request,fan-out --write-measurements` rewrites, each part with the
- * machine, the Node and the time it was measured on. The model (lib/generators/capacity/) reads
- * it; the capacity page prints where it came from.
+ * The figures the capacity model and the performance page take from the bench, as data:
+ * `measurements/bench.json`, which `npm run bench -- --phases request,fan-out,cold
+ * --write-measurements` rewrites, each part with the machine, the Node and the time it was
+ * measured on. The model (lib/generators/capacity/) reads it; the pages print where it came from.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -39,6 +39,14 @@ const RequestCost = v.strictObject({
   units: Figure,
 });
 
+/** A cold start's extra over a baseline, alternated with it in one run: medians of per-pair differences. */
+const ColdExtra = v.strictObject({
+  /** Wall-clock time, ms. */
+  ms: v.number(),
+  /** CPU time of the process (all its threads), ms. */
+  cpuMs: v.number(),
+});
+
 const Measurements = v.strictObject({
   /** `--phases request`: each function on the request path, by its name in the registry. */
   request: v.strictObject({
@@ -47,6 +55,15 @@ const Measurements = v.strictObject({
   }),
   /** `--phases fan-out`: the fan-out's CPU per SendMessageBatch of ten, ms. */
   fanOut: v.strictObject({ ...MeasuredOn.entries, cpuMsPerCall: Figure }),
+  /**
+   * `--phases cold`, on Lambda's Node: the floor (the SDK's client alone) over a bare handler, and
+   * each function's import over the floor, each pair alternated in one run.
+   */
+  cold: v.strictObject({
+    ...MeasuredOn.entries,
+    floorOverBare: ColdExtra,
+    functions: v.record(v.string(), ColdExtra),
+  }),
 });
 export type Measurements = v.InferOutput<typeof Measurements>;
 /** A part of the file, which one phase writes. */
@@ -90,7 +107,8 @@ export function writeMeasurement<P extends MeasurementPart>(
   figures: Measurements[P],
   file = MEASUREMENTS_FILE,
 ): string {
-  const next = { ...readMeasurements(file), [part]: figures };
+  // The file as it is, not as checked: a part new to the file is written before it is read.
+  const next = { ...(JSON.parse(readFileSync(file, 'utf8')) as object), [part]: figures };
   v.parse(Measurements, next);
   // Two spaces a level, one member a line: the text Prettier leaves, as `npm run check` wants.
   writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);

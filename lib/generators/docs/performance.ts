@@ -1,6 +1,7 @@
 /**
  * The generated blocks of docs/performance.md: what each bench phase measures (from the phases
- * themselves) and the per-request figures the bench last recorded (`measurements/bench.json`).
+ * themselves), and the per-request and cold-start figures the bench last recorded
+ * (`measurements/bench.json`).
  */
 import { FUNCTIONS } from '../../definitions/functions';
 import { PHASES } from '../../lab/bench/phases';
@@ -37,5 +38,29 @@ export function requestFigures(): string {
     ),
     '',
     `The fan-out (\`${fanOut.command} --write-measurements\`, ${measuredOn(fanOut)}) spends ${fanOut.cpuMsPerCall} ms of CPU per SendMessageBatch of ten deliveries on one core; at ${n(FUNCTIONS['fan-out'].memorySize)} MB Lambda gives it one vCPU.`,
+  ].join('\n');
+}
+
+/** A signed difference in ms. */
+const signedMs = (value: number) => `${value >= 0 ? '+' : '-'}${Math.abs(value).toFixed(1)} ms`;
+
+/**
+ * Each function's cold import over the floor, in CPU time (all threads: what another load on the
+ * machine disturbs least) and as a share of what the floor itself costs over a bare handler.
+ */
+export function coldFigures(): string {
+  const { cold } = readMeasurements();
+  const floor = cold.floorOverBare.cpuMs;
+  return [
+    `Measured on ${measuredOn(cold)} by \`${cold.command} --write-measurements\`: fresh processes importing each bundle, alternated with the floor in one run, medians of the per-pair differences in CPU time. The floor itself costs ${signedMs(floor)} of CPU time over a bare handler on that machine.`,
+    '',
+    table(
+      ['function', 'CPU time over the floor', "share of the floor's own cost"],
+      Object.entries(cold.functions).map(([name, f]) => [
+        name,
+        signedMs(f.cpuMs),
+        `${Math.round((100 * f.cpuMs) / floor)} %`,
+      ]),
+    ),
   ].join('\n');
 }

@@ -11,7 +11,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -27,6 +27,7 @@ import {
   START_WRAPPER,
 } from '../../definitions/lambda-node';
 import { localWebhookEnvironment } from '../../npm-start/in-process';
+import { measuredHere, writeMeasurement } from '../measurements';
 import { firstEvent } from './events';
 import { startHttpsEngine } from './https-engine';
 import {
@@ -109,6 +110,12 @@ function largestInputs(metafile: Metafile, count = 4): string {
 /** A difference in ms with its sign. */
 const signed = (value: number) => `${value >= 0 ? '+' : ''}${ms(value)}`;
 
+/** A pair's extra as `measurements/bench.json` keeps it. */
+const extra = ({ wall, cpu }: { wall: PairFigures; cpu: PairFigures }) => ({
+  ms: Number(wall.extraMs.toFixed(2)),
+  cpuMs: Number(cpu.extraMs.toFixed(2)),
+});
+
 const figures = ({ wall, cpu }: { wall: PairFigures; cpu: PairFigures }) =>
   `${ms(wall.subjectMs)} vs bare ${ms(wall.baselineMs)}: +${ms(wall.extraMs)}, ${wall.ratio.toFixed(2)}× (CPU time +${ms(cpu.extraMs)}, ${cpu.ratio.toFixed(2)}×)`;
 
@@ -152,6 +159,7 @@ export const coldStart: BenchPhase = {
           `  the floor, the SDK alone (one document client as the functions make it, the functions' build): ${(floor.bytes / 1024).toFixed(1)} KiB`,
         );
         context.print(`    cold import: ${figures(floorImport)}`);
+        const overFloors: [string, ReturnType<typeof extra>][] = [];
         for (const fn of built) {
           const url = pathToFileURL(fn.file).href;
           // Lambda's runtime starts Node with these (the function through its start wrapper).
@@ -179,6 +187,7 @@ export const coldStart: BenchPhase = {
             context.print(
               `    over the floor: ${signed(overFloor.wall.extraMs)} (CPU time ${signed(overFloor.cpu.extraMs)})`,
             );
+            overFloors.push([fn.name, extra(overFloor)]);
             // As Lambda starts each (its runtime's flags, its client's built-ins first): a bare
             // handler as Lambda starts one, the function through its start wrapper; for what the
             // wrapper buys, the function without it; and like for like, both through it.
@@ -247,6 +256,14 @@ export const coldStart: BenchPhase = {
           }
         }
         context.print();
+        if (context.writeMeasurements && node === context.lambdaNode.path) {
+          const file = writeMeasurement('cold', {
+            ...measuredHere(`npm run bench -- --phases cold --runs ${context.runs}`, node),
+            floorOverBare: extra(floorImport),
+            functions: Object.fromEntries(overFloors),
+          });
+          context.print(`wrote ${relative(PROJECT_ROOT, file)}\n`);
+        }
       }
     } finally {
       await engine.close();

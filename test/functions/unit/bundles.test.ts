@@ -13,6 +13,13 @@ import { buildFunctions, bundleOutput, type BuiltFunction } from '../../../lib/d
 import { BANNED_MODULES, ESBUILD_OPTIONS, PROJECT_ROOT } from '../../../lib/definitions/bundling';
 import { FUNCTIONS, FUNCTION_NAMES } from '../../../lib/definitions/functions';
 import { lambdaNode } from '../../../lib/definitions/lambda-node';
+import { getDescription } from 'valibot';
+import {
+  NewPlant,
+  PlantPatch,
+  PlantReplacement,
+  StoredPlant,
+} from '../../../lambda/plants/schemas';
 
 /** The bundle's inputs that contribute bytes, matched against the banned list. */
 function bannedInputs(metafile: Metafile): string[] {
@@ -96,4 +103,19 @@ it('the guard sees a banned module: without the aliases, event streams enter the
     logLevel: 'error',
   });
   expect(bannedInputs(result.metafile).some((path) => path.includes('event-streams'))).toBe(true);
+});
+
+/** A schema's description as a minified bundle spells it: its first words, without quotes. */
+const described = (schema: Parameters<typeof getDescription>[0]) =>
+  (getDescription(schema) ?? '').slice(0, 30);
+
+it.each([
+  ['create-plant', [NewPlant], [PlantPatch, PlantReplacement]],
+  ['update-plant', [PlantReplacement], [NewPlant, PlantPatch]],
+  ['patch-plant', [PlantPatch], [NewPlant, PlantReplacement]],
+  ['get-plant', [StoredPlant], [NewPlant, PlantPatch, PlantReplacement]],
+] as const)('%s carries the schemas it validates with, not the others', (name, used, unused) => {
+  const code = readFileSync(built.find((fn) => fn.name === name)!.file, 'utf8');
+  for (const schema of used) expect(code).toContain(described(schema));
+  for (const schema of unused) expect(code).not.toContain(described(schema));
 });

@@ -56,3 +56,18 @@ it('refuses a file without the machine or with a negative figure, naming where',
     new RegExp(`^${file}: request.cpuModel: .*; fanOut.cpuMsPerCall: `),
   );
 });
+
+it('writes a part the file does not hold yet, and reads it back checked', () => {
+  const without = JSON.parse(readFileSync(file, 'utf8'));
+  delete without.cold;
+  writeFileSync(file, JSON.stringify(without));
+  expect(() => readMeasurements(file)).toThrow(/cold/);
+  const cold = {
+    ...measuredHere('npm run bench -- --phases cold --runs 30'),
+    floorOverBare: { ms: 20.6, cpuMs: 18.2 },
+    functions: { 'create-plant': { ms: 2.5, cpuMs: -0.4 } },
+  };
+  writeMeasurement('cold', cold, file);
+  expect(readMeasurements(file).cold).toEqual(cold);
+  expect(readMeasurements(file).request).toEqual(without.request);
+});
