@@ -208,7 +208,11 @@ async function decide(
     };
   } catch (error) {
     if (!(error instanceof OurFailure)) throw error;
-    const next = { step: 'again-in', seconds: ourRetrySeconds(receiveCount) } as const;
+    // Our outage lasts as long whatever the receivers' schedule is scaled to: the local queue
+    // scales the wait it is asked for, so a scaled run asks for the real pause over the scale
+    // (the safety net's receives must not run out in seconds of a busy machine's stalls).
+    const seconds = Math.ceil(ourRetrySeconds(receiveCount) / (deps.scale ?? 1));
+    const next = { step: 'again-in', seconds } as const;
     return { outcome: 'failed', next, failure: error, ...about };
   }
 }

@@ -5,7 +5,8 @@
  * subscriber per batch and sandbox, and the signatures of a rotation (verified by the
  * `standardwebhooks` package with either secret).
  */
-import type { Context, SQSEvent } from 'aws-lambda';
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { deliver } from '../../../lambda/deliver/deliver';
 import { Webhook } from 'standardwebhooks';
 import { makeDeliverHandler, type DeliverHandlerDeps } from '../../../lambda/deliver/handler';
 import { PUBLIC_ONLY } from '../../../lambda/webhook/address-policy';
@@ -182,6 +183,27 @@ it.each([
   // Soon (on our own clock, not the receiver's schedule), and the message keeps attempt 3.
   expect(h.visibility).toHaveLength(1);
   expect(h.visibility[0]![1]).toBeLessThanOrEqual(300);
+});
+
+it('at a scaled schedule, our own failure still pauses for real time: the queue scales the wait it is asked', async () => {
+  const scale = 0.0001;
+  const outcome = await deliver(record({ subscriberId: 'sub_a' }) as unknown as SQSRecord, {
+    subscriptions: {
+      get: async () => {
+        throw new Error('store unavailable'); // injected
+      },
+    },
+    secrets: new OpenedSecrets(TEST_SECRET_BOX),
+    policy: PUBLIC_ONLY,
+    now: () => NOW,
+    scale,
+  });
+  expect(outcome.outcome).toBe('failed');
+  // The first pause is 5 s ± its jitter, as the queue will count it once scaled.
+  const next = outcome.next as { step: string; seconds: number };
+  expect(next.step).toBe('again-in');
+  expect(next.seconds * scale).toBeGreaterThanOrEqual(4);
+  expect(next.seconds * scale).toBeLessThanOrEqual(6.1);
 });
 
 it('when the queue itself is out of reach the message comes back unchanged (its count is in the body)', async () => {
