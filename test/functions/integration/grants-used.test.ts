@@ -20,8 +20,6 @@ import { cliEnvironment, useLocalService } from '../../support/local-service';
 import { runCommand } from '../../support/run-cli';
 import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
 
-jest.setTimeout(240_000);
-
 const SCALE = 0.00001;
 const registry = useLocalService('grants-used', { webhookRetryScale: SCALE });
 const probe = useLocalService('grants-probe', {

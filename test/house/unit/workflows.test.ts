@@ -141,7 +141,7 @@ describe('CI', () => {
     );
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain('no Chromium at /nonexistent/chromium in CI');
-  }, 150_000);
+  }, 300_000);
 });
 
 describe('Deploy', () => {

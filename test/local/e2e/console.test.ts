@@ -19,8 +19,6 @@ import { cliEnvironment, sendAsDev, useLocalService } from '../../support/local-
 import { runCommand } from '../../support/run-cli';
 import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
 
-jest.setTimeout(240_000);
-
 const ROOT = join(__dirname, '../../..');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const ID = '9007199254740993';

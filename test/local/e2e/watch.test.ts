@@ -200,6 +200,5 @@ describe('follows every way a file is saved, several times in a row', () => {
       git('checkout', '-q', 'two', '--', 'lambda/http/json.ts');
       await served('branch two');
     }
-    // Bounds against a hang: twelve rebuilds beside a busy machine's other work take minutes.
-  }, 600_000);
+  }, 600_000); // a bound against a hang: twelve rebuilds beside CPU burners take minutes
 });

@@ -9,11 +9,13 @@ import { useLocalService } from '../../support/local-service';
 const service = useLocalService('adversarial');
 
 /**
- * POSTs `body`; a 503 (the engine, in this process, starved by the burst's sandboxes on a busy
- * machine) is retried as the contract tells a client to: a create is safe to repeat.
+ * POSTs `body`. The function's 503 (the engine, in this process, starved by the burst's sandboxes
+ * on a busy machine) is retried after its `Retry-After`, as the contract tells a client to (a
+ * create is safe to repeat), a few times at most; any other answer, the gateway's own 503
+ * included, is the answer.
  */
 async function post(body: string) {
-  for (;;) {
+  for (let tries = 1; ; tries++) {
     const response = await fetch(`${service.url}/plants`, {
       method: 'POST',
       headers: {
@@ -23,7 +25,11 @@ async function post(body: string) {
       body,
     });
     const json = (await response.json()) as Record<string, unknown>;
-    if (response.status !== 503) return { status: response.status, json };
+    const retryAfter = Number(response.headers.get('retry-after'));
+    if (json.error !== 503 || !(retryAfter > 0) || tries === 5) {
+      return { status: response.status, json };
+    }
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
   }
 }
 

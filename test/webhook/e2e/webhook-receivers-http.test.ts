@@ -177,6 +177,7 @@ it('never starts more than its rate a second to a rate-limited receiver, loses n
     new Set(ids),
   );
   // Waiting for the rate spends no attempt: each plant arrived once, at its first attempt.
+  expect(limited.received).toHaveLength(ids.length);
   expect(limited.received.every((r) => r.attempt === '1' && r.answered === 204)).toBe(true);
   expect((await deadLetters()).filter((l) => l[1] === subscriberId)).toEqual([]);
   // The pace is kept where it is decided, the deliverer's starts, as its log lines say them
