@@ -55,7 +55,13 @@ export async function seedPlants(
         );
       }
     }
-    const table = new PlantsTable(makeDocumentClient(target.config), PLANTS_TABLE.localName);
+    // A command may wait for a busy engine: not the functions' 2 s budget, nor one attempt.
+    const client = makeDocumentClient({
+      ...target.config,
+      maxAttempts: 3,
+      requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
+    });
+    const table = new PlantsTable(client, PLANTS_TABLE.localName);
     for (const plant of plants) await createPlant(table, plant, 'operator (npm run state)');
     return `seeded ${plants.length} plant${plants.length === 1 ? '' : 's'} from ${file}`;
   });
