@@ -3,22 +3,16 @@
  * which docs/reference/settings.md is generated from: every key defined is read, and no other.
  * (A key read but not defined fails tsc: `context` takes a `ContextKey`.)
  */
-import { App } from 'aws-cdk-lib';
 import { CDK_CONTEXT } from '../../lib/definitions/settings';
 import { addPlantStore } from '../../lib/infra/app';
-import { appFolder, CDK_CONTEXT as CDK_JSON } from '../support/cdk-app';
+import { testApp } from '../support/cdk-app';
 
 it('addPlantStore reads every context key defined, and no other of its own', () => {
-  const app = new App({
-    outdir: appFolder(),
-    context: {
-      ...CDK_JSON,
-      'aws:cdk:bundling-stacks': [],
-      // A repository, so that the keys read only with one are read too.
-      githubRepository: 'octo-org/plant-store',
-      githubOwnerId: '1',
-      githubRepositoryId: '2',
-    },
+  const app = testApp({
+    // A repository, so that the keys read only with one are read too.
+    githubRepository: 'octo-org/plant-store',
+    githubOwnerId: '1',
+    githubRepositoryId: '2',
   });
   const read = new Set<string>();
   const tryGetContext = app.node.tryGetContext.bind(app.node);

@@ -5,11 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App, CfnResource, Stack, Validations } from 'aws-cdk-lib';
+import { CfnResource, Stack, Validations } from 'aws-cdk-lib';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { createRequire } from 'node:module';
-import { CDK_CONTEXT, appFolder, synthApp } from '../support/cdk-app';
+import { synthApp, testApp } from '../support/cdk-app';
 
 describe('CloudFormation validation and cdk-nag', () => {
   // aws-cdk-lib bundles the validator it runs at synth; the test asks it directly as well.
@@ -32,10 +32,15 @@ describe('CloudFormation validation and cdk-nag', () => {
     { stage: 'dev' },
     { stage: 'prod', alarmEmail: 'ops@example.com' },
     { webhookStaticIps: 'true' },
-  ])('finds nothing in the template synthesized with %p', (context) => {
+    { stage: 'prod', capacity: '100k' },
+    // The deploy roles' stacks too (the report covers every stack of the app).
+    { githubRepository: 'octo-org/plant-store', githubOwnerId: '1', githubRepositoryId: '2' },
+  ])('finds nothing in the templates synthesized with %p', (context) => {
     // synth throws on any cdk-nag finding or CloudFormation validation error (cdk.json's
-    // @aws-cdk/core:validateAgainstDefaultRules), and writes the validator's report.
-    const { stack, outdir: dir } = synthApp(context);
+    // @aws-cdk/core:validateAgainstDefaultRules), and writes the validator's report. The other
+    // suites leave the validation off (it never changes a template); these are the app's
+    // configurations, each stage and option a deploy can take.
+    const { stack, outdir: dir } = synthApp(context, { validate: true });
     const report = JSON.parse(readFileSync(join(dir, 'validation-report.json'), 'utf8'));
     expect(report.pluginReports.flatMap((r: { violations: unknown[] }) => r.violations)).toEqual(
       [],
@@ -55,7 +60,7 @@ describe('CloudFormation validation and cdk-nag', () => {
 
   /** A throwaway app with the project's context and checks, holding one broken construct. */
   function brokenApp(build: (stack: Stack) => void) {
-    const app = new App({ outdir: appFolder(), context: CDK_CONTEXT });
+    const app = testApp({}, { validate: true });
     build(new Stack(app, 'Broken'));
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     return app;

@@ -2,26 +2,16 @@
  * Fixed source addresses (`-c webhookStaticIps=true`): the functions that reach outside AWS run
  * in private subnets whose only way out is a NAT gateway with an Elastic IP of the stack, the
  * addresses are an output, and the default deploy has no VPC at all. Synthesized as `cdk synth`
- * does (lib/infra/app.ts, cdk.json's context), bundling skipped; deploy.test.ts runs CloudFormation's
- * validation and cdk-nag on both.
+ * does (lib/infra/app.ts, cdk.json's context), bundling skipped; deploy-validation.test.ts runs
+ * CloudFormation's validation and cdk-nag on both.
  */
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { FUNCTIONS, FUNCTION_NAMES } from '../../lib/definitions/functions';
 import { addPlantStore } from '../../lib/infra/app';
-
-const CONTEXT = JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')).context;
-const outdir = mkdtempSync(join(tmpdir(), 'plant-store-egress-'));
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+import { testApp } from '../support/cdk-app';
 
 function synth(context: Record<string, string>): Template {
-  const app = new App({
-    outdir: mkdtempSync(join(outdir, 'app-')),
-    context: { ...CONTEXT, 'aws:cdk:bundling-stacks': [], ...context },
-  });
+  const app = testApp(context);
   const stack = addPlantStore(app);
   app.synth();
   return Template.fromStack(stack);

@@ -5,11 +5,7 @@
  * retains every table and key. The comparison is shown to catch each of those on a mutated
  * template, the plants table's key type first.
  */
-import { App } from 'aws-cdk-lib';
 import { Template as Assertions } from 'aws-cdk-lib/assertions';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { STREAM_FILTER_PATTERN } from '../../lib/definitions/webhooks';
 import { addPlantStore } from '../../lib/infra/app';
 import { PLANTS_BY_TAG_INDEX } from '../../lambda/aws/tables';
@@ -21,23 +17,14 @@ import {
   type Finding,
   type Template,
 } from '../../lib/release/stateful';
+import { appFolder, testApp } from '../support/cdk-app';
 
 // JSON documents changed freely in place, as openapi.test.ts does.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Doc = any;
-const CONTEXT = JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')).context;
-const temporary: string[] = [];
-afterAll(() => {
-  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
-});
-
 /** One kept stack as the app synthesizes it now (bundling skipped: code is not compared). */
 function synthesize(context: Record<string, string>): Template {
-  temporary.push(mkdtempSync(join(tmpdir(), 'plant-store-upgrade-')));
-  const app = new App({
-    outdir: temporary.at(-1)!,
-    context: { ...CONTEXT, 'aws:cdk:bundling-stacks': [], ...context },
-  });
+  const app = testApp(context, { outdir: appFolder('plant-store-upgrade-') });
   const stack = addPlantStore(app);
   app.synth();
   return Assertions.fromStack(stack).toJSON() as Template;

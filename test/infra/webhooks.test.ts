@@ -3,10 +3,7 @@
  * filter, the queues, the dead-letter alarm metric, least-privilege IAM (cdk-nag runs on the
  * whole stack in stack.test.ts).
  */
-import { App, DefaultStackSynthesizer, Stack } from 'aws-cdk-lib';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { DefaultStackSynthesizer, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -15,6 +12,7 @@ import { DELIVERY_SOURCE, STREAM_SOURCE } from '../../lib/definitions/webhooks';
 import { TOMBSTONE_DAYS } from '../../lambda/plants/item';
 import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { FUNCTIONS } from '../../lib/definitions/functions';
+import { testApp } from '../support/cdk-app';
 import { keyPolicy } from '../../lib/definitions/policies';
 import { bootstrapRoleArn } from '../../lib/infra/bootstrap';
 import { PolicyDocument } from 'aws-cdk-lib/aws-iam';
@@ -24,12 +22,8 @@ import {
   SAFETY_RECEIVE_COUNT,
 } from '../../lambda/webhook/schedule';
 
-// Synthesis writes to an output folder: one temporary folder, removed after the suite.
-const outdir = mkdtempSync(join(tmpdir(), 'plant-store-webhooks-cdk-'));
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
-
 function build(stream = true, qualifier?: string) {
-  const app = new App({ outdir: mkdtempSync(join(outdir, 'app-')) });
+  const app = testApp();
   const stack = new Stack(app, 'Test', {
     synthesizer: qualifier ? new DefaultStackSynthesizer({ qualifier }) : undefined,
   });

@@ -3,41 +3,22 @@
  * AwsSolutions checks, which fail the synth on any unacknowledged finding), in temporary folders
  * removed after the suite that imports this.
  */
-import { App, Validations } from 'aws-cdk-lib';
+import { Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PlantStoreStack, type PlantStoreStackProps } from '../../lib/infra/plant-store-stack';
-
-/** The feature flags `cdk synth` reads from cdk.json, so that the template tested is the one deployed. */
-const CONTEXT = JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')).context;
-
-const temporary: string[] = [];
-afterAll(() => {
-  for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { appFolder, testApp, type TestAppOptions } from './cdk-app';
 
 /** A temporary folder, removed after the suite. */
-export function tempDir(prefix: string): string {
-  temporary.push(mkdtempSync(join(tmpdir(), prefix)));
-  return temporary.at(-1)!;
-}
+export const tempDir = appFolder;
 
-/**
- * The stack with `props`, and the folder its assembly was written to. `bundle`: the functions
- * bundled as `cdk synth` does (seconds each on a busy machine), for the tests that read the
- * assets; otherwise bundling is skipped (context `aws:cdk:bundling-stacks: []`), which changes
- * no resource.
- */
+/** The stack with `props`, and the folder its assembly was written to. */
 export function synthStack(
   props: PlantStoreStackProps = {},
-  { bundle = false } = {},
+  options: Omit<TestAppOptions, 'outdir'> = {},
 ): { template: Template; outdir: string; stack: PlantStoreStack } {
-  const outdir = tempDir('plant-store-cdk-');
-  const context = bundle ? CONTEXT : { ...CONTEXT, 'aws:cdk:bundling-stacks': [] };
-  const app = new App({ outdir, context });
+  const app = testApp({}, options);
+  const outdir = app.outdir;
   // Synthesis writes nothing on stderr but CDK's own note before it bundles each function.
   const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
   try {

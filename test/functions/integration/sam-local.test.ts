@@ -8,7 +8,6 @@
  * and the subscriber the deliver event names is added with `npm run webhook -- add --id`.
  */
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { App } from 'aws-cdk-lib';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,12 +34,12 @@ import {
   localWebhookEnvironment,
   startEngineWithQueues,
 } from '../../../lib/local/webhooks';
+import { testApp } from '../../support/cdk-app';
 import { runWebhookCli } from '../../../lib/operator/webhook/cli';
 import { listen, type Listener } from '../../../lib/operator/webhook/listen';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '../../..');
-const CONTEXT = JSON.parse(readFileSync(join(ROOT, 'cdk.json'), 'utf8')).context;
 const event = (name: string) =>
   JSON.parse(readFileSync(join(ROOT, 'events', `${name}.json`), 'utf8'));
 const samEnv = (file: string) =>
@@ -84,10 +83,8 @@ let receiver: Listener;
 const received: string[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'plant-store-sam-'));
-  const app = new App({
-    outdir: join(dir, 'cdk.out'),
-    context: {
-      ...CONTEXT,
+  const app = testApp(
+    {
       dynamoDbEndpoint: SAM_ENDPOINT,
       // As docs/guides/local-development.md: functions for this machine's processor (x86_64 here, arm64 deployed).
       lambdaArch: 'host',
@@ -95,7 +92,8 @@ beforeAll(async () => {
       'aws:cdk:enable-path-metadata': true,
       'aws:cdk:enable-asset-metadata': true,
     },
-  });
+    { bundle: true, outdir: join(dir, 'cdk.out') },
+  );
   // CDK announces each bundling on stderr; the test needs none of it.
   const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
   let stack: ReturnType<typeof addPlantStore>;
