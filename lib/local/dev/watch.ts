@@ -5,7 +5,14 @@
  * only the bundles whose output changed, and a change to `lib/definitions/api.ts` is reported so that the
  * runtime can restart its gateway. A failed build is printed and changes nothing.
  */
-import { build, context, formatMessages, type BuildContext, type Message } from 'esbuild';
+import {
+  build,
+  context,
+  formatMessages,
+  type BuildContext,
+  type BuildOptions,
+  type Message,
+} from 'esbuild';
 import { watch } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -13,6 +20,7 @@ import { allFunctionsBuildOptions } from '../../definitions/build';
 import { PROJECT_ROOT } from '../../definitions/bundling';
 import type { ApiDefinition } from '../../definitions/api';
 import { FUNCTIONS, type FunctionName } from '../../definitions/functions';
+import { readCachedBuild, writeCachedBuild, type CachedBuild } from './bundle-cache';
 import { watchTree } from './tree-watch';
 
 /** What the runtime does with builds and changes. */
@@ -65,24 +73,35 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
       },
     ]),
   );
-  const ctx = await context({
+  const buildOptions: BuildOptions = {
     ...allFunctionsBuildOptions(options.names, options.outdir, {
       sourceMaps: options.sourceMaps,
     }),
     write: false,
     logLevel: 'silent',
-  });
-  const first = await rebuild(ctx, bundles).catch(async (error: unknown) => {
-    await ctx.dispose();
-    throw error;
-  });
+  };
+  // The incremental context, made for the first build the cache cannot give (esbuild's service
+  // then stays up while watching).
+  let ctx: BuildContext | undefined;
+  const rebuild = async (): Promise<Rebuilt> => {
+    ctx ??= await context(buildOptions);
+    const built = await runBuild(ctx, buildOptions);
+    return 'errors' in built ? built : apply(built, bundles);
+  };
+  const cached = await readCachedBuild(buildOptions);
+  const first: Rebuilt = cached
+    ? await apply(cached, bundles)
+    : await rebuild().catch(async (error: unknown) => {
+        await ctx?.dispose();
+        throw error;
+      });
   if (first.errors) {
-    await ctx.dispose();
+    await ctx?.dispose();
     throw new Error(`building the functions failed: ${oneLine(first.errors[0]!)}`);
   }
   const files = () => new Map([...bundles].map(([name, bundle]) => [name, bundle.file]));
   if (!options.watch) {
-    await ctx.dispose();
+    await ctx?.dispose();
     return { files: files(), settled: async () => undefined, close: async () => undefined };
   }
 
@@ -132,7 +151,7 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
       .map(([name]) => name);
     if (affected.length === 0 && !(failed && paths.length > 0)) return;
     const started = performance.now();
-    const result = await rebuild(ctx, bundles);
+    const result = await rebuild();
     if (result.errors) {
       failed = true;
       const text = await formatMessages(result.errors, { kind: 'error', color: false });
@@ -176,16 +195,19 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
       clearTimeout(timer);
       await running;
       pending?.resolve();
-      await ctx.dispose();
+      await ctx?.dispose();
     },
   };
 }
 
 /**
- * Rebuilds all bundles in one go and writes those whose output changed (each by rename, so that a
- * sandbox starting meanwhile reads the old file or the new one, never half of one).
+ * Builds all bundles in one go; a successful build is kept in the cache for the next run with
+ * the same options and inputs.
  */
-async function rebuild(ctx: BuildContext, bundles: Map<FunctionName, Bundle>): Promise<Rebuilt> {
+async function runBuild(
+  ctx: BuildContext,
+  options: BuildOptions,
+): Promise<CachedBuild | { errors: Message[] }> {
   let result;
   try {
     result = await ctx.rebuild();
@@ -193,13 +215,24 @@ async function rebuild(ctx: BuildContext, bundles: Map<FunctionName, Bundle>): P
     const errors = (error as { errors?: Message[] }).errors;
     return { errors: errors?.length ? errors : [{ text: String(error) } as Message] };
   }
-  const outputs = new Map(result.outputFiles!.map((file) => [resolve(file.path), file.contents]));
-  const inputs = new Map(
-    Object.entries(result.metafile!.outputs).map(([path, output]) => [
-      resolve(PROJECT_ROOT, path),
-      Object.keys(output.inputs).map((input) => resolve(PROJECT_ROOT, input)),
-    ]),
-  );
+  await writeCachedBuild(options, { outputFiles: result.outputFiles!, metafile: result.metafile! });
+  return {
+    outputs: new Map(result.outputFiles!.map((file) => [resolve(file.path), file.contents])),
+    inputs: new Map(
+      Object.entries(result.metafile!.outputs).map(([path, output]) => [
+        resolve(PROJECT_ROOT, path),
+        Object.keys(output.inputs).map((input) => resolve(PROJECT_ROOT, input)),
+      ]),
+    ),
+  };
+}
+
+/**
+ * Writes the bundles whose output changed (each by rename, so that a sandbox starting meanwhile
+ * reads the old file or the new one, never half of one).
+ */
+async function apply(built: CachedBuild, bundles: Map<FunctionName, Bundle>): Promise<Rebuilt> {
+  const { outputs, inputs } = built;
   const changed: FunctionName[] = [];
   for (const [name, bundle] of bundles) {
     const code = outputs.get(bundle.file);
