@@ -198,12 +198,19 @@ describe('tokens', () => {
     const revocable = created.stdout.trim();
     const tokenId = /tokenId (\S+)/.exec(created.stderr)![1]!;
     const auth = { authorization: `Bearer ${revocable}` };
+    // The decision is cached when the authorizer answers, after this instant: until this instant
+    // plus the TTL, the gateway must still let the revoked token through.
+    const cachedAfter = performance.now();
     expect((await post('{"id":700,"name":"r"}', auth)).status).toBe(200);
     // The CLI's own code, in-process: a child process can take longer than the 1 s TTL to start
     // on a loaded machine, and the cache, not the CLI, is what this test is about.
     const io = { out: () => undefined, err: () => undefined, env: cliEnvironment() };
     expect(await runTokenCli(['revoke', tokenId], io)).toBe(0);
-    expect((await post('{"id":700,"name":"r"}', auth)).status).toBe(200);
+    const afterRevoke = await post('{"id":700,"name":"r"}', auth);
+    // On a machine too busy to revoke and ask again within the TTL, the cache may rightly have
+    // let the decision go: then 403 is the answer too.
+    const allowed = performance.now() < cachedAfter + 1_000 ? [200] : [200, 403];
+    expect(allowed).toContain(afterRevoke.status);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect(await post('{"id":700,"name":"r"}', auth)).toMatchObject({
       status: 403,
