@@ -40,6 +40,8 @@ module.exports = {
   // alone: the webhook isolation suite counts by the order of events, not a 10 s budget, since
   // its budget failed beside another suite. `npx jest --maxWorkers=1` runs them in band.
   maxWorkers: Math.max(2, availableParallelism()),
+  // Longest first, guessing from a suite's kind before Jest has timed it (test/support/sequencer.js).
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   // After the summary: how long the run took, and its slowest suites.
   reporters: ['default', '<rootDir>/test/support/slowest-suites-reporter.js'],
   // Functions log a JSON line per request; `npx jest --silent=false` shows them.

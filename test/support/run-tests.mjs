@@ -1,0 +1,42 @@
+/**
+ * `npm test`: `npm run check` (types, lint, format, generated files) and jest side by side, then
+ * the checks' output after jest's summary. The checks are one-threaded tools that took over a
+ * minute one after another, while the suites leave a core idle as they wait on sockets and child
+ * processes. Either failing fails the run. Arguments go to jest (`npm test -- test/plants`).
+ * (Plain JavaScript: it runs before anything is built.)
+ */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+
+/** Runs a child to its end; resolves with its exit code (1 for a signal). */
+function finished(child) {
+  return new Promise((resolve) => {
+    child.once('error', () => resolve(1));
+    child.once('close', (code) => resolve(code ?? 1));
+  });
+}
+
+const started = performance.now();
+const check = spawn('npm', ['run', '--silent', 'check'], { stdio: ['ignore', 'pipe', 'pipe'] });
+let checkOutput = '';
+check.stdout.on('data', (chunk) => (checkOutput += chunk));
+check.stderr.on('data', (chunk) => (checkOutput += chunk));
+const checked = finished(check).then((code) => ({
+  code,
+  seconds: (performance.now() - started) / 1000,
+}));
+
+const jestBin = createRequire(import.meta.url).resolve('jest/bin/jest');
+const jestCode = await finished(
+  spawn(process.execPath, [jestBin, ...process.argv.slice(2)], { stdio: 'inherit' }),
+);
+const { code: checkCode, seconds } = await checked;
+
+process.stdout.write(checkOutput);
+console.log(
+  checkCode === 0
+    ? `npm run check passed (${seconds.toFixed(1)} s, beside jest)`
+    : `npm run check failed (exit code ${checkCode}): its output is above`,
+);
+process.exitCode = checkCode !== 0 ? checkCode : jestCode;
