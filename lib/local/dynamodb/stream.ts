@@ -7,9 +7,9 @@
  * Records are consumed one batch at a time in the order they were made (so per item too), as a
  * stream shard is.
  */
-import { randomBytes } from 'node:crypto';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { passesStreamFilter, STREAM_SOURCE } from '../../definitions/webhooks';
+import { randomText } from '../process/random-ids';
 import type { ItemChange } from './item-changes';
 
 /** How the stream hands batches to the fan-out. */
@@ -54,7 +54,7 @@ export class LocalStream {
   private append({ keys, oldItem, newItem }: ItemChange): void {
     const eventName = !oldItem ? 'INSERT' : newItem ? 'MODIFY' : 'REMOVE';
     const record = {
-      eventID: randomBytes(16).toString('hex'),
+      eventID: randomText(16, 'hex'),
       eventName,
       eventVersion: '1.1',
       eventSource: 'aws:dynamodb',

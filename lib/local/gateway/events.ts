@@ -2,8 +2,8 @@
  * The payload 2.0 events: the parts the authorizer's REQUEST event and the integration event
  * share, built before the body is read, and the integration's body fields.
  */
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { randomText } from '../process/random-ids';
 import type { RouteMatch } from './router';
 
 /** The request target as sent: the path and the query string without its `?`. */
@@ -124,5 +124,5 @@ function formatTime(date: Date): string {
 
 /** An id shaped like API Gateway's (`ZqwS2gQ6DoEEMhw=`). */
 export function newRequestId(): string {
-  return `${randomBytes(10).toString('base64').slice(0, 14)}=`;
+  return `${randomText(10, 'base64').slice(0, 14)}=`;
 }
