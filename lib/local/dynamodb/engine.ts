@@ -258,11 +258,13 @@ function guardFromWebPages(
 ): void {
   const listeners = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
+  // The port the engine listens on, read once: a request only comes once it listens.
+  let port: number | undefined;
   server.on('request', (req, res) => {
     // The answer's Date is the clock the gate checks signatures by (the SDK corrects its own by
     // it, as against AWS): one clock, also when a test fakes it in this process.
     res.setHeader('date', new Date().toUTCString());
-    const port = (server.address() as AddressInfo).port;
+    port ??= (server.address() as AddressInfo).port;
     const reason = refusal(req.method, req.headers, port, hostNames);
     if (reason === undefined) {
       account.gate.handle(req, res, (allowed) =>
