@@ -1,6 +1,7 @@
 /** Every bench phase, in the order `npm run bench` runs them; a new phase is one entry here. */
 import { bundlingVariants } from './bundling-variants';
 import { coldStart } from './cold-start';
+import { cpuPerRequest } from './cpu-per-request';
 import { fanOutThroughput } from './fan-out';
 import { handlerOverhead } from './handler-overhead';
 import { load } from './load';
@@ -36,6 +37,7 @@ export const PHASES: readonly BenchPhase[] = [
   handlerOverhead,
   parseTime,
   load,
+  cpuPerRequest,
   localRuntime,
   watchReload,
   bundlingVariants,

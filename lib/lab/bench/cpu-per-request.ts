@@ -1,0 +1,149 @@
+/**
+ * What a request costs `npm start` in CPU time, by process role: the runtime (gateway, engine,
+ * IAM, the pools) and each function's sandboxes, under a fixed number of distinct creates at 1
+ * and at 16 keep-alive connections (the authorizer cache off, so it runs on every request).
+ * CPU time (Linux `/proc/<pid>/stat`, user + system) holds on a busy machine where requests a
+ * second do not: other processes slow each request's wall time, not the work it takes.
+ */
+import autocannon from 'autocannon';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { untilRecorded } from '../../npm-start/find';
+import { freePort } from '../../npm-start/in-process';
+import { spawnNpmStart } from '../../npm-start/spawn';
+import { untilReady } from './load';
+import { roleOf } from './memory';
+import type { BenchContext, BenchPhase } from './phase';
+
+/** Linux's clock ticks a second (USER_HZ), the unit of `/proc/<pid>/stat`'s CPU times. */
+const TICKS_PER_SECOND = 100;
+
+/** Creates per figure: enough that a clock tick (10 ms) is a hundredth of a ms a request. */
+const REQUESTS = 1_500;
+
+/** Creates before each figure, at its number of connections. */
+const WARM_UP_REQUESTS = 300;
+
+function read(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined; // the process has exited
+  }
+}
+
+/** The CPU time (ms) of every process of the tree rooted at `root`, by pid, with its role. */
+export function cpuOfTree(root: number): Map<number, { role: string; ms: number }> {
+  const children = new Map<number, number[]>();
+  const stats = new Map<number, string[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = read(`/proc/${entry}/stat`);
+    if (!stat) continue;
+    // The fields after the command name (which may hold spaces): state, ppid, ...
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    stats.set(Number(entry), fields);
+    const ppid = Number(fields[1]);
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  }
+  const found = new Map<number, { role: string; ms: number }>();
+  const visit = (pid: number) => {
+    const fields = stats.get(pid);
+    if (fields) {
+      // utime and stime, the 14th and 15th fields of the line.
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      const role = roleOf(read(`/proc/${pid}/cmdline`) ?? '', read(`/proc/${pid}/environ`) ?? '');
+      found.set(pid, { role, ms: (ticks * 1000) / TICKS_PER_SECOND });
+    }
+    for (const child of children.get(pid) ?? []) visit(child);
+  };
+  visit(root);
+  return found;
+}
+
+/** The CPU per request of each role between two readings, and the sandboxes that did work. */
+function perRequest(
+  before: Map<number, { role: string; ms: number }>,
+  after: Map<number, { role: string; ms: number }>,
+  requests: number,
+) {
+  const byRole = new Map<string, number>();
+  let sandboxesMs = 0;
+  let working = 0;
+  let started = 0;
+  for (const [pid, { role, ms }] of after) {
+    const used = ms - (before.get(pid)?.ms ?? 0);
+    byRole.set(role, (byRole.get(role) ?? 0) + used);
+    if (role.startsWith('sandbox')) {
+      sandboxesMs += used;
+      if (used > 0) working++;
+      if (!before.has(pid)) started++;
+    }
+  }
+  return { byRole, sandboxes: sandboxesMs / requests, working, started, requests };
+}
+
+/** The phase. */
+export const cpuPerRequest: BenchPhase = {
+  name: 'cpu',
+  description: "npm start's CPU per request by process (runtime, each function's sandboxes)",
+  async run({ dir, print }: BenchContext) {
+    const dataDir = join(dir, 'cpu-data');
+    const port = await freePort();
+    const npmStart = spawnNpmStart({
+      env: {
+        PORT: String(port),
+        PLANT_STORE_DB_PORT: String(await freePort()),
+        PLANT_STORE_DATA_DIR: dataDir,
+        PLANT_STORE_AUTH_CACHE_TTL: '0',
+      },
+      measured: true,
+    });
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      await untilRecorded(dataDir, () => npmStart.child.exitCode !== null);
+      const token = await untilReady(url, npmStart.child, dataDir);
+      let id = Date.now() * 1000;
+      const creates = (connections: number, amount: number) =>
+        autocannon({
+          url,
+          connections,
+          amount,
+          requests: [
+            {
+              method: 'POST',
+              path: '/plants',
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+              setupRequest: (request) => ({
+                ...request,
+                body: `{"id":${id++},"name":"Cpu","tag":"bench"}`,
+              }),
+            },
+          ],
+        });
+      // The pools grow to what 16 connections need first, and each figure follows a run of its
+      // own load: the figures are the steady state's, not the pools' growth.
+      await creates(16, REQUESTS);
+      print(
+        `npm start's CPU per request (${REQUESTS} distinct creates per figure, authorizer cache off, CPU time of each process of its tree; ms a request):`,
+      );
+      for (const connections of [1, 16, 1, 16]) {
+        await creates(connections, WARM_UP_REQUESTS);
+        const before = cpuOfTree(npmStart.child.pid!);
+        const result = await creates(connections, REQUESTS);
+        const figures = perRequest(before, cpuOfTree(npmStart.child.pid!), result.requests.total);
+        const roles = [...figures.byRole]
+          .filter(([, ms]) => ms > 0)
+          .sort(([, a], [, b]) => b - a)
+          .map(([role, ms]) => `${role} ${(ms / figures.requests).toFixed(2)}`);
+        const failed = result.non2xx + result.errors + result.timeouts;
+        print(
+          `  ${String(connections).padStart(2)} connection${connections === 1 ? ' ' : 's'}: sandboxes ${figures.sandboxes.toFixed(2)} (${figures.working} at work, ${figures.started} started); ${roles.join(', ')}; ${failed} failed`,
+        );
+      }
+      print();
+    } finally {
+      await npmStart.stop();
+    }
+  },
+};
