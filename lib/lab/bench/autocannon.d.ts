@@ -19,6 +19,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests to send in all, instead of a duration. */
+    amount?: number;
     method?: string;
     headers?: Record<string, string>;
     requests?: Request[];
