@@ -45,15 +45,15 @@ export interface DeliverHandlerDeps extends Omit<DeliverDeps, 'gate'> {
 /** How the operator hears of a subscriber: a log line and a metric (each alarmed by the stack). */
 const OPERATOR: GateDeps['events'] = {
   disabled(subscriberId, reason) {
-    metrics.addMetric(WEBHOOK_METRICS.subscribersDisabled, MetricUnit.Count, 1);
-    logger.error('subscriber disabled: it receives nothing until webhook enable', {
+    metrics().addMetric(WEBHOOK_METRICS.subscribersDisabled, MetricUnit.Count, 1);
+    logger().error('subscriber disabled: it receives nothing until webhook enable', {
       subscriberId,
       reason: redact(reason),
     });
   },
   failing(subscriberId, consecutiveFailures, since) {
-    metrics.addMetric(WEBHOOK_METRICS.subscribersFailing, MetricUnit.Count, 1);
-    logger.warn('subscriber failing: every attempt failed', {
+    metrics().addMetric(WEBHOOK_METRICS.subscribersFailing, MetricUnit.Count, 1);
+    logger().warn('subscriber failing: every attempt failed', {
       subscriberId,
       consecutiveFailures,
       since,
@@ -94,7 +94,7 @@ export function makeDeliverHandler(deps: DeliverHandlerDeps) {
         } catch (error) {
           // A bug, or the queue unreachable: the message comes back after its visibility
           // timeout, its attempts unspent (they are counted in the message).
-          logger.error('error', { messageId: record.messageId, error: describe(error) });
+          logger().error('error', { messageId: record.messageId, error: describe(error) });
           return record.messageId;
         }
       }),
@@ -103,7 +103,7 @@ export function makeDeliverHandler(deps: DeliverHandlerDeps) {
       await gate?.close();
     } catch (error) {
       // What the batch taught is lost (the run of failures goes on); its deliveries are settled.
-      logger.error('recording the attempts failed', { error: describe(error) });
+      logger().error('recording the attempts failed', { error: describe(error) });
     }
     return {
       batchItemFailures: again.flatMap((id) => (id === undefined ? [] : [{ itemIdentifier: id }])),
@@ -157,40 +157,40 @@ function report(result: DeliveryOutcome): void {
         : { owner: failure.owner, failure: redact(failure.reason), status: failure.status };
   const line = { ...fields, ...why };
   if (outcome === 'delivered') {
-    metrics.addMetric(WEBHOOK_METRICS.delivered, MetricUnit.Count, 1);
-    logger.info(outcome, line);
+    metrics().addMetric(WEBHOOK_METRICS.delivered, MetricUnit.Count, 1);
+    logger().info(outcome, line);
   } else if (outcome === 'dropped') {
-    logger.info('dropped: the subscriber was removed', line);
+    logger().info('dropped: the subscriber was removed', line);
   } else if (outcome === 'disabled') {
-    logger.info('dropped: the subscriber is disabled (kept for webhook enable)', line);
+    logger().info('dropped: the subscriber is disabled (kept for webhook enable)', line);
   } else if (outcome === 'gone') {
-    metrics.addMetric(WEBHOOK_METRICS.failed, MetricUnit.Count, 1);
-    logger.warn('gone: 410 disabled the subscriber (kept for webhook enable)', line);
+    metrics().addMetric(WEBHOOK_METRICS.failed, MetricUnit.Count, 1);
+    logger().warn('gone: 410 disabled the subscriber (kept for webhook enable)', line);
   } else if (outcome === 'waiting') {
     // A wait as a fresh copy (`requeue`: its receives ran high) says so.
     const seconds =
       next.step === 'again-in' ? next.seconds : next.step === 'requeue' ? next.copy.waitSeconds : 0;
-    logger.debug(outcome, {
+    logger().debug(outcome, {
       ...line,
       seconds,
       ...(next.step === 'requeue' && { freshCopy: true }),
     });
   } else if (failure instanceof OurFailure) {
     // Ours: no attempt spent; alarmed through the function's error log and this metric.
-    metrics.addMetric(WEBHOOK_METRICS.ourFailures, MetricUnit.Count, 1);
-    logger.error('our failure: retried soon, no attempt spent', {
+    metrics().addMetric(WEBHOOK_METRICS.ourFailures, MetricUnit.Count, 1);
+    logger().error('our failure: retried soon, no attempt spent', {
       ...line,
       retryInSeconds: next.step === 'again-in' ? next.seconds : undefined,
     });
   } else if (outcome === 'unreadable') {
-    logger.error('a message that is not a delivery', line);
+    logger().error('a message that is not a delivery', line);
   } else {
-    metrics.addMetric(WEBHOOK_METRICS.failed, MetricUnit.Count, 1);
+    metrics().addMetric(WEBHOOK_METRICS.failed, MetricUnit.Count, 1);
     if (outcome === 'dead-lettered') {
-      metrics.addMetric(WEBHOOK_METRICS.deadLettered, MetricUnit.Count, 1);
+      metrics().addMetric(WEBHOOK_METRICS.deadLettered, MetricUnit.Count, 1);
     }
     const nextIn = next.step === 'requeue' ? next.copy.waitSeconds : undefined;
-    logger.warn(outcome, { ...line, ...(nextIn === undefined ? {} : { nextInSeconds: nextIn }) });
+    logger().warn(outcome, { ...line, ...(nextIn === undefined ? {} : { nextInSeconds: nextIn }) });
   }
 }
 

@@ -22,18 +22,18 @@ export function makeFanOutHandler(deps: FanOutDeps) {
     const remaining = context?.getRemainingTimeInMillis() ?? 30_000;
     const until = Date.now() + Math.max(0, remaining - FAN_OUT_RESERVE_MS);
     const { queued, setAside, failedAt } = await fanOut(event.Records, deps, { until });
-    metrics.addMetric(WEBHOOK_METRICS.queued, MetricUnit.Count, queued);
+    metrics().addMetric(WEBHOOK_METRICS.queued, MetricUnit.Count, queued);
     for (const { reason, record } of setAside) {
-      logger.error('a record that can never be delivered went to the stream failure queue', {
+      logger().error('a record that can never be delivered went to the stream failure queue', {
         sequenceNumber: record.dynamodb?.SequenceNumber,
         reason: redact(reason),
       });
     }
     if (!failedAt) {
-      logger.info('queued', { records: event.Records.length, deliveries: queued });
+      logger().info('queued', { records: event.Records.length, deliveries: queued });
       return { batchItemFailures: [] };
     }
-    logger.error('fan-out failed; the stream retries from this record', {
+    logger().error('fan-out failed; the stream retries from this record', {
       sequenceNumber: failedAt.sequenceNumber,
       deliveries: queued,
       error: redact(String((failedAt.error as Error)?.message ?? failedAt.error)),

@@ -1,6 +1,6 @@
 /**
- * Observability at run time: the Powertools logger and metrics every function uses, built at
- * import, and one wrapper that gives each invocation exactly one log line with its outcome and
+ * Observability at run time: the Powertools logger and metrics every function uses, built on
+ * first use, and one wrapper that gives each invocation exactly one log line with its outcome and
  * flushes its metrics (EMF on stdout). The names they emit are in `metrics-contract.ts`.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -22,14 +22,24 @@ function serviceName(env: NodeJS.ProcessEnv = process.env): string {
   return env.POWERTOOLS_SERVICE_NAME || env.AWS_LAMBDA_FUNCTION_NAME || 'plant-store';
 }
 
+// Built on first use, not at import: each opens Powertools' own Console on `process.stdout` and
+// `process.stderr`, whose streams Node creates when first read. That is most of what Powertools
+// costs a cold import (`npm run bench -- --phases observability`); the first request pays it.
+let builtLogger: Logger | undefined;
+let builtMetrics: Metrics | undefined;
+
 /** The logger; its level comes from Lambda's application log level (`AWS_LAMBDA_LOG_LEVEL`). */
-export const logger = new Logger({ serviceName: serviceName() });
+export function logger(): Logger {
+  return (builtLogger ??= new Logger({ serviceName: serviceName() }));
+}
 
 /** The metrics, in namespace `PlantStore` with the function's name as the `service` dimension. */
-export const metrics = new Metrics({
-  namespace: METRICS_NAMESPACE,
-  serviceName: serviceName(),
-});
+export function metrics(): Metrics {
+  return (builtMetrics ??= new Metrics({
+    namespace: METRICS_NAMESPACE,
+    serviceName: serviceName(),
+  }));
+}
 
 /** The fields of a request's log line besides its outcome; never a token, hash or body. */
 export interface RequestFields {
@@ -88,14 +98,14 @@ export class RequestLog {
     const metric = OUTCOME_METRICS[outcome];
     if (outcome === 'denied' && reason !== undefined) {
       // A single-metric flush of its own, so the reason dimension touches nothing else.
-      const denied = metrics.singleMetric();
+      const denied = metrics().singleMetric();
       denied.addDimension(REASON_DIMENSION, reason);
       denied.addMetric(metric, MetricUnit.Count, 1);
     } else {
-      metrics.addMetric(metric, MetricUnit.Count, 1);
+      metrics().addMetric(metric, MetricUnit.Count, 1);
     }
-    if (error === undefined) logger.info(outcome, line);
-    else logger.error(outcome, { ...line, error: describeError(error) });
+    if (error === undefined) logger().info(outcome, line);
+    else logger().error(outcome, { ...line, error: describeError(error) });
   }
 }
 
@@ -146,11 +156,12 @@ export function observed<E, R>(
   handler: (event: E, context?: Context) => Promise<R>,
 ): (event: E, context?: Context) => Promise<R> {
   return async (event, context) => {
-    if (context) logger.addContext(context);
+    if (context) logger().addContext(context);
     try {
       return await handler(event, context);
     } finally {
-      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+      // Nothing to flush unless something built the metrics and added one.
+      if (builtMetrics?.hasStoredMetrics()) builtMetrics.publishStoredMetrics();
     }
   };
 }
