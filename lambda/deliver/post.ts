@@ -5,12 +5,16 @@
  * 4 KB of the answer is read, then dropped: it is never logged.
  */
 import type { LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { AddressPolicy } from '../webhook/address-policy';
 import { BatchResolver } from './resolver';
 import { DELIVERY_TIMEOUT_SECONDS } from '../webhook/schedule';
+
+// Not `import … from 'node:http'`: its ES module facade reads every export, and the lazy
+// `WebSocket` among them loads all of undici at cold start (`request` is the same function).
+const { request: httpRequest } = process.getBuiltinModule('node:http');
 
 /** At most this much of a receiver's answer is read. */
 const MAX_ANSWER_BYTES = 4_096;

@@ -11,8 +11,9 @@ import { join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildFunctions, bundleOutput, type BuiltFunction } from '../../../lib/definitions/build';
 import { BANNED_MODULES, ESBUILD_OPTIONS, PROJECT_ROOT } from '../../../lib/definitions/bundling';
-import { FUNCTIONS, FUNCTION_NAMES } from '../../../lib/definitions/functions';
+import { FUNCTIONS, FUNCTION_NAMES, tableEnvironment } from '../../../lib/definitions/functions';
 import { lambdaNode } from '../../../lib/definitions/lambda-node';
+import { localWebhookEnvironment } from '../../../lib/npm-start/in-process';
 import { getDescription } from 'valibot';
 import {
   NewPlant,
@@ -60,6 +61,31 @@ it.each(FUNCTION_NAMES)('%s: node:module is not imported at cold start', (name) 
   const fn = built.find((candidate) => candidate.name === name)!;
   const code = readFileSync(fn.file, 'utf8');
   expect(code).not.toMatch(/from\s*["'](?:node:)?module["']/);
+});
+
+it.each(FUNCTION_NAMES)('%s: importing the bundle opens neither stdout nor stderr', (name) => {
+  // Powertools' logger and metrics each open a Console on both streams, which Node creates when
+  // first read: built on first use, an import reads neither. The answer goes to fd 1 directly.
+  const fn = built.find((candidate) => candidate.name === name)!;
+  const script = `import { writeSync } from 'node:fs';
+const read = [];
+for (const stream of ['stdout', 'stderr']) {
+  const { get } = Object.getOwnPropertyDescriptor(process, stream);
+  Object.defineProperty(process, stream, {
+    configurable: true,
+    get() { read.push(stream); return get.call(process); },
+  });
+}
+await import(${JSON.stringify(pathToFileURL(fn.file).href)});
+writeSync(1, JSON.stringify(read));`;
+  const env = {
+    PATH: process.env.PATH ?? '',
+    AWS_REGION: 'eu-west-1',
+    ...tableEnvironment(name, (_key, table) => table.localName),
+    ...localWebhookEnvironment(name, 'http://127.0.0.1:9'),
+  };
+  const out = execFileSync(lambdaNode().path, ['--input-type=module', '-e', script], { env });
+  expect(JSON.parse(out.toString())).toEqual([]);
 });
 
 it("the banner's require gives a built-in and refuses anything else, naming it", async () => {
