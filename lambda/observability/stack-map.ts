@@ -7,7 +7,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { SourceMap, SourceMapPayload } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// `node:url` on the error path only: no other module of a bundle imports it, and its module
+// facade would be built at every cold start.
+const url = () => process.getBuiltinModule('node:url');
 
 /** A script's map with the URL its sources are relative to, or null: none beside it. */
 interface LoadedMap {
@@ -22,6 +25,7 @@ function mapOf(script: string): LoadedMap | null {
   let loaded = maps.get(script);
   if (loaded !== undefined) return loaded;
   loaded = null;
+  const { fileURLToPath, pathToFileURL } = url();
   const file = `${script.startsWith('file:') ? fileURLToPath(script) : script}.map`;
   try {
     if (existsSync(file)) {
@@ -51,7 +55,7 @@ function mappedFrame(site: NodeJS.CallSite): string | undefined {
   const at = `${script}:${line}:${column}`;
   const index = text.lastIndexOf(at);
   if (index < 0) return undefined;
-  const source = fileURLToPath(new URL(origin.fileName, loaded.base));
+  const source = url().fileURLToPath(new URL(origin.fileName, loaded.base));
   const place = `${source}:${origin.lineNumber}:${origin.columnNumber}`;
   return `${text.slice(0, index)}${place}${text.slice(index + at.length)}`;
 }
