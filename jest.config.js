@@ -5,6 +5,11 @@
  */
 const { availableParallelism } = require('node:os');
 
+// No suite reaches past loopback (npm runs --offline): a machine's NODE_EXTRA_CA_CERTS would only
+// make each of the hundreds of Node processes a run starts read it (~35 ms of CPU each). Set
+// here, before Jest starts its workers, so that they and all they start go without it.
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 module.exports = {
   testEnvironment: '<rootDir>/test/support/node-environment.js',
   roots: ['<rootDir>/test'],

@@ -22,15 +22,30 @@ const check = spawn('npm', ['run', '--silent', 'check'], { stdio: ['ignore', 'pi
 let checkOutput = '';
 check.stdout.on('data', (chunk) => (checkOutput += chunk));
 check.stderr.on('data', (chunk) => (checkOutput += chunk));
-const checked = finished(check).then((code) => ({
+const checkDone = finished(check);
+const checked = checkDone.then((code) => ({
   code,
   seconds: (performance.now() - started) / 1000,
 }));
 
 const jestBin = createRequire(import.meta.url).resolve('jest/bin/jest');
-const jestCode = await finished(
-  spawn(process.execPath, [jestBin, ...process.argv.slice(2)], { stdio: 'inherit' }),
-);
+const jest = spawn(process.execPath, [jestBin, ...process.argv.slice(2)], { stdio: 'inherit' });
+const jestDone = finished(jest);
+
+// Stopped (Ctrl-C, or npm passing on a SIGTERM): both stop too, and the run ends as signalled.
+for (const [signal, number] of [
+  ['SIGINT', 2],
+  ['SIGTERM', 15],
+]) {
+  process.once(signal, async () => {
+    check.kill(signal);
+    jest.kill(signal);
+    await Promise.all([checkDone, jestDone]);
+    process.exit(128 + number);
+  });
+}
+
+const jestCode = await jestDone;
 const { code: checkCode, seconds } = await checked;
 
 process.stdout.write(checkOutput);

@@ -1,10 +1,6 @@
 // Tests run on this machine's Node 20; the functions run on Lambda's Node 22 or newer.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-// No suite reaches past loopback (npm runs --offline): a machine's NODE_EXTRA_CA_CERTS would only
-// make each of the hundreds of Node processes a run starts read it (~35 ms of CPU each).
-delete process.env.NODE_EXTRA_CA_CERTS;
-
 // Powertools writes log and metric lines to stdout itself, past jest's `silent`; keep test
 // output readable by dropping them unless `--silent=false` is asked for. Tests that read them
 // capture them (test/support/output.ts).

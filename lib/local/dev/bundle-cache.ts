@@ -6,15 +6,17 @@
  * An entry is keyed by everything the build is given: esbuild's version, the build options, the
  * path from the bundles to the project (the linked source maps name their sources by it), the
  * project's package.json, lock file and tsconfig.json, and the names of the files under `lambda/`
- * (a new file can change what an import resolves to). It holds the outputs and the SHA-256 of
- * every input the build read; it is used only while each of those inputs is unchanged, and then
- * gives the bytes esbuild would write. The newest few entries are kept.
+ * (a new file can change what an import resolves to), all read before the build. It holds the
+ * outputs and the SHA-256 of every input the build read; it is used only while each of those
+ * inputs is unchanged, and then gives the bytes esbuild would write. A build during which an
+ * input changed is not kept (its bundle may predate the change). Each entry is one file, replaced
+ * whole; the newest few are kept, readable by this user only, as the bundles are.
  */
 import { version as esbuildVersion, type BuildOptions, type Metafile } from 'esbuild';
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
 import { PROJECT_ROOT } from '../../definitions/bundling';
 
 /** Where the entries are, beside the other tools' caches. */
@@ -31,21 +33,30 @@ export interface CachedBuild {
   readonly inputs: ReadonlyMap<string, readonly string[]>;
 }
 
-interface Manifest {
-  /** SHA-256 of each input, by path relative to the project. */
-  readonly inputs: Record<string, string>;
-  /** Each output's inputs (relative to the project), by path relative to `outdir`. */
-  readonly outputs: Record<string, string[]>;
+/** One build's place in the cache: taken before the build, so that what it read is what it keys. */
+export interface CacheSlot {
+  readonly file: string;
+  /** When the slot was taken (ms since the epoch): an input changed since is not cached. */
+  readonly takenAt: number;
+  readonly outdir: string;
+  /** esbuild's working directory, which the metafile's paths are relative to. */
+  readonly cwd: string;
 }
 
-/** Where the entries are (tests use a folder of their own). @default BUNDLE_CACHE_DIR */
-export type CacheDir = string;
+/** An entry's header: the inputs' hashes and where each output's bytes are. */
+interface Header {
+  /** SHA-256 of each input, by path relative to the project. */
+  readonly inputs: Record<string, string>;
+  /** Each output (by path relative to `outdir`): its inputs, and its bytes' offset and length. */
+  readonly outputs: Record<string, { inputs: string[]; at: number; bytes: number }>;
+}
 
-/** The entry's name for a build with `options` (whose `outdir` is set). */
-export function cacheKey(options: BuildOptions): string {
+/** The slot of a build with `options` (whose `outdir` is set), in `dir`. */
+export function cacheSlot(options: BuildOptions, dir = BUNDLE_CACHE_DIR): CacheSlot {
+  const takenAt = Date.now();
   const { outdir, ...rest } = options;
-  const root = PROJECT_ROOT;
   if (outdir === undefined) throw new Error('a cached build needs an outdir');
+  const root = PROJECT_ROOT;
   const hash = createHash('sha256');
   const part = (value: string | Buffer) => hash.update(`${value.length}:`).update(value);
   part(esbuildVersion);
@@ -54,108 +65,116 @@ export function cacheKey(options: BuildOptions): string {
   for (const file of ['package.json', 'package-lock.json', 'tsconfig.json']) {
     part(readOptional(join(root, file)));
   }
-  const lambda = join(root, 'lambda');
-  part(readdirSync(lambda, { recursive: true }).map(String).sort().join('\n'));
-  return hash.digest('hex').slice(0, 32);
+  part(readdirSync(join(root, 'lambda'), { recursive: true }).map(String).sort().join('\n'));
+  return {
+    file: join(dir, `${hash.digest('hex').slice(0, 32)}.bundles`),
+    takenAt,
+    outdir: resolve(root, outdir),
+    cwd: options.absWorkingDir ?? process.cwd(),
+  };
 }
 
-/** The cached build for `options`, if there is one and none of its inputs changed since. */
-export async function readCachedBuild(
-  options: BuildOptions,
-  dir: CacheDir = BUNDLE_CACHE_DIR,
-): Promise<CachedBuild | undefined> {
-  const root = PROJECT_ROOT;
-  const entry = join(dir, cacheKey(options));
-  let manifest: Manifest;
+/** The slot's build, if it has one and none of its inputs changed since. */
+export async function readCachedBuild(slot: CacheSlot): Promise<CachedBuild | undefined> {
+  let entry: Buffer;
+  let header: Header;
   try {
-    manifest = JSON.parse(await readFile(join(entry, 'manifest.json'), 'utf8')) as Manifest;
+    entry = await readFile(slot.file);
+    const length = entry.readUInt32BE(0);
+    header = JSON.parse(entry.toString('utf8', 4, 4 + length)) as Header;
+    entry = entry.subarray(4 + length);
   } catch {
     return undefined;
   }
   const unchanged = await Promise.all(
-    Object.entries(manifest.inputs).map(async ([input, sha]) => {
+    Object.entries(header.inputs).map(async ([input, sha]) => {
       try {
-        return sha256(await readFile(join(root, input))) === sha;
+        return sha256(await readFile(join(PROJECT_ROOT, input))) === sha;
       } catch {
         return false;
       }
     }),
   );
   if (!unchanged.every(Boolean)) return undefined;
-  const outdir = resolve(root, options.outdir!);
   const outputs = new Map<string, Uint8Array>();
   const inputs = new Map<string, string[]>();
-  try {
-    for (const [output, read] of Object.entries(manifest.outputs)) {
-      outputs.set(join(outdir, output), await readFile(join(entry, 'out', output)));
-      inputs.set(
-        join(outdir, output),
-        read.map((input) => join(root, input)),
-      );
-    }
-  } catch {
-    return undefined;
+  for (const [output, { inputs: read, at, bytes }] of Object.entries(header.outputs)) {
+    outputs.set(join(slot.outdir, output), entry.subarray(at, at + bytes));
+    inputs.set(
+      join(slot.outdir, output),
+      read.map((input) => join(PROJECT_ROOT, input)),
+    );
   }
   // The most recently used entries are the ones kept.
   const now = new Date();
-  await utimes(entry, now, now).catch(() => undefined);
+  await utimes(slot.file, now, now).catch(() => undefined);
   return { outputs, inputs };
 }
 
 /**
- * Keeps a finished build (`write: false`, with its metafile) for the next run with the same
- * `options`. Best effort: a cache that cannot be written costs the next run a build, nothing else.
+ * Keeps a finished build (`write: false`, with its metafile) in its slot, unless an input changed
+ * since the slot was taken. Best effort: a cache that cannot be written costs the next run a
+ * build, nothing else.
  */
 export async function writeCachedBuild(
-  options: BuildOptions,
+  slot: CacheSlot,
   build: {
     readonly outputFiles: readonly { path: string; contents: Uint8Array }[];
     readonly metafile: Metafile;
   },
-  dir: CacheDir = BUNDLE_CACHE_DIR,
 ): Promise<void> {
-  const root = PROJECT_ROOT;
-  // The metafile's paths are relative to esbuild's working directory.
-  const cwd = options.absWorkingDir ?? process.cwd();
-  const outdir = resolve(root, options.outdir!);
-  const entry = join(dir, cacheKey(options));
-  const temporary = `${entry}.${randomUUID()}.tmp`;
+  const temporary = `${slot.file}.${randomUUID()}.tmp`;
   try {
     const inputs: Record<string, string> = {};
-    const outputs: Record<string, string[]> = {};
+    const outputs: Header['outputs'] = {};
+    const contents = new Map(build.outputFiles.map((file) => [resolve(file.path), file.contents]));
+    const blobs: Uint8Array[] = [];
+    let at = 0;
     for (const [path, output] of Object.entries(build.metafile.outputs)) {
-      const read = Object.keys(output.inputs).map((input) => inProject(resolve(cwd, input)));
-      outputs[relative(outdir, resolve(cwd, path))] = read;
-      for (const input of read) inputs[input] ??= sha256(await readFile(join(root, input)));
+      const read = Object.keys(output.inputs).map((input) => inProject(resolve(slot.cwd, input)));
+      const bytes = contents.get(resolve(slot.cwd, path));
+      if (!bytes) return;
+      outputs[relative(slot.outdir, resolve(slot.cwd, path))] = {
+        inputs: read,
+        at,
+        bytes: bytes.length,
+      };
+      blobs.push(bytes);
+      at += bytes.length;
+      for (const input of read) {
+        if (inputs[input] !== undefined) continue;
+        const file = join(PROJECT_ROOT, input);
+        // Changed since the build began (with a second's margin for coarse file times): the
+        // bundle may hold the old text, and the hash would be the new one's.
+        if ((await stat(file)).mtimeMs >= slot.takenAt - 1_000) return;
+        inputs[input] = sha256(await readFile(file));
+      }
     }
-    for (const file of build.outputFiles) {
-      const path = join(temporary, 'out', relative(outdir, file.path));
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, file.contents);
-    }
-    await writeFile(join(temporary, 'manifest.json'), JSON.stringify({ inputs, outputs }));
-    // Whole or not at all: readers see the old entry or the new one. Another run may have
-    // written the same entry meanwhile (the same bytes); the first rename wins.
-    await rm(entry, { recursive: true, force: true });
-    await rename(temporary, entry);
-    await prune(dir);
+    const header = Buffer.from(JSON.stringify({ inputs, outputs } satisfies Header));
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(header.length);
+    await mkdir(join(slot.file, '..'), { recursive: true, mode: 0o700 });
+    await writeFile(temporary, Buffer.concat([length, header, ...blobs]), { mode: 0o600 });
+    // Whole or not at all: a reader sees the old entry or the new one.
+    await rename(temporary, slot.file);
+    await prune(join(slot.file, '..'));
   } catch {
     // best effort (see above)
   } finally {
-    await rm(temporary, { recursive: true, force: true }).catch(() => undefined);
+    await rm(temporary, { force: true }).catch(() => undefined);
   }
 }
 
-/** Removes all but the KEPT most recently used entries. */
+/** Removes all but the KEPT most recently used entries, and writes abandoned an hour ago. */
 async function prune(dir: string): Promise<void> {
-  const entries = (await readdir(dir)).filter((name) => !name.endsWith('.tmp'));
-  if (entries.length <= KEPT) return;
+  const files = await readdir(dir);
   const used = await Promise.all(
-    entries.map(async (name) => ({ name, at: (await stat(join(dir, name))).mtimeMs })),
+    files.map(async (name) => ({ name, at: (await stat(join(dir, name))).mtimeMs })),
   );
-  used.sort((a, b) => b.at - a.at);
-  for (const { name } of used.slice(KEPT)) {
-    await rm(join(dir, name), { recursive: true, force: true });
+  const abandoned = used.filter(({ name, at }) => name.endsWith('.tmp') && at < Date.now() - 3.6e6);
+  const entries = used.filter(({ name }) => name.endsWith('.bundles')).sort((a, b) => b.at - a.at);
+  for (const { name } of [...abandoned, ...entries.slice(KEPT)]) {
+    await rm(join(dir, name), { force: true });
   }
 }
 

@@ -20,7 +20,13 @@ import { allFunctionsBuildOptions } from '../../definitions/build';
 import { PROJECT_ROOT } from '../../definitions/bundling';
 import type { ApiDefinition } from '../../definitions/api';
 import { FUNCTIONS, type FunctionName } from '../../definitions/functions';
-import { readCachedBuild, writeCachedBuild, type CachedBuild } from './bundle-cache';
+import {
+  cacheSlot,
+  readCachedBuild,
+  writeCachedBuild,
+  type CachedBuild,
+  type CacheSlot,
+} from './bundle-cache';
 import { watchTree } from './tree-watch';
 
 /** What the runtime does with builds and changes. */
@@ -83,12 +89,19 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
   // The incremental context, made for the first build the cache cannot give (esbuild's service
   // then stays up while watching).
   let ctx: BuildContext | undefined;
+  // Cache writes under way, after the bundles they keep are served; `close` waits for them.
+  const writes = new Set<Promise<void>>();
   const rebuild = async (): Promise<Rebuilt> => {
+    const slot = cacheSlot(buildOptions);
     ctx ??= await context(buildOptions);
-    const built = await runBuild(ctx, buildOptions);
-    return 'errors' in built ? built : apply(built, bundles);
+    const built = await runBuild(ctx, slot);
+    if ('errors' in built) return built;
+    const rebuilt = await apply(built, bundles);
+    const write = built.keep().finally(() => writes.delete(write));
+    writes.add(write);
+    return rebuilt;
   };
-  const cached = await readCachedBuild(buildOptions);
+  const cached = await readCachedBuild(cacheSlot(buildOptions));
   const first: Rebuilt = cached
     ? await apply(cached, bundles)
     : await rebuild().catch(async (error: unknown) => {
@@ -102,7 +115,11 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
   const files = () => new Map([...bundles].map(([name, bundle]) => [name, bundle.file]));
   if (!options.watch) {
     await ctx?.dispose();
-    return { files: files(), settled: async () => undefined, close: async () => undefined };
+    return {
+      files: files(),
+      settled: async () => undefined,
+      close: async () => void (await Promise.all(writes)),
+    };
   }
 
   const changed = new Set<string>();
@@ -196,18 +213,19 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
       await running;
       pending?.resolve();
       await ctx?.dispose();
+      await Promise.all(writes);
     },
   };
 }
 
 /**
- * Builds all bundles in one go; a successful build is kept in the cache for the next run with
- * the same options and inputs.
+ * Builds all bundles in one go; `keep` puts a successful build in the cache slot taken before it,
+ * for the next run with the same options and inputs.
  */
 async function runBuild(
   ctx: BuildContext,
-  options: BuildOptions,
-): Promise<CachedBuild | { errors: Message[] }> {
+  slot: CacheSlot,
+): Promise<(CachedBuild & { keep(): Promise<void> }) | { errors: Message[] }> {
   let result;
   try {
     result = await ctx.rebuild();
@@ -215,15 +233,17 @@ async function runBuild(
     const errors = (error as { errors?: Message[] }).errors;
     return { errors: errors?.length ? errors : [{ text: String(error) } as Message] };
   }
-  await writeCachedBuild(options, { outputFiles: result.outputFiles!, metafile: result.metafile! });
+  const outputFiles = result.outputFiles!;
+  const metafile = result.metafile!;
   return {
-    outputs: new Map(result.outputFiles!.map((file) => [resolve(file.path), file.contents])),
+    outputs: new Map(outputFiles.map((file) => [resolve(file.path), file.contents])),
     inputs: new Map(
-      Object.entries(result.metafile!.outputs).map(([path, output]) => [
+      Object.entries(metafile.outputs).map(([path, output]) => [
         resolve(PROJECT_ROOT, path),
         Object.keys(output.inputs).map((input) => resolve(PROJECT_ROOT, input)),
       ]),
     ),
+    keep: () => writeCachedBuild(slot, { outputFiles, metafile }),
   };
 }
 
