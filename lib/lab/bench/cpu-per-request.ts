@@ -61,7 +61,10 @@ export function cpuOfTree(root: number): Map<number, { role: string; ms: number 
   return found;
 }
 
-/** The CPU per request of each role between two readings, and the sandboxes that did work. */
+/**
+ * The CPU per request of each role between two readings, the sandboxes that did work, started
+ * and exited (an exited one's time since the first reading is not counted: it shows as a count).
+ */
 function perRequest(
   before: Map<number, { role: string; ms: number }>,
   after: Map<number, { role: string; ms: number }>,
@@ -80,7 +83,10 @@ function perRequest(
       if (!before.has(pid)) started++;
     }
   }
-  return { byRole, sandboxes: sandboxesMs / requests, working, started, requests };
+  const exited = [...before].filter(
+    ([pid, { role }]) => role.startsWith('sandbox') && !after.has(pid),
+  ).length;
+  return { byRole, sandboxes: sandboxesMs / requests, working, started, exited, requests };
 }
 
 /** The phase. */
@@ -138,7 +144,7 @@ export const cpuPerRequest: BenchPhase = {
           .map(([role, ms]) => `${role} ${(ms / figures.requests).toFixed(2)}`);
         const failed = result.non2xx + result.errors + result.timeouts;
         print(
-          `  ${String(connections).padStart(2)} connection${connections === 1 ? ' ' : 's'}: sandboxes ${figures.sandboxes.toFixed(2)} (${figures.working} at work, ${figures.started} started); ${roles.join(', ')}; ${failed} failed`,
+          `  ${String(connections).padStart(2)} connection${connections === 1 ? ' ' : 's'}: sandboxes ${figures.sandboxes.toFixed(2)} (${figures.working} at work, ${figures.started} started, ${figures.exited} exited); ${roles.join(', ')}; ${failed} failed`,
         );
       }
       print();
