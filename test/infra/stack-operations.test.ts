@@ -16,7 +16,8 @@ import {
 } from '../../lib/definitions/functions';
 import { PlantStoreStack } from '../../lib/infra/plant-store-stack';
 import { VERSION } from '../../lib/definitions/version';
-import { synth, tempDir } from '../support/stack-synth';
+import { appFolder } from '../support/cdk-app';
+import { synth } from '../support/stack-synth';
 
 let template: Template;
 beforeAll(() => {
@@ -106,7 +107,7 @@ describe('operations: logs, tracing, dashboard', () => {
   it('refuses a log level that would drop the EMF metric lines', () => {
     expect(
       () =>
-        new PlantStoreStack(new App({ outdir: tempDir('plant-store-cdk-') }), 'Warn', {
+        new PlantStoreStack(new App({ outdir: appFolder() }), 'Warn', {
           applicationLogLevel: ApplicationLogLevel.WARN,
         }),
     ).toThrow('applicationLogLevel must be TRACE, DEBUG or INFO');

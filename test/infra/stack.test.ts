@@ -20,7 +20,8 @@ import {
   tableEnvironment,
   type FunctionName,
 } from '../../lib/definitions/functions';
-import { logicalIdOf, synth, synthStack, tempDir } from '../support/stack-synth';
+import { appFolder } from '../support/cdk-app';
+import { logicalIdOf, synth, synthStack } from '../support/stack-synth';
 
 let template: Template;
 let defaultOutdir: string;
@@ -163,7 +164,7 @@ describe('functions', () => {
   }
 
   it('deploys byte for byte the bundles that npm start and npm run bench build', async () => {
-    const built = await buildFunctions(tempDir('plant-store-bundles-'));
+    const built = await buildFunctions(appFolder('plant-store-bundles-'));
     for (const fn of built) {
       const { asset } = deployed(FUNCTIONS[fn.name].id);
       expect(readFileSync(join(asset, 'index.mjs')).equals(readFileSync(fn.file))).toBe(true);

@@ -7,10 +7,7 @@ import { Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { PlantStoreStack, type PlantStoreStackProps } from '../../lib/infra/plant-store-stack';
-import { appFolder, testApp, type TestAppOptions } from './cdk-app';
-
-/** A temporary folder, removed after the suite. */
-export const tempDir = appFolder;
+import { testApp, type TestAppOptions } from './cdk-app';
 
 /** The stack with `props`, and the folder its assembly was written to. */
 export function synthStack(

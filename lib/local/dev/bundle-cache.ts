@@ -16,7 +16,7 @@ import { version as esbuildVersion, type BuildOptions, type Metafile } from 'esb
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { PROJECT_ROOT } from '../../definitions/bundling';
 
 /** Where the entries are, beside the other tools' caches. */
@@ -153,11 +153,11 @@ export async function writeCachedBuild(
     const header = Buffer.from(JSON.stringify({ inputs, outputs } satisfies Header));
     const length = Buffer.alloc(4);
     length.writeUInt32BE(header.length);
-    await mkdir(join(slot.file, '..'), { recursive: true, mode: 0o700 });
+    await mkdir(dirname(slot.file), { recursive: true, mode: 0o700 });
     await writeFile(temporary, Buffer.concat([length, header, ...blobs]), { mode: 0o600 });
     // Whole or not at all: a reader sees the old entry or the new one.
     await rename(temporary, slot.file);
-    await prune(join(slot.file, '..'));
+    await prune(dirname(slot.file));
   } catch {
     // best effort (see above)
   } finally {

@@ -91,8 +91,7 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
   let ctx: BuildContext | undefined;
   // Cache writes under way, after the bundles they keep are served; `close` waits for them.
   const writes = new Set<Promise<void>>();
-  const rebuild = async (): Promise<Rebuilt> => {
-    const slot = cacheSlot(buildOptions);
+  const rebuild = async (slot = cacheSlot(buildOptions)): Promise<Rebuilt> => {
     ctx ??= await context(buildOptions);
     const built = await runBuild(ctx, slot);
     if ('errors' in built) return built;
@@ -101,10 +100,12 @@ export async function buildBundles(options: BundlesOptions): Promise<Bundles> {
     writes.add(write);
     return rebuilt;
   };
-  const cached = await readCachedBuild(cacheSlot(buildOptions));
+  // One slot for the first build, read from the cache or built into it.
+  const slot = cacheSlot(buildOptions);
+  const cached = await readCachedBuild(slot);
   const first: Rebuilt = cached
     ? await apply(cached, bundles)
-    : await rebuild().catch(async (error: unknown) => {
+    : await rebuild(slot).catch(async (error: unknown) => {
         await ctx?.dispose();
         throw error;
       });
