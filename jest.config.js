@@ -39,12 +39,12 @@ module.exports = {
   // A bound against a hang, not a speed promise: beside CPU burners, an e2e test that starts
   // dozens of sandboxes or rebuilds the functions again and again took over 2 minutes.
   testTimeout: 300_000,
-  // One worker per core, at least two (Jest's default, cores - 1, runs a 2-core machine's suites
-  // one after another): most suites wait on engines, sockets and child processes more than they
-  // compute (385 s against ~700 s for .ci/run on 2 cores). A suite must not depend on running
-  // alone: the webhook isolation suite counts by the order of events, not a 10 s budget, since
-  // its budget failed beside another suite. `npx jest --maxWorkers=1` runs them in band.
-  maxWorkers: Math.max(2, availableParallelism()),
+  // One worker more than the cores: most suites wait on engines, sockets and child processes
+  // part of the time, and a third worker fills that on 2 cores. Measured as `.ci/run` on a quiet
+  // 2-core machine: jest took 804 s with two workers, 677 s with three, 697 s with four (and the
+  // fourth one's contention failed the webhook isolation suite's 10 s ordering once). A suite
+  // must not depend on running alone. `npx jest --maxWorkers=1` runs them in band.
+  maxWorkers: availableParallelism() + 1,
   // Longest first, guessing from a suite's kind before Jest has timed it (test/support/sequencer.js).
   testSequencer: '<rootDir>/test/support/sequencer.js',
   // After the summary: how long the run took, and its slowest suites.

@@ -210,7 +210,9 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     port = await gateway.listen(options.port).catch((error: unknown) => {
       throw inUse(error, 'PORT', options.port);
     });
-    await Promise.all([...pools.values()].map((pool) => pool.warm()));
+    // No sandbox starts ahead (each function's first invocation is a cold start, as on Lambda),
+    // but under the inspector, where a debugger attaches to it before the first request.
+    if (inspectPorts.size > 0) await Promise.all([...pools.values()].map((pool) => pool.warm()));
     const url = `http://127.0.0.1:${port}`;
     // For the CLIs in another terminal, whatever ports were given (lib/local/process/ports-file.ts).
     forgetPorts = await recordPorts(options.dataDir, { dbPort: engine!.port, url });

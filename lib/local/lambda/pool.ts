@@ -7,8 +7,10 @@
  * serves the next arrival, never a waiting one. Past the function's concurrency limit the
  * invocation is throttled. A sandbox left idle for `idleSeconds` exits, as Lambda reclaims
  * idle environments (the next invocation starts cold). New code (watch mode) replaces the
- * sandboxes: idle ones stop at once, busy ones after their invocation. With `inspectPort` the
- * pool runs one sandbox under the inspector, for a debugger, and invocations queue for it.
+ * sandboxes: idle ones stop at once, busy ones after their invocation, and the next invocation
+ * starts one cold on the new code, as after a Lambda deploy. With `inspectPort` the pool runs one
+ * sandbox under the inspector, started ahead for a debugger to attach, and invocations queue
+ * for it.
  */
 import { randomUUID } from 'node:crypto';
 import { FUNCTION_NODE_OPTIONS } from '../../definitions/bundling';
@@ -50,7 +52,10 @@ export class SandboxPool {
     return this.sandboxes.size;
   }
 
-  /** Starts one sandbox ahead of the first invocation (a cold start nobody waits for). */
+  /**
+   * Starts one sandbox ahead of the first invocation, for a debugger to attach before any
+   * request (`npm start` does this under the inspector only: Lambda starts none ahead).
+   */
   async warm(): Promise<void> {
     const current = () =>
       [...this.sandboxes].find((s) => s.alive && s.options.generation === this.generation);
@@ -152,7 +157,7 @@ export class SandboxPool {
       )
         void sandbox.stop();
     }
-    await this.warm();
+    if (this.inspecting) await this.warm();
   }
 
   /** Stops every sandbox (the gateway has finished its requests by then). */

@@ -87,12 +87,12 @@ it('8 concurrent creates on a cold runtime: each sandbox started served the invo
   for (const name of ['authorizer', 'create-plant']) {
     const started = lines(name, 'INIT_START sandbox ').length;
     const cold = lines(name, 'REPORT ').filter((l) => l.includes('\tInit Duration: ')).length;
-    // One started ahead (npm start warms each function) and one per invocation that found none
-    // free: each reported its init once, on the invocation it served first. A sandbox started
-    // for an invocation and then given to another would leave an INIT_START without its report.
+    // One started for each invocation that found none free (none starts ahead): each reported
+    // its init once, on the invocation it served first. A sandbox started for an invocation and
+    // then given to another would leave an INIT_START without its report.
     expect({ name, cold }).toEqual({ name, cold: started });
   }
-  // The 8 reach the authorizer at once: more than the sandbox started ahead served them. (The
+  // The 8 reach the authorizer at once: more than one sandbox served them. (The
   // creates reach their function as each authorizer's answer comes, spread by the starts' turns
   // at the gate: how many find a sandbox free there depends on the machine's pace.)
   expect(lines('authorizer', 'INIT_START sandbox ').length).toBeGreaterThan(1);
