@@ -6,7 +6,9 @@
  */
 import { PlantStore, PlantStoreError } from '@plant-store/client';
 import { randomBytes } from 'node:crypto';
-import { findingNpmStart } from '../npm-start/find';
+import { parseCommandLine, UsageError } from '../cli/args';
+import type { CliIo } from '../cli/run';
+import { findingNpmStart, localApiTarget, readDevToken } from '../npm-start/find';
 import { randomIdIn, RESERVED_ID_RANGES } from './reserved-ids';
 
 /** Where and as whom to run. */
@@ -335,4 +337,37 @@ export function formatSmoke(steps: readonly SmokeStep[]): string {
 /** True when no step failed (skipped steps are operations this deployment does not have). */
 export function smokePassed(steps: readonly SmokeStep[]): boolean {
   return steps.length > 0 && steps.every((s) => s.result !== 'fail');
+}
+
+/**
+ * `npm run smoke -- --url <ApiUrl>` (bin/smoke.ts hands it to runCli): without `--url`, the
+ * running npm start, as the other CLIs find it, and its dev token by default. Answers the exit
+ * code: 0 when no step failed.
+ */
+export async function runSmokeCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, help } = parseCommandLine(argv, {
+    url: { type: 'string' },
+    token: { type: 'string' },
+  });
+  if (help) {
+    io.out(SMOKE_HELP);
+    return 0;
+  }
+  const local = values.url === undefined;
+  const url = values.url ?? localApiTarget(io.env).url;
+  // The URL first: a token is worth looking for only once we know where it will be sent.
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new UsageError(`--url must be an http(s) URL like the stack output ApiUrl, got ${url}`);
+  }
+  const token =
+    values.token ??
+    (io.env.PLANT_STORE_TOKEN || undefined) ??
+    (local ? readDevToken(io.env) : undefined);
+  if (!token) throw new UsageError('no token: set PLANT_STORE_TOKEN');
+  const steps = await runSmoke({ url, token });
+  io.out(formatSmoke(steps));
+  return smokePassed(steps) ? 0 : 1;
 }

@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { failureExitCode, type CliIo, type CliMain } from '../../lib/cli/run';
+import { runSmokeCli } from '../../lib/operator/smoke';
 import { runTokenCli } from '../../lib/operator/token-cli';
 import { runVerifyCli } from '../../lib/operator/verify/cli';
 import { runWebhookCli } from '../../lib/operator/webhook/cli';
@@ -15,7 +16,6 @@ import { runStateCli } from '../../lib/operator/state/cli';
 import { loadCommand } from '../../lib/lab/load';
 
 const ROOT = join(__dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 /** What a finished command left. */
 export interface CliResult {
@@ -38,9 +38,11 @@ export function runBin(
   env: Record<string, string | undefined> = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
+    // As its npm entry runs it (`exec node --import tsx`): tsx's own CLI would start a second
+    // Node process to run it in.
     execFile(
-      TSX,
-      [join(ROOT, 'bin', `${script}.ts`), ...args],
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'bin', `${script}.ts`), ...args],
       { cwd: ROOT, env: environment(env), timeout: 150_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
@@ -58,6 +60,7 @@ const COMMANDS = {
   token: ['token', runTokenCli],
   webhook: ['webhook', runWebhookCli],
   state: ['state', runStateCli],
+  smoke: ['smoke', runSmokeCli],
   load: ['npm run load', loadCommand],
   verify: ['verify', runVerifyCli],
 } satisfies Record<string, [string, CliMain]>;

@@ -111,16 +111,8 @@ describe('CI', () => {
   it('installs from the lock file, runs npm test and the parse budget, and synthesizes each stage', () => {
     expect(runs).toContain('bash .ci/run');
     expect(ciRun).toMatch(/^npm ci /m);
-    // The contract's cases against an npm start of their own, as a deployment is verified, beside
-    // the suites; either failing fails the run.
-    expect(ciRun).toMatch(/^npm run verify -- --start >"\$verify_log" 2>&1 &\nverify=\$!$/m);
-    expect(ciRun).toMatch(
-      /^npm test \|\| tested=\$\?\nverified=0\nwait "\$verify" \|\| verified=\$\?$/m,
-    );
-    // After both, alone: the one speed promise the suite does not time.
-    expect(ciRun).toMatch(
-      /^if \[ "\$tested" != 0 \] \|\| \[ "\$verified" != 0 \]; then exit 1; fi\n(?:#.*\n)*npm run bench -- --phases parse$/m,
-    );
+    // After the suites, alone: the one speed promise the suite does not time.
+    expect(ciRun).toMatch(/^npm test\n(?:#.*\n)*npm run bench -- --phases parse$/m);
     const synth = runs.find((run) => run.includes('cdk synth'))!;
     for (const stage of Object.keys(STAGES)) expect(synth).toContain(`-c stage=${stage}`);
   });

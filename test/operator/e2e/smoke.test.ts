@@ -2,7 +2,8 @@
  * `npm run smoke` as a user runs it, the token in `PLANT_STORE_TOKEN`, against the local runtime
  * (`startLocal`, as `npm start` runs it): every step passes or is skipped for a route this build
  * lacks, each request leaves one readable function line, and usage mistakes are one line with
- * exit code 2.
+ * exit code 2. Its options and failures are checked through the same `main` in this process
+ * (`runCommand`); npm runs it where finding npm start is the point.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,11 +19,9 @@ import {
 } from '../../../lib/operator/smoke';
 import { runReleaseCli } from '../../../lib/release/release-cli';
 import { useLocalService } from '../../support/local-service';
-import { runBin, type CliResult } from '../../support/run-cli';
+import { runCommand, type CliResult } from '../../support/run-cli';
 
 const ROOT = join(__dirname, '../../..');
-// Each test runs npm (and tsx) in a child process, and its first requests start sandboxes: on a
-// busy machine that takes longer than the suite default. A bound against a hang only.
 const logs: string[] = [];
 // Show the functions' EMF lines too (compactly), to count them; read when the service starts.
 beforeAll(() => {
@@ -92,7 +91,7 @@ it('npm run smoke passes against npm start, one function line per request', asyn
 });
 
 it('--token still works, instead of PLANT_STORE_TOKEN', async () => {
-  const result = await runBin('smoke', ['--url', service.url, '--token', service.devToken], {
+  const result = await runCommand('smoke', ['--url', service.url, '--token', service.devToken], {
     PLANT_STORE_TOKEN: 'pst_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   });
   expect(result.stdout).toMatch(/^\d+ passed, 0 failed, 0 skipped/m);
@@ -101,7 +100,7 @@ it('--token still works, instead of PLANT_STORE_TOKEN', async () => {
 
 it('fails (exit 1) when nothing answers, with one failed step', async () => {
   const port = await freePort();
-  const result = await runBin('smoke', ['--url', `http://127.0.0.1:${port}`, '--token', 'x']);
+  const result = await runCommand('smoke', ['--url', `http://127.0.0.1:${port}`, '--token', 'x']);
   expect(result.code).toBe(1);
   expect(result.stdout).toMatch(/^create .* fail: no answer: ECONNREFUSED$/m);
   expect(result.stdout).toContain('0 passed, 1 failed, 0 skipped (1 steps)');
@@ -152,7 +151,9 @@ it('without --url it finds npm start where it recorded its ports, on any port', 
 
 it('a token the service refuses stops at the first step: token refused', async () => {
   const unknown = `pst_${'A'.repeat(43)}`;
-  const result = await runBin('smoke', ['--url', service.url], { PLANT_STORE_TOKEN: unknown });
+  const result = await runCommand('smoke', ['--url', service.url], {
+    PLANT_STORE_TOKEN: unknown,
+  });
   expect(result.code).toBe(1);
   expect(result.stdout).toMatch(
     /^create +POST \/plants id=\d+ +200 +403 +fail: token refused \(403 unknown, expired or revoked here, or made for another deployment\): the other steps need one this service accepts$/m,
@@ -174,7 +175,7 @@ it.each([
   [['--url'], 'smoke: --url needs a value (see npm run smoke -- --help)\n'],
   [['--nope'], 'smoke: unknown option --nope (see npm run smoke -- --help)\n'],
 ])('%j is a usage mistake: one line, exit 2', async (args, stderr) => {
-  const result = await runBin('smoke', args, {
+  const result = await runCommand('smoke', args, {
     PLANT_STORE_TOKEN: '',
     PLANT_STORE_DATA_DIR: join(tmpdir(), 'plant-store-no-such-dir'),
   });
@@ -204,7 +205,7 @@ it("the deploy job's start check passes against npm start: the authorizer refuse
 });
 
 it('--help explains the steps, the token and the exit codes', async () => {
-  const result = await runBin('smoke', ['--help']);
+  const result = await runCommand('smoke', ['--help']);
   expect(result.code).toBe(0);
   expect(result.stdout).toContain('PLANT_STORE_TOKEN=<token> npm run smoke -- --url <ApiUrl>');
   expect(result.stdout).toContain('--token <token>');

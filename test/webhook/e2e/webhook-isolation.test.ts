@@ -3,14 +3,17 @@
  * in its queue): 300 plants delivered to a receiver that hangs on every attempt and to a fast
  * one. A plant's two deliveries leave the fan-out together, so the fast one must reach its
  * receiver before the hanging one of the same plant has been given up (the deliverer's 10 s
- * attempt): were a batch's deliveries made one after another, or a fast one held back until the
- * hanging ones of its invocation end, it would come after. Counted by the order of events, not
- * against a clock: a slow machine delays both deliveries of a plant alike (it made a wall-clock
- * budget from each create fail on a loaded machine, every receiver isolated).
+ * attempt) whenever one invocation carried both: were a batch's deliveries made one after
+ * another, or a fast one held back until the hanging ones of its invocation end, it would come
+ * after. Counted by the order of events, not against a clock: a slow machine delays both
+ * deliveries of a plant alike (it made a wall-clock budget from each create fail on a loaded
+ * machine, every receiver isolated), and pairs are judged by the invocation that carried them
+ * (the runtime's record of each invocation and its batch), not by when they left the fan-out.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DELIVERY_SOURCE } from '../../../lib/definitions/webhooks';
+import type { Entry } from '../../../lib/local/dev/invocations';
 import { runCommand } from '../../support/run-cli';
 import { cliEnvironment, useLocalService } from '../../support/local-service';
 import { startReceiver, until, type Received, type Receiver } from '../../support/webhook-receiver';
@@ -60,6 +63,31 @@ async function seed(first: number, count: number): Promise<void> {
 
 const plantOf = (r: Received) => /"id":(\d+)/.exec(r.body)![1]!;
 
+/**
+ * The deliver invocation (its number in the runtime's record) that made an attempt: the latest
+ * to start, by the time the attempt arrived, of those whose batch held its webhook-id.
+ */
+function deliverInvocationOf(entries: readonly Entry[]): (r: Received) => number | undefined {
+  const carriers = new Map<string, { seq: number; start: number }[]>();
+  for (const entry of entries) {
+    if (entry.functionName !== 'deliver') continue;
+    const records = (entry.event as { Records?: { body: string }[] } | undefined)?.Records ?? [];
+    for (const record of records) {
+      const { webhookId } = JSON.parse(record.body) as { webhookId: string };
+      const list = carriers.get(webhookId) ?? [];
+      list.push({ seq: entry.seq, start: Date.parse(entry.time) });
+      carriers.set(webhookId, list);
+    }
+  }
+  return (r) =>
+    (carriers.get(r.id) ?? [])
+      .filter((c) => c.start <= r.at)
+      .reduce<{ seq: number; start: number } | undefined>(
+        (latest, c) => (latest === undefined || c.start > latest.start ? c : latest),
+        undefined,
+      )?.seq;
+}
+
 it('a receiver that always hangs delays no other, however many of its deliveries wait at once', async () => {
   const stuck = await startReceiver(() => 'hang');
   const fast = await startReceiver();
@@ -82,8 +110,18 @@ it('a receiver that always hangs delays no other, however many of its deliveries
     'every plant has had a hanging attempt, given up',
     240_000,
   );
-  const fastAt = new Map([...fast.delivered().values()].map((r) => [plantOf(r), r.at]));
-  const late = [...hung()].filter(([plant, r]) => !(fastAt.get(plant)! < r.endedAt!));
+  // Where one deliver invocation carried both of a plant's deliveries, the fast one came first.
+  // (A plant's two may be received in different batches, the later one's invocation started
+  // seconds after on a busy machine: no isolation is at stake there. A quiet machine pairs
+  // about five plants in six; a quarter paired keeps the check from passing empty.)
+  const carrier = deliverInvocationOf(service.invocations.list());
+  const fastOf = new Map([...fast.delivered().values()].map((r) => [plantOf(r), r]));
+  const together = [...hung()].filter(([plant, attempt]) => {
+    const carried = carrier(attempt);
+    return carried !== undefined && carried === carrier(fastOf.get(plant)!);
+  });
+  expect(together.length).toBeGreaterThanOrEqual(count / 4);
+  const late = together.filter(([plant, attempt]) => !(fastOf.get(plant)!.at < attempt.endedAt!));
   expect(late.map(([plant]) => plant)).toEqual([]);
   // However many wait at once: more hanging attempts were open together than a batch holds.
   const open = (at: number) =>
