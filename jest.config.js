@@ -39,11 +39,9 @@ module.exports = {
   // A bound against a hang, not a speed promise: beside CPU burners, an e2e test that starts
   // dozens of sandboxes or rebuilds the functions again and again took over 2 minutes.
   testTimeout: 300_000,
-  // One worker more than the cores: most suites wait on engines, sockets and child processes
-  // part of the time, and a third worker fills that on 2 cores. Measured as `.ci/run` on a quiet
-  // 2-core machine: jest took 804 s with two workers, 677 s with three, 697 s with four (and the
-  // fourth one's contention failed the webhook isolation suite's 10 s ordering once). A suite
-  // must not depend on running alone. `npx jest --maxWorkers=1` runs them in band.
+  // One worker more than the cores: suites wait on engines, sockets and child processes part of
+  // the time, and the extra worker fills that wait; more only add contention. A suite must not
+  // depend on running alone. `npx jest --maxWorkers=1` runs them in band.
   maxWorkers: availableParallelism() + 1,
   // Longest first, guessing from a suite's kind before Jest has timed it (test/support/sequencer.js).
   testSequencer: '<rootDir>/test/support/sequencer.js',

@@ -1,7 +1,7 @@
 /**
  * Jest setup for every suite: in the e2e suites, the global `fetch` checks each answer against
  * `openapi.json` (see `http.ts`). Other suites talk to stubs and engines, not to the API, and
- * do not load the checker (Ajv and its formats cost each suite about 0.1 s of CPU).
+ * do not load the checker (Ajv and its formats, loaded again by every suite that imports them).
  */
 import { sep } from 'node:path';
 

@@ -38,7 +38,7 @@ export function runBin(
   env: Record<string, string | undefined> = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
-    // As its npm entry runs it (`exec node --import tsx`): tsx's own CLI would start a second
+    // As the npm scripts run them (`node --import tsx`): tsx's own CLI would start a second
     // Node process to run it in.
     execFile(
       process.execPath,

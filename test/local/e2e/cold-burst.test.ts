@@ -42,6 +42,8 @@ function tally(statuses: readonly number[]): Record<number, number> {
 
 it('60 concurrent authorized GETs on a cold runtime: 60 × 404, as deployed', async () => {
   const { url, headers, output } = await coldStart();
+  // Nothing started ahead: each function's first invocation starts its first sandbox.
+  expect(output()).not.toMatch(/INIT_START/);
   const statuses = await Promise.all(
     Array.from({ length: 60 }, () =>
       fetch(`${url}/plants/1`, { headers }).then(async (r) => (await r.text(), r.status)),

@@ -33,7 +33,7 @@ function npmRunVerify(args: string[], env: Record<string, string> = {}): Promise
     execFile(
       'npm',
       ['run', '--silent', 'verify', '--', ...args],
-      { cwd: ROOT, timeout: 280_000, env: { ...process.env, ...env } },
+      { cwd: ROOT, timeout: 540_000, env: { ...process.env, ...env } },
       (error, stdout, stderr) =>
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
@@ -445,4 +445,4 @@ it('--start verifies an npm start of its own, every case, and leaves nothing in 
   expect(readdirSync(temp).filter((name) => name.startsWith('plant-store-verify-'))).toEqual(
     before,
   );
-}, 300_000);
+}, 600_000);
