@@ -39,10 +39,12 @@ module.exports = {
   // A bound against a hang, not a speed promise: beside CPU burners, an e2e test that starts
   // dozens of sandboxes or rebuilds the functions again and again took over 2 minutes.
   testTimeout: 300_000,
-  // One worker more than the cores: suites wait on engines, sockets and child processes part of
-  // the time, and the extra worker fills that wait; more only add contention. A suite must not
-  // depend on running alone. `npx jest --maxWorkers=1` runs them in band.
-  maxWorkers: availableParallelism() + 1,
+  // One worker per core, at least two (Jest's default, cores - 1, runs a 2-core machine's suites
+  // one after another): most suites wait on engines, sockets and child processes part of the
+  // time. Not more: beside other busy processes, a third worker on 2 cores starved the webhook
+  // suites whose retry schedules run scaled down. A suite must not depend on running alone.
+  // `npx jest --maxWorkers=1` runs them in band.
+  maxWorkers: Math.max(2, availableParallelism()),
   // Longest first, guessing from a suite's kind before Jest has timed it (test/support/sequencer.js).
   testSequencer: '<rootDir>/test/support/sequencer.js',
   // After the summary: how long the run took, and its slowest suites.
