@@ -59,7 +59,10 @@ export interface LocalService {
   close(): Promise<void>;
 }
 
-/** Builds the bundles, starts the engine and the gateway; each function's sandboxes start on demand. */
+/**
+ * Builds the bundles, starts the engine and the gateway; each function's sandboxes start on
+ * demand.
+ */
 export async function startLocal(options: LocalOptions): Promise<LocalService> {
   await makePrivate(options.dataDir);
   const unlock = await lockDataDir(options.dataDir);
