@@ -6,13 +6,12 @@
  * second do not: other processes slow each request's wall time, not the work it takes.
  */
 import autocannon from 'autocannon';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { untilRecorded } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnNpmStart } from '../../npm-start/spawn';
 import { untilReady } from './load';
-import { roleOf } from './memory';
+import { processesOf } from './memory';
 import type { BenchContext, BenchPhase } from './phase';
 
 /** Linux's clock ticks a second (USER_HZ), the unit of `/proc/<pid>/stat`'s CPU times. */
@@ -24,41 +23,15 @@ const REQUESTS = 1_500;
 /** Creates before each figure, at its number of connections. */
 const WARM_UP_REQUESTS = 300;
 
-function read(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined; // the process has exited
-  }
-}
-
 /** The CPU time (ms) of every process of the tree rooted at `root`, by pid, with its role. */
 export function cpuOfTree(root: number): Map<number, { role: string; ms: number }> {
-  const children = new Map<number, number[]>();
-  const stats = new Map<number, string[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = read(`/proc/${entry}/stat`);
-    if (!stat) continue;
-    // The fields after the command name (which may hold spaces): state, ppid, ...
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    stats.set(Number(entry), fields);
-    const ppid = Number(fields[1]);
-    children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-  }
-  const found = new Map<number, { role: string; ms: number }>();
-  const visit = (pid: number) => {
-    const fields = stats.get(pid);
-    if (fields) {
+  return new Map(
+    processesOf(root).map(({ pid, role, stat }) => {
       // utime and stime, the 14th and 15th fields of the line.
-      const ticks = Number(fields[11]) + Number(fields[12]);
-      const role = roleOf(read(`/proc/${pid}/cmdline`) ?? '', read(`/proc/${pid}/environ`) ?? '');
-      found.set(pid, { role, ms: (ticks * 1000) / TICKS_PER_SECOND });
-    }
-    for (const child of children.get(pid) ?? []) visit(child);
-  };
-  visit(root);
-  return found;
+      const ticks = Number(stat[11]) + Number(stat[12]);
+      return [pid, { role, ms: (ticks * 1000) / TICKS_PER_SECOND }];
+    }),
+  );
 }
 
 /**

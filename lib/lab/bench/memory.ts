@@ -39,38 +39,54 @@ export function roleOf(cmdline: string, environ: string): string {
   return 'gateway/runtime';
 }
 
-/** Every live process of the tree rooted at `root`, with its role and RSS. */
-export function processTree(root: number): ProcessMemory[] {
+/**
+ * Each live process of the tree rooted at `root`, root first: its pid, its role and the fields of
+ * its `/proc/<pid>/stat` line after the command name (which may hold spaces): state, ppid, ...
+ */
+export function processesOf(root: number): { pid: number; role: string; stat: string[] }[] {
   const children = new Map<number, number[]>();
+  const stats = new Map<number, string[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = read(`/proc/${entry}/stat`);
-    // Fields after the command name (which may hold spaces): state, ppid, ...
-    const ppid = Number(stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (!Number.isFinite(ppid)) continue;
+    if (!stat) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    stats.set(Number(entry), fields);
+    const ppid = Number(fields[1]);
     children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
   }
-  const found: ProcessMemory[] = [];
+  const found: { pid: number; role: string; stat: string[] }[] = [];
   const visit = (pid: number) => {
-    const status = read(`/proc/${pid}/status`);
-    const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(status ?? '')?.[1] ?? NaN);
-    if (Number.isFinite(rssKiB)) {
+    const stat = stats.get(pid);
+    if (stat) {
       const role = roleOf(read(`/proc/${pid}/cmdline`) ?? '', read(`/proc/${pid}/environ`) ?? '');
-      const rollup = read(`/proc/${pid}/smaps_rollup`) ?? '';
-      const kib = (field: string) =>
-        Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? NaN);
-      found.push({
-        pid,
-        role,
-        rssMiB: rssKiB / 1024,
-        pssMiB: kib('Pss') / 1024,
-        privateMiB: (kib('Private_Clean') + kib('Private_Dirty')) / 1024,
-      });
+      found.push({ pid, role, stat });
     }
     for (const child of children.get(pid) ?? []) visit(child);
   };
   visit(root);
   return found;
+}
+
+/** Every live process of the tree rooted at `root`, with its role and RSS. */
+export function processTree(root: number): ProcessMemory[] {
+  return processesOf(root).flatMap(({ pid, role }) => {
+    const status = read(`/proc/${pid}/status`);
+    const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(status ?? '')?.[1] ?? NaN);
+    if (!Number.isFinite(rssKiB)) return [];
+    const rollup = read(`/proc/${pid}/smaps_rollup`) ?? '';
+    const kib = (field: string) =>
+      Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? NaN);
+    return [
+      {
+        pid,
+        role,
+        rssMiB: rssKiB / 1024,
+        pssMiB: kib('Pss') / 1024,
+        privateMiB: (kib('Private_Clean') + kib('Private_Dirty')) / 1024,
+      },
+    ];
+  });
 }
 
 /** The largest RSS each process reached over several samples. */
