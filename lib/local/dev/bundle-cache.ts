@@ -44,7 +44,7 @@ export interface CacheSlot {
 }
 
 /** An entry's header: the inputs' hashes and where each output's bytes are. */
-interface Header {
+export interface EntryHeader {
   /** SHA-256 of each input, by path relative to the project. */
   readonly inputs: Record<string, string>;
   /** Each output (by path relative to `outdir`): its inputs, and its bytes' offset and length. */
@@ -76,13 +76,10 @@ export function cacheSlot(options: BuildOptions, dir = BUNDLE_CACHE_DIR): CacheS
 
 /** The slot's build, if it has one and none of its inputs changed since. */
 export async function readCachedBuild(slot: CacheSlot): Promise<CachedBuild | undefined> {
-  let entry: Buffer;
-  let header: Header;
+  let header: EntryHeader;
+  let body: Buffer;
   try {
-    entry = await readFile(slot.file);
-    const length = entry.readUInt32BE(0);
-    header = JSON.parse(entry.toString('utf8', 4, 4 + length)) as Header;
-    entry = entry.subarray(4 + length);
+    ({ header, body } = parseEntry(await readFile(slot.file)));
   } catch {
     return undefined;
   }
@@ -99,7 +96,7 @@ export async function readCachedBuild(slot: CacheSlot): Promise<CachedBuild | un
   const outputs = new Map<string, Uint8Array>();
   const inputs = new Map<string, string[]>();
   for (const [output, { inputs: read, at, bytes }] of Object.entries(header.outputs)) {
-    outputs.set(join(slot.outdir, output), entry.subarray(at, at + bytes));
+    outputs.set(join(slot.outdir, output), body.subarray(at, at + bytes));
     inputs.set(
       join(slot.outdir, output),
       read.map((input) => join(PROJECT_ROOT, input)),
@@ -126,7 +123,7 @@ export async function writeCachedBuild(
   const temporary = `${slot.file}.${randomUUID()}.tmp`;
   try {
     const inputs: Record<string, string> = {};
-    const outputs: Header['outputs'] = {};
+    const outputs: EntryHeader['outputs'] = {};
     const contents = new Map(build.outputFiles.map((file) => [resolve(file.path), file.contents]));
     const blobs: Uint8Array[] = [];
     let at = 0;
@@ -150,11 +147,8 @@ export async function writeCachedBuild(
         inputs[input] = sha256(await readFile(file));
       }
     }
-    const header = Buffer.from(JSON.stringify({ inputs, outputs } satisfies Header));
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(header.length);
     await mkdir(dirname(slot.file), { recursive: true, mode: 0o700 });
-    await writeFile(temporary, Buffer.concat([length, header, ...blobs]), { mode: 0o600 });
+    await writeFile(temporary, entryBytes({ inputs, outputs }, blobs), { mode: 0o600 });
     // Whole or not at all: a reader sees the old entry or the new one.
     await rename(temporary, slot.file);
     await prune(dirname(slot.file));
@@ -163,6 +157,21 @@ export async function writeCachedBuild(
   } finally {
     await rm(temporary, { force: true }).catch(() => undefined);
   }
+}
+
+/** An entry's bytes: the header's length (4 bytes, big-endian), the header, then the outputs'. */
+export function entryBytes(header: EntryHeader, outputs: readonly Uint8Array[]): Buffer {
+  const text = Buffer.from(JSON.stringify(header));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(text.length);
+  return Buffer.concat([length, text, ...outputs]);
+}
+
+/** An entry's header and the outputs' bytes after it (throws on an entry cut short). */
+export function parseEntry(entry: Buffer): { header: EntryHeader; body: Buffer } {
+  const length = entry.readUInt32BE(0);
+  const header = JSON.parse(entry.toString('utf8', 4, 4 + length)) as EntryHeader;
+  return { header, body: entry.subarray(4 + length) };
 }
 
 /** Removes all but the KEPT most recently used entries, and writes abandoned an hour ago. */

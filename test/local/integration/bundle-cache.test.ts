@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { allFunctionsBuildOptions } from '../../../lib/definitions/build';
 import {
   cacheSlot,
+  entryBytes,
+  parseEntry,
   readCachedBuild,
   writeCachedBuild,
   type CacheSlot,
@@ -68,14 +70,9 @@ it('gives nothing once one input the build read differs', async () => {
   const { file } = slot(first);
   expect(await readCachedBuild(slot(first))).toBeDefined();
   // As if a file had been edited since: the hash the entry holds is no longer the file's.
-  const entry = readFileSync(file);
-  const length = entry.readUInt32BE(0);
-  const header = JSON.parse(entry.toString('utf8', 4, 4 + length));
+  const { header, body } = parseEntry(readFileSync(file));
   const [input] = Object.keys(header.inputs).filter((path) => path.startsWith('lambda/'));
   header.inputs[input!] = '0'.repeat(64);
-  const tampered = Buffer.from(JSON.stringify(header));
-  const prefix = Buffer.alloc(4);
-  prefix.writeUInt32BE(tampered.length);
-  writeFileSync(file, Buffer.concat([prefix, tampered, entry.subarray(4 + length)]));
+  writeFileSync(file, entryBytes(header, [body]));
   expect(await readCachedBuild(slot(first))).toBe(undefined);
 });
