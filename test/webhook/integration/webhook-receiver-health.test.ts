@@ -8,7 +8,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
-import { RECENT_ATTEMPTS_KEPT } from '../../../lambda/webhook/health';
+import { RECENT_ATTEMPTS_KEPT, WARN_AT_CONSECUTIVE_FAILURES } from '../../../lambda/webhook/health';
+import { MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
 import { QUIET_MS, ReceiverGate, RECORD_EVERY_MS } from '../../../lambda/deliver/receiver-gate';
 import { SandboxReceivers } from '../../../lambda/deliver/sandbox-receivers';
 import {
@@ -112,6 +113,33 @@ it('shows a batch after a quiet second at once, and writes the subscriber only o
   } finally {
     records.mockRestore();
   }
+});
+
+it("writes a delivery's last attempt at once, within a known run", async () => {
+  const id = await subscriber();
+  const sandbox = new SandboxReceivers(states);
+  const start = Date.now();
+  const batch = async (n: number, attempt: number) => {
+    const at = start + n * 100;
+    const gate = new ReceiverGate({ states, sandbox, events: quiet, now: () => at });
+    expect((await gate.admit(id)).verdict).toBe('go');
+    await gate.report(id, {
+      webhookId: `msg_last${n}`,
+      attempt,
+      storedAt: new Date(start).toISOString(),
+      startedAt: at,
+      result: { status: 500 },
+    });
+    await gate.close();
+    return (await states.read(id))!.consecutiveFailures;
+  };
+  // Written one by one up to the warning; then the run is known, and waits for the record.
+  for (let n = 1; n <= WARN_AT_CONSECUTIVE_FAILURES; n++) expect(await batch(n, n)).toBe(n);
+  expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 1, 1)).toBe(WARN_AT_CONSECUTIVE_FAILURES);
+  // The schedule's last attempt: its dead letter is the last any batch hears of it.
+  expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 2, MAX_ATTEMPTS)).toBe(
+    WARN_AT_CONSECUTIVE_FAILURES + 2,
+  );
 });
 
 it('disables once, keeps the earliest plant for replay, and enable keeps it until the replay is done', async () => {
