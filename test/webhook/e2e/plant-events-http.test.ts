@@ -153,9 +153,13 @@ it('tells each subscriber the events it chose, typed and orderable, and nothing 
   expect(all.delivered().size).toBe(10);
   expect(plain.delivered().size).toBe(5);
   expect([...all.received, ...plain.received].every((r) => r.verified)).toBe(true);
-  // Each delivery's retry carried its first attempt's webhook-id.
+  // Each delivery's retry carried its first attempt's webhook-id; a second copy of a delivery
+  // (at least once: a queue send whose answer came too late for the client) carries it too, and
+  // is accepted at once.
   for (const id of all.delivered().keys()) {
-    expect(all.received.filter((r) => r.id === id).map((r) => r.answered)).toEqual([503, 204]);
+    const answers = all.received.filter((r) => r.id === id).map((r) => r.answered);
+    expect(answers).toEqual([503, ...Array(answers.length - 1).fill(204)]);
+    expect(answers.length).toBeGreaterThanOrEqual(2);
   }
 
   // The plain receiver: newPlant bodies exactly as before events existed, one per incarnation.

@@ -9,7 +9,11 @@
 import { runCommand } from '../../support/run-cli';
 import { cliEnvironment, useLocalService } from '../../support/local-service';
 import { startReceiver, until, type Answer, type Receiver } from '../../support/webhook-receiver';
-import { HORIZON_SECONDS, MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
+import {
+  DELIVERY_VISIBILITY_SECONDS,
+  HORIZON_SECONDS,
+  MAX_ATTEMPTS,
+} from '../../../lambda/webhook/schedule';
 
 jest.setTimeout(600_000);
 
@@ -41,7 +45,8 @@ async function createPlants(count: number, parallel = 10): Promise<string[]> {
       ids.slice(i, i + parallel).map(async (id) => {
         // A 503 (the engine busy on a loaded machine), or the gateway's 500 (the authorizer
         // timed out) stored nothing: sent again, as the client does; a retry of a plant that
-        // was stored is answered 200, unchanged, and delivers nothing more.
+        // was stored is answered 200, unchanged, and delivers nothing more. Beside CPU burners
+        // the engine was busy for over 10 s: a minute of tries.
         for (let tries = 1; ; tries++) {
           const answer = await fetch(`${service.url}/plants`, {
             method: 'POST',
@@ -51,7 +56,7 @@ async function createPlants(count: number, parallel = 10): Promise<string[]> {
             },
             body: `{"id":${id},"name":"plant ${id}"}`,
           });
-          if ((answer.status === 503 || answer.status === 500) && tries < 10) {
+          if ((answer.status === 503 || answer.status === 500) && tries < 60) {
             await sleep(1_000);
             continue;
           }
@@ -178,12 +183,23 @@ it('never starts more than its rate a second to a rate-limited receiver, loses n
   );
   expect((await listed(subscriberId)).rate).toBe(`${rate}/s`);
   const ids = await createPlants(40, 10);
-  await until(() => limited.delivered().size === ids.length, 'every plant');
+  // A delivery held by an invocation that timed out comes back after its visibility timeout.
+  await until(
+    () => limited.delivered().size === ids.length,
+    'every plant',
+    DELIVERY_VISIBILITY_SECONDS * 1000 + 120_000,
+  );
   expect(new Set([...limited.delivered().values()].map((r) => plantIdOf(r.body)))).toEqual(
     new Set(ids),
   );
-  // Waiting for the rate spends no attempt: each plant arrived once, at its first attempt.
-  expect(limited.received).toHaveLength(ids.length);
+  // At least once: a plant may arrive twice (a send the queue took but whose answer came too
+  // late for the client, or an invocation that timed out after its POST), always with its one
+  // webhook-id, which is how the receiver tells it.
+  const idOfPlant = new Map(
+    [...limited.delivered().values()].map((r) => [plantIdOf(r.body), r.id]),
+  );
+  expect(limited.received.filter((r) => idOfPlant.get(plantIdOf(r.body)) !== r.id)).toEqual([]);
+  // Waiting for the rate spends no attempt: every arrival is its delivery's first attempt.
   expect(limited.received.every((r) => r.attempt === '1' && r.answered === 204)).toBe(true);
   expect((await deadLetters()).filter((l) => l[1] === subscriberId)).toEqual([]);
   // The pace is kept where it is decided, the deliverer's starts, as its log lines say them
@@ -194,7 +210,7 @@ it('never starts more than its rate a second to a rate-limited receiver, loses n
     .flatMap((entry) => entry.lines)
     .filter((line) => line.includes('"message":"delivered"') && line.includes(subscriberId))
     .map((line) => Date.parse((JSON.parse(line) as { startedAt: string }).startedAt));
-  expect(starts).toHaveLength(ids.length);
+  expect(starts.length).toBeGreaterThanOrEqual(ids.length);
   const peak = Math.max(...starts.map((t) => starts.filter((u) => u >= t && u < t + 1000).length));
   expect(peak).toBeLessThanOrEqual(rate);
 });

@@ -97,12 +97,16 @@ it('delivers each stored plant once per subscriber (after dedup), signed, retrie
     expect(receiver.received.every((r) => r.verified)).toBe(true);
   }
   // Retries carry the same webhook-id: three attempts each (500, 500, 204) for the flaky one.
+  // Delivery is at least once: a second copy of a delivery (a queue send whose answer came too
+  // late for the client) carries the same id, and the receiver counts it with the first; each
+  // copy counts its own attempts up from 1 and stops at its first 204.
   for (const id of flaky.delivered().keys()) {
-    expect(flaky.received.filter((r) => r.id === id).map((r) => [r.attempt, r.answered])).toEqual([
-      ['1', 500],
-      ['2', 500],
-      ['3', 204],
-    ]);
+    const arrivals = flaky.received.filter((r) => r.id === id);
+    const count = (attempt: number) => arrivals.filter((r) => r.attempt === String(attempt)).length;
+    expect(arrivals.map((r) => r.answered)).toEqual([500, 500, ...Array(count(1)).fill(204)]);
+    for (let attempt = 2; attempt <= arrivals.length; attempt++) {
+      expect(count(attempt)).toBeLessThanOrEqual(count(attempt - 1));
+    }
   }
   // A webhook-id is one plant to one subscriber: no two receivers or plants share one.
   const ids = [steady, flaky, hanging].flatMap((r) => [...r.delivered().keys()]);
@@ -111,7 +115,7 @@ it('delivers each stored plant once per subscriber (after dedup), signed, retrie
   // The down receiver: every attempt of the schedule fails, then each delivery is a dead letter.
   // 13 attempts over the 77 h horizon, scaled; each also waits the local queue's batching window.
   await until(
-    () => down.received.length === PLANTS.length * MAX_ATTEMPTS,
+    () => down.received.length >= PLANTS.length * MAX_ATTEMPTS,
     'every attempt reaches the down receiver',
     300_000,
   );
@@ -123,11 +127,12 @@ it('delivers each stored plant once per subscriber (after dedup), signed, retrie
       .filter(Boolean)
       .map((line) => line.split('\t')[0]);
   let lettered = await listLetters();
-  for (let tries = 0; tries < 20 && lettered.length < PLANTS.length; tries++) {
+  const downIds = new Set(down.received.map((r) => r.id));
+  for (let tries = 0; tries < 20 && new Set(lettered).size < downIds.size; tries++) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     lettered = await listLetters();
   }
-  expect(new Set(lettered)).toEqual(new Set(down.received.map((r) => r.id)));
+  expect(new Set(lettered)).toEqual(downIds);
   expect(new Set(down.received.map((r) => r.attempt))).toEqual(
     new Set(Array.from({ length: MAX_ATTEMPTS }, (_, n) => String(n + 1))),
   );
@@ -183,7 +188,7 @@ it('replays the plants stored since a time with their first webhook-ids; rotates
   expect(replayed.stderr).toBe(
     `queued 2 deliveries of 2 plants stored since ${since.toISOString()} (with their first webhook-ids); 1 plant stored before ${id} was added, not queued\n`,
   );
-  await until(() => receiver.received.length === 2 * bodies.length, 'the replayed deliveries');
+  await until(() => receiver.received.length >= 2 * bodies.length, 'the replayed deliveries');
   const again = receiver.received.slice(bodies.length);
   expect(again.every((r) => r.verified && first.get(r.body) === r.id)).toBe(true);
   expect(new Set(again.map((r) => r.body))).toEqual(new Set(bodies));
