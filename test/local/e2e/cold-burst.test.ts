@@ -40,21 +40,21 @@ function tally(statuses: readonly number[]): Record<number, number> {
   return counts;
 }
 
-it('60 concurrent authorized GETs on a cold runtime: 60 × 404, as deployed', async () => {
+it('32 concurrent authorized GETs on a cold runtime: 32 × 404, as deployed', async () => {
   const { url, headers, output } = await coldStart();
   // Nothing started ahead: each function's first invocation starts its first sandbox.
   expect(output()).not.toMatch(/INIT_START/);
   const statuses = await Promise.all(
-    Array.from({ length: 60 }, () =>
+    Array.from({ length: 32 }, () =>
       fetch(`${url}/plants/1`, { headers }).then(async (r) => (await r.text(), r.status)),
     ),
   );
-  expect(tally(statuses)).toEqual({ 404: 60 });
+  expect(tally(statuses)).toEqual({ 404: 32 });
   // Every request was served: none throttled as an invocation, none timed out.
   expect(output()).not.toMatch(/throttled|Task timed out/);
 });
 
-it('40 concurrent creates of one id on a cold runtime: one 200 and 39 × 409', async () => {
+it('24 concurrent creates of one id on a cold runtime: one 200 and 23 × 409', async () => {
   const { url, headers } = await coldStart();
   const create = (body: object) =>
     fetch(`${url}/plants`, {
@@ -63,9 +63,9 @@ it('40 concurrent creates of one id on a cold runtime: one 200 and 39 × 409', a
       body: JSON.stringify(body),
     }).then(async (r) => (await r.text(), r.status));
   const statuses = await Promise.all(
-    Array.from({ length: 40 }, (_, i) => create({ id: 42, name: `racer ${i}` })),
+    Array.from({ length: 24 }, (_, i) => create({ id: 42, name: `racer ${i}` })),
   );
-  expect(tally(statuses)).toEqual({ 200: 1, 409: 39 });
+  expect(tally(statuses)).toEqual({ 200: 1, 409: 23 });
 });
 
 it('8 concurrent creates on a cold runtime: each sandbox started served the invocation it was started for', async () => {
@@ -108,12 +108,12 @@ async function until(check: () => boolean, what: string) {
   }
 }
 
-it('--throttle-rate 10 --throttle-burst 10, 60 concurrent on a cold runtime: the bucket decides as they arrive', async () => {
+it('--throttle-rate 10 --throttle-burst 10, 40 concurrent on a cold runtime: the bucket decides as they arrive', async () => {
   const { url, headers } = await coldStart(['--throttle-rate', '10', '--throttle-burst', '10']);
   const started = performance.now();
   let lastRefusal = started;
   const statuses = await Promise.all(
-    Array.from({ length: 60 }, () =>
+    Array.from({ length: 40 }, () =>
       fetch(`${url}/plants/1`, { headers }).then(async (r) => {
         await r.text();
         if (r.status === 429) lastRefusal = performance.now();
@@ -132,5 +132,5 @@ it('--throttle-rate 10 --throttle-burst 10, 60 concurrent on a cold runtime: the
   // after the authorizer's sandbox started would let through more than that.
   expect(counts[404]).toBeGreaterThanOrEqual(10);
   expect(counts[404]).toBeLessThanOrEqual(10 + Math.ceil(seconds * 10) + 1);
-  expect(counts[429]).toBe(60 - counts[404]!);
+  expect(counts[429]).toBe(40 - counts[404]!);
 });
