@@ -40,16 +40,16 @@ function tally(statuses: readonly number[]): Record<number, number> {
   return counts;
 }
 
-it('32 concurrent authorized GETs on a cold runtime: 32 × 404, as deployed', async () => {
+it('60 concurrent authorized GETs on a cold runtime: 60 × 404, as deployed', async () => {
   const { url, headers, output } = await coldStart();
   // Nothing started ahead: each function's first invocation starts its first sandbox.
   expect(output()).not.toMatch(/INIT_START/);
   const statuses = await Promise.all(
-    Array.from({ length: 32 }, () =>
+    Array.from({ length: 60 }, () =>
       fetch(`${url}/plants/1`, { headers }).then(async (r) => (await r.text(), r.status)),
     ),
   );
-  expect(tally(statuses)).toEqual({ 404: 32 });
+  expect(tally(statuses)).toEqual({ 404: 60 });
   // Every request was served: none throttled as an invocation, none timed out.
   expect(output()).not.toMatch(/throttled|Task timed out/);
 });
@@ -108,12 +108,12 @@ async function until(check: () => boolean, what: string) {
   }
 }
 
-it('--throttle-rate 10 --throttle-burst 10, 40 concurrent on a cold runtime: the bucket decides as they arrive', async () => {
+it('--throttle-rate 10 --throttle-burst 10, 60 concurrent on a cold runtime: the bucket decides as they arrive', async () => {
   const { url, headers } = await coldStart(['--throttle-rate', '10', '--throttle-burst', '10']);
   const started = performance.now();
   let lastRefusal = started;
   const statuses = await Promise.all(
-    Array.from({ length: 40 }, () =>
+    Array.from({ length: 60 }, () =>
       fetch(`${url}/plants/1`, { headers }).then(async (r) => {
         await r.text();
         if (r.status === 429) lastRefusal = performance.now();
@@ -132,5 +132,5 @@ it('--throttle-rate 10 --throttle-burst 10, 40 concurrent on a cold runtime: the
   // after the authorizer's sandbox started would let through more than that.
   expect(counts[404]).toBeGreaterThanOrEqual(10);
   expect(counts[404]).toBeLessThanOrEqual(10 + Math.ceil(seconds * 10) + 1);
-  expect(counts[429]).toBe(40 - counts[404]!);
+  expect(counts[429]).toBe(60 - counts[404]!);
 });
