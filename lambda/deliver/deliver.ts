@@ -198,14 +198,13 @@ async function decide(
     if (verdict?.gone) return { outcome: 'gone', next: { step: 'done' }, failure, ...fields };
     const firstAttemptAt = message.firstAttemptAt ?? now;
     const horizonLeft = (firstAttemptAt + HORIZON_SECONDS * 1000 * (deps.scale ?? 1) - now) / 1000;
-    const delay = verdict?.retryAfterSeconds;
-    return {
-      ...receiverFailed({ ...message, storedAt, firstAttemptAt }, attempt, failure, {
-        delay,
-        horizonLeft: horizonLeft / (deps.scale ?? 1),
-      }),
-      ...fields,
-    };
+    const failed = receiverFailed({ ...message, storedAt, firstAttemptAt }, attempt, failure, {
+      delay: verdict?.retryAfterSeconds,
+      horizonLeft: horizonLeft / (deps.scale ?? 1),
+    });
+    // Its attempt number cannot tell the gate: short `Retry-After`s earn attempts past the last.
+    if (failed.next.step === 'dead-letter') deps.gate?.gaveUp(subscriberId);
+    return { ...failed, ...fields };
   } catch (error) {
     if (!(error instanceof OurFailure)) throw error;
     // Our outage lasts as long whatever the receivers' schedule is scaled to: the local queue

@@ -5,9 +5,9 @@
  * batch ask at once; the gate answers them together from what the sandbox holds
  * (`sandbox-receivers.ts`): its slots of the subscriber's grid, or one grant for the next
  * second. Attempts are recorded on the subscriber's item when they change something (a run of
- * failures begins or ends, the slowdown moves, the warning is due, a delivery's last attempt is
- * made) and otherwise at most every `RECORD_EVERY_MS`; each batch's attempts are shown on the
- * attempts item when it ends.
+ * failures begins or ends, the slowdown moves, the warning is due, a delivery is given up) and
+ * otherwise at most every `RECORD_EVERY_MS`; each batch's attempts are shown on the attempts
+ * item when it ends.
  */
 import {
   asksToSlowDown,
@@ -22,7 +22,6 @@ import type { ReceiverState, ReceiverStates, ReceiverView } from '../webhook/rec
 import type { SealedSubscriber } from '../webhook/subscriptions-table';
 import { SandboxReceivers, type Known } from './sandbox-receivers';
 import { RETRY_AFTER_STATUSES, retryAfterSeconds } from '../webhook/retry-after';
-import { MAX_ATTEMPTS } from '../webhook/schedule';
 import { MAX_VISIBILITY_SECONDS } from '../webhook/visibility';
 import type { Narrow } from '../aws/table-definition';
 import { DELIVER_GRANTS } from './grants';
@@ -98,11 +97,11 @@ interface Subscriber {
   state: Promise<ReceiverState | undefined>;
   waiting: Pending[];
   flushing: Promise<void> | undefined;
-  /** This batch's attempts: any, any success, any that asked to slow down, any delivery's last. */
+  /** This batch's attempts: any, any success, any that asked to slow down, any given up. */
   attempted: boolean;
   anyOk: boolean;
   slowDown: boolean;
-  lastAttempt: boolean;
+  gaveUp: boolean;
   /** Deliveries dropped since the last keep, and the oldest plant among them. */
   drops: { resolve(drop: Drop): void; reject(error: unknown): void }[];
   droppedStoredAt: string | undefined;
@@ -123,7 +122,10 @@ export const RECORD_EVERY_MS = 10_000;
  */
 export const QUIET_MS = 1_000;
 
-/** One batch's gate: make one per batch, `admit` before each attempt, `report` after, `close`. */
+/**
+ * One batch's gate: make one per batch, `admit` before each attempt, `report` after (and
+ * `gaveUp` if the delivery is dead-lettered), `close`.
+ */
 export class ReceiverGate {
   private readonly subscribers = new Map<string, Subscriber>();
   private readonly scale: number;
@@ -173,7 +175,6 @@ export class ReceiverGate {
     const ok = 'status' in result && result.status >= 200 && result.status < 300;
     subscriber.attempted = true;
     if (ok) subscriber.anyOk = true;
-    if (report.attempt >= MAX_ATTEMPTS) subscriber.lastAttempt = true;
     this.sandbox.entry(subscriberId, this.now()).pending.push({
       at: new Date(startedAt).toISOString(),
       webhookId: report.webhookId,
@@ -201,12 +202,20 @@ export class ReceiverGate {
   }
 
   /**
+   * A delivery to the subscriber was given up after its attempt (dead-lettered): `close` writes
+   * the run at once. Its attempt number cannot say so: `Retry-After`s shorter than the schedule
+   * earn a delivery attempts past `MAX_ATTEMPTS` until the horizon, and those wait for the record.
+   */
+  gaveUp(subscriberId: string): void {
+    this.subscriber(subscriberId).gaveUp = true;
+  }
+
+  /**
    * Writes what the batch taught about each subscriber when it changes something (its run of
-   * failures begins or ends, its slowdown moves, its 4th failure in a row is due), when one of
-   * its attempts was a delivery's last, or when the sandbox last wrote `RECORD_EVERY_MS` ago:
-   * its run of failures and slowdown, its latest attempts; otherwise, after a quiet spell,
-   * shows the attempts alone. Warns at the run's 4th failure, disables after 5 days of nothing
-   * else.
+   * failures begins or ends, its slowdown moves, its 4th failure in a row is due), when it gave
+   * a delivery up, or when the sandbox last wrote `RECORD_EVERY_MS` ago: its run of failures and
+   * slowdown, its latest attempts; otherwise, after a quiet spell, shows the attempts alone.
+   * Warns at the run's 4th failure, disables after 5 days of nothing else.
    */
   async close(): Promise<void> {
     await Promise.all(
@@ -224,9 +233,10 @@ export class ReceiverGate {
           : subscriber.anyOk
             ? Math.max(0, (state.slowdown ?? 0) - 1)
             : (state.slowdown ?? 0);
-        // A delivery's last attempt is written at once: once it is dead-lettered, no later
-        // batch to this subscriber may come to write the run (`list` would show it short).
-        if (!subscriber.lastAttempt && !this.due(known, state, slowdown)) {
+        // A delivery given up is written at once: after its dead letter no later batch to this
+        // subscriber may come to write the run (`list` would show it short for good). At most
+        // once a batch, and only for a receiver that failed for the whole horizon.
+        if (!subscriber.gaveUp && !this.due(known, state, slowdown)) {
           if (quiet) await this.show(subscriberId, known);
           return;
         }
@@ -303,7 +313,7 @@ export class ReceiverGate {
         attempted: false,
         anyOk: false,
         slowDown: false,
-        lastAttempt: false,
+        gaveUp: false,
         drops: [],
         droppedStoredAt: undefined,
         keeping: undefined,

@@ -1,15 +1,20 @@
 /**
  * A subscriber's health on a real engine: attempts are shown when a batch after a quiet second
- * ends, written on the subscriber's item when they change something (and otherwise every 10 s),
- * and keep the run of failures and a bounded list of attempts on their own item; a disable is
- * reported once, a dropped delivery is kept for replay (or sent back to be delivered when
- * `enable` came first), and `enable` keeps where to replay from until the replay is done.
+ * ends, written on the subscriber's item when they change something or a delivery is given up
+ * (and otherwise every 10 s), and keep the run of failures and a bounded list of attempts on
+ * their own item; a disable is reported once, a dropped delivery is kept for replay (or sent
+ * back to be delivered when `enable` came first), and `enable` keeps where to replay from until
+ * the replay is done.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSRecord } from 'aws-lambda';
+import { deliver } from '../../../lambda/deliver/deliver';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
 import { RECENT_ATTEMPTS_KEPT, WARN_AT_CONSECUTIVE_FAILURES } from '../../../lambda/webhook/health';
-import { MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
+import { PUBLIC_ONLY } from '../../../lambda/webhook/address-policy';
+import { HORIZON_SECONDS, MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
+import { generateSecret } from '../../../lambda/webhook/signature';
 import { QUIET_MS, ReceiverGate, RECORD_EVERY_MS } from '../../../lambda/deliver/receiver-gate';
 import { SandboxReceivers } from '../../../lambda/deliver/sandbox-receivers';
 import {
@@ -115,31 +120,66 @@ it('shows a batch after a quiet second at once, and writes the subscriber only o
   }
 });
 
-it("writes a delivery's last attempt at once, within a known run", async () => {
+it('writes the run at once when a delivery is given up, not for a last attempt that earns another', async () => {
   const id = await subscriber();
   const sandbox = new SandboxReceivers(states);
+  const records = jest.spyOn(states, 'record');
+  const secret = generateSecret();
   const start = Date.now();
-  const batch = async (n: number, attempt: number) => {
-    const at = start + n * 100;
+  // A receiver that answers every attempt 503 with `Retry-After: 1`: the gate holds it for that
+  // second, so each batch comes 1.1 s after the last (all within one RECORD_EVERY_MS).
+  const batch = async (n: number, attempt: number, firstAttemptAt = start) => {
+    const at = start + n * 1_100;
     const gate = new ReceiverGate({ states, sandbox, events: quiet, now: () => at });
-    expect((await gate.admit(id)).verdict).toBe('go');
-    await gate.report(id, {
-      webhookId: `msg_last${n}`,
-      attempt,
+    const message = {
+      webhookId: `msg_given${n}`,
+      subscriberId: id,
+      plantId: String(n),
+      body: `{"id":${n},"name":"fern"}`,
       storedAt: new Date(start).toISOString(),
-      startedAt: at,
-      result: { status: 500 },
-    });
+      attempt: attempt - 1,
+      firstAttemptAt,
+    };
+    const { outcome } = await deliver(
+      {
+        messageId: `m${n}`,
+        body: JSON.stringify(message),
+        attributes: { ApproximateReceiveCount: '1' },
+      } as unknown as SQSRecord,
+      {
+        subscriptions,
+        secrets: { open: async () => secret },
+        policy: PUBLIC_ONLY,
+        post: async () => ({ status: 503, retryAfter: '1' }),
+        now: () => at,
+        gate,
+      },
+    );
+    records.mockClear();
     await gate.close();
-    return (await states.read(id))!.consecutiveFailures;
+    return {
+      outcome,
+      written: records.mock.calls.length,
+      run: (await states.read(id))!.consecutiveFailures,
+    };
   };
   // Written one by one up to the warning; then the run is known, and waits for the record.
-  for (let n = 1; n <= WARN_AT_CONSECUTIVE_FAILURES; n++) expect(await batch(n, n)).toBe(n);
-  expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 1, 1)).toBe(WARN_AT_CONSECUTIVE_FAILURES);
-  // The schedule's last attempt: its dead letter is the last any batch hears of it.
-  expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 2, MAX_ATTEMPTS)).toBe(
-    WARN_AT_CONSECUTIVE_FAILURES + 2,
-  );
+  for (let n = 1; n <= WARN_AT_CONSECUTIVE_FAILURES; n++) {
+    expect(await batch(n, n)).toEqual({ outcome: 'failed', written: 1, run: n });
+  }
+  const known = { outcome: 'failed', written: 0, run: WARN_AT_CONSECUTIVE_FAILURES };
+  expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 1, 5)).toEqual(known);
+  // The schedule's last attempt and one past it, both long before the horizon: each earns
+  // another attempt (the receiver's short Retry-After), so a later batch writes them.
+  expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 2, MAX_ATTEMPTS)).toEqual(known);
+  expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 3, MAX_ATTEMPTS + 1)).toEqual(known);
+  // The last attempt at the horizon is given up: its dead letter is the last any batch hears of it.
+  const horizonAgo = start - HORIZON_SECONDS * 1000;
+  expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 4, MAX_ATTEMPTS, horizonAgo)).toEqual({
+    outcome: 'dead-lettered',
+    written: 1,
+    run: WARN_AT_CONSECUTIVE_FAILURES + 4,
+  });
 });
 
 it('disables once, keeps the earliest plant for replay, and enable keeps it until the replay is done', async () => {
