@@ -91,33 +91,40 @@ it('dead-letters a receiver down for good no sooner than the horizon, and lists 
   const [down, subscriberId] = await subscribe(() => 500, '--name', 'down');
   const [plant] = await createPlants(1);
   // Each attempt also waits the queue's batching window (1 s) twice: more than the scaled delays.
-  await until(
-    () => down.received.length === MAX_ATTEMPTS,
-    'every attempt of the schedule',
-    300_000,
+  // At least once: a second copy of the delivery (a queue send taken but answered too late for
+  // the client) runs the rest of the schedule on its own, under the same webhook-id.
+  const attempts = () => new Set(down.received.map((r) => r.attempt));
+  await until(() => attempts().has(String(MAX_ATTEMPTS)), 'every attempt of the schedule', 300_000);
+  expect(new Set(down.received.map((r) => r.id)).size).toBe(1);
+  const webhookId = down.received[0]!.id;
+  expect(attempts()).toEqual(
+    new Set(Array.from({ length: MAX_ATTEMPTS }, (_, n) => String(n + 1))),
   );
   let letters: string[][] = [];
   for (let tries = 0; tries < 100 && !letters.some((l) => l[1] === subscriberId); tries++) {
     letters = await deadLetters();
     await sleep(200);
   }
+  // The delivery's dead letter; a second copy of it is given up on its own, so a second dead
+  // letter of the same delivery (same webhook-id and plant) is at least once too.
   const mine = letters.filter((l) => l[1] === subscriberId);
-  expect(mine.map((l) => l[2])).toEqual([plant]);
-  const first = down.received[0]!.at;
-  const last = down.received.at(-1)!.at;
-  // The schedule's whole span, scaled: the last attempt no sooner than the horizon.
-  expect(last - first).toBeGreaterThanOrEqual(HORIZON_SECONDS * 1000 * SCALE);
-  expect(down.received.map((r) => r.attempt)).toEqual(
-    Array.from({ length: MAX_ATTEMPTS }, (_, n) => String(n + 1)),
-  );
-  // The batch that gave the delivery up writes the run after it queued the dead letter.
-  const inARow = new RegExp(`^${MAX_ATTEMPTS} in a row since `);
+  expect(mine.length).toBeGreaterThanOrEqual(1);
+  expect(mine.every((l) => l[0] === webhookId && l[2] === plant)).toBe(true);
+  // The schedule's whole span, scaled: no last attempt sooner than the horizon after the first.
+  const at = (attempt: number) =>
+    Math.min(...down.received.filter((r) => r.attempt === String(attempt)).map((r) => r.at));
+  expect(at(MAX_ATTEMPTS) - at(1)).toBeGreaterThanOrEqual(HORIZON_SECONDS * 1000 * SCALE);
+  // The batch that gave the delivery up writes the run after it queued the dead letter; a
+  // second copy's attempts make it longer.
+  const inARow = /^(\d+) in a row since /;
+  const run = (row: Record<string, string>) => Number(inARow.exec(row.failures ?? '')?.[1] ?? 0);
   let row = await listed(subscriberId);
-  for (let tries = 0; tries < 50 && !inARow.test(row.failures!); tries++) {
+  for (let tries = 0; tries < 50 && run(row) < MAX_ATTEMPTS; tries++) {
     await sleep(200);
     row = await listed(subscriberId);
   }
   expect(row.failures).toMatch(inARow);
+  expect(run(row)).toBeGreaterThanOrEqual(MAX_ATTEMPTS);
   expect(row.state).toBe('active');
 });
 
@@ -185,7 +192,7 @@ it('never starts more than its rate a second to a rate-limited receiver, loses n
   const ids = await createPlants(40, 10);
   // A delivery held by an invocation that timed out comes back after its visibility timeout.
   await until(
-    () => limited.delivered().size === ids.length,
+    () => limited.delivered().size >= ids.length,
     'every plant',
     DELIVERY_VISIBILITY_SECONDS * 1000 + 120_000,
   );
