@@ -11,8 +11,7 @@ import { WEBHOOK_ENVIRONMENT } from '../../lambda/webhook/config';
 import { FUNCTIONS, FUNCTION_NAMES, type FunctionName } from '../definitions/functions';
 import { DELIVERY_SOURCE, STREAM_SOURCE } from '../definitions/webhooks';
 import { startEngine, type Engine, type EngineOptions } from './dynamodb/engine';
-import { LOCAL_QUEUE_NAMES, LOCAL_SECRETS_KEY_ALIAS } from './iam/account';
-import { LOCAL_ACCOUNT } from './iam/identities';
+import { LOCAL_QUEUE_NAMES, LOCAL_SECRETS_KEY_ALIAS, localQueueUrl } from './names';
 import { localQueueArn } from './sqs/access';
 import { LocalQueue, type QueueMessage } from './sqs/queue';
 import { serveSqs, SQS_TARGET_PREFIX } from './sqs/api';
@@ -20,12 +19,7 @@ import { LocalStream } from './dynamodb/stream';
 import type { ItemChange } from './dynamodb/item-changes';
 
 /** The local queues' names (their URLs are on the engine's endpoint). */
-export { LOCAL_QUEUE_NAMES, localQueueArn };
-
-/** The local queue URL of `name` on `endpoint`. */
-export function localQueueUrl(endpoint: string, name: string): string {
-  return `${endpoint}/${LOCAL_ACCOUNT}/${name}`;
-}
+export { LOCAL_QUEUE_NAMES, localQueueArn, localQueueUrl };
 
 /** What the webhook emulation needs. */
 export interface LocalWebhooksOptions {
@@ -256,17 +250,4 @@ function triggered(trigger: 'plants-stream' | 'delivery-queue'): FunctionName {
  */
 export function localMaxRecordAgeMs(scale: number): number {
   return Math.max(60_000, STREAM_SOURCE.maxRecordAgeSeconds * 1000 * scale);
-}
-
-/** `PLANT_STORE_WEBHOOK_RETRY_SCALE`: a number above 0, at most 1 (unset or empty: 1). */
-export function retryScaleFromEnvironment(env: NodeJS.ProcessEnv): number {
-  const raw = env.PLANT_STORE_WEBHOOK_RETRY_SCALE;
-  if (raw === undefined || raw === '') return 1;
-  const scale = Number(raw);
-  if (!/^[\d.e+-]+$/i.test(raw) || !(scale > 0 && scale <= 1)) {
-    throw new Error(
-      `PLANT_STORE_WEBHOOK_RETRY_SCALE must be a number above 0 and at most 1, not ${raw}`,
-    );
-  }
-  return scale;
 }

@@ -11,8 +11,12 @@ import { portsFile } from '../local/process/ports-file';
 import { dataDirOf } from '../local/process/settings';
 
 export { devTokenFile } from '../local/dev/dev-token';
-export { localCliClientConfig } from '../local/dynamodb/engine';
-export { LOCAL_SECRETS_KEY_ALIAS } from '../local/iam/account';
+export {
+  LOCAL_QUEUE_NAMES,
+  LOCAL_SECRETS_KEY_ALIAS,
+  localCliClientConfig,
+  localQueueUrl,
+} from '../local/names';
 export type { Credentials } from '../local/iam/identities';
 // npm start's and npm run db's help, for the CLI reference (lib/generators/docs/cli.ts).
 export { DB_HELP, START_HELP } from '../local/process/options';
@@ -28,7 +32,6 @@ export {
   localEngineTarget,
   type LocalEngineTarget,
 } from '../local/process/settings';
-export { LOCAL_QUEUE_NAMES, localQueueUrl } from '../local/webhooks';
 export { LOOPBACK_HOST_NAMES } from '../local/process/settings';
 export { type Invocations } from '../local/dev/invocations';
 export { detailOf, redacted, summaryOf } from '../local/dev/invocation-view';

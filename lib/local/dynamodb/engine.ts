@@ -94,14 +94,7 @@ export interface LocalEngine extends Engine {
 /** The region the SDK is told locally (every local ARN names it). */
 export { LOCAL_REGION };
 
-/**
- * The SDK settings with which a CLI reaches the local engine (its tables, queues and key) at
- * `endpoint`, signing as the operator: one attempt, since an engine that is not there will not
- * come back.
- */
-export function localCliClientConfig(endpoint: string, credentials: Credentials) {
-  return { endpoint, region: LOCAL_REGION, credentials, maxAttempts: 1 };
-}
+export { localCliClientConfig } from '../names';
 
 /** Starts the engine and creates the missing tables. */
 export async function startEngine(options: EngineOptions = {}): Promise<LocalEngine> {

@@ -4,7 +4,7 @@
  * and the gate in front of the engine, the queues and the key. It also keeps which grants were
  * used, so that a grant no call needed can be reported.
  */
-import { SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
+import { LOCAL_QUEUE_NAMES, LOCAL_SECRETS_KEY_ALIAS } from '../names';
 import {
   FUNCTION_NAMES,
   FUNCTIONS,
@@ -28,15 +28,7 @@ import {
   type Identity,
 } from './identities';
 
-/** The local queues' names, by the key the registry uses. */
-export const LOCAL_QUEUE_NAMES = {
-  deliveries: 'plant-store-deliveries',
-  deadLetters: 'plant-store-dead-letters',
-  streamFailures: 'plant-store-stream-failures',
-} as const;
-
-/** The alias of the secrets key, locally as deployed: named after the subscriptions table. */
-export const LOCAL_SECRETS_KEY_ALIAS = `alias/${SUBSCRIPTIONS_TABLE.localName}`;
+export { LOCAL_QUEUE_NAMES, LOCAL_SECRETS_KEY_ALIAS };
 
 /** Where each resource of the registry is locally. */
 export const LOCAL_ARNS: ResourceArns = {

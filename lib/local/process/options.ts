@@ -20,7 +20,7 @@ import {
   dataDirOf,
   envInteger,
 } from './settings';
-import { retryScaleFromEnvironment } from '../webhooks';
+import { retryScaleFromEnvironment } from '../names';
 
 /** Settings of a local run; `fromEnvironment` reads them as `npm start` documents them. */
 export interface LocalOptions {
