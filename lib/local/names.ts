@@ -5,8 +5,7 @@
  * `npm start` does not load it: each command starts in a fraction of the time.
  */
 import { SUBSCRIPTIONS_TABLE } from '../../lambda/aws/tables';
-import type { Credentials } from './iam/identities';
-import { LOCAL_ACCOUNT, LOCAL_REGION } from './iam/identities';
+import { LOCAL_ACCOUNT, LOCAL_REGION, type Credentials } from './iam/identities';
 
 /** The local queues' names, by the key the registry uses. */
 export const LOCAL_QUEUE_NAMES = {
@@ -32,7 +31,10 @@ export function localCliClientConfig(endpoint: string, credentials: Credentials)
   return { endpoint, region: LOCAL_REGION, credentials, maxAttempts: 1 };
 }
 
-/** `PLANT_STORE_WEBHOOK_RETRY_SCALE`: what multiplies the webhook retry delays locally. */
+/**
+ * `PLANT_STORE_WEBHOOK_RETRY_SCALE`, what multiplies the webhook retry delays locally: a number
+ * above 0, at most 1 (unset or empty: 1).
+ */
 export function retryScaleFromEnvironment(env: NodeJS.ProcessEnv): number {
   const raw = env.PLANT_STORE_WEBHOOK_RETRY_SCALE;
   if (raw === undefined || raw === '') return 1;

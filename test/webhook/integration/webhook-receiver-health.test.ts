@@ -163,23 +163,27 @@ it('writes the run at once when a delivery is given up, not for a last attempt t
       run: (await states.read(id))!.consecutiveFailures,
     };
   };
-  // Written one by one up to the warning; then the run is known, and waits for the record.
-  for (let n = 1; n <= WARN_AT_CONSECUTIVE_FAILURES; n++) {
-    expect(await batch(n, n)).toEqual({ outcome: 'failed', written: 1, run: n });
+  try {
+    // Written one by one up to the warning; then the run is known, and waits for the record.
+    for (let n = 1; n <= WARN_AT_CONSECUTIVE_FAILURES; n++) {
+      expect(await batch(n, n)).toEqual({ outcome: 'failed', written: 1, run: n });
+    }
+    const known = { outcome: 'failed', written: 0, run: WARN_AT_CONSECUTIVE_FAILURES };
+    expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 1, 5)).toEqual(known);
+    // The schedule's last attempt and one past it, both long before the horizon: each earns
+    // another attempt (the receiver's short Retry-After), so a later batch writes them.
+    expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 2, MAX_ATTEMPTS)).toEqual(known);
+    expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 3, MAX_ATTEMPTS + 1)).toEqual(known);
+    // The last attempt at the horizon is given up: its dead letter is the last any batch hears of it.
+    const horizonAgo = start - HORIZON_SECONDS * 1000;
+    expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 4, MAX_ATTEMPTS, horizonAgo)).toEqual({
+      outcome: 'dead-lettered',
+      written: 1,
+      run: WARN_AT_CONSECUTIVE_FAILURES + 4,
+    });
+  } finally {
+    records.mockRestore();
   }
-  const known = { outcome: 'failed', written: 0, run: WARN_AT_CONSECUTIVE_FAILURES };
-  expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 1, 5)).toEqual(known);
-  // The schedule's last attempt and one past it, both long before the horizon: each earns
-  // another attempt (the receiver's short Retry-After), so a later batch writes them.
-  expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 2, MAX_ATTEMPTS)).toEqual(known);
-  expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 3, MAX_ATTEMPTS + 1)).toEqual(known);
-  // The last attempt at the horizon is given up: its dead letter is the last any batch hears of it.
-  const horizonAgo = start - HORIZON_SECONDS * 1000;
-  expect(await batch(WARN_AT_CONSECUTIVE_FAILURES + 4, MAX_ATTEMPTS, horizonAgo)).toEqual({
-    outcome: 'dead-lettered',
-    written: 1,
-    run: WARN_AT_CONSECUTIVE_FAILURES + 4,
-  });
 });
 
 it('disables once, keeps the earliest plant for replay, and enable keeps it until the replay is done', async () => {
