@@ -94,12 +94,14 @@ it('dead-letters a receiver down for good no sooner than the horizon, and lists 
   // At least once: a second copy of the delivery (a queue send taken but answered too late for
   // the client) runs the rest of the schedule on its own, under the same webhook-id.
   const attempts = () => new Set(down.received.map((r) => r.attempt));
+  const wholeSchedule = () =>
+    expect(attempts()).toEqual(
+      new Set(Array.from({ length: MAX_ATTEMPTS }, (_, n) => String(n + 1))),
+    );
   await until(() => attempts().has(String(MAX_ATTEMPTS)), 'every attempt of the schedule', 300_000);
   expect(new Set(down.received.map((r) => r.id)).size).toBe(1);
   const webhookId = down.received[0]!.id;
-  expect(attempts()).toEqual(
-    new Set(Array.from({ length: MAX_ATTEMPTS }, (_, n) => String(n + 1))),
-  );
+  wholeSchedule();
   let letters: string[][] = [];
   for (let tries = 0; tries < 100 && !letters.some((l) => l[1] === subscriberId); tries++) {
     letters = await deadLetters();
@@ -110,12 +112,20 @@ it('dead-letters a receiver down for good no sooner than the horizon, and lists 
   const mine = letters.filter((l) => l[1] === subscriberId);
   expect(mine.length).toBeGreaterThanOrEqual(1);
   expect(mine.every((l) => l[0] === webhookId && l[2] === plant)).toBe(true);
-  // The schedule's whole span, scaled: no last attempt sooner than the horizon after the first.
+  // Given up after the 13th attempt, not before and not after a 14th: an arrival of a later
+  // attempt would have come before its dead letter was sent.
+  wholeSchedule();
+  // The schedule's whole span, scaled: no last attempt sooner than the horizon after the first,
+  // and no dead letter (deadSince, a second copy's too) sooner either (one clock: the runtime
+  // and the receiver share this process).
   const at = (attempt: number) =>
     Math.min(...down.received.filter((r) => r.attempt === String(attempt)).map((r) => r.at));
   expect(at(MAX_ATTEMPTS) - at(1)).toBeGreaterThanOrEqual(HORIZON_SECONDS * 1000 * SCALE);
+  for (const [, , , deadSince] of mine) {
+    expect(Date.parse(deadSince!) - at(1)).toBeGreaterThanOrEqual(HORIZON_SECONDS * 1000 * SCALE);
+  }
   // The batch that gave the delivery up writes the run after it queued the dead letter; a
-  // second copy's attempts make it longer.
+  // second copy's attempts make it longer, but never longer than the attempts that arrived.
   const inARow = /^(\d+) in a row since /;
   const run = (row: Record<string, string>) => Number(inARow.exec(row.failures ?? '')?.[1] ?? 0);
   let row = await listed(subscriberId);
@@ -125,6 +135,7 @@ it('dead-letters a receiver down for good no sooner than the horizon, and lists 
   }
   expect(row.failures).toMatch(inARow);
   expect(run(row)).toBeGreaterThanOrEqual(MAX_ATTEMPTS);
+  expect(run(row)).toBeLessThanOrEqual(down.received.length);
   expect(row.state).toBe('active');
 });
 
