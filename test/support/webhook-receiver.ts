@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { DELIVERY_VISIBILITY_SECONDS } from '../../lambda/webhook/schedule';
 
 /** One delivery as received. */
 export interface Received {
@@ -120,11 +121,15 @@ export async function startReceiver(answer: Answer = () => 204): Promise<Receive
   });
 }
 
-/** Waits until `condition` holds, checking every 50 ms; fails with `what` after `limitMs`. */
+/**
+ * Waits until `condition` holds, checking every 50 ms; fails with `what` after `limitMs`. The
+ * default outlasts a redelivery: on a starved machine a deliver invocation can time out, and the
+ * deliveries it held come back only once their visibility timeout has passed, as on AWS.
+ */
 export async function until(
   condition: () => boolean,
   what: string,
-  limitMs = 120_000,
+  limitMs = DELIVERY_VISIBILITY_SECONDS * 1000 + 60_000,
 ): Promise<void> {
   const started = Date.now();
   while (!condition()) {
