@@ -10,6 +10,9 @@ const { availableParallelism } = require('node:os');
 // here, before Jest starts its workers, so that they and all they start go without it.
 delete process.env.NODE_EXTRA_CA_CERTS;
 
+/** Cores idle as `npm test` began (test/support/run-tests.mjs); unmeasured: all of them. */
+const idleCores = Number(process.env.PLANT_STORE_IDLE_CORES ?? availableParallelism());
+
 module.exports = {
   testEnvironment: '<rootDir>/test/support/node-environment.js',
   roots: ['<rootDir>/test'],
@@ -39,13 +42,14 @@ module.exports = {
   // A bound against a hang, not a speed promise: beside CPU burners, an e2e test that starts
   // dozens of sandboxes or rebuilds the functions again and again took over 2 minutes.
   testTimeout: 300_000,
-  // One worker more than cores (Jest's default, cores - 1, runs a 2-core machine's suites one
-  // after another): most suites wait part of the time on timers, sockets and child processes, and
-  // a third worker on 2 cores fills that wait. More did not help: the suites are then CPU-bound.
-  // A suite must not depend on running alone or on the machine's pace (the webhook suites wait
-  // for the events they judge, and judge deliveries at least once, by webhook-id).
-  // `npx jest --maxWorkers=1` runs them in band.
-  maxWorkers: availableParallelism() + 1,
+  // One worker per core (Jest's default, cores - 1, runs a 2-core machine's suites one after
+  // another), and one more when the machine was idle as `npm test` began (run-tests.mjs measures
+  // it; `npx jest` assumes so): most suites wait part of the time on timers, sockets and child
+  // processes, and a third worker on 2 cores fills that wait. On a machine already busy there is
+  // no wait to fill: the extra worker only starves the others, as `make -l` knows. More than one
+  // extra did not help: the suites are then CPU-bound. A suite must not depend on running alone
+  // or on the machine's pace. `npx jest --maxWorkers=1` runs them in band.
+  maxWorkers: availableParallelism() + (idleCores >= availableParallelism() - 0.5 ? 1 : 0),
   // Longest first, guessing from a suite's kind before Jest has timed it (test/support/sequencer.js).
   testSequencer: '<rootDir>/test/support/sequencer.js',
   // After the summary: how long the run took, and its slowest suites.

@@ -3,11 +3,15 @@
  * the checks' output after jest's summary. The checks are one-threaded tools that took over a
  * minute one after another, while the suites leave a core idle as they wait on sockets and child
  * processes. Either failing fails the run. Arguments go to jest (`npm test -- test/plants`).
+ * Before either starts, it measures how idle the machine is (see jest.config.js's maxWorkers).
  * (Plain JavaScript: it runs before anything is built.)
  */
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /** Runs a child to its end; resolves with its exit code (1 for a signal). */
 function finished(child) {
@@ -16,6 +20,30 @@ function finished(child) {
     child.once('close', (code) => resolve(code ?? 1));
   });
 }
+
+/**
+ * How many cores no process used over `ms`, from Linux's /proc/stat (`undefined` elsewhere):
+ * measured before anything of this run starts, for jest.config.js's worker count.
+ */
+async function idleCores(ms) {
+  const sample = async () => {
+    const [, ...fields] = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0].split(/\s+/);
+    const ticks = fields.map(Number);
+    return { idle: ticks[3] + ticks[4], total: ticks.reduce((sum, n) => sum + n, 0) };
+  };
+  try {
+    const before = await sample();
+    await delay(ms);
+    const after = await sample();
+    const total = after.total - before.total;
+    return total > 0 ? ((after.idle - before.idle) / total) * availableParallelism() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const idle = await idleCores(500);
+if (idle !== undefined) process.env.PLANT_STORE_IDLE_CORES = idle.toFixed(2);
 
 const started = performance.now();
 const check = spawn('npm', ['run', '--silent', 'check'], { stdio: ['ignore', 'pipe', 'pipe'] });
