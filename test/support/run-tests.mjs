@@ -26,9 +26,12 @@ function finished(child) {
  * measured before anything of this run starts, for jest.config.js's worker count.
  */
 async function idleCores(ms) {
+  let cores = 0;
   const sample = async () => {
-    const [, ...fields] = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0].split(/\s+/);
-    const ticks = fields.map(Number);
+    const lines = (await readFile('/proc/stat', 'utf8')).split('\n');
+    cores = lines.filter((line) => /^cpu\d/.test(line)).length;
+    // user nice system idle iowait irq softirq steal (guest time is counted in user and nice).
+    const ticks = lines[0].split(/\s+/).slice(1, 9).map(Number);
     return { idle: ticks[3] + ticks[4], total: ticks.reduce((sum, n) => sum + n, 0) };
   };
   try {
@@ -36,7 +39,9 @@ async function idleCores(ms) {
     await delay(ms);
     const after = await sample();
     const total = after.total - before.total;
-    return total > 0 ? ((after.idle - before.idle) / total) * availableParallelism() : undefined;
+    // Idle cores of the machine, at most as many as this process may use (a container's share).
+    const idle = total > 0 ? ((after.idle - before.idle) / total) * cores : undefined;
+    return idle === undefined ? undefined : Math.min(idle, availableParallelism());
   } catch {
     return undefined;
   }
