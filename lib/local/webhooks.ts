@@ -19,7 +19,7 @@ import { LocalStream } from './dynamodb/stream';
 import type { ItemChange } from './dynamodb/item-changes';
 
 /** The local queues' names (their URLs are on the engine's endpoint). */
-export { LOCAL_QUEUE_NAMES, localQueueArn, localQueueUrl };
+export { localQueueArn };
 
 /** What the webhook emulation needs. */
 export interface LocalWebhooksOptions {

@@ -4,13 +4,9 @@
  * free ports it gives what it starts.
  */
 export { freePort } from '../local/process/free-port';
+export { LOCAL_QUEUE_NAMES, localQueueUrl } from '../local/names';
 export { createTables, LOCAL_REGION, startEngine } from '../local/dynamodb/engine';
 export { startLocal } from '../local/runtime';
 export { LocalQueue } from '../local/sqs/queue';
 export { serveSqs, SQS_TARGET_PREFIX } from '../local/sqs/api';
-export {
-  LOCAL_QUEUE_NAMES,
-  localQueueArn,
-  localQueueUrl,
-  localWebhookEnvironment,
-} from '../local/webhooks';
+export { localQueueArn, localWebhookEnvironment } from '../local/webhooks';

@@ -4,13 +4,14 @@
  * at a suite's top level: started before its tests, closed after.
  */
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { LOCAL_QUEUE_NAMES, localCliClientConfig, localQueueUrl } from '../../lib/local/names';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../lambda/aws/dynamodb';
 import { SUBSCRIPTIONS_TABLE } from '../../lambda/aws/tables';
 import { ReceiverStates } from '../../lambda/webhook/receiver-state';
 import { SubscriptionsTable } from '../../lambda/webhook/subscriptions-table';
-import { localCliClientConfig, type Engine } from '../../lib/local/dynamodb/engine';
-import { LOCAL_QUEUE_NAMES, localQueueUrl, startEngineWithQueues } from '../../lib/local/webhooks';
+import type { Engine } from '../../lib/local/dynamodb/engine';
+import { startEngineWithQueues } from '../../lib/local/webhooks';
 
 /** What the suite reads once its `beforeAll` has run. */
 export interface EngineWithQueues {

@@ -94,8 +94,6 @@ export interface LocalEngine extends Engine {
 /** The region the SDK is told locally (every local ARN names it). */
 export { LOCAL_REGION };
 
-export { localCliClientConfig } from '../names';
-
 /** Starts the engine and creates the missing tables. */
 export async function startEngine(options: EngineOptions = {}): Promise<LocalEngine> {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });

@@ -28,8 +28,6 @@ import {
   type Identity,
 } from './identities';
 
-export { LOCAL_QUEUE_NAMES, LOCAL_SECRETS_KEY_ALIAS };
-
 /** Where each resource of the registry is locally. */
 export const LOCAL_ARNS: ResourceArns = {
   table: (key) => localTableArn(TABLES_BY_KEY[key].localName),

@@ -4,6 +4,7 @@
  * registry reads). `npm start` prints it under the denial, and the local console shows the same.
  */
 import { TABLES_BY_KEY } from '../../definitions/functions';
+import { LOCAL_QUEUE_NAMES } from '../names';
 import {
   KEY_METHODS,
   QUEUE_METHODS,
@@ -13,7 +14,6 @@ import {
 } from '../../definitions/resources';
 import { localTableArn } from '../dynamodb/access';
 import { localQueueArn } from '../sqs/access';
-import { LOCAL_QUEUE_NAMES } from './account';
 
 /** One denied call: who, which action, on which resource. */
 export interface Denial {

@@ -5,12 +5,12 @@
  * plain text, and one line says how many.
  */
 import { KMSClient } from '@aws-sdk/client-kms';
+import { LOCAL_SECRETS_KEY_ALIAS } from '../names';
 import { paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
 import { kmsSecretBox } from '../../../lambda/webhook/secrets';
 import type { Engine } from '../dynamodb/engine';
-import { LOCAL_SECRETS_KEY_ALIAS } from '../iam/account';
 
 /** How a secret was stored before the local KMS. */
 const PLAIN_PREFIX = 'local:';

@@ -10,12 +10,12 @@
  * that extra method adds.
  */
 import { PutItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../../../lib/local/names';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import { MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
 import { exampleRequest } from '../../../lib/definitions/example-request';
 import { FUNCTION_NAMES, FUNCTIONS } from '../../../lib/definitions/functions';
-import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../../../lib/local/webhooks';
 import { cliEnvironment, useLocalService } from '../../support/local-service';
 import { runCommand } from '../../support/run-cli';
 import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';

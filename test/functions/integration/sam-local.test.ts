@@ -8,6 +8,7 @@
  * and the subscriber the deliver event names is added with `npm run webhook -- add --id`.
  */
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../../../lib/local/names';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,12 +29,7 @@ import { LOCAL_REGION, type Engine } from '../../../lib/local/dynamodb/engine';
 import { openLocalAccount } from '../../../lib/local/iam/account';
 import { writeSamProfiles } from '../../../lib/local/iam/sam-profiles';
 import { freePort } from '../../../lib/local/process/free-port';
-import {
-  LOCAL_QUEUE_NAMES,
-  localQueueUrl,
-  localWebhookEnvironment,
-  startEngineWithQueues,
-} from '../../../lib/local/webhooks';
+import { localWebhookEnvironment, startEngineWithQueues } from '../../../lib/local/webhooks';
 import { testApp } from '../../support/cdk-app';
 import { runWebhookCli } from '../../../lib/operator/webhook/cli';
 import { listen, type Listener } from '../../../lib/operator/webhook/listen';

@@ -6,14 +6,17 @@
  */
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import {
+  LOCAL_QUEUE_NAMES,
+  LOCAL_SECRETS_KEY_ALIAS,
+  localQueueUrl,
+} from '../../../lib/local/names';
+import {
   DynamoDBClient,
   GetItemCommand,
   ListTablesCommand,
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { LOCAL_SECRETS_KEY_ALIAS } from '../../../lib/local/iam/account';
-import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../../../lib/local/webhooks';
 import { useLocalAccount } from '../../support/local-account';
 
 const local = useLocalAccount();

@@ -14,16 +14,12 @@ import {
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { LOCAL_QUEUE_NAMES, localCliClientConfig, localQueueUrl } from '../../../lib/local/names';
 import { request } from 'node:http';
 import type { Engine } from '../../../lib/local/dynamodb/engine';
 import { LocalQueue } from '../../../lib/local/sqs/queue';
 import { MAX_SQS_REQUEST_BYTES } from '../../../lib/local/sqs/api';
-import { localCliClientConfig } from '../../../lib/local/dynamodb/engine';
-import {
-  LOCAL_QUEUE_NAMES,
-  localQueueUrl,
-  startEngineWithQueues,
-} from '../../../lib/local/webhooks';
+import { startEngineWithQueues } from '../../../lib/local/webhooks';
 import { signedHeaders } from '../../support/signed-headers';
 
 let engine: Engine;

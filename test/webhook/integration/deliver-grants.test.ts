@@ -6,6 +6,11 @@
  * every call is allowed (no denial), and every grant it has was used (none to spare).
  */
 import { KMSClient } from '@aws-sdk/client-kms';
+import {
+  LOCAL_QUEUE_NAMES,
+  LOCAL_SECRETS_KEY_ALIAS,
+  localQueueUrl,
+} from '../../../lib/local/names';
 import { ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
@@ -17,8 +22,6 @@ import { MAX_ATTEMPTS } from '../../../lambda/webhook/schedule';
 import { kmsSecretBox, OpenedSecrets } from '../../../lambda/webhook/secrets';
 import { generateSecret } from '../../../lambda/webhook/signature';
 import { SubscriptionsTable } from '../../../lambda/webhook/subscriptions-table';
-import { LOCAL_SECRETS_KEY_ALIAS } from '../../../lib/local/iam/account';
-import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../../../lib/local/webhooks';
 import { useLocalAccount } from '../../support/local-account';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver';
 

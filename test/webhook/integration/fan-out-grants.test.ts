@@ -7,6 +7,7 @@
  * delivery queue holds exactly the deliveries each subscriber chose.
  */
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../../../lib/local/names';
 import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
@@ -14,7 +15,6 @@ import { makeFanOutHandler } from '../../../lambda/fan-out/handler';
 import { sqsDeliveryQueue, sqsJsonQueue } from '../../../lambda/webhook/delivery-queue';
 import { parseDeliveryMessage, type DeliveryMessage } from '../../../lambda/webhook/message';
 import { SubscriptionsTable } from '../../../lambda/webhook/subscriptions-table';
-import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../../../lib/local/webhooks';
 import { useLocalAccount } from '../../support/local-account';
 
 const local = useLocalAccount();
