@@ -26,22 +26,25 @@ function finished(child) {
  * measured before anything of this run starts, for jest.config.js's worker count.
  */
 async function idleCores(ms) {
-  let cores = 0;
   const sample = async () => {
     const lines = (await readFile('/proc/stat', 'utf8')).split('\n');
-    cores = lines.filter((line) => /^cpu\d/.test(line)).length;
     // user nice system idle iowait irq softirq steal (guest time is counted in user and nice).
     const ticks = lines[0].split(/\s+/).slice(1, 9).map(Number);
-    return { idle: ticks[3] + ticks[4], total: ticks.reduce((sum, n) => sum + n, 0) };
+    return {
+      idle: ticks[3] + ticks[4],
+      total: ticks.reduce((sum, n) => sum + n, 0),
+      cores: lines.filter((line) => /^cpu\d/.test(line)).length,
+    };
   };
   try {
     const before = await sample();
     await delay(ms);
     const after = await sample();
     const total = after.total - before.total;
-    // Idle cores of the machine, at most as many as this process may use (a container's share).
-    const idle = total > 0 ? ((after.idle - before.idle) / total) * cores : undefined;
-    return idle === undefined ? undefined : Math.min(idle, availableParallelism());
+    if (total <= 0) return undefined;
+    // The machine's idle cores, counted at most up to the cores this process may use.
+    const idle = ((after.idle - before.idle) / total) * after.cores;
+    return Math.min(idle, availableParallelism());
   } catch {
     return undefined;
   }
