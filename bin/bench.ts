@@ -15,6 +15,11 @@ runCli('npm run bench', async (argv) => {
     process.stdout.write(BENCH_HELP);
     return 0;
   }
+  // Some phases import() TypeScript (parse: the corpus in test/support/; request: each
+  // operation's handler.ts), which Node's ESM loader reads only with tsx's ESM hooks. The
+  // entries run under tsx/cjs alone (lib/cli/bin-entry.ts), so the bench registers the hooks
+  // here, past --help, rather than every command paying for their loader thread.
+  (await import('tsx/esm/api')).register();
   const node = lambdaNode();
   if (node.notice) console.error(node.notice);
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));

@@ -7,6 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { binArgs } from '../../lib/cli/bin-entry';
 import { failureExitCode, type CliIo, type CliMain } from '../../lib/cli/run';
 import { runSmokeCli } from '../../lib/operator/smoke';
 import { runTokenCli } from '../../lib/operator/token-cli';
@@ -38,11 +39,10 @@ export function runBin(
   env: Record<string, string | undefined> = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
-    // As the npm scripts run them (`node --import tsx`): tsx's own CLI would start a second
-    // Node process to run it in.
+    // As the npm scripts run them (lib/cli/bin-entry.ts).
     execFile(
       process.execPath,
-      ['--import', 'tsx', join(ROOT, 'bin', `${script}.ts`), ...args],
+      binArgs(script, args),
       { cwd: ROOT, env: environment(env), timeout: 150_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { binCommand, binScript } from '../../cli/bin-entry';
 import { PROJECT_ROOT } from '../../definitions/bundling';
 import { BENCH_HELP } from '../../lab/bench/args';
 import { LOAD_HELP } from '../../lab/load/args';
@@ -40,15 +41,26 @@ const HELP: Readonly<Record<string, string | undefined>> = {
   'postinstall.cjs': undefined,
 };
 
-/** The npm script that runs each bin/ entry (`exec node --import tsx bin/<file>`). */
+/**
+ * The npm command that runs each bin/ entry, by its file name. A script or cdk.json's app that
+ * runs an entry other than as `lib/cli/bin-entry.ts` says is an error: the tests start the
+ * commands by that definition, so what they try is what a user runs.
+ */
 function scripts(): Map<string, string> {
-  const { scripts: all } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
+  const read = (file: string) => JSON.parse(readFileSync(join(PROJECT_ROOT, file), 'utf8'));
+  const { scripts: all } = read('package.json') as { scripts: Record<string, string> };
   const byFile = new Map<string, string>();
   for (const [name, script] of Object.entries(all)) {
-    const file = /^exec node --import tsx bin\/([\w.-]+)$/.exec(script)?.[1];
-    if (file !== undefined) byFile.set(file, name === 'start' ? 'npm start' : `npm run ${name}`);
+    const entry = /\bbin\/([\w-]+)\.ts\b/.exec(script)?.[1];
+    if (entry === undefined) continue;
+    if (script !== binScript(entry)) {
+      throw new Error(`package.json: scripts.${name} is "${script}", not "${binScript(entry)}"`);
+    }
+    byFile.set(`${entry}.ts`, name === 'start' ? 'npm start' : `npm run ${name}`);
+  }
+  const { app } = read('cdk.json') as { app: string };
+  if (app !== binCommand('plant-store')) {
+    throw new Error(`cdk.json: app is "${app}", not "${binCommand('plant-store')}"`);
   }
   return byFile;
 }

@@ -18,6 +18,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { BIN_NODE_FLAGS } from '../../../lib/cli/bin-entry';
 import { PROJECT_ROOT } from '../../../lib/definitions/bundling';
 
 /** What the copy leaves out: installed, built or kept data. */
@@ -39,7 +40,7 @@ function generate(...args: string[]): Promise<{ code: number; stdout: string; st
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'bin/generate.ts', ...args],
+      [...BIN_NODE_FLAGS, 'bin/generate.ts', ...args],
       { cwd: copy },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );

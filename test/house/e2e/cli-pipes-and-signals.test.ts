@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { binArgs, binScript } from '../../../lib/cli/bin-entry';
 import { checkPortFree, freePort } from '../../../lib/local/process/free-port';
 
 const ROOT = join(__dirname, '../../..');
@@ -39,9 +40,9 @@ interface Ended {
   readonly stderr: string;
 }
 
-/** Starts `bin/<bin>.ts` as its npm entry does (`exec node --import tsx`). */
+/** Starts `bin/<bin>.ts` as its npm entry does (lib/cli/bin-entry.ts). */
 const spawnBin = (bin: string, args: string[], env: NodeJS.ProcessEnv) =>
-  spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', `${bin}.ts`), ...args], {
+  spawn(process.execPath, binArgs(bin, args), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -69,7 +70,7 @@ it('package.json: every entry that runs one program execs it, so npm signals tha
     expect.arrayContaining(['token', 'webhook', 'start', 'db', 'smoke', 'bench', 'load']),
   );
   for (const [name, bin] of ENTRIES) {
-    expect([name, SCRIPTS[name]]).toEqual([name, `exec node --import tsx bin/${bin}.ts`]);
+    expect([name, SCRIPTS[name]]).toEqual([name, binScript(bin)]);
   }
 });
 

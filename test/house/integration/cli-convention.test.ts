@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { BIN_NODE_FLAGS } from '../../../lib/cli/bin-entry';
 
 const RUN = join(__dirname, '../../../lib/cli/run.ts');
 
@@ -23,7 +24,8 @@ function run(
     'bash',
     [
       '-c',
-      `"$0" --import tsx -e "$1" | ${pipe}; echo "status \${PIPESTATUS[0]}"`,
+      // Node's flags as a bin/ entry has them (lib/cli/bin-entry.ts).
+      `"$0" ${BIN_NODE_FLAGS.join(' ')} -e "$1" | ${pipe}; echo "status \${PIPESTATUS[0]}"`,
       process.execPath,
       script,
     ],

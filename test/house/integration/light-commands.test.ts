@@ -6,19 +6,18 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { BIN_NODE_FLAGS } from '../../../lib/cli/bin-entry';
 
 const ROOT = join(__dirname, '../../..');
 
-/** Every module a fresh Node process has loaded once it has imported `file`. */
+/**
+ * Every module a fresh Node process, with a bin/ entry's flags (lib/cli/bin-entry.ts: tsx's
+ * CommonJS hook, so that `require.cache` holds each one), has loaded once it has required `file`.
+ */
 async function modulesLoadedBy(file: string): Promise<string[]> {
   const script = `require(${JSON.stringify(join(ROOT, file))});
     process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
-  const { stdout } = await promisify(execFile)(process.execPath, [
-    '--require',
-    'tsx/cjs',
-    '-e',
-    script,
-  ]);
+  const { stdout } = await promisify(execFile)(process.execPath, [...BIN_NODE_FLAGS, '-e', script]);
   return (JSON.parse(stdout) as string[]).map((path) => path.slice(ROOT.length + 1));
 }
 

@@ -1,6 +1,7 @@
 /** `npm run bench` arguments, the memory report's roles and the offline phase's config: no processes. */
 import { parseBenchArgs } from '../../../lib/lab/bench/args';
 import { UsageError } from '../../../lib/cli/args';
+import { binCommand } from '../../../lib/cli/bin-entry';
 import { roleOf } from '../../../lib/lab/bench/memory';
 import { PHASES } from '../../../lib/lab/bench/phases';
 import { offline, serverlessConfig } from '../../../lib/lab/bench/offline';
@@ -66,7 +67,8 @@ describe('roleOf', () => {
   it.each([
     ['npm start --silent', '', 'npm'],
     ['node\0/p/node_modules/.bin/tsx\0bin/local.ts\0', '', 'tsx wrapper'],
-    ['node\0--import\0tsx\0bin/local.ts\0', '', 'gateway/runtime'],
+    // npm start's own process, as its script runs it.
+    [`${binCommand('local').replaceAll(' ', '\0')}\0`, '', 'gateway/runtime'],
     [
       '/p/node_modules/@esbuild/linux-x64/bin/esbuild\0--service=0.28.2\0--ping\0',
       '',

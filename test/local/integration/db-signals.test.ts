@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { binArgs } from '../../../lib/cli/bin-entry';
 import { freePort } from '../../../lib/local/process/free-port';
 
 const ROOT = join(__dirname, '../../..');
@@ -17,8 +18,8 @@ it('stops once on a doubled SIGINT, exits 0 and releases the data directory', as
   const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-db-signals-'));
   try {
     const port = await freePort();
-    // What `npm run db` executes (its script is `exec node --import tsx bin/db.ts`).
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin/db.ts')], {
+    // What `npm run db` executes (lib/cli/bin-entry.ts).
+    const child = spawn(process.execPath, binArgs('db'), {
       cwd: ROOT,
       env: { ...process.env, PLANT_STORE_DB_PORT: String(port), PLANT_STORE_DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -50,7 +51,7 @@ it('stops once on a doubled SIGINT, exits 0 and releases the data directory', as
 it('webhook listen stops on a doubled SIGINT and exits 0', async () => {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'bin/webhook.ts'), 'listen', '--port', String(await freePort())],
+    binArgs('webhook', ['listen', '--port', String(await freePort())]),
     {
       cwd: ROOT,
       env: {

@@ -12,6 +12,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { binArgs } from '../../../lib/cli/bin-entry';
 import { freePort } from '../../../lib/local/process/free-port';
 import { reservedBy } from '../../../lib/operator/reserved-ids';
 import { VERIFY_CASES } from '../../../lib/operator/verify/cases';
@@ -382,11 +383,10 @@ describe('an interrupted run', () => {
     (await allIds()).filter((id) => id !== USER_PLANT.id && reservedBy(BigInt(id)) === 'verify');
 
   it('SIGINT mid-run deletes what it created, says so and exits 1', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'bin/verify.ts', '--url', service.url],
-      { cwd: ROOT, env: { ...process.env, PLANT_STORE_TOKEN: service.devToken } },
-    );
+    const child = spawn(process.execPath, binArgs('verify', ['--url', service.url]), {
+      cwd: ROOT,
+      env: { ...process.env, PLANT_STORE_TOKEN: service.devToken },
+    });
     let stdout = '';
     let interrupted = false;
     child.stdout.on('data', (chunk: Buffer) => {

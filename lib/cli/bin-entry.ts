@@ -1,0 +1,31 @@
+/**
+ * How a bin/ entry is run, defined once: package.json's scripts and cdk.json's app say it in
+ * words (`npm run generate -- --check` fails when one of them says otherwise), and the tests that
+ * start a command as a user would take its arguments from here.
+ *
+ * `--require tsx/cjs` compiles the TypeScript as CommonJS (package.json has no `"type"`) in the
+ * process's own thread, with source maps, so a stack trace names the .ts line. `--import tsx`
+ * would add tsx's ESM hooks, which run in a loader thread of their own: about half a second more
+ * CPU for every command started. Without them an `import()` of a .ts file fails (Node's ESM
+ * loader cannot read TypeScript); the one entry that needs them, bin/bench.ts, registers them.
+ */
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../definitions/bundling';
+
+/** Node's flags before the entry's file. */
+export const BIN_NODE_FLAGS: readonly string[] = ['--require', 'tsx/cjs'];
+
+/** The command, run from the project root, that runs `bin/<entry>.ts` (`entry`: `token`). */
+export function binCommand(entry: string): string {
+  return ['node', ...BIN_NODE_FLAGS, `bin/${entry}.ts`].join(' ');
+}
+
+/** package.json's script for `bin/<entry>.ts`: `exec`, so that npm signals the program itself. */
+export function binScript(entry: string): string {
+  return `exec ${binCommand(entry)}`;
+}
+
+/** `node`'s arguments that run `bin/<entry>.ts` with `args`, from any working directory. */
+export function binArgs(entry: string, args: readonly string[] = []): string[] {
+  return [...BIN_NODE_FLAGS, join(PROJECT_ROOT, 'bin', `${entry}.ts`), ...args];
+}
