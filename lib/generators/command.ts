@@ -2,9 +2,7 @@
 import { parseCommandLine } from '../cli/args';
 import type { CliIo } from '../cli/run';
 import { PROJECT_ROOT } from '../definitions/bundling';
-import { BLOCKS } from './blocks';
 import { GENERATE_HELP, generate } from './generate';
-import { GENERATED_FILES } from './targets';
 
 /** The command, on the project at `root`. */
 export async function generateCommand(
@@ -18,6 +16,13 @@ export async function generateCommand(
     return 0;
   }
   const check = values.check === true;
+  // Loaded past --help: the producers reach most of the project (every command's help, the
+  // bench's phases, the stack's stages). `require`, not `import()`: under tsx/cjs, as bin/ runs
+  // (lib/cli/bin-entry.ts), an import() of TypeScript fails in Node's ESM loader.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { BLOCKS } = require('./blocks') as typeof import('./blocks');
+  const { GENERATED_FILES } = require('./targets') as typeof import('./targets');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const { stale, errors } = await generate(root, GENERATED_FILES, BLOCKS, check);
   for (const error of errors) io.err(`npm run generate: ${error}`);
   if (check) {
