@@ -6,8 +6,9 @@
  * `--require tsx/cjs` compiles the TypeScript as CommonJS (package.json has no `"type"`) in the
  * process's own thread, with source maps, so a stack trace names the .ts line. `--import tsx`
  * would add tsx's ESM hooks, which run in a loader thread of their own: about half a second more
- * CPU for every command started. Without them an `import()` of a .ts file fails (Node's ESM
- * loader cannot read TypeScript); the one entry that needs them, bin/bench.ts, registers them.
+ * CPU for every command started. Without them an `import()` of a .ts file is Node's alone (on
+ * Node 20 it fails; newer Node strips types but resolves no extensionless path); the one entry
+ * that needs them, bin/bench.ts, registers them.
  */
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../definitions/bundling';

@@ -10,6 +10,7 @@ import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { binArgs } from '../../../lib/cli/bin-entry';
 import { startEngine, type Engine } from '../../../lib/local/dynamodb/engine';
 import type { Credentials } from '../../../lib/local/iam/identities';
 import { readOperatorCredentials } from '../../../lib/local/iam/identities';
@@ -174,14 +175,10 @@ describe('npm run db', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-db-'));
   beforeAll(async () => {
     port = await freePort();
-    child = spawn(
-      join(__dirname, '../../../node_modules/.bin/tsx'),
-      [join(__dirname, '../../../bin/db.ts'), '--memory'],
-      {
-        env: { ...process.env, PLANT_STORE_DB_PORT: String(port), PLANT_STORE_DATA_DIR: dataDir },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    child = spawn(process.execPath, binArgs('db', ['--memory']), {
+      env: { ...process.env, PLANT_STORE_DB_PORT: String(port), PLANT_STORE_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve, reject) => {
       child.stdout!.on('data', (chunk: Buffer) => {
         if (chunk.toString().includes('engine on')) resolve();
