@@ -122,14 +122,22 @@ export async function startReceiver(answer: Answer = () => 204): Promise<Receive
 }
 
 /**
- * Waits until `condition` holds, checking every 50 ms; fails with `what` after `limitMs`. The
- * default outlasts a redelivery: on a starved machine a deliver invocation can time out, and the
- * deliveries it held come back only once their visibility timeout has passed, as on AWS.
+ * A wait's bound that outlasts one redelivery besides `workMs`: on a starved machine a deliver
+ * invocation can time out, and the deliveries it held come back only once their visibility
+ * timeout has passed, as on AWS.
+ */
+export function pastRedelivery(workMs: number): number {
+  return DELIVERY_VISIBILITY_SECONDS * 1000 + workMs;
+}
+
+/**
+ * Waits until `condition` holds, checking every 50 ms; fails with `what` after `limitMs` (by
+ * default a minute past one redelivery).
  */
 export async function until(
   condition: () => boolean,
   what: string,
-  limitMs = DELIVERY_VISIBILITY_SECONDS * 1000 + 60_000,
+  limitMs = pastRedelivery(60_000),
 ): Promise<void> {
   const started = Date.now();
   while (!condition()) {
