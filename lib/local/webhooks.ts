@@ -173,8 +173,9 @@ export class LocalWebhooks {
       } | null;
       failed = new Set((answer?.batchItemFailures ?? []).map((f) => String(f.itemIdentifier)));
     } catch (error) {
-      // The whole batch comes back after its visibility timeout, as on Lambda.
+      // The whole batch comes back after its visibility timeout, as on Lambda (scaled).
       this.options.log(`deliver failed: ${(error as Error).message}`);
+      for (const message of batch) queue.invocationFailed(message.receiptHandle!);
       return;
     }
     for (const message of batch) {

@@ -8,21 +8,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocal, type LocalOptions, type LocalService } from '../../lib/local/runtime';
 
-/** The running service of this suite; its fields are readable once `beforeAll` has run. */
+/** How many of the service's latest log lines `logTail` answers. */
+const LOG_TAIL_LINES = 40;
+
+/**
+ * The running service of this suite; its fields are readable once `beforeAll` has run.
+ * `logTail()` answers its latest log lines, each with the time it was logged, for a failure's
+ * message: what the runtime and its functions did just before a wait gave up.
+ */
 export function useLocalService(
   name: string,
   options: Partial<Omit<LocalOptions, 'dataDir'>> = {},
-): LocalService & { readonly dataDir: string } {
+): LocalService & { readonly dataDir: string; logTail(): string } {
   const dataDir = mkdtempSync(join(tmpdir(), `plant-store-${name}-`));
   let service: LocalService | undefined;
+  const tail: string[] = [];
+  const log = (line: string) => {
+    tail.push(`${new Date().toISOString()} ${line}`);
+    if (tail.length > LOG_TAIL_LINES) tail.shift();
+    options.log?.(line);
+  };
   beforeAll(async () => {
     service = await startLocal({
       port: 0,
       dbPort: 0,
       memory: true,
       authCacheTtlSeconds: 300,
-      log: () => undefined,
       ...options,
+      log,
       dataDir,
     });
   }, 300_000);
@@ -36,6 +49,7 @@ export function useLocalService(
   };
   return {
     dataDir,
+    logTail: () => tail.join('\n'),
     get url() {
       return started().url;
     },

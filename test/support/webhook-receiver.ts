@@ -132,16 +132,19 @@ export function pastRedelivery(workMs: number): number {
 
 /**
  * Waits until `condition` holds, checking every 50 ms; fails with `what` after `limitMs` (by
- * default a minute past one redelivery).
+ * default a minute past one redelivery). `what` may be a function, read when the wait gives up:
+ * what was seen by then (the attempts that came, the service's log tail).
  */
 export async function until(
   condition: () => boolean,
-  what: string,
+  what: string | (() => string),
   limitMs = pastRedelivery(60_000),
 ): Promise<void> {
   const started = Date.now();
   while (!condition()) {
-    if (Date.now() - started > limitMs) throw new Error(`gave up waiting: ${what}`);
+    if (Date.now() - started > limitMs) {
+      throw new Error(`gave up waiting: ${typeof what === 'string' ? what : what()}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -2,10 +2,11 @@
  * An SQS standard queue in memory, as the local runtime's delivery queue and dead-letter queue:
  * visibility timeouts, receive counts and the move to the dead-letter queue once a message has
  * been received `maxReceiveCount` times. Delays asked through `changeVisibility` (the deliver
- * function's retry schedule) are multiplied by `scale`, so tests can run the schedule fast; one
- * that would end past SQS's 12 h from the receive is refused, as SQS refuses it. That rule is
- * judged on the seconds asked plus the real seconds since the receive, scaled or not: the
- * scale shortens the waits, not the arithmetic a deployed deliverer must get right.
+ * function's retry schedule), and the wait of a message whose invocation failed, are multiplied
+ * by `scale`, so tests can run the schedule fast; a change that would end past SQS's 12 h from
+ * the receive is refused, as SQS refuses it. That rule is judged on the seconds asked plus the
+ * real seconds since the receive, scaled or not: the scale shortens the waits, not the
+ * arithmetic a deployed deliverer must get right.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { MAX_VISIBILITY_SECONDS } from '../../../lambda/webhook/visibility';
@@ -23,6 +24,8 @@ export interface QueueMessage {
   firstReceivedAt?: number;
   /** When the receive that issued `receiptHandle` was (epoch ms). */
   receivedAt?: number;
+  /** When that receive's visibility timeout ends (epoch ms). */
+  receivedUntil?: number;
   receiptHandle?: string;
   visibleAt: number;
 }
@@ -94,7 +97,7 @@ export class LocalQueue {
       message.firstReceivedAt ??= now;
       message.receivedAt = now;
       message.receiptHandle = randomUUID();
-      message.visibleAt = now + visibilitySeconds * 1000;
+      message.visibleAt = message.receivedUntil = now + visibilitySeconds * 1000;
       received.push(message);
     }
     this.schedule();
@@ -124,6 +127,21 @@ export class LocalQueue {
     message.visibleAt = now + seconds * 1000 * (this.options.scale ?? 1);
     this.changed();
     return 'changed';
+  }
+
+  /**
+   * What the mapping does with a message of a failed invocation (a timeout, a crash): nothing,
+   * as on Lambda, so it comes back when its receive's visibility timeout ends, but that timeout
+   * scaled like `changeVisibility`'s delays (the invocation has ended: no run of it still holds
+   * the message). Nothing changes when the handle is no longer the message's, or when the
+   * invocation changed the message's visibility itself.
+   */
+  invocationFailed(receiptHandle: string): void {
+    const message = this.byHandle(receiptHandle);
+    const { receivedAt, receivedUntil } = message ?? {};
+    if (!message || receivedAt === undefined || message.visibleAt !== receivedUntil) return;
+    message.visibleAt = receivedAt + (receivedUntil - receivedAt) * (this.options.scale ?? 1);
+    this.changed();
   }
 
   /** Moves every message to `target` as new (receive count 0): a redrive. */

@@ -293,6 +293,42 @@ it("a message invisible for longer than setTimeout's limit does not wake the que
   queue.close();
 });
 
+it("a failed invocation's messages come back when the receive's visibility timeout ends, scaled; one it changed keeps its change", () => {
+  jest.useFakeTimers({ now: 1_000_000 });
+  try {
+    const queue = new LocalQueue({
+      name: 'q',
+      url: 'u',
+      arn: 'a',
+      visibilityTimeoutSeconds: 180,
+      scale: 0.01,
+    });
+    queue.send('untouched');
+    queue.send('changed');
+    const [untouched, changed] = queue.receive(10);
+    const firstHandle = untouched!.receiptHandle!;
+    // The invocation asked 100 s (1 s scaled) for one of them, then failed.
+    expect(queue.changeVisibility(changed!.receiptHandle!, 100)).toBe('changed');
+    queue.invocationFailed(untouched!.receiptHandle!);
+    queue.invocationFailed(changed!.receiptHandle!);
+    // 180 s scaled is 1.8 s from the receive; the change's 1 s holds for the other.
+    jest.setSystemTime(1_000_000 + 1_000);
+    expect(queue.counts().visible).toBe(1);
+    expect(queue.receive(10).map((m) => m.body)).toEqual(['changed']);
+    jest.setSystemTime(1_000_000 + 1_800);
+    expect(queue.receive(10).map((m) => m.body)).toEqual(['untouched']);
+    // An old handle changes nothing: the message just received stays invisible its 180 s.
+    queue.invocationFailed(firstHandle);
+    jest.setSystemTime(1_000_000 + 1_800 + 179_000);
+    expect(queue.counts()).toMatchObject({ visible: 0, invisible: 2 });
+    jest.setSystemTime(1_000_000 + 1_800 + 180_000);
+    expect(queue.counts()).toMatchObject({ visible: 2, invisible: 0 });
+    queue.close();
+  } finally {
+    jest.useRealTimers();
+  }
+});
+
 it.each([
   ['U+FFFF', 'a\uFFFFb'],
   ['U+FFFE', '\uFFFE'],

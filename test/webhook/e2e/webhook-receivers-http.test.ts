@@ -105,7 +105,8 @@ it('dead-letters a receiver down for good no sooner than the horizon, and lists 
   // visibility timeout). Beside two CPU burners, a bound of 300 s was once too short.
   await until(
     () => attempts().has(String(MAX_ATTEMPTS)),
-    'every attempt of the schedule',
+    () =>
+      `every attempt of the schedule (seen: ${[...attempts()].join(' ')})\n${service.logTail()}`,
     pastRedelivery(HORIZON_SECONDS * 1000 * SCALE + MAX_ATTEMPTS * 20_000),
   );
   expect(new Set(down.received.map((r) => r.id)).size).toBe(1);
