@@ -1,9 +1,12 @@
 /**
  * A jest reporter that says, after jest's summary, how long the run took and which suites were
- * slowest (wall time from a suite's start to its end, setup included), so that whoever adds a
+ * slowest (wall time from a suite's start to its end, setup included) and which cost the most
+ * CPU (node-environment.js counts it: the worker's and its children's), so that whoever adds a
  * suite sees its cost. `npx jest --reporters=default` leaves it out.
  */
-const { relative } = require('node:path');
+const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join, relative } = require('node:path');
 const { performance } = require('node:perf_hooks');
 
 class SlowestSuites {
@@ -11,6 +14,9 @@ class SlowestSuites {
     this.rootDir = globalConfig.rootDir;
     this.count = options.count ?? 10;
     this.suites = [];
+    // Where the workers (started after the reporters, with this environment) write each suite's CPU.
+    this.cpuDir = mkdtempSync(join(tmpdir(), 'plant-store-suite-cpu-'));
+    process.env.PLANT_STORE_SUITE_CPU_FILE = join(this.cpuDir, 'suites.jsonl');
   }
 
   onRunStart() {
@@ -24,15 +30,47 @@ class SlowestSuites {
     }
   }
 
+  /** Each suite's CPU seconds, as the environment wrote them (none if it could not). */
+  cpu() {
+    try {
+      return readFileSync(process.env.PLANT_STORE_SUITE_CPU_FILE, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+        .map(({ path, seconds }) => ({ path: relative(this.rootDir, path), ms: seconds * 1000 }));
+    } catch {
+      return [];
+    } finally {
+      rmSync(this.cpuDir, { recursive: true, force: true });
+    }
+  }
+
   onRunComplete(_contexts, results) {
+    const cpu = this.cpu();
     if (this.suites.length < 2) return;
     const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-    const slowest = [...this.suites].sort((a, b) => b.ms - a.ms).slice(0, this.count);
-    const width = Math.max(...slowest.map((s) => seconds(s.ms).length));
+    const top = (suites, heading) => {
+      const chosen = [...suites].sort((a, b) => b.ms - a.ms).slice(0, this.count);
+      const width = Math.max(...chosen.map((s) => seconds(s.ms).length));
+      return [
+        heading(chosen.length),
+        ...chosen.map((s) => `  ${seconds(s.ms).padStart(width)}  ${s.path}`),
+      ];
+    };
     const lines = [
       '',
-      `jest: ${results.numTotalTestSuites} suites in ${seconds(performance.now() - this.started)}; the ${slowest.length} slowest:`,
-      ...slowest.map((s) => `  ${seconds(s.ms).padStart(width)}  ${s.path}`),
+      ...top(
+        this.suites,
+        (n) =>
+          `jest: ${results.numTotalTestSuites} suites in ${seconds(performance.now() - this.started)}; the ${n} slowest:`,
+      ),
+      ...(cpu.length < 2
+        ? []
+        : top(
+            cpu,
+            (n) =>
+              `the ${n} costliest in CPU (the worker's and its children's; ${seconds(cpu.reduce((sum, s) => sum + s.ms, 0))} in all):`,
+          )),
       '',
     ];
     // Jest prints its summary after every custom reporter: say this once it has (at exit,
