@@ -12,6 +12,8 @@ export interface StallServer {
   readonly url: string;
   /** Requests received. */
   readonly received: () => number;
+  /** Requests that arrived during the stall, answered only as it ended. */
+  readonly stalled: () => number;
   close(): Promise<void>;
 }
 
@@ -24,6 +26,7 @@ export async function startStallServer(options: {
 }): Promise<StallServer> {
   let first: number | undefined;
   let received = 0;
+  let stalled = 0;
   const held: ServerResponse[] = [];
   let stallTimer: NodeJS.Timeout | undefined;
   const statuses = new WeakMap<ServerResponse, number>();
@@ -45,7 +48,10 @@ export async function startStallServer(options: {
       }
       const stalling =
         now >= first + options.afterMs && now < first + options.afterMs + options.stallMs;
-      if (stalling) held.push(response);
+      if (stalling) {
+        stalled++;
+        held.push(response);
+      }
       else answer(response);
     });
   });
@@ -55,6 +61,7 @@ export async function startStallServer(options: {
   return {
     url: `http://127.0.0.1:${port}`,
     received: () => received,
+    stalled: () => stalled,
     close: () =>
       new Promise((resolve) => {
         clearTimeout(stallTimer);

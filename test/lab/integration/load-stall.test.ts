@@ -128,10 +128,13 @@ describe('npm run load against a server that stalls', () => {
           }
         }),
       );
-      latencies.sort((a, b) => a - b);
-      const slow = latencies.filter((ms) => ms >= 0.5 * STALL_MS).length;
-      expect(slow).toBeLessThanOrEqual(4);
-      expect(latencies[Math.ceil(latencies.length * 0.9) - 1]).toBeLessThan(0.5 * STALL_MS);
+      // Counted by what the server held, not by a latency threshold a busy machine can cross:
+      // each connection waits out the stall with one request and sends nothing meanwhile, so
+      // the stall is in at most one request per connection, far fewer than the 10 % a p90
+      // would need to show it.
+      expect(closed.stalled()).toBeGreaterThanOrEqual(1);
+      expect(closed.stalled()).toBeLessThanOrEqual(4);
+      expect(closed.stalled()).toBeLessThan(latencies.length * 0.1);
     } finally {
       await closed.close();
     }
