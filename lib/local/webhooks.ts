@@ -175,7 +175,7 @@ export class LocalWebhooks {
     } catch (error) {
       // The whole batch comes back after its visibility timeout, as on Lambda (scaled).
       this.options.log(`deliver failed: ${(error as Error).message}`);
-      for (const message of batch) queue.invocationFailed(message.receiptHandle!);
+      queue.invocationFailed(batch.map((message) => message.receiptHandle!));
       return;
     }
     for (const message of batch) {

@@ -4,8 +4,10 @@
  * tests (jest#2549) and the AWS SDK wraps them, hiding their `code` — unlike on Lambda.
  *
  * It also counts each suite's CPU, for the slowest-suites reporter: the worker's own, from setup
- * to teardown, and (on Linux) that of the child processes it started and waited for in that
- * time (sandboxes, engines, esbuild, commands), from /proc/self/stat.
+ * to teardown, and (on Linux, from /proc/self/stat) that of the child processes that ended in
+ * that time (sandboxes, engines, commands). Not counted: a child still running at teardown (the
+ * esbuild service a worker keeps; one that exits later counts in the worker's next suite) and
+ * the run's shared DynamoDB Local, which jest's own process started.
  */
 const { appendFileSync, readFileSync } = require('node:fs');
 const { TestEnvironment } = require('jest-environment-node');
@@ -19,7 +21,8 @@ function cpuSeconds() {
   let children;
   try {
     // After the command's closing parenthesis: state is field 3, cutime and cstime 16 and 17.
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     children = (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
   } catch {
     children = undefined;
@@ -40,15 +43,20 @@ class SharedErrorEnvironment extends TestEnvironment {
   }
 
   async teardown() {
-    const file = process.env.PLANT_STORE_SUITE_CPU_FILE;
-    if (file && this.cpuAtStart) {
-      const now = cpuSeconds();
-      const children =
-        now.children === undefined ? 0 : now.children - (this.cpuAtStart.children ?? 0);
-      const seconds = now.own - this.cpuAtStart.own + children;
-      appendFileSync(file, `${JSON.stringify({ path: this.testPath, seconds })}\n`);
+    try {
+      const file = process.env.PLANT_STORE_SUITE_CPU_FILE;
+      if (file && this.cpuAtStart) {
+        const now = cpuSeconds();
+        const children =
+          now.children === undefined ? 0 : now.children - (this.cpuAtStart.children ?? 0);
+        const seconds = now.own - this.cpuAtStart.own + children;
+        appendFileSync(file, `${JSON.stringify({ path: this.testPath, seconds })}\n`);
+      }
+    } catch {
+      // The figure is lost (the reporter's folder already removed): the suite is not.
+    } finally {
+      await super.teardown();
     }
-    await super.teardown();
   }
 }
 

@@ -58,9 +58,9 @@ if (idle !== undefined) process.env.PLANT_STORE_IDLE_CORES = idle.toFixed(2);
 
 const started = performance.now();
 const check = spawn('npm', ['run', '--silent', 'check'], { stdio: ['ignore', 'pipe', 'pipe'] });
-// The checks fill the cores the suites leave idle, never the reverse: at a lower priority (its
-// children inherit it), they take no CPU from the first suites, the webhook's, whose local
-// runtime times its functions out by the clock as Lambda does.
+// The checks mostly fill the cores the suites leave idle: at a lower priority (its children
+// inherit it), they take little CPU from the first suites, the webhook's, whose local runtime
+// times its functions out by the clock as Lambda does (nice 10 weighs a tenth of nice 0).
 try {
   setPriority(check.pid, CHECK_NICENESS);
 } catch {

@@ -69,7 +69,7 @@ class SlowestSuites {
         : top(
             cpu,
             (n) =>
-              `the ${n} costliest in CPU (the worker's and its children's; ${seconds(cpu.reduce((sum, s) => sum + s.ms, 0))} in all):`,
+              `the ${n} costliest in CPU (the worker's, and the child processes' that ended, on Linux; ${seconds(cpu.reduce((sum, s) => sum + s.ms, 0))} in all):`,
           )),
       '',
     ];

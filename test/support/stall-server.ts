@@ -51,8 +51,7 @@ export async function startStallServer(options: {
       if (stalling) {
         stalled++;
         held.push(response);
-      }
-      else answer(response);
+      } else answer(response);
     });
   });
   server.keepAliveTimeout = 60_000;

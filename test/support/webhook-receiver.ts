@@ -124,7 +124,7 @@ export async function startReceiver(answer: Answer = () => 204): Promise<Receive
 /**
  * A wait's bound that outlasts one redelivery besides `workMs`: on a starved machine a deliver
  * invocation can time out, and the deliveries it held come back only once their visibility
- * timeout has passed, as on AWS.
+ * timeout has passed, as on AWS (sooner at a retry scale under 1, which scales that wait too).
  */
 export function pastRedelivery(workMs: number): number {
   return DELIVERY_VISIBILITY_SECONDS * 1000 + workMs;

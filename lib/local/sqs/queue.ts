@@ -24,8 +24,8 @@ export interface QueueMessage {
   firstReceivedAt?: number;
   /** When the receive that issued `receiptHandle` was (epoch ms). */
   receivedAt?: number;
-  /** When that receive's visibility timeout ends (epoch ms). */
-  receivedUntil?: number;
+  /** Whether `changeVisibility` changed the visibility since that receive. */
+  visibilityChanged?: boolean;
   receiptHandle?: string;
   visibleAt: number;
 }
@@ -36,7 +36,7 @@ export interface LocalQueueOptions {
   readonly url: string;
   readonly arn: string;
   readonly visibilityTimeoutSeconds: number;
-  /** Multiplies the delays of `changeVisibility`. @default 1 */
+  /** Multiplies the delays of `changeVisibility` and a failed invocation's wait. @default 1 */
   readonly scale?: number;
   readonly deadLetter?: { readonly queue: LocalQueue; readonly maxReceiveCount: number };
 }
@@ -78,7 +78,8 @@ export class LocalQueue {
   }
 
   /**
-   * Up to `max` visible messages, each made invisible for `visibilitySeconds` (not scaled); a
+   * Up to `max` visible messages, each made invisible for `visibilitySeconds` (not scaled; a
+   * failed invocation's `invocationFailed` scales what is left of it); a
    * message already received `maxReceiveCount` times goes to the dead-letter queue instead.
    */
   receive(max: number, visibilitySeconds = this.options.visibilityTimeoutSeconds): QueueMessage[] {
@@ -97,7 +98,8 @@ export class LocalQueue {
       message.firstReceivedAt ??= now;
       message.receivedAt = now;
       message.receiptHandle = randomUUID();
-      message.visibleAt = message.receivedUntil = now + visibilitySeconds * 1000;
+      message.visibleAt = now + visibilitySeconds * 1000;
+      message.visibilityChanged = false;
       received.push(message);
     }
     this.schedule();
@@ -125,22 +127,27 @@ export class LocalQueue {
       return 'beyond-limit';
     }
     message.visibleAt = now + seconds * 1000 * (this.options.scale ?? 1);
+    message.visibilityChanged = true;
     this.changed();
     return 'changed';
   }
 
   /**
-   * What the mapping does with a message of a failed invocation (a timeout, a crash): nothing,
-   * as on Lambda, so it comes back when its receive's visibility timeout ends, but that timeout
-   * scaled like `changeVisibility`'s delays (the invocation has ended: no run of it still holds
-   * the message). Nothing changes when the handle is no longer the message's, or when the
-   * invocation changed the message's visibility itself.
+   * What the mapping does with the messages of a failed invocation (a timeout, a crash, an
+   * error): nothing, as on Lambda, so each comes back when its receive's visibility timeout
+   * ends, but that timeout scaled like `changeVisibility`'s delays. The invocation has given its
+   * answer: the pool killed a sandbox that timed out or crashed, and a handler that threw runs
+   * nothing more for the batch. A message whose handle is no longer its own, or whose
+   * visibility the invocation changed itself, is left as it is. The batch comes back together.
    */
-  invocationFailed(receiptHandle: string): void {
-    const message = this.byHandle(receiptHandle);
-    const { receivedAt, receivedUntil } = message ?? {};
-    if (!message || receivedAt === undefined || message.visibleAt !== receivedUntil) return;
-    message.visibleAt = receivedAt + (receivedUntil - receivedAt) * (this.options.scale ?? 1);
+  invocationFailed(receiptHandles: readonly string[]): void {
+    const scale = this.options.scale ?? 1;
+    for (const handle of receiptHandles) {
+      const message = this.byHandle(handle);
+      if (!message || message.receivedAt === undefined || message.visibilityChanged) continue;
+      const { receivedAt, visibleAt } = message;
+      message.visibleAt = receivedAt + (visibleAt - receivedAt) * scale;
+    }
     this.changed();
   }
 

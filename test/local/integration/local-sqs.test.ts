@@ -307,20 +307,22 @@ it("a failed invocation's messages come back when the receive's visibility timeo
     queue.send('changed');
     const [untouched, changed] = queue.receive(10);
     const firstHandle = untouched!.receiptHandle!;
-    // The invocation asked 100 s (1 s scaled) for one of them, then failed.
+    // 0.5 s in, the invocation asked 100 s (1 s scaled) for one of them; it failed at 1 s.
+    jest.setSystemTime(1_000_000 + 500);
     expect(queue.changeVisibility(changed!.receiptHandle!, 100)).toBe('changed');
-    queue.invocationFailed(untouched!.receiptHandle!);
-    queue.invocationFailed(changed!.receiptHandle!);
-    // 180 s scaled is 1.8 s from the receive; the change's 1 s holds for the other.
     jest.setSystemTime(1_000_000 + 1_000);
-    expect(queue.counts().visible).toBe(1);
+    queue.invocationFailed([firstHandle, changed!.receiptHandle!]);
+    // 180 s scaled is 1.8 s from the receive, not from the failure; the change's 1.5 s holds.
+    jest.setSystemTime(1_000_000 + 1_500);
     expect(queue.receive(10).map((m) => m.body)).toEqual(['changed']);
+    jest.setSystemTime(1_000_000 + 1_799);
+    expect(queue.receive(10)).toEqual([]);
     jest.setSystemTime(1_000_000 + 1_800);
     expect(queue.receive(10).map((m) => m.body)).toEqual(['untouched']);
     // An old handle changes nothing: the message just received stays invisible its 180 s.
-    queue.invocationFailed(firstHandle);
-    jest.setSystemTime(1_000_000 + 1_800 + 179_000);
-    expect(queue.counts()).toMatchObject({ visible: 0, invisible: 2 });
+    queue.invocationFailed([firstHandle]);
+    jest.setSystemTime(1_000_000 + 1_800 + 179_999);
+    expect(queue.counts()).toMatchObject({ visible: 1, invisible: 1 });
     jest.setSystemTime(1_000_000 + 1_800 + 180_000);
     expect(queue.counts()).toMatchObject({ visible: 2, invisible: 0 });
     queue.close();
