@@ -126,7 +126,7 @@ export class LocalQueue {
     if (now + seconds * 1000 > (message.receivedAt ?? now) + MAX_VISIBILITY_SECONDS * 1000) {
       return 'beyond-limit';
     }
-    message.visibleAt = now + seconds * 1000 * (this.options.scale ?? 1);
+    message.visibleAt = now + Math.ceil(seconds * 1000 * (this.options.scale ?? 1));
     message.visibilityChanged = true;
     this.changed();
     return 'changed';
@@ -146,7 +146,7 @@ export class LocalQueue {
       const message = this.byHandle(handle);
       if (!message || message.receivedAt === undefined || message.visibilityChanged) continue;
       const { receivedAt, visibleAt } = message;
-      message.visibleAt = receivedAt + (visibleAt - receivedAt) * scale;
+      message.visibleAt = receivedAt + Math.ceil((visibleAt - receivedAt) * scale);
     }
     this.changed();
   }
@@ -192,9 +192,15 @@ export class LocalQueue {
     return undefined;
   }
 
+  /**
+   * The timer first, then the listeners. The other way round lost a wake-up: a listener found
+   * a message not yet visible, the clock passed its time before the timer was set, and the timer
+   * was then set to nothing, the message being visible; nobody polled it again. Now a message
+   * that becomes visible between the two is seen by a listener or wakes the timer.
+   */
   private changed(): void {
-    for (const listener of this.listeners) listener();
     this.schedule();
+    for (const listener of this.listeners) listener();
   }
 
   /** A timer to the next message that becomes visible, so that listeners hear of it. */

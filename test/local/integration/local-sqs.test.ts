@@ -293,6 +293,33 @@ it("a message invisible for longer than setTimeout's limit does not wake the que
   queue.close();
 });
 
+it('a message that becomes visible while the listeners are being told is never missed', () => {
+  jest.useFakeTimers({ now: 1_000_000 });
+  try {
+    const queue = new LocalQueue({ name: 'q', url: 'u', arn: 'a', visibilityTimeoutSeconds: 30 });
+    queue.send('m');
+    const [message] = queue.receive(1);
+    const seen: number[] = [];
+    let crossed = false;
+    queue.onAvailable(() => {
+      seen.push(queue.counts().visible);
+      // The clock passes the message's time while a listener looks (a busy process): it saw
+      // nothing visible, and must still hear of the message once it is.
+      if (!crossed && queue.counts().invisible === 1 && message!.visibleAt < 1_100_000) {
+        crossed = true;
+        jest.setSystemTime(message!.visibleAt);
+      }
+    });
+    expect(queue.changeVisibility(message!.receiptHandle!, 1)).toBe('changed');
+    expect(crossed).toBe(true);
+    jest.advanceTimersByTime(60_000);
+    expect(seen.at(-1)).toBe(1);
+    queue.close();
+  } finally {
+    jest.useRealTimers();
+  }
+});
+
 it("a failed invocation's messages come back when the receive's visibility timeout ends, scaled; one it changed keeps its change", () => {
   jest.useFakeTimers({ now: 1_000_000 });
   try {
