@@ -259,19 +259,23 @@ describe('fan-out', () => {
 
   it('past its deadline, reports the first record whose deliveries are not all queued', async () => {
     const failure = new Error('queue unreachable'); // injected: a real queue cannot fail on cue
+    let calls = 0;
     const queue = {
       sendBatch: async (entries: readonly BatchEntry[]) => {
+        calls++;
         if (entries.some((e) => e.message.plantId === '7')) throw failure;
         return [];
       },
     };
+    // The deadline passes once the six calls and the two failed ones sent again have been
+    // made: counted by calls, not by the clock, so that a busy machine cannot hold a first call
+    // past it. No call starts after it.
     const result = await fanOut(
       records(20),
       { subscribers, queue, failures: noFailures },
-      // A deadline soon: the failed calls are sent again until then (and fail again); no call
-      // starts after it.
-      { until: Date.now() + 300, inFlight: 1 },
+      { until: 1_000, inFlight: 1, now: () => (calls < 8 ? 0 : Infinity) },
     );
+    expect(calls).toBe(8);
     // Plant 7's deliveries (18 to 20) share their calls (10-19, 20-29) with plants 4 to 10: the
     // first of those not wholly queued is plant 4 (its delivery 9 went in the first call).
     expect(result.failedAt).toEqual({ sequenceNumber: '4', error: failure });
