@@ -137,7 +137,8 @@ export class LocalWebhooks {
         return;
       }
       const batch = queue.receive(DELIVERY_SOURCE.batchSize);
-      if (batch.length === 0) return;
+      // Empty when every visible message was moved to the dead-letter queue instead: look again.
+      if (batch.length === 0) continue;
       const running: Promise<void> = this.deliver(queue, batch).finally(() => {
         this.inFlight.delete(running);
         this.poll();

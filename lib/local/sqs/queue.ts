@@ -102,7 +102,9 @@ export class LocalQueue {
       message.visibilityChanged = false;
       received.push(message);
     }
-    this.schedule();
+    // Timed from the receive's own clock: a message that became visible since was not taken,
+    // and the timer must still wake the listeners for it.
+    this.schedule(now);
     return received;
   }
 
@@ -203,11 +205,13 @@ export class LocalQueue {
     for (const listener of this.listeners) listener();
   }
 
-  /** A timer to the next message that becomes visible, so that listeners hear of it. */
-  private schedule(): void {
+  /**
+   * A timer to the next message that becomes visible after `now`, so that listeners hear of it
+   * (at once, if that time has passed meanwhile).
+   */
+  private schedule(now = Date.now()): void {
     clearTimeout(this.timer);
     if (this.listeners.size === 0) return;
-    const now = Date.now();
     let next = Infinity;
     for (const message of this.messages.values()) {
       if (message.visibleAt > now) next = Math.min(next, message.visibleAt);
@@ -215,7 +219,8 @@ export class LocalQueue {
     if (next === Infinity) return;
     // Node runs a delay past 2^31 - 1 ms at once (and warns): a far-off message would make the
     // timer fire every millisecond. The wait is cut at the cap and scheduled again from there.
-    this.timer = setTimeout(() => this.changed(), Math.min(next - now + 1, MAX_TIMER_MS));
+    const wait = Math.max(1, next - Date.now() + 1);
+    this.timer = setTimeout(() => this.changed(), Math.min(wait, MAX_TIMER_MS));
     this.timer.unref();
   }
 }

@@ -282,6 +282,27 @@ describe('fan-out', () => {
     expect(result.queued).toBe(40);
   });
 
+  it('starts no call past its deadline, even within a round of calls sent again', async () => {
+    const failure = new Error('queue unreachable');
+    let calls = 0;
+    const queue = {
+      sendBatch: async (entries: readonly BatchEntry[]) => {
+        calls++;
+        if (entries.some((e) => e.message.plantId === '7')) throw failure;
+        return [];
+      },
+    };
+    // The deadline passes after the first of the two calls sent again: the second never starts.
+    const result = await fanOut(
+      records(20),
+      { subscribers, queue, failures: noFailures },
+      { until: 1_000, inFlight: 1, now: () => (calls < 7 ? 0 : Infinity) },
+    );
+    expect(calls).toBe(7);
+    expect(result.failedAt).toEqual({ sequenceNumber: '4', error: failure });
+    expect(result.queued).toBe(40);
+  });
+
   it('sends a record that can never succeed, whole, to the failure queue and goes on', async () => {
     const poison = {
       eventID: 'e2',
