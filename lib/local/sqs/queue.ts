@@ -79,8 +79,8 @@ export class LocalQueue {
 
   /**
    * Up to `max` visible messages, each made invisible for `visibilitySeconds` (not scaled; a
-   * failed invocation's `invocationFailed` scales what is left of it); a
-   * message already received `maxReceiveCount` times goes to the dead-letter queue instead.
+   * failed invocation's `invocationFailed` scales what is left of it); a message already
+   * received `maxReceiveCount` times goes to the dead-letter queue instead.
    */
   receive(max: number, visibilitySeconds = this.options.visibilityTimeoutSeconds): QueueMessage[] {
     const now = Date.now();
