@@ -257,7 +257,12 @@ describe('fan-out', () => {
     expect(new Set(accepted).size).toBe(30);
   });
 
-  it('past its deadline, reports the first record whose deliveries are not all queued', async () => {
+  /**
+   * Plants 1 to 20 fanned out while every call carrying plant 7's deliveries fails, one call at a
+   * time, with a clock that passes the deadline once `callsBefore` calls have been made: counted
+   * by calls, not by the clock, so that a busy machine cannot hold a first call past it.
+   */
+  async function pastDeadline(callsBefore: number) {
     const failure = new Error('queue unreachable'); // injected: a real queue cannot fail on cue
     let calls = 0;
     const queue = {
@@ -267,14 +272,17 @@ describe('fan-out', () => {
         return [];
       },
     };
-    // The deadline passes once the six calls and the two failed ones sent again have been
-    // made: counted by calls, not by the clock, so that a busy machine cannot hold a first call
-    // past it. No call starts after it.
     const result = await fanOut(
       records(20),
       { subscribers, queue, failures: noFailures },
-      { until: 1_000, inFlight: 1, now: () => (calls < 8 ? 0 : Infinity) },
+      { until: 1_000, inFlight: 1, now: () => (calls < callsBefore ? 0 : Infinity) },
     );
+    return { result, calls, failure };
+  }
+
+  it('past its deadline, reports the first record whose deliveries are not all queued', async () => {
+    // The six calls, then the two that failed sent again (and failing again) before the deadline.
+    const { result, calls, failure } = await pastDeadline(8);
     expect(calls).toBe(8);
     // Plant 7's deliveries (18 to 20) share their calls (10-19, 20-29) with plants 4 to 10: the
     // first of those not wholly queued is plant 4 (its delivery 9 went in the first call).
@@ -283,21 +291,8 @@ describe('fan-out', () => {
   });
 
   it('starts no call past its deadline, even within a round of calls sent again', async () => {
-    const failure = new Error('queue unreachable');
-    let calls = 0;
-    const queue = {
-      sendBatch: async (entries: readonly BatchEntry[]) => {
-        calls++;
-        if (entries.some((e) => e.message.plantId === '7')) throw failure;
-        return [];
-      },
-    };
     // The deadline passes after the first of the two calls sent again: the second never starts.
-    const result = await fanOut(
-      records(20),
-      { subscribers, queue, failures: noFailures },
-      { until: 1_000, inFlight: 1, now: () => (calls < 7 ? 0 : Infinity) },
-    );
+    const { result, calls, failure } = await pastDeadline(7);
     expect(calls).toBe(7);
     expect(result.failedAt).toEqual({ sequenceNumber: '4', error: failure });
     expect(result.queued).toBe(40);
