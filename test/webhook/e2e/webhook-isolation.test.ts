@@ -113,17 +113,19 @@ it('a receiver that always hangs delays no other, however many of its deliveries
     seen(() => `the fast receiver has every plant (it has ${fast.delivered().size})`),
     pastRedelivery(300_000),
   );
-  // The first hanging attempt at each plant, until the deliverer has given each up.
-  const hung = () => {
-    const first = new Map<string, Received>();
-    for (const r of stuck.received) if (!first.has(plantOf(r))) first.set(plantOf(r), r);
-    return first;
-  };
+  // Every hanging attempt made so far given up: the deliverer halves a receiver's pace after
+  // each batch whose attempts went unanswered, so how many plants have had a first attempt by
+  // now depends on how the batches interleaved (the rest come a minute apart or slower). The
+  // plants judged are those whose first attempt has been given up.
   await until(
-    () => hung().size === count && [...hung().values()].every((r) => r.endedAt !== undefined),
-    seen(() => `every plant has had a hanging attempt, given up (${hung().size} have)`),
-    pastRedelivery(240_000),
+    () => stuck.received.length > 0 && stuck.received.every((r) => r.endedAt !== undefined),
+    seen(() => `every hanging attempt so far given up (${stuck.received.length} made)`),
+    pastRedelivery(60_000),
   );
+  const hung = new Map<string, Received>();
+  for (const r of stuck.received.filter((r) => r.endedAt !== undefined)) {
+    if (!hung.has(plantOf(r))) hung.set(plantOf(r), r);
+  }
   // Per deliver invocation: every fast delivery it carried came before the first of its hanging
   // attempts was given up. (An invocation that started after another's hanging attempts ended
   // is judged on its own: no isolation is at stake between them.)
@@ -139,7 +141,7 @@ it('a receiver that always hangs delays no other, however many of its deliveries
     byInvocation.set(seq, group);
   };
   for (const r of fast.delivered().values()) carried(r, 'fast');
-  for (const r of hung().values()) carried(r, 'hanging');
+  for (const r of hung.values()) carried(r, 'hanging');
   const judged = [...byInvocation.values()].filter((g) => g.fast.length && g.hanging.length);
   // A quarter of the plants judged keeps the check from passing empty.
   expect(judged.reduce((n, g) => n + g.fast.length, 0)).toBeGreaterThanOrEqual(count / 4);
