@@ -107,8 +107,8 @@ export function serveSqs(
     if (answered) return;
     let answer: SqsAnswer;
     let injected: ReturnType<NonNullable<SqsFaults['call']>>;
+    let input: unknown;
     try {
-      let input: unknown;
       try {
         input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
       } catch {
@@ -130,9 +130,45 @@ export function serveSqs(
     }
     const wait = Math.max(0, arrived + (faults.latencyMs ?? 0) - Date.now());
     const reply = () => (injected === 'lose-answer' ? void res.destroy() : send(answer));
-    if (wait > 0) setTimeout(reply, wait);
-    else reply();
+    const answerNow = () => (wait > 0 ? void setTimeout(reply, wait) : reply());
+    const poll = longPoll(action, input, queues, answer);
+    if (!poll) return answerNow();
+    // Long polling: nothing to receive yet, so the call waits, as SQS's does, until a message
+    // becomes visible or `WaitTimeSeconds` has passed (real seconds: no retry scale shortens a
+    // receive's wait), then answers what a receive finds.
+    const done = () => {
+      clearTimeout(timer);
+      stopListening();
+      res.off('close', done);
+    };
+    const timer = setTimeout(() => (done(), answerNow()), poll.waitMs);
+    const stopListening = poll.queue.onAvailable(() => {
+      const again = answerSqs(action, input, queues, faults);
+      if (longPoll(action, input, queues, again)) return;
+      answer = again;
+      done();
+      answerNow();
+    });
+    res.once('close', done);
   });
+}
+
+/**
+ * The queue and the wait of a ReceiveMessage that found nothing and asked to wait for a message
+ * (`WaitTimeSeconds` over 0); `undefined` for any other call or answer.
+ */
+function longPoll(
+  action: string,
+  input: unknown,
+  queues: readonly LocalQueue[],
+  answer: SqsAnswer,
+): { queue: LocalQueue; waitMs: number } | undefined {
+  if (action !== 'ReceiveMessage' || answer.status !== 200) return undefined;
+  if ((answer.body as { Messages: unknown[] }).Messages.length > 0) return undefined;
+  const { QueueUrl, WaitTimeSeconds } = input as { QueueUrl: string; WaitTimeSeconds?: number };
+  const queue = queues.find((q) => q.name === QueueUrl.split('/').pop());
+  if (!queue || !WaitTimeSeconds) return undefined;
+  return { queue, waitMs: WaitTimeSeconds * 1000 };
 }
 
 /** Answers one SQS action against `queues` (by name; the URL's last segment names the queue). */

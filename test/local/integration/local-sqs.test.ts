@@ -402,3 +402,64 @@ it.each([
     }
   },
 );
+
+describe('long polling (WaitTimeSeconds), as SQS waits', () => {
+  // A queue of its own here: nothing else in this file sends to it.
+  const url = () => localQueueUrl(engine.endpoint, LOCAL_QUEUE_NAMES.streamFailures);
+  let sqs: SQSClient;
+  beforeAll(() => {
+    sqs = new SQSClient(localCliClientConfig(engine.endpoint, engine.clientConfig.credentials));
+  });
+  afterAll(() => sqs.destroy());
+  const receive = (wait: number, abortSignal?: AbortSignal) =>
+    sqs.send(new ReceiveMessageCommand({ QueueUrl: url(), WaitTimeSeconds: wait }), {
+      abortSignal,
+    });
+
+  it('a receive that finds nothing answers the message sent while it waits', async () => {
+    const waiting = receive(20);
+    // Still waiting once the send has been answered: the receive had found nothing.
+    await sqs.send(new SendMessageCommand({ QueueUrl: url(), MessageBody: 'late' }));
+    const { Messages = [] } = await waiting;
+    expect(Messages.map((m) => m.Body)).toEqual(['late']);
+    await sqs.send(
+      new DeleteMessageCommand({ QueueUrl: url(), ReceiptHandle: Messages[0]!.ReceiptHandle }),
+    );
+  });
+
+  it('an empty queue answers nothing once the wait has passed, not before', async () => {
+    const started = Date.now();
+    const { Messages = [] } = await receive(1);
+    expect(Messages).toEqual([]);
+    // A lower bound only: a busy machine answers later, never sooner.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(990);
+  });
+
+  it('a receive abandoned while it waits takes nothing sent after it', async () => {
+    const abort = new AbortController();
+    const waiting = receive(20, abort.signal).catch((error: Error) => error.name);
+    // The receive is waiting on the engine once a call sent after it is answered.
+    await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url() }));
+    abort.abort();
+    expect(await waiting).toBe('AbortError');
+    // Sent on a connection opened after the abandoned one was closed: the engine has seen that
+    // close (it came first, on loopback) by the time it reads this send.
+    const other = new SQSClient(
+      localCliClientConfig(engine.endpoint, engine.clientConfig.credentials),
+    );
+    try {
+      await other.send(new SendMessageCommand({ QueueUrl: url(), MessageBody: 'kept' }));
+    } finally {
+      other.destroy();
+    }
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: url(), AttributeNames: ['All'] }),
+    );
+    expect(Messages.map((m) => [m.Body, m.Attributes?.ApproximateReceiveCount])).toEqual([
+      ['kept', '1'],
+    ]);
+    await sqs.send(
+      new DeleteMessageCommand({ QueueUrl: url(), ReceiptHandle: Messages[0]!.ReceiptHandle }),
+    );
+  });
+});
