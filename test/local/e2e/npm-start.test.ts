@@ -103,7 +103,7 @@ it('kill -USR2, as the banner prints it, takes the engine down (503) and brings 
   const { child, output } = await startNpmStart({
     env: {
       PORT: String(port),
-      PLANT_STORE_DB_PORT: String(await freePort()),
+      PLANT_STORE_DB_PORT: '0',
       PLANT_STORE_DATA_DIR: tempDir(),
       PLANT_STORE_DEV_TOKEN: token,
     },
@@ -140,8 +140,8 @@ it('kill -USR2, as the banner prints it, takes the engine down (503) and brings 
 it('creates a dev token on first start, keeps it 0600 and reuses it', async () => {
   const dataDir = tempDir();
   const env = {
-    PORT: String(await freePort()),
-    PLANT_STORE_DB_PORT: String(await freePort()),
+    PORT: '0',
+    PLANT_STORE_DB_PORT: '0',
     PLANT_STORE_DATA_DIR: dataDir,
   };
   const first = await startNpmStart({ env });
@@ -153,7 +153,7 @@ it('creates a dev token on first start, keeps it 0600 and reuses it', async () =
   const second = await startNpmStart({ env });
   expect(second.output()).not.toContain(token);
   expect(await runCurl(second.output())).toMatch(/^HTTP\/1\.1 200 OK/);
-  const store = new PlantStore({ baseUrl: `http://127.0.0.1:${env.PORT}`, token });
+  const store = new PlantStore({ baseUrl: second.url, token });
   await expect(store.createPlant({ id: 2, name: 'a' })).resolves.toEqual({ name: 'a' });
   expect(await stop(second.child)).toBe(0);
 });
@@ -225,8 +225,8 @@ describe('while one runtime runs', () => {
 
   it.each(['local', 'db'])('%s on the same data directory is one line naming it', async (bin) => {
     const result = await runBin(bin, [], {
-      PORT: String(await freePort()),
-      PLANT_STORE_DB_PORT: String(await freePort()),
+      PORT: '0',
+      PLANT_STORE_DB_PORT: '0',
       PLANT_STORE_DATA_DIR: dataDir,
     });
     expectOneLine(
@@ -243,8 +243,8 @@ describe('while one runtime runs', () => {
     ['PLANT_STORE_DB_PORT', () => ({ PLANT_STORE_DB_PORT: String(dbPort) })],
   ])('a port in use names %s', async (setting, ports) => {
     const result = await runBin('local', [], {
-      PORT: String(await freePort()),
-      PLANT_STORE_DB_PORT: String(await freePort()),
+      PORT: '0',
+      PLANT_STORE_DB_PORT: '0',
       PLANT_STORE_DATA_DIR: tempDir(),
       ...ports(),
     });

@@ -40,7 +40,7 @@ describe('npm start -- --inspect --throttle --throttle-rate 10 --throttle-burst 
     running = await startNpmStart({
       env: {
         PORT: String(port),
-        PLANT_STORE_DB_PORT: String(await freePort()),
+        PLANT_STORE_DB_PORT: '0',
         PLANT_STORE_DATA_DIR: dataDir,
         PLANT_STORE_INSPECT_PORT: String(await freeRange(FUNCTION_NAMES.length)),
       },

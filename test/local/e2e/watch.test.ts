@@ -17,7 +17,6 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { copyProject } from '../../../lib/lab/bench/watch-reload';
-import { freePort } from '../../../lib/local/process/free-port';
 import { startNpmStart, type ListeningNpmStart } from '../../../lib/npm-start/spawn';
 import { uncheckedFetch } from '../../support/http';
 
@@ -34,8 +33,8 @@ beforeAll(async () => {
   running = await startNpmStart({
     root: copy,
     env: {
-      PORT: String(await freePort()),
-      PLANT_STORE_DB_PORT: String(await freePort()),
+      PORT: '0',
+      PLANT_STORE_DB_PORT: '0',
       PLANT_STORE_DATA_DIR: join(copy, '.plant-store'),
     },
     args: ['--memory'],
