@@ -98,11 +98,10 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
 });
 
 it('kill -USR2, as the banner prints it, takes the engine down (503) and brings it back', async () => {
-  const port = await freePort();
   const { token } = generateToken();
-  const { child, output } = await startNpmStart({
+  const { child, output, url } = await startNpmStart({
     env: {
-      PORT: String(port),
+      PORT: '0',
       PLANT_STORE_DB_PORT: '0',
       PLANT_STORE_DATA_DIR: tempDir(),
       PLANT_STORE_DEV_TOKEN: token,
@@ -112,10 +111,9 @@ it('kill -USR2, as the banner prints it, takes the engine down (503) and brings 
   // The runtime's own pid (npm is its parent and does not pass a SIGKILL on).
   const pid = Number(/outage: +kill -USR2 (\d+) /.exec(output())![1]);
   try {
-    const store = new PlantStore({ baseUrl: `http://127.0.0.1:${port}`, token });
+    const store = new PlantStore({ baseUrl: url, token });
     await store.createPlant({ id: 3, name: 'kept' }); // also caches the token's decision
-    const read = () =>
-      fetch(`http://127.0.0.1:${port}/plants/3`, { headers: { authorization: `Bearer ${token}` } });
+    const read = () => fetch(`${url}/plants/3`, { headers: { authorization: `Bearer ${token}` } });
     process.kill(pid, 'SIGUSR2');
     await until(() => output().includes('SIGUSR2: the engine is down'), 'the engine goes down');
     const down = await read();

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FUNCTION_NAMES } from '../../../lib/definitions/functions';
-import { checkPortFree, freePort } from '../../../lib/local/process/free-port';
+import { checkPortFree } from '../../../lib/local/process/free-port';
 import { OPENAPI_FILE } from '../../../lib/generators/openapi/document';
 import { startNpmStart, type ListeningNpmStart } from '../../../lib/npm-start/spawn';
 import { uncheckedFetch } from '../../support/http';
@@ -35,11 +35,9 @@ describe('npm start -- --inspect --throttle --throttle-rate 10 --throttle-burst 
   const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-flags-'));
 
   beforeAll(async () => {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
     running = await startNpmStart({
       env: {
-        PORT: String(port),
+        PORT: '0',
         PLANT_STORE_DB_PORT: '0',
         PLANT_STORE_DATA_DIR: dataDir,
         PLANT_STORE_INSPECT_PORT: String(await freeRange(FUNCTION_NAMES.length)),
@@ -55,6 +53,7 @@ describe('npm start -- --inspect --throttle --throttle-rate 10 --throttle-burst 
         '10',
       ],
     });
+    url = running.url;
     token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
   }, 300_000);
 
