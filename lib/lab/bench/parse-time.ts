@@ -95,6 +95,10 @@ export const parsePhase = (budgetMs = PARSE_CPU_BUDGET_MS, repeats = REPEATS): B
   name: 'parse',
   description: `worst adversarial body at the 256 KiB limit vs a normal body (request reading; fails over ${budgetMs} ms of CPU)`,
   async run({ print, fail }) {
+    // No median of no readings: NaN would pass every body.
+    if (!Number.isInteger(repeats) || repeats < 1) {
+      throw new RangeError(`repeats must be a whole number from 1, not ${repeats}`);
+    }
     const template = readFileSync(join(PROJECT_ROOT, 'events', 'create-plant.json'), 'utf8');
     const small = '{"id":1,"name":"Monstera","tag":"aroid"}';
     const head = '{"id":1,"name":"Monstera","tag":"aroid","notes":"';

@@ -105,52 +105,94 @@ export function serveSqs(
   const arrived = Date.now();
   req.on('end', () => {
     if (answered) return;
-    let answer: SqsAnswer;
     let injected: ReturnType<NonNullable<SqsFaults['call']>>;
     let input: unknown;
     try {
-      try {
-        input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-      } catch {
-        input = undefined;
-      }
-      injected = faults.call?.(action, input);
-      if (injected === 'hang') return;
-      answer = answerSqs(action, input, queues, faults);
+      input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
     } catch {
-      // A bug of ours: SQS's own answer to it, and the runtime keeps serving.
-      answer = fault(
-        {
-          code: 'InternalFailure',
-          type: 'com.amazonaws.sqs#InternalFailure',
-          message: 'The request processing has failed because of an unknown error.',
-        },
-        500,
-      );
+      input = undefined;
     }
-    const wait = Math.max(0, arrived + (faults.latencyMs ?? 0) - Date.now());
-    const reply = () => (injected === 'lose-answer' ? void res.destroy() : send(answer));
-    const answerNow = () => (wait > 0 ? void setTimeout(reply, wait) : reply());
-    const poll = longPoll(action, input, queues, answer);
-    if (!poll) return answerNow();
-    // Long polling: nothing to receive yet, so the call waits, as SQS's does, until a message
-    // becomes visible or `WaitTimeSeconds` has passed (real seconds: no retry scale shortens a
-    // receive's wait), then answers what a receive finds.
-    const done = () => {
-      clearTimeout(timer);
-      stopListening();
-      res.off('close', done);
+    const answerOnce = () => {
+      try {
+        return answerSqs(action, input, queues, faults);
+      } catch {
+        // A bug of ours: SQS's own answer to it, and the runtime keeps serving.
+        return fault(
+          {
+            code: 'InternalFailure',
+            type: 'com.amazonaws.sqs#InternalFailure',
+            message: 'The request processing has failed because of an unknown error.',
+          },
+          500,
+        );
+      }
     };
-    const timer = setTimeout(() => (done(), answerNow()), poll.waitMs);
-    const stopListening = poll.queue.onAvailable(() => {
-      const again = answerSqs(action, input, queues, faults);
-      if (longPoll(action, input, queues, again)) return;
-      answer = again;
-      done();
-      answerNow();
-    });
-    res.once('close', done);
+    try {
+      injected = faults.call?.(action, input);
+    } catch {
+      injected = undefined;
+    }
+    if (injected === 'hang') return;
+    // Answered `latencyMs` after the call arrived, however long it waited for a message.
+    const reply = (answer: SqsAnswer) => {
+      const wait = Math.max(0, arrived + (faults.latencyMs ?? 0) - Date.now());
+      const go = () => (injected === 'lose-answer' ? void res.destroy() : send(answer));
+      if (wait > 0) setTimeout(go, wait);
+      else go();
+    };
+    const answer = answerOnce();
+    const poll = longPoll(action, input, queues, answer);
+    if (!poll) return reply(answer);
+    waitForMessage(res, poll, answerOnce, reply);
   });
+}
+
+/**
+ * Long polling: a receive that found nothing waits, as SQS's does, until a message becomes visible
+ * on its queue or its `WaitTimeSeconds` (real seconds: no retry scale shortens it) has passed,
+ * then answers what a receive finds then. The queue's news is acted on a turn later (a batch sent
+ * is there whole, and the sender's call is not the one receiving); a caller that has gone (its
+ * connection ended or closed) is not answered and receives nothing.
+ */
+function waitForMessage(
+  res: ServerResponse,
+  poll: { readonly queue: LocalQueue; readonly waitMs: number },
+  receive: () => SqsAnswer,
+  reply: (answer: SqsAnswer) => void,
+): void {
+  const gone = () =>
+    res.destroyed || !res.socket || res.socket.destroyed || res.socket.readableEnded;
+  let looking = false;
+  const done = () => {
+    clearTimeout(timer);
+    stopListening();
+    res.off('close', done);
+  };
+  const look = (last: boolean) => {
+    looking = false;
+    if (gone()) return done();
+    const answer = receive();
+    if (!last && answer.status === 200 && isEmptyReceive(answer)) return;
+    done();
+    reply(answer);
+  };
+  const timer = setTimeout(() => look(true), poll.waitMs).unref();
+  const stopListening = poll.queue.onAvailable(() => {
+    if (looking) return;
+    looking = true;
+    setImmediate(() => look(false));
+  });
+  res.once('close', done);
+  // Something may have become visible between the first receive and the listening.
+  if (!looking) {
+    looking = true;
+    setImmediate(() => look(false));
+  }
+}
+
+/** Whether `answer` is a ReceiveMessage answer without messages. */
+function isEmptyReceive(answer: SqsAnswer): boolean {
+  return (answer.body as { Messages?: unknown[] }).Messages?.length === 0;
 }
 
 /**
@@ -163,8 +205,10 @@ function longPoll(
   queues: readonly LocalQueue[],
   answer: SqsAnswer,
 ): { queue: LocalQueue; waitMs: number } | undefined {
-  if (action !== 'ReceiveMessage' || answer.status !== 200) return undefined;
-  if ((answer.body as { Messages: unknown[] }).Messages.length > 0) return undefined;
+  if (action !== 'ReceiveMessage' || answer.status !== 200 || !isEmptyReceive(answer)) {
+    return undefined;
+  }
+  // A 200 answer: the input passed checkSqsInput (WaitTimeSeconds a whole number from 0 to 20).
   const { QueueUrl, WaitTimeSeconds } = input as { QueueUrl: string; WaitTimeSeconds?: number };
   const queue = queues.find((q) => q.name === QueueUrl.split('/').pop());
   if (!queue || !WaitTimeSeconds) return undefined;

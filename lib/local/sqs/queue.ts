@@ -60,6 +60,11 @@ export class LocalQueue {
     return () => this.listeners.delete(listener);
   }
 
+  /** How many listen for a message now (the event source's poller, long-polling receives). */
+  listening(): number {
+    return this.listeners.size;
+  }
+
   /** Queues a message; answers its id. */
   send(body: string, message?: Partial<QueueMessage>): QueueMessage {
     const queued: QueueMessage = {

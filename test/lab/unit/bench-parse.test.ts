@@ -49,7 +49,7 @@ it('reads every body of the corpus and names the three slowest', async () => {
 }, 300_000);
 
 it('fails, naming every body, when each is over the budget', async () => {
-  // One reading each: any time is over a budget below zero.
+  // One reading of each after the warm-up: any time is over a budget below zero.
   const { report, failures } = await run(parsePhase(-1, 1));
   expect(failures).toHaveLength(1);
   expect(failures[0]).toMatch(/^over the -1 ms CPU budget of one body: /);

@@ -15,12 +15,14 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { LOCAL_QUEUE_NAMES, localCliClientConfig, localQueueUrl } from '../../../lib/local/names';
-import { request } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Engine } from '../../../lib/local/dynamodb/engine';
 import { LocalQueue } from '../../../lib/local/sqs/queue';
-import { MAX_SQS_REQUEST_BYTES } from '../../../lib/local/sqs/api';
+import { MAX_SQS_REQUEST_BYTES, serveSqs } from '../../../lib/local/sqs/api';
 import { startEngineWithQueues } from '../../../lib/local/webhooks';
 import { signedHeaders } from '../../support/signed-headers';
+import { until } from '../../support/webhook-receiver';
 
 let engine: Engine;
 let queueUrl: string;
@@ -404,62 +406,76 @@ it.each([
 );
 
 describe('long polling (WaitTimeSeconds), as SQS waits', () => {
-  // A queue of its own here: nothing else in this file sends to it.
-  const url = () => localQueueUrl(engine.endpoint, LOCAL_QUEUE_NAMES.streamFailures);
-  let sqs: SQSClient;
-  beforeAll(() => {
-    sqs = new SQSClient(localCliClientConfig(engine.endpoint, engine.clientConfig.credentials));
+  // The SQS protocol alone (the engine's port adds its signature check): a queue the test holds,
+  // so that it can tell when a receive is waiting on it.
+  let queue: LocalQueue;
+  let server: Server;
+  let endpoint: string;
+  beforeEach(async () => {
+    queue = new LocalQueue({ name: 'q', url: 'u', arn: 'a', visibilityTimeoutSeconds: 30 });
+    server = createServer((req, res) => serveSqs(req, res, [queue]));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => sqs.destroy());
-  const receive = (wait: number, abortSignal?: AbortSignal) =>
-    sqs.send(new ReceiveMessageCommand({ QueueUrl: url(), WaitTimeSeconds: wait }), {
-      abortSignal,
+  afterEach(async () => {
+    queue.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  /** A ReceiveMessage waiting `seconds`: its messages' bodies and receive counts. */
+  const receive = async (seconds: number, signal?: AbortSignal) => {
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': 'AmazonSQS.ReceiveMessage',
+      },
+      body: JSON.stringify({ QueueUrl: 'u/q', MaxNumberOfMessages: 10, WaitTimeSeconds: seconds }),
+      signal,
     });
+    const { Messages } = (await response.json()) as {
+      Messages: { Body: string; Attributes: { ApproximateReceiveCount: string } }[];
+    };
+    return Messages.map((m) => [m.Body, m.Attributes.ApproximateReceiveCount]);
+  };
+  const waiting = () => until(() => queue.listening() === 1, 'a receive waiting');
 
-  it('a receive that finds nothing answers the message sent while it waits', async () => {
-    const waiting = receive(20);
-    // Still waiting once the send has been answered: the receive had found nothing.
-    await sqs.send(new SendMessageCommand({ QueueUrl: url(), MessageBody: 'late' }));
-    const { Messages = [] } = await waiting;
-    expect(Messages.map((m) => m.Body)).toEqual(['late']);
-    await sqs.send(
-      new DeleteMessageCommand({ QueueUrl: url(), ReceiptHandle: Messages[0]!.ReceiptHandle }),
-    );
+  it('a receive that finds nothing answers the batch sent while it waits, whole', async () => {
+    const received = receive(20);
+    await waiting();
+    queue.send('one');
+    queue.send('two');
+    expect(await received).toEqual([
+      ['one', '1'],
+      ['two', '1'],
+    ]);
+    expect(queue.listening()).toBe(0);
+  });
+
+  it('a message that becomes visible while a receive waits is answered', async () => {
+    queue.send('back');
+    queue.receive(1, 1);
+    const received = receive(20);
+    await waiting();
+    expect(await received).toEqual([['back', '2']]);
   });
 
   it('an empty queue answers nothing once the wait has passed, not before', async () => {
     const started = Date.now();
-    const { Messages = [] } = await receive(1);
-    expect(Messages).toEqual([]);
+    expect(await receive(1)).toEqual([]);
     // A lower bound only: a busy machine answers later, never sooner.
     expect(Date.now() - started).toBeGreaterThanOrEqual(990);
+    expect(queue.listening()).toBe(0);
   });
 
   it('a receive abandoned while it waits takes nothing sent after it', async () => {
     const abort = new AbortController();
-    const waiting = receive(20, abort.signal).catch((error: Error) => error.name);
-    // The receive is waiting on the engine once a call sent after it is answered.
-    await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url() }));
+    const received = receive(20, abort.signal).catch((error: Error) => error.name);
+    await waiting();
     abort.abort();
-    expect(await waiting).toBe('AbortError');
-    // Sent on a connection opened after the abandoned one was closed: the engine has seen that
-    // close (it came first, on loopback) by the time it reads this send.
-    const other = new SQSClient(
-      localCliClientConfig(engine.endpoint, engine.clientConfig.credentials),
-    );
-    try {
-      await other.send(new SendMessageCommand({ QueueUrl: url(), MessageBody: 'kept' }));
-    } finally {
-      other.destroy();
-    }
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: url(), AttributeNames: ['All'] }),
-    );
-    expect(Messages.map((m) => [m.Body, m.Attributes?.ApproximateReceiveCount])).toEqual([
-      ['kept', '1'],
-    ]);
-    await sqs.send(
-      new DeleteMessageCommand({ QueueUrl: url(), ReceiptHandle: Messages[0]!.ReceiptHandle }),
-    );
+    expect(await received).toBe('AbortError');
+    await until(() => queue.listening() === 0, 'the abandoned receive stops waiting');
+    queue.send('kept');
+    expect(queue.receive(10).map((m) => [m.body, m.receiveCount])).toEqual([['kept', 1]]);
   });
 });

@@ -113,19 +113,23 @@ it('a receiver that always hangs delays no other, however many of its deliveries
     seen(() => `the fast receiver has every plant (it has ${fast.delivered().size})`),
     pastRedelivery(300_000),
   );
-  // Every hanging attempt made so far given up: the deliverer halves a receiver's pace after
-  // each batch whose attempts went unanswered, so how many plants have had a first attempt by
-  // now depends on how the batches interleaved (the rest come a minute apart or slower). The
-  // plants judged are those whose first attempt has been given up.
+  // The first hanging attempt at each plant so far, until each has been given up. The deliverer
+  // halves a receiver's pace after each batch whose attempts went unanswered, so how many plants
+  // have had one by now depends on how the batches interleaved (the rest come a minute apart or
+  // slower): the plants judged are those.
+  const firstAttempts = () => {
+    const first = new Map<string, Received>();
+    for (const r of stuck.received) if (!first.has(plantOf(r))) first.set(plantOf(r), r);
+    return first;
+  };
   await until(
-    () => stuck.received.length > 0 && stuck.received.every((r) => r.endedAt !== undefined),
-    seen(() => `every hanging attempt so far given up (${stuck.received.length} made)`),
+    () =>
+      firstAttempts().size > 0 &&
+      [...firstAttempts().values()].every((r) => r.endedAt !== undefined),
+    seen(() => `every first hanging attempt so far given up (${firstAttempts().size} plants)`),
     pastRedelivery(60_000),
   );
-  const hung = new Map<string, Received>();
-  for (const r of stuck.received.filter((r) => r.endedAt !== undefined)) {
-    if (!hung.has(plantOf(r))) hung.set(plantOf(r), r);
-  }
+  const hung = firstAttempts();
   // Per deliver invocation: every fast delivery it carried came before the first of its hanging
   // attempts was given up. (An invocation that started after another's hanging attempts ended
   // is judged on its own: no isolation is at stake between them.)
