@@ -160,16 +160,22 @@ function waitForMessage(
   receive: () => SqsAnswer,
   reply: (answer: SqsAnswer) => void,
 ): void {
-  const gone = () =>
-    res.destroyed || !res.socket || res.socket.destroyed || res.socket.readableEnded;
+  // The request's socket, not the response's: a pipelined response has none until the one
+  // before it on the connection is done.
+  const socket = res.req.socket;
+  const gone = () => res.destroyed || socket.destroyed || socket.readableEnded;
   let looking = false;
+  let finished = false;
   const done = () => {
+    finished = true;
     clearTimeout(timer);
     stopListening();
     res.off('close', done);
   };
   const look = (last: boolean) => {
     looking = false;
+    // A look queued before the wait ended (answered, or the caller gone) takes nothing.
+    if (finished) return;
     if (gone()) return done();
     const answer = receive();
     if (!last && answer.status === 200 && isEmptyReceive(answer)) return;

@@ -440,24 +440,33 @@ describe('long polling (WaitTimeSeconds), as SQS waits', () => {
   };
   const waiting = () => until(() => queue.listening() === 1, 'a receive waiting');
 
+  // Woken by the message, not by the wait's end (20 s), when the last look would find it too.
+  const WOKEN_WITHIN_MS = 15_000;
+
   it('a receive that finds nothing answers the batch sent while it waits, whole', async () => {
     const received = receive(20);
     await waiting();
+    const sent = Date.now();
     queue.send('one');
     queue.send('two');
     expect(await received).toEqual([
       ['one', '1'],
       ['two', '1'],
     ]);
+    expect(Date.now() - sent).toBeLessThan(WOKEN_WITHIN_MS);
     expect(queue.listening()).toBe(0);
   });
 
   it('a message that becomes visible while a receive waits is answered', async () => {
     queue.send('back');
-    queue.receive(1, 1);
+    const [taken] = queue.receive(1, 30);
     const received = receive(20);
     await waiting();
+    const changed = Date.now();
+    // Visible again a moment from now: the queue's own timer wakes the receive.
+    expect(queue.changeVisibility(taken!.receiptHandle!, 0.05)).toBe('changed');
     expect(await received).toEqual([['back', '2']]);
+    expect(Date.now() - changed).toBeLessThan(WOKEN_WITHIN_MS);
   });
 
   it('an empty queue answers nothing once the wait has passed, not before', async () => {
