@@ -112,27 +112,31 @@ export function serveSqs(
     } catch {
       input = undefined;
     }
+    // A bug of ours: SQS's own answer to it, and the runtime keeps serving.
+    const internalFailure = () =>
+      fault(
+        {
+          code: 'InternalFailure',
+          type: 'com.amazonaws.sqs#InternalFailure',
+          message: 'The request processing has failed because of an unknown error.',
+        },
+        500,
+      );
     const answerOnce = () => {
       try {
         return answerSqs(action, input, queues, faults);
       } catch {
-        // A bug of ours: SQS's own answer to it, and the runtime keeps serving.
-        return fault(
-          {
-            code: 'InternalFailure',
-            type: 'com.amazonaws.sqs#InternalFailure',
-            message: 'The request processing has failed because of an unknown error.',
-          },
-          500,
-        );
+        return internalFailure();
       }
     };
+    let hookFailed = false;
     try {
       injected = faults.call?.(action, input);
     } catch {
-      injected = undefined;
+      hookFailed = true;
     }
     if (injected === 'hang') return;
+    if (hookFailed) return void send(internalFailure());
     // Answered `latencyMs` after the call arrived, however long it waited for a message.
     const reply = (answer: SqsAnswer) => {
       const wait = Math.max(0, arrived + (faults.latencyMs ?? 0) - Date.now());
