@@ -184,9 +184,12 @@ it('disables a 410 Gone subscriber at once; enable delivers what was missed with
   const enabled = await cli('enable', subscriberId);
   expect(enabled.code).toBe(0);
   expect((await listed(subscriberId)).state).toBe('active');
+  const missedDelivered = () =>
+    new Set([...receiver.delivered().values()].map((r) => plantIdOf(r.body)));
   await until(
-    () => new Set([...receiver.delivered().values()].map((r) => plantIdOf(r.body))).size === 6,
-    'every missed plant',
+    () => missedDelivered().size === 6,
+    () =>
+      `every missed plant (delivered: ${[...missedDelivered()].join(' ')}; enable said: ${enabled.stderr.trim()})\n${service.logTail()}`,
   );
   const byPlant = new Map([...receiver.delivered().values()].map((r) => [plantIdOf(r.body), r.id]));
   expect([...byPlant.keys()].sort()).toEqual([first!, ...meanwhile].sort());
