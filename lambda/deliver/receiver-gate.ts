@@ -326,10 +326,9 @@ export class ReceiverGate {
   }
 
   /**
-   * Keeps the drops waiting for `subscriber` from their oldest plant. Nothing to write when the
-   * replay point read is already as old (the replay of an `enable` made since covers them too).
-   * A write refused because the subscriber is no longer disabled: kept if its pending replay
-   * covers them, else they go back to be delivered.
+   * Keeps the drops waiting for `subscriber` from their oldest plant: the replay point moves back
+   * to it, or (already as old, or the write refused) a consistent read says the subscriber is
+   * still disabled. Enabled since: they go back to be delivered.
    */
   private async keep(subscriberId: string, subscriber: Subscriber): Promise<void> {
     const drops = subscriber.drops.splice(0);
@@ -338,16 +337,16 @@ export class ReceiverGate {
     subscriber.keeping = undefined;
     try {
       const state = await subscriber.state;
-      const covered = (s: ReceiverState | undefined) =>
-        s?.replayFrom !== undefined && s.replayFrom <= storedAt;
+      const covered = state?.replayFrom !== undefined && state.replayFrom <= storedAt;
       let drop: Drop = { kept: true };
-      if (
-        state &&
-        !covered(state) &&
-        !(await this.deps.states.keepForReplay(subscriberId, storedAt))
-      ) {
-        const fresh = await this.deps.states.read(subscriberId);
-        if (fresh && !covered(fresh)) drop = { kept: false, seconds: this.queueSeconds(1000) };
+      // Kept only while the subscriber is disabled, as a consistent read or the write says. The
+      // sandbox's view may be stale: enable may have run since, and its replay may have queued
+      // these very deliveries, so a replay point is no promise that they come again. Enabled: they
+      // are delivered (at least once: the replay may send one again, with its webhook-id).
+      if (state) {
+        const written = !covered && (await this.deps.states.keepForReplay(subscriberId, storedAt));
+        const fresh = written ? undefined : await this.deps.states.read(subscriberId);
+        if (fresh && !fresh.disabledAt) drop = { kept: false, seconds: this.queueSeconds(1000) };
       }
       for (const pending of drops) pending.resolve(drop);
     } catch (error) {
