@@ -41,7 +41,7 @@ export type Admission =
 export type Drop =
   /** Kept: `enable`'s replay delivers it; the message is done with. */
   | { readonly kept: true }
-  /** Enabled meanwhile and not covered by its replay: receive it again in `seconds`, to deliver it. */
+  /** Enabled meanwhile (or disabled again from a later plant): receive it again in `seconds`. */
   | { readonly kept: false; readonly seconds: number };
 
 /** What the gate tells the operator (a log line and a metric each). */
@@ -151,8 +151,9 @@ export class ReceiverGate {
   }
 
   /**
-   * A delivery to a disabled subscriber is dropped: resolves once `enable`'s replay is sure to
-   * deliver its plant (stored at `storedAt`), so that its message is never done with before.
+   * A delivery to a disabled subscriber is dropped: resolves kept once the next `enable`'s replay
+   * is sure to deliver its plant (stored at `storedAt`), so that its message is never done with
+   * before; otherwise it goes back to be delivered.
    * The drops of one subscriber made before the event loop turns are kept with one write.
    */
   dropped(subscriberId: string, storedAt: string): Promise<Drop> {
@@ -339,14 +340,20 @@ export class ReceiverGate {
       const state = await subscriber.state;
       const covered = state?.replayFrom !== undefined && state.replayFrom <= storedAt;
       let drop: Drop = { kept: true };
-      // Kept only while the subscriber is disabled, as a consistent read or the write says. The
-      // sandbox's view may be stale: enable may have run since, and its replay may have queued
-      // these very deliveries, so a replay point is no promise that they come again. Enabled: they
-      // are delivered (at least once: the replay may send one again, with its webhook-id).
+      // Kept only while the subscriber is disabled with a replay point at or before the plant, as
+      // the write or a consistent read says. The sandbox's view may be stale: enable may have run
+      // since, and its replay may have queued these very deliveries (or it was disabled again,
+      // from a later plant), so the view's replay point is no promise. Otherwise they are
+      // delivered (at least once: a replay may send one again, with its webhook-id).
       if (state) {
         const written = !covered && (await this.deps.states.keepForReplay(subscriberId, storedAt));
         const fresh = written ? undefined : await this.deps.states.read(subscriberId);
-        if (fresh && !fresh.disabledAt) drop = { kept: false, seconds: this.queueSeconds(1000) };
+        // Disabled, and the next enable's replay starts at this plant or before it.
+        const replayed = (view: ReceiverView) =>
+          view.disabledAt !== undefined &&
+          view.replayFrom !== undefined &&
+          view.replayFrom <= storedAt;
+        if (fresh && !replayed(fresh)) drop = { kept: false, seconds: this.queueSeconds(1000) };
       }
       for (const pending of drops) pending.resolve(drop);
     } catch (error) {

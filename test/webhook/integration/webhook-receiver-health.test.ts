@@ -270,6 +270,22 @@ it('a drop covered by the replay point is kept while disabled; one older lowers 
   expect(await racing.dropped(id, '2026-11-25T05:00:00.000Z')).toMatchObject({ kept: false });
 });
 
+it('a drop the replay point covers is kept while still disabled, not once disabled again from a later plant', async () => {
+  const id = await subscriber();
+  await states.disable(id, '2026-11-25T08:00:00.000Z', '410 Gone', '2026-11-25T07:00:00.000Z');
+  const stale = new ReceiverGate({ states, events: quiet });
+  expect(await stale.admit(id)).toEqual({ verdict: 'disabled' });
+  // Covered, and still disabled (a consistent read says so): kept for the next enable.
+  expect(await stale.dropped(id, '2026-11-25T07:30:00.000Z')).toEqual({ kept: true });
+  // Enabled, its replay done, then disabled again from a later plant: a copy of a plant between
+  // the two replay points, dropped by a sandbox that still sees the first, would be lost if kept.
+  await states.enable(id);
+  const since = (await states.read(id))!.replayFrom!;
+  await states.replayed(id, since);
+  await states.disable(id, '2026-11-25T09:00:00.000Z', '410 Gone', '2026-11-25T08:30:00.000Z');
+  expect(await stale.dropped(id, '2026-11-25T07:45:00.000Z')).toMatchObject({ kept: false });
+});
+
 it('warns at the 4th failure in a row and disables once the run has lasted the 5-day window', async () => {
   const id = await subscriber();
   const events: string[] = [];
