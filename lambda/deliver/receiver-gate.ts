@@ -328,8 +328,8 @@ export class ReceiverGate {
 
   /**
    * Keeps the drops waiting for `subscriber` from their oldest plant: the replay point moves back
-   * to it, or (already as old, or the write refused) a consistent read says the subscriber is
-   * still disabled. Enabled since: they go back to be delivered.
+   * to it, or (already as old, or the write refused) a consistent read shows the subscriber
+   * still disabled with a replay point at or before it. Otherwise they go back to be delivered.
    */
   private async keep(subscriberId: string, subscriber: Subscriber): Promise<void> {
     const drops = subscriber.drops.splice(0);
