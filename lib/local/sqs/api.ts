@@ -187,17 +187,15 @@ function waitForMessage(
     reply(answer);
   };
   const timer = setTimeout(() => look(true), poll.waitMs).unref();
-  const stopListening = poll.queue.onAvailable(() => {
+  const wake = () => {
     if (looking) return;
     looking = true;
     setImmediate(() => look(false));
-  });
+  };
+  const stopListening = poll.queue.onAvailable(wake);
   res.once('close', done);
   // Something may have become visible between the first receive and the listening.
-  if (!looking) {
-    looking = true;
-    setImmediate(() => look(false));
-  }
+  wake();
 }
 
 /** Whether `answer` is a ReceiveMessage answer without messages. */
@@ -220,9 +218,15 @@ function longPoll(
   }
   // A 200 answer: the input passed checkSqsInput (WaitTimeSeconds a whole number from 0 to 20).
   const { QueueUrl, WaitTimeSeconds } = input as { QueueUrl: string; WaitTimeSeconds?: number };
-  const queue = queues.find((q) => q.name === QueueUrl.split('/').pop());
+  const queue = queueByUrl(queues, QueueUrl);
   if (!queue || !WaitTimeSeconds) return undefined;
   return { queue, waitMs: WaitTimeSeconds * 1000 };
+}
+
+/** The queue of `queues` that `url` names (its last segment is the queue's name). */
+function queueByUrl(queues: readonly LocalQueue[], url: unknown): LocalQueue | undefined {
+  const name = String(url).split('/').pop();
+  return queues.find((q) => q.name === name);
 }
 
 /** Answers one SQS action against `queues` (by name; the URL's last segment names the queue). */
@@ -243,7 +247,6 @@ export function answerSqs(
   if ('fault' in checked) return fault(checked.fault);
   const input = checked.input as Record<string, unknown>;
   const byName = (name: unknown) => queues.find((q) => q.name === name);
-  const byUrl = (url: unknown) => byName(String(url).split('/').pop());
   const byArn = (arn: unknown) => queues.find((q) => q.options.arn === arn);
   const missing = () =>
     fault({
@@ -272,7 +275,7 @@ export function answerSqs(
     source.moveAllTo(destination);
     return ok({ TaskHandle: `local-${Date.now()}` });
   }
-  const queue = byUrl(input.QueueUrl);
+  const queue = queueByUrl(queues, input.QueueUrl);
   if (!queue) return missing();
   switch (action) {
     case 'SendMessage': {

@@ -123,9 +123,10 @@ it('a receiver that always hangs delays no other, however many of its deliveries
     return first;
   };
   await until(
-    () =>
-      firstAttempts().size > 0 &&
-      [...firstAttempts().values()].every((r) => r.endedAt !== undefined),
+    () => {
+      const first = [...firstAttempts().values()];
+      return first.length > 0 && first.every((r) => r.endedAt !== undefined);
+    },
     seen(() => `every first hanging attempt so far given up (${firstAttempts().size} plants)`),
     pastRedelivery(60_000),
   );
