@@ -31,14 +31,17 @@ export const UNUSED_CREDENTIAL_PROVIDERS: readonly string[] = [
 
 /**
  * Modules replaced at build time by a file of ours (paths relative to the project root, where
- * both esbuild and the stack's bundling run), each measured on Lambda's Node with `npm run bench`
- * and kept only because it trims cold start without changing what a function does.
+ * both esbuild and the stack's bundling run), each kept only because it trims a cold start (the
+ * import, measured on Lambda's Node with `npm run bench`, or a sandbox's first call) without
+ * changing what a function does.
  */
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   // Reached only by a dynamic import() that DynamoDB never takes; see the stub. ~20 KB and ~10 %.
   '@smithy/core/event-streams': './lambda/aws/stubs/no-event-streams.ts',
   // The global object itself, without the ESM wrapper of a built-in.
   'node:process': './lambda/aws/stubs/global-process.ts',
+  // Node's module without its ESM wrapper, which loads undici (http:// endpoints: npm start's).
+  'node:http': './lambda/aws/stubs/node-http.ts',
   // The same class on a Map, without mnemonist (~7 KB); see the file.
   '@aws-sdk/endpoint-cache': './lambda/aws/stubs/endpoint-cache.ts',
 };

@@ -39,7 +39,8 @@ import {
 const run = promisify(execFile);
 
 // Calls the handler with each event of a JSON file, in one process (the later calls warm), and
-// writes the answers to another file: stdout belongs to the function's log lines.
+// writes the answers to another file, and the built-in modules loaded to a third: stdout belongs
+// to the function's log lines.
 const CALLER = [
   "import { readFileSync, writeFileSync } from 'node:fs';",
   'const [bundle, events, answers] = process.argv.slice(1);',
@@ -47,6 +48,7 @@ const CALLER = [
   'const results = [];',
   "for (const event of JSON.parse(readFileSync(events, 'utf8'))) results.push(await handler(event, {}));",
   'writeFileSync(answers, JSON.stringify(results));',
+  "writeFileSync(answers + '.modules', JSON.stringify(process.moduleLoadList));",
 ].join('\n');
 
 const ENGINES = [
@@ -81,13 +83,14 @@ describe.each(ENGINES)('on $engine', ({ engine: label, start }) => {
   /**
    * Runs a bundle on `events` in one fresh process, as Lambda starts it (its runtime's command
    * line, through the function's start wrapper unless `wrapped` is false, with `extraFlags`):
-   * the answers, and what the process wrote on stdout (the function's log lines).
+   * the answers, what the process wrote on stdout (the function's log lines), and the built-in
+   * modules it loaded.
    */
   async function runBundle(
     name: FunctionName,
     events: unknown[],
     { wrapped = true, extraFlags = [] as string[] } = {},
-  ): Promise<{ answers: Record<string, unknown>[]; stdout: string }> {
+  ): Promise<{ answers: Record<string, unknown>[]; stdout: string; modules: string[] }> {
     const fn = built.find((candidate) => candidate.name === name)!;
     const [eventsFile, answersFile] = [
       join(dir, `${name}-events.json`),
@@ -119,7 +122,11 @@ describe.each(ENGINES)('on $engine', ({ engine: label, start }) => {
         ...tableEnvironment(name, (_key, table) => table.localName),
       },
     });
-    return { answers: JSON.parse(readFileSync(answersFile, 'utf8')), stdout };
+    return {
+      answers: JSON.parse(readFileSync(answersFile, 'utf8')),
+      stdout,
+      modules: JSON.parse(readFileSync(`${answersFile}.modules`, 'utf8')),
+    };
   }
 
   const invoke = async (name: FunctionName, events: unknown[]) =>
@@ -144,6 +151,16 @@ describe.each(ENGINES)('on $engine', ({ engine: label, start }) => {
     ]);
     expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 409]);
     expect(JSON.parse(String(answers[0]!.body))).toEqual({ name: 'Monstera', tag: 'aroid' });
+  });
+
+  // The engine's endpoint is http:// as npm start's are: the SDK imports node:http on the first
+  // call, which the bundle replaces by Node's module without the ES module facade whose making
+  // reads WebSocket's lazy getter and so loads undici (lambda/aws/stubs/node-http.ts).
+  it(`create-plant's first call over http:// loads no undici on ${label}`, async () => {
+    const event = firstEvent('create-plant', token, String(Date.now() * 1000 + 3));
+    const { answers, modules } = await runBundle('create-plant', [event]);
+    expect(answers[0]!.statusCode).toBe(200);
+    expect(modules.filter((module) => module.includes('undici'))).toEqual([]);
   });
 
   // The young generation the start wrapper gives (START_WRAPPER.nodeFlags) holds what a cold start
