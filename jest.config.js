@@ -1,7 +1,7 @@
 /**
- * Jest with ts-jest, transpiling only (tsconfig's isolatedModules): `tsc` type-checks in `npm test`.
- * (Pure JavaScript on purpose: native transformers need platform packages that the lock
- * file must list for `npm ci`, and this registry does not serve them all.)
+ * Jest, transpiling only (tsconfig's isolatedModules) with esbuild, the functions' bundler, and
+ * ts-jest where a suite's `jest.mock` calls must be hoisted (test/support/ts-transform.js): `tsc`
+ * type-checks in `npm test`. (Pure JavaScript on purpose: Jest reads it before any transform.)
  */
 const { availableParallelism } = require('node:os');
 
@@ -18,12 +18,7 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // CommonJS throughout, the client's ESM sources included (NodeNext would keep those ESM).
-  transform: {
-    '^.+\\.ts$': [
-      'ts-jest',
-      { diagnostics: false, tsconfig: { module: 'commonjs', moduleResolution: 'bundler' } },
-    ],
-  },
+  transform: { '^.+\\.ts$': '<rootDir>/test/support/ts-transform.js' },
   // Suites load the client's TypeScript source, not the built client/dist (client-package and
   // docs test that); its relative imports name .js files, as ESM resolution needs.
   moduleNameMapper: {
