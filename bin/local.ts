@@ -1,6 +1,7 @@
 /** `npm start`: the service on this machine. See README "Run it" and `npm start -- --help`. */
 import { stop as stopEsbuild } from 'esbuild';
 import { parseCommandLine } from '../lib/cli/args';
+import { turnBatchedLines } from '../lib/cli/lines';
 import { runCli } from '../lib/cli/run';
 import { devTokenBanner } from '../lib/local/dev/dev-token';
 import { PRIVATE_UMASK } from '../lib/local/process/private-dir';
@@ -16,7 +17,7 @@ import { startConsole } from '../lib/console/server';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // The data directory is private (lib/local/process/private-dir.ts): so is all the process creates in it.
 process.umask(PRIVATE_UMASK);
-const log = (line: string) => process.stdout.write(`${line}\n`);
+const log = turnBatchedLines(process.stdout);
 
 runCli('npm start', async (argv) => {
   const started = performance.now();
