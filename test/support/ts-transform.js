@@ -4,7 +4,8 @@
  * transforms every file again in a fresh clone, as in CI: TypeScript's own transpiler (ts-jest) cost
  * about a tenth of the suites' CPU there. Only transpiling: `tsc` type-checks in `npm test`.
  * A file that calls `jest.mock` goes through ts-jest, whose hoisting runs those calls before the
- * file's imports (Jest's rule; esbuild keeps statements in order).
+ * file's imports (Jest's rule; esbuild keeps statements in order). esbuild's modules export
+ * getters: `jest.spyOn` on a module's exports throws; spy on an object the code is given.
  * (Plain JavaScript: Jest loads it before any transform is set up.)
  */
 const { createHash } = require('node:crypto');
@@ -23,8 +24,12 @@ const tsJest = () => {
   return tsJestTransformer;
 };
 const TSCONFIG = JSON.parse(readFileSync(require.resolve('../../tsconfig.json'), 'utf8'));
-/** What else decides the output: esbuild's version and this file (its options). */
-const TRANSFORM = `${require('esbuild/package.json').version}\0${readFileSync(__filename, 'utf8')}`;
+/** What else decides the output: esbuild's version, this file (its options) and tsconfig.json's. */
+const TRANSFORM = [
+  require('esbuild/package.json').version,
+  readFileSync(__filename, 'utf8'),
+  JSON.stringify(TSCONFIG.compilerOptions),
+].join('\0');
 
 /** Whether ts-jest must transform `source`: it calls `jest.mock`, which Jest hoists. */
 const needsHoisting = (source) => /\bjest\s*\.\s*mock\s*\(/.test(source);
@@ -32,9 +37,12 @@ const needsHoisting = (source) => /\bjest\s*\.\s*mock\s*\(/.test(source);
 module.exports = {
   getCacheKey(source, path, options) {
     if (needsHoisting(source)) return tsJest().getCacheKey(source, path, options);
-    return createHash('sha256')
-      .update(`${TRANSFORM}\0${options.configString}\0${path}\0${source}`)
-      .digest('hex');
+    return (
+      createHash('sha256')
+        // Jest caches the code after coverage's instrumentation, under this key.
+        .update(`${TRANSFORM}\0${options.instrument}\0${options.configString}\0${path}\0${source}`)
+        .digest('hex')
+    );
   },
   process(source, path, options) {
     if (needsHoisting(source)) return tsJest().process(source, path, options);

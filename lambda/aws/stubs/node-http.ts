@@ -4,7 +4,8 @@
  * (`npm start`'s engine and queues; Lambda's endpoints are `https://`), on the client's first
  * call. Building the facade reads every export, `WebSocket`'s lazy getter too, which loads undici:
  * ~75 ms of CPU on the first call of each sandbox, for a class no function uses. Only the names
- * the SDK reads are exported; it reads the module's default first.
+ * the SDK reads are exported: its HTTP handler reads the default's `Agent` and `request`, its
+ * instance-metadata region lookup `request`.
  */
 const http = globalThis.process.getBuiltinModule('node:http');
 

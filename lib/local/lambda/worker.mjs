@@ -1,12 +1,13 @@
 // One Lambda sandbox: a process of its own, on Lambda's Node, with only the function's
 // environment. It imports the bundle once (the cold start), then runs one invocation at a time
 // for the parent, keeping module scope between them, as a warm Lambda sandbox does.
-// Buffer, performance and the timers are Node's globals: importing their built-ins would build
-// an ES module facade for each (~6 ms of CPU at every sandbox's start, which Lambda's runtime does
-// not spend). node:fs and node:url the bundles import too.
+// Buffer, performance and the timers are Node's globals, and node:url is read without importing
+// it: importing a built-in builds an ES module facade of it (~6 ms of CPU at every sandbox's start
+// for these, which Lambda's runtime does not spend). node:fs the bundles import too.
 /* global Buffer, performance, setInterval, clearInterval */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+
+const { pathToFileURL } = process.getBuiltinModule('node:url');
 
 const bundle = process.env.PLANT_STORE_BUNDLE;
 // sandbox.ts's END_MARK: it starts the line that ends an invocation (see `answer`).

@@ -41,7 +41,7 @@ function tally(statuses: readonly number[]): Record<number, number> {
 }
 
 it('60 concurrent authorized GETs on a cold runtime: 60 × 404, as deployed', async () => {
-  const { url, headers, output } = await coldStart();
+  const { url, headers, output, stop } = await coldStart();
   // Nothing started ahead: each function's first invocation starts its first sandbox.
   expect(output()).not.toMatch(/INIT_START/);
   const statuses = await Promise.all(
@@ -50,7 +50,10 @@ it('60 concurrent authorized GETs on a cold runtime: 60 × 404, as deployed', as
     ),
   );
   expect(tally(statuses)).toEqual({ 404: 60 });
-  // Every request was served: none throttled as an invocation, none timed out.
+  // Every request was served: none throttled as an invocation, none timed out. Read once the
+  // runtime has said it stops: every line of the requests was written before that one.
+  await stop();
+  await until(() => output().includes('finishing requests in flight'), 'the stop line');
   expect(output()).not.toMatch(/throttled|Task timed out/);
 });
 
