@@ -17,26 +17,27 @@ const OPTIONS = (() => {
 })();
 
 /**
- * The project's files and the libraries' declarations, parsed once for every case: a source file
- * is immutable, and programs may share it (as an editor's language service does).
+ * Type-checks `modules`, each a module in its folder (imports relative to it), in one program:
+ * the project's files are checked once for all of them. Answers each one's errors, in order.
  */
-const PARSED = new Map<string, ts.SourceFile | undefined>();
-
-/** Type-checks `code` as a module in `folder` (imports relative to it); answers its errors. */
-function errorsOf(folder: string, code: string): string[] {
-  const file = join(ROOT, folder, 'narrowing-check.ts');
+function errorsOfAll(modules: readonly (readonly [folder: string, code: string])[]): string[][] {
+  const files = modules.map(([folder], i) => join(ROOT, folder, `narrowing-check-${i}.ts`));
+  const codes = new Map(files.map((file, i) => [file, modules[i]![1]]));
   const host = ts.createCompilerHost(OPTIONS);
   const { getSourceFile, fileExists } = host;
   host.getSourceFile = (name, language, ...rest) => {
-    if (name === file) return ts.createSourceFile(name, code, language);
-    if (!PARSED.has(name)) PARSED.set(name, getSourceFile.call(host, name, language, ...rest));
-    return PARSED.get(name);
+    const code = codes.get(name);
+    return code === undefined
+      ? getSourceFile.call(host, name, language, ...rest)
+      : ts.createSourceFile(name, code, language);
   };
-  host.fileExists = (name) => name === file || fileExists.call(host, name);
-  const program = ts.createProgram([file], OPTIONS, host);
-  return ts
-    .getPreEmitDiagnostics(program, program.getSourceFile(file))
-    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  host.fileExists = (name) => codes.has(name) || fileExists.call(host, name);
+  const program = ts.createProgram(files, OPTIONS, host);
+  return files.map((file) =>
+    ts
+      .getPreEmitDiagnostics(program, program.getSourceFile(file))
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+  );
 }
 
 /** A case: its title, the folder, a module around a call, a granted call, a refused one. */
@@ -92,6 +93,35 @@ const CASES: Case[] = [
   ],
 ];
 
+/** The handlers built on the change operation, and one of them with `grants`. */
+const CHANGE_HANDLERS = ['update-plant', 'patch-plant'];
+const changeHandler = (grants: string) => `
+  import { changeOperation } from '../plants/change-operation';
+  import { plantsHandler } from '../plants/handler';
+  export const h = plantsHandler<readonly [${grants}]>('s', changeOperation(() => ({})));`;
+
+/** Every module the cases compile, checked together on first use. */
+const MODULES: (readonly [string, string])[] = [
+  ...CASES.flatMap(([, folder, code, ok, refused]) => [
+    [folder, code(ok)] as const,
+    [folder, code(refused)] as const,
+  ]),
+  ...CHANGE_HANDLERS.flatMap((name) =>
+    ["'update'", "'get', 'scan'"].map(
+      (grants) => [`lambda/${name}`, changeHandler(grants)] as const,
+    ),
+  ),
+];
+let checked: string[][] | undefined;
+
+/** The errors of `code` as a module in `folder`: one of MODULES. */
+function errorsOf(folder: string, code: string): string[] {
+  const index = MODULES.findIndex(([f, c]) => f === folder && c === code);
+  if (index < 0) throw new Error(`not among the modules checked: ${code}`);
+  checked ??= errorsOfAll(MODULES);
+  return checked[index]!;
+}
+
 it.each(CASES)(
   '%s: a granted method compiles, another does not',
   (_, folder, code, ok, refused) => {
@@ -115,15 +145,11 @@ it.each(FUNCTION_NAMES)(
   },
 );
 
-it.each(['update-plant', 'patch-plant'])(
+it.each(CHANGE_HANDLERS)(
   '%s: the change operation needs update among the grants, or the handler does not compile',
   (name) => {
-    const handler = (grants: string) => `
-      import { changeOperation } from '../plants/change-operation';
-      import { plantsHandler } from '../plants/handler';
-      export const h = plantsHandler<readonly [${grants}]>('s', changeOperation(() => ({})));`;
-    expect(errorsOf(`lambda/${name}`, handler("'update'"))).toEqual([]);
-    expect(errorsOf(`lambda/${name}`, handler("'get', 'scan'"))).toEqual([
+    expect(errorsOf(`lambda/${name}`, changeHandler("'update'"))).toEqual([]);
+    expect(errorsOf(`lambda/${name}`, changeHandler("'get', 'scan'"))).toEqual([
       expect.stringContaining("Property 'update' is missing in type"),
     ]);
   },
