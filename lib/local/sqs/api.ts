@@ -129,14 +129,12 @@ export function serveSqs(
         return internalFailure();
       }
     };
-    let hookFailed = false;
     try {
       injected = faults.call?.(action, input);
     } catch {
-      hookFailed = true;
+      return void send(internalFailure());
     }
     if (injected === 'hang') return;
-    if (hookFailed) return void send(internalFailure());
     // Answered `latencyMs` after the call arrived, however long it waited for a message.
     const reply = (answer: SqsAnswer) => {
       const wait = Math.max(0, arrived + (faults.latencyMs ?? 0) - Date.now());
