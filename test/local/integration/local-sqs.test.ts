@@ -210,6 +210,43 @@ it('an action the local queues do not answer: 400 UnsupportedOperation', async (
   });
 });
 
+it("a fault hook that throws: SQS's 500 InternalFailure for that call, and the next is served", async () => {
+  const queue = new LocalQueue({ name: 'q', url: 'u', arn: 'a', visibilityTimeoutSeconds: 30 });
+  let calls = 0;
+  const server = createServer((req, res) =>
+    serveSqs(req, res, [queue], {
+      call: () => {
+        if (calls++ === 0) throw new Error('a bug in the hook');
+        return undefined;
+      },
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const call = () =>
+    fetch(`http://127.0.0.1:${port}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': 'AmazonSQS.SendMessage',
+      },
+      body: JSON.stringify({ QueueUrl: 'u/q', MessageBody: 'm' }),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  try {
+    expect(await call()).toMatchObject({
+      status: 500,
+      body: { __type: 'com.amazonaws.sqs#InternalFailure' },
+    });
+    // Not carried out: the queue holds only the second call's message.
+    expect(await call()).toMatchObject({ status: 200, body: { MessageId: expect.any(String) } });
+    expect(queue.receive(10)).toHaveLength(1);
+  } finally {
+    queue.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
 it('the AWS SDK names the refusal as SQS would (InvalidParameterValue) and accepts what is valid', async () => {
   const sqs = new SQSClient(localCliClientConfig(engine.endpoint, engine.clientConfig.credentials));
   try {
