@@ -338,7 +338,9 @@ export class ReceiverGate {
     subscriber.keeping = undefined;
     try {
       const state = await subscriber.state;
-      const covered = state?.replayFrom !== undefined && state.replayFrom <= storedAt;
+      // The replay from `view`'s point starts at this plant or before it.
+      const covers = (view: ReceiverState | undefined) =>
+        view?.replayFrom !== undefined && view.replayFrom <= storedAt;
       let drop: Drop = { kept: true };
       // Kept only while the subscriber is disabled with a replay point at or before the plant, as
       // the write or a consistent read says. The sandbox's view may be stale: enable may have run
@@ -346,14 +348,12 @@ export class ReceiverGate {
       // from a later plant), so the view's replay point is no promise. Otherwise they are
       // delivered (at least once: a replay may send one again, with its webhook-id).
       if (state) {
-        const written = !covered && (await this.deps.states.keepForReplay(subscriberId, storedAt));
+        const written =
+          !covers(state) && (await this.deps.states.keepForReplay(subscriberId, storedAt));
         const fresh = written ? undefined : await this.deps.states.read(subscriberId);
-        // Disabled, and the next enable's replay starts at this plant or before it.
-        const replayed = (view: ReceiverView) =>
-          view.disabledAt !== undefined &&
-          view.replayFrom !== undefined &&
-          view.replayFrom <= storedAt;
-        if (fresh && !replayed(fresh)) drop = { kept: false, seconds: this.queueSeconds(1000) };
+        // Disabled, and the next enable's replay covers this plant.
+        const replayed = fresh?.disabledAt !== undefined && covers(fresh);
+        if (fresh && !replayed) drop = { kept: false, seconds: this.queueSeconds(1000) };
       }
       for (const pending of drops) pending.resolve(drop);
     } catch (error) {
