@@ -176,12 +176,16 @@ export class LocalWebhooks {
     } catch (error) {
       // The whole batch comes back after its visibility timeout, as on Lambda (scaled).
       this.options.log(`deliver failed: ${(error as Error).message}`);
-      queue.invocationFailed(batch.map((message) => message.receiptHandle!));
+      queue.unsettled(batch.map((message) => message.receiptHandle!));
       return;
     }
+    // Reported failed: back after the receive's visibility timeout, scaled, as for a failed
+    // invocation (a message whose visibility the function changed keeps its change).
+    const again = batch.filter((message) => failed.has(message.messageId));
     for (const message of batch) {
       if (!failed.has(message.messageId)) queue.delete(message.receiptHandle!);
     }
+    if (again.length > 0) queue.unsettled(again.map((message) => message.receiptHandle!));
   }
 }
 

@@ -84,7 +84,7 @@ export class LocalQueue {
 
   /**
    * Up to `max` visible messages, each made invisible for `visibilitySeconds` (not scaled; a
-   * failed invocation's `invocationFailed` scales what is left of it); a message already
+   * failed invocation's `unsettled` scales what is left of it); a message already
    * received `maxReceiveCount` times goes to the dead-letter queue instead.
    */
   receive(max: number, visibilitySeconds = this.options.visibilityTimeoutSeconds): QueueMessage[] {
@@ -140,14 +140,15 @@ export class LocalQueue {
   }
 
   /**
-   * What the mapping does with the messages of a failed invocation (a timeout, a crash, an
-   * error): nothing, as on Lambda, so each comes back when its receive's visibility timeout
-   * ends, but that timeout scaled like `changeVisibility`'s delays. The invocation has given its
-   * answer: the pool killed a sandbox that timed out or crashed, and a handler that threw runs
-   * nothing more for the batch. A message whose handle is no longer its own, or whose
-   * visibility the invocation changed itself, is left as it is. The batch comes back together.
+   * What the mapping does with the messages an invocation did not settle: those of a failed
+   * invocation (a timeout, a crash, an error) and those it reported failed
+   * (`batchItemFailures`). Nothing, as on Lambda, so each comes back when its receive's
+   * visibility timeout ends, but that timeout scaled like `changeVisibility`'s delays. The
+   * invocation has given its answer: the pool killed a sandbox that timed out or crashed, and a
+   * handler that answered runs nothing more for the batch. A message whose handle is no longer
+   * its own, or whose visibility the invocation changed itself, is left as it is.
    */
-  invocationFailed(receiptHandles: readonly string[]): void {
+  unsettled(receiptHandles: readonly string[]): void {
     const scale = this.options.scale ?? 1;
     for (const handle of receiptHandles) {
       const message = this.byHandle(handle);

@@ -2,7 +2,8 @@
  * The local delivery queue's mapping (`LocalWebhooks`, as `npm start` runs it) with a deliver
  * function that fails: the whole batch comes back, together, once the receive's visibility
  * timeout has passed at the run's retry scale, as Lambda's SQS event source gives back a failed
- * invocation's batch.
+ * invocation's batch; a message the function reports failed (`batchItemFailures`) comes back
+ * alone, after the same scaled timeout.
  */
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DELIVERY_VISIBILITY_SECONDS } from '../../../lambda/webhook/schedule';
@@ -21,10 +22,18 @@ beforeAll(async () => {
   engine = await startEngine({ intercept: webhooks.intercept });
   webhooks.attach(engine.endpoint);
   webhooks.start(async (_name, event) => {
-    const bodies = (event as { Records: { body: string }[] }).Records.map((r) => r.body);
-    batches.push(bodies.sort());
-    // The first invocation fails (a timeout, a crash), the next answers every message done.
+    const records = (event as { Records: { body: string; messageId: string }[] }).Records;
+    batches.push(records.map((r) => r.body).sort());
+    // The first invocation fails (a timeout, a crash), the second reports `b` failed, the next
+    // answers every message done.
     if (batches.length === 1) throw new Error('function timed out');
+    if (batches.length === 2) {
+      return {
+        batchItemFailures: records
+          .filter((r) => r.body === 'b')
+          .map((r) => ({ itemIdentifier: r.messageId })),
+      };
+    }
     return {};
   });
 });
@@ -33,7 +42,7 @@ afterAll(async () => {
   await engine.close();
 });
 
-it("a failed invocation's batch comes back together, after the scaled visibility timeout", async () => {
+it("a failed invocation's batch comes back together, a reported failure alone, after the scaled visibility timeout", async () => {
   const sqs = new SQSClient(localCliClientConfig(engine.endpoint, engine.clientConfig.credentials));
   try {
     await sqs.send(
@@ -45,13 +54,10 @@ it("a failed invocation's batch comes back together, after the scaled visibility
   } finally {
     sqs.destroy();
   }
-  // Unscaled, the batch would come back only after 180 s; scaled, after the batching window.
+  // Unscaled, each would come back only after 180 s; scaled, after the batching window.
   const started = Date.now();
-  while (batches.length < 2 && Date.now() - started < DELIVERY_VISIBILITY_SECONDS * 1000 * 0.1) {
+  while (batches.length < 3 && Date.now() - started < DELIVERY_VISIBILITY_SECONDS * 1000 * 0.1) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  expect(batches).toEqual([
-    ['a', 'b', 'c'],
-    ['a', 'b', 'c'],
-  ]);
+  expect(batches).toEqual([['a', 'b', 'c'], ['a', 'b', 'c'], ['b']]);
 });

@@ -377,7 +377,7 @@ it("a failed invocation's messages come back when the receive's visibility timeo
     jest.setSystemTime(1_000_000 + 500);
     expect(queue.changeVisibility(changed!.receiptHandle!, 100)).toBe('changed');
     jest.setSystemTime(1_000_000 + 1_000);
-    queue.invocationFailed([firstHandle, changed!.receiptHandle!]);
+    queue.unsettled([firstHandle, changed!.receiptHandle!]);
     // 180 s scaled is 1.8 s from the receive, not from the failure; the change's 1.5 s holds.
     jest.setSystemTime(1_000_000 + 1_500);
     expect(queue.receive(10).map((m) => m.body)).toEqual(['changed']);
@@ -386,7 +386,7 @@ it("a failed invocation's messages come back when the receive's visibility timeo
     jest.setSystemTime(1_000_000 + 1_800);
     expect(queue.receive(10).map((m) => m.body)).toEqual(['untouched']);
     // An old handle changes nothing: the message just received stays invisible its 180 s.
-    queue.invocationFailed([firstHandle]);
+    queue.unsettled([firstHandle]);
     jest.setSystemTime(1_000_000 + 1_800 + 179_999);
     expect(queue.counts()).toMatchObject({ visible: 1, invisible: 1 });
     jest.setSystemTime(1_000_000 + 1_800 + 180_000);
