@@ -38,13 +38,14 @@ module.exports = {
   // dozens of sandboxes or rebuilds the functions again and again took over 2 minutes.
   testTimeout: 300_000,
   // One worker per core (Jest's default, cores - 1, runs a 2-core machine's suites one after
-  // another), and one more when the machine was idle as `npm test` began (run-tests.mjs measures
-  // it; `npx jest` assumes so): most suites wait part of the time on timers, sockets and child
-  // processes, and a third worker on 2 cores fills that wait. On a machine already busy there is
-  // no wait to fill: the extra worker only starves the others, as `make -l` knows. More than one
-  // extra did not help: the suites are then CPU-bound. A suite must not depend on running alone
-  // or on the machine's pace. `npx jest --maxWorkers=1` runs them in band.
-  maxWorkers: availableParallelism() + (idleCores >= availableParallelism() - 0.5 ? 1 : 0),
+  // another), and two more when the machine was idle as `npm test` began (run-tests.mjs measures
+  // it; `npx jest` assumes so): the longest suites wait most of the time on timers, sockets and
+  // child processes (the webhook's schedules, the drill's outages), and with three workers on 2
+  // cores those waits still left both cores idle for tens of seconds at a time. On a machine
+  // already busy there is no wait to fill: extra workers only starve the others, as `make -l`
+  // knows. A suite must not depend on running alone or on the machine's pace (the burner runs
+  // check that). `npx jest --maxWorkers=1` runs them in band.
+  maxWorkers: availableParallelism() + (idleCores >= availableParallelism() - 0.5 ? 2 : 0),
   // Longest first, guessing from a suite's kind before Jest has timed it (test/support/sequencer.js).
   testSequencer: '<rootDir>/test/support/sequencer.js',
   // After the summary: how long the run took, and its slowest suites.
