@@ -184,12 +184,23 @@ it.each([
         'the engine is back',
       );
 
-      // The store is the truth: every plant it holds, as its JSON.
+      // The store is the truth: every plant it holds, as its JSON. A page answered 503 (a
+      // function's first call to the engine after the outages) is asked again, as the writers
+      // resend; any other answer than 200 fails here, never as a short listing.
+      const listPage = async (url: string): Promise<string> => {
+        for (;;) {
+          const answer = await fetch(url, { headers });
+          const text = await answer.text();
+          if (answer.status !== 503) {
+            expect({ url, status: answer.status, text }).toMatchObject({ status: 200 });
+            return text;
+          }
+          await sleep(Number(answer.headers.get('retry-after') ?? 1) * 100);
+        }
+      };
       const stored = new Map<string, string>();
       for (let after: string | undefined; ;) {
-        const page = (await (
-          await fetch(`${api}?limit=100${after ? `&cursor=${after}` : ''}`, { headers })
-        ).text()) as string;
+        const page = await listPage(`${api}?limit=100${after ? `&cursor=${after}` : ''}`);
         const items = [...page.matchAll(/\{"id":(-?\d+),"name":"[^"]*"\}/g)];
         for (const [body, id] of items) stored.set(id!, body);
         after = /"next":"([^"]+)"/.exec(page)?.[1];
