@@ -167,25 +167,31 @@ export class LocalWebhooks {
         awsRegion: 'local',
       })),
     };
-    let failed: Set<string>;
+    let failed: Set<unknown>;
     try {
       const answer = (await this.invoke!(triggered('delivery-queue'), event)) as {
-        batchItemFailures?: { itemIdentifier?: string }[];
+        batchItemFailures?: { itemIdentifier?: unknown }[];
       } | null;
-      failed = new Set((answer?.batchItemFailures ?? []).map((f) => String(f.itemIdentifier)));
+      failed = new Set((answer?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+      // An identifier that names no message of the batch (missing, empty, another id) fails
+      // the whole batch, as Lambda treats such a response.
+      const ids = new Set(batch.map((message) => message.messageId));
+      if ([...failed].some((id) => typeof id !== 'string' || !ids.has(id))) {
+        throw new Error('batchItemFailures names an identifier not in the batch');
+      }
     } catch (error) {
       // The whole batch comes back after its visibility timeout, as on Lambda (scaled).
       this.options.log(`deliver failed: ${(error as Error).message}`);
       queue.unsettled(batch.map((message) => message.receiptHandle!));
       return;
     }
-    // Reported failed: back after the receive's visibility timeout, scaled, as for a failed
-    // invocation (a message whose visibility the function changed keeps its change).
-    const again = batch.filter((message) => failed.has(message.messageId));
+    // Reported failed: back after the receive's visibility timeout, scaled, as the whole batch
+    // of a failed invocation (a message whose visibility the function changed keeps its change).
+    const unsettled = batch.filter((message) => failed.has(message.messageId));
     for (const message of batch) {
       if (!failed.has(message.messageId)) queue.delete(message.receiptHandle!);
     }
-    if (again.length > 0) queue.unsettled(again.map((message) => message.receiptHandle!));
+    if (unsettled.length > 0) queue.unsettled(unsettled.map((message) => message.receiptHandle!));
   }
 }
 

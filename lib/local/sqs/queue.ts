@@ -2,8 +2,8 @@
  * An SQS standard queue in memory, as the local runtime's delivery queue and dead-letter queue:
  * visibility timeouts, receive counts and the move to the dead-letter queue once a message has
  * been received `maxReceiveCount` times. Delays asked through `changeVisibility` (the deliver
- * function's retry schedule), and the wait of a message whose invocation failed, are multiplied
- * by `scale`, so tests can run the schedule fast; a change that would end past SQS's 12 h from
+ * function's retry schedule), and the wait of a message its invocation did not settle, are
+ * multiplied by `scale`, so tests can run the schedule fast; a change that would end past SQS's 12 h from
  * the receive is refused, as SQS refuses it. That rule is judged on the seconds asked plus the
  * real seconds since the receive, scaled or not: the scale shortens the waits, not the
  * arithmetic a deployed deliverer must get right.
@@ -36,7 +36,7 @@ export interface LocalQueueOptions {
   readonly url: string;
   readonly arn: string;
   readonly visibilityTimeoutSeconds: number;
-  /** Multiplies the delays of `changeVisibility` and a failed invocation's wait. @default 1 */
+  /** Multiplies the delays of `changeVisibility` and an unsettled message's wait. @default 1 */
   readonly scale?: number;
   readonly deadLetter?: { readonly queue: LocalQueue; readonly maxReceiveCount: number };
 }
@@ -83,9 +83,9 @@ export class LocalQueue {
   }
 
   /**
-   * Up to `max` visible messages, each made invisible for `visibilitySeconds` (not scaled; a
-   * failed invocation's `unsettled` scales what is left of it); a message already
-   * received `maxReceiveCount` times goes to the dead-letter queue instead.
+   * Up to `max` visible messages, each made invisible for `visibilitySeconds` (not scaled;
+   * `unsettled` scales what is left of it); a message already received `maxReceiveCount` times
+   * goes to the dead-letter queue instead.
    */
   receive(max: number, visibilitySeconds = this.options.visibilityTimeoutSeconds): QueueMessage[] {
     const now = Date.now();

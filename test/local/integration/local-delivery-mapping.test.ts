@@ -3,7 +3,8 @@
  * function that fails: the whole batch comes back, together, once the receive's visibility
  * timeout has passed at the run's retry scale, as Lambda's SQS event source gives back a failed
  * invocation's batch; a message the function reports failed (`batchItemFailures`) comes back
- * alone, after the same scaled timeout.
+ * alone, after the same scaled timeout; a report naming an identifier not in the batch fails the
+ * whole batch, as Lambda treats it.
  */
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DELIVERY_VISIBILITY_SECONDS } from '../../../lambda/webhook/schedule';
@@ -11,53 +12,90 @@ import { startEngine, type LocalEngine } from '../../../lib/local/dynamodb/engin
 import { LOCAL_QUEUE_NAMES, localCliClientConfig, localQueueUrl } from '../../../lib/local/names';
 import { LocalWebhooks } from '../../../lib/local/webhooks';
 
-const SCALE = 0.0001;
+/** 180 s of visibility become 1.8 s: longer than the batching window (1 s), far under 180 s. */
+const SCALE = 0.01;
+const SCALED_VISIBILITY_MS = DELIVERY_VISIBILITY_SECONDS * 1000 * SCALE;
 
 let engine: LocalEngine;
 let webhooks: LocalWebhooks;
-/** Each invocation's message bodies, in order. */
-const batches: string[][] = [];
+/** Each invocation's message bodies, in order, and when it began. */
+const batches: { bodies: string[]; at: number }[] = [];
+type Records = { body: string; messageId: string }[];
+/** What the deliver function does with its nth batch (from 0); past the last, all done. */
+let answers: ((records: Records) => unknown)[] = [];
 beforeAll(async () => {
   webhooks = new LocalWebhooks({ retryScale: SCALE, concurrency: 4, log: () => undefined });
   engine = await startEngine({ intercept: webhooks.intercept });
   webhooks.attach(engine.endpoint);
   webhooks.start(async (_name, event) => {
-    const records = (event as { Records: { body: string; messageId: string }[] }).Records;
-    batches.push(records.map((r) => r.body).sort());
-    // The first invocation fails (a timeout, a crash), the second reports `b` failed, the next
-    // answers every message done.
-    if (batches.length === 1) throw new Error('function timed out');
-    if (batches.length === 2) {
-      return {
-        batchItemFailures: records
-          .filter((r) => r.body === 'b')
-          .map((r) => ({ itemIdentifier: r.messageId })),
-      };
-    }
-    return {};
+    const records = (event as { Records: Records }).Records;
+    batches.push({ bodies: records.map((r) => r.body).sort(), at: Date.now() });
+    return (answers[batches.length - 1] ?? (() => ({})))(records);
   });
 });
 afterAll(async () => {
   await webhooks.close();
   await engine.close();
 });
+beforeEach(() => {
+  batches.length = 0;
+});
 
-it("a failed invocation's batch comes back together, a reported failure alone, after the scaled visibility timeout", async () => {
+async function send(bodies: string[]): Promise<void> {
   const sqs = new SQSClient(localCliClientConfig(engine.endpoint, engine.clientConfig.credentials));
   try {
     await sqs.send(
       new SendMessageBatchCommand({
         QueueUrl: localQueueUrl(engine.endpoint, LOCAL_QUEUE_NAMES.deliveries),
-        Entries: ['a', 'b', 'c'].map((body) => ({ Id: body, MessageBody: body })),
+        Entries: bodies.map((body) => ({ Id: body, MessageBody: body })),
       }),
     );
   } finally {
     sqs.destroy();
   }
-  // Unscaled, each would come back only after 180 s; scaled, after the batching window.
+}
+
+/** Waits for `count` invocations; unscaled, a second one would come only after 180 s. */
+async function invocations(count: number): Promise<void> {
   const started = Date.now();
-  while (batches.length < 3 && Date.now() - started < DELIVERY_VISIBILITY_SECONDS * 1000 * 0.1) {
+  while (batches.length < count && Date.now() - started < SCALED_VISIBILITY_MS * 20) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  expect(batches).toEqual([['a', 'b', 'c'], ['a', 'b', 'c'], ['b']]);
+}
+
+/** The gap between invocation `n` and the one before it, in ms. */
+const gap = (n: number) => batches[n]!.at - batches[n - 1]!.at;
+
+it("a failed invocation's batch comes back together, a reported failure alone, after the scaled visibility timeout", async () => {
+  answers = [
+    () => {
+      throw new Error('function timed out');
+    },
+    (records) => ({
+      batchItemFailures: records
+        .filter((r) => r.body === 'b')
+        .map((r) => ({ itemIdentifier: r.messageId })),
+    }),
+  ];
+  await send(['a', 'b', 'c']);
+  await invocations(3);
+  expect(batches.map((b) => b.bodies)).toEqual([['a', 'b', 'c'], ['a', 'b', 'c'], ['b']]);
+  // Each came back no sooner than the scaled timeout after its receive.
+  expect(gap(1)).toBeGreaterThanOrEqual(SCALED_VISIBILITY_MS);
+  expect(gap(2)).toBeGreaterThanOrEqual(SCALED_VISIBILITY_MS);
+});
+
+it.each([
+  ['missing', {}],
+  ['empty', { itemIdentifier: '' }],
+  ['not in the batch', { itemIdentifier: 'another-message' }],
+])('a reported failure whose identifier is %s fails the whole batch', async (_, failure) => {
+  answers = [() => ({ batchItemFailures: [failure] })];
+  await send(['d', 'e']);
+  await invocations(2);
+  expect(batches.map((b) => b.bodies)).toEqual([
+    ['d', 'e'],
+    ['d', 'e'],
+  ]);
+  expect(gap(1)).toBeGreaterThanOrEqual(SCALED_VISIBILITY_MS);
 });
