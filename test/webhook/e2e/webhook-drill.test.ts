@@ -103,6 +103,23 @@ function alive(pid: number): boolean {
   }
 }
 
+/** How long the drill resends one request answered 503 (or cut) before it takes that answer. */
+const RESEND_FOR_MS = 60_000;
+
+/**
+ * Sends until an answer other than 503 comes, resending after its Retry-After (in tenths: the
+ * outages last about a second) or 100 ms after a cut connection, as a client does; past
+ * `RESEND_FOR_MS`, the last answer (undefined: the connection was cut).
+ */
+async function resending(send: () => Promise<Response>): Promise<Response | undefined> {
+  const deadline = Date.now() + RESEND_FOR_MS;
+  for (;;) {
+    const answer = await send().catch(() => undefined);
+    if ((answer && answer.status !== 503) || Date.now() >= deadline) return answer;
+    await sleep(Number(answer?.headers.get('retry-after') ?? 1) * 100);
+  }
+}
+
 it.each([
   ['the default retry scale', undefined],
   ['a small retry scale', '0.002'],
@@ -148,16 +165,10 @@ it.each([
       const writer = async (w: number) => {
         for (let n = 1; writing; n++) {
           const id = String(w * 1_000_000 + n);
-          for (;;) {
-            const answer = await fetch(api, {
-              method: 'POST',
-              headers,
-              body: `{"id":${id},"name":"p${id}"}`,
-            }).catch(() => undefined);
-            if (answer?.status === 200) confirmed.add(id);
-            if (answer && answer.status !== 503) break;
-            await sleep(Number(answer?.headers.get('retry-after') ?? 1) * 100);
-          }
+          const answer = await resending(() =>
+            fetch(api, { method: 'POST', headers, body: `{"id":${id},"name":"p${id}"}` }),
+          );
+          if (answer?.status === 200) confirmed.add(id);
         }
       };
       const writers = [1, 2, 3, 4].map(writer);
@@ -184,19 +195,14 @@ it.each([
         'the engine is back',
       );
 
-      // The store is the truth: every plant it holds, as its JSON. A page answered 503 (a
-      // function's first call to the engine after the outages) is asked again, as the writers
-      // resend; any other answer than 200 fails here, never as a short listing.
+      // The store is the truth: every plant it holds, as its JSON. A page answered 503 is asked
+      // again, as the writers resend; any other answer than 200 fails here, never as a short
+      // listing.
       const listPage = async (url: string): Promise<string> => {
-        for (;;) {
-          const answer = await fetch(url, { headers });
-          const text = await answer.text();
-          if (answer.status !== 503) {
-            expect({ url, status: answer.status, text }).toMatchObject({ status: 200 });
-            return text;
-          }
-          await sleep(Number(answer.headers.get('retry-after') ?? 1) * 100);
-        }
+        const answer = await resending(() => fetch(url, { headers }));
+        const text = await answer?.text();
+        expect({ url, status: answer?.status, text }).toMatchObject({ status: 200 });
+        return text!;
       };
       const stored = new Map<string, string>();
       for (let after: string | undefined; ;) {
