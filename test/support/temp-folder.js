@@ -9,7 +9,10 @@ const { mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
-/** What the tools the suites run keep in the temp folder by design: tsx's and Node's compile caches. */
+/**
+ * What the tools the suites run keep in the temp folder by design: tsx's and Node's compile
+ * caches (.ci/run allows the same two in the machine's temp folder: keep them in step).
+ */
 const EXPECTED = /^(?:tsx-\d+|node-compile-cache)$/;
 
 module.exports.setup = () => {
