@@ -39,12 +39,11 @@ module.exports = {
   testTimeout: 300_000,
   // One worker per core (Jest's default, cores - 1, runs a 2-core machine's suites one after
   // another), and two more when the machine was idle as `npm test` began (run-tests.mjs measures
-  // it; `npx jest` assumes so): the longest suites wait most of the time on timers, sockets and
-  // child processes (the webhook's schedules, the drill's outages), and with three workers on 2
-  // cores those waits still left both cores idle for tens of seconds at a time. On a machine
-  // already busy there is no wait to fill: extra workers only starve the others, as `make -l`
-  // knows. A suite must not depend on running alone or on the machine's pace (the burner runs
-  // check that). `npx jest --maxWorkers=1` runs them in band.
+  // it; `npx jest` assumes so): the longest suites, the webhook's, wait most of their time on
+  // timers, sockets and child processes, and with one extra worker on 2 cores those waits left
+  // both cores mostly idle for about 40 s of a 310 s run. On a machine already busy there is no
+  // wait to fill: extra workers only starve the others, as `make -l` knows. A suite must not
+  // depend on running alone or on the machine's pace. `npx jest --maxWorkers=1` runs them in band.
   maxWorkers: availableParallelism() + (idleCores >= availableParallelism() - 0.5 ? 2 : 0),
   // Longest first, guessing from a suite's kind before Jest has timed it (test/support/sequencer.js).
   testSequencer: '<rootDir>/test/support/sequencer.js',
