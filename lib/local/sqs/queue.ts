@@ -3,9 +3,9 @@
  * visibility timeouts, receive counts and the move to the dead-letter queue once a message has
  * been received `maxReceiveCount` times. Delays asked through `changeVisibility` (the deliver
  * function's retry schedule), and the wait of a message its invocation did not settle, are
- * multiplied by `scale`, so tests can run the schedule fast; a change that would end past SQS's 12 h from
- * the receive is refused, as SQS refuses it. That rule is judged on the seconds asked plus the
- * real seconds since the receive, scaled or not: the scale shortens the waits, not the
+ * multiplied by `scale`, so tests can run the schedule fast; a change that would end past SQS's
+ * 12 h from the receive is refused, as SQS refuses it. That rule is judged on the seconds asked
+ * plus the real seconds since the receive, scaled or not: the scale shortens the waits, not the
  * arithmetic a deployed deliverer must get right.
  */
 import { createHash, randomUUID } from 'node:crypto';
