@@ -41,7 +41,7 @@ module.exports = {
   // another), and two more when the machine was idle as `npm test` began (run-tests.mjs measures
   // it; `npx jest` assumes so): the longest suites, the webhook's, wait most of their time on
   // timers, sockets and child processes, and with one extra worker on 2 cores those waits left
-  // both cores mostly idle for about 40 s of a 310 s run. On a machine already busy there is no
+  // both cores mostly idle for long stretches. On a machine already busy there is no
   // wait to fill: extra workers only starve the others, as `make -l` knows. A suite must not
   // depend on running alone or on the machine's pace. `npx jest --maxWorkers=1` runs them in band.
   maxWorkers: availableParallelism() + (idleCores >= availableParallelism() - 0.5 ? 2 : 0),

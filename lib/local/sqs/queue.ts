@@ -84,8 +84,8 @@ export class LocalQueue {
 
   /**
    * Up to `max` visible messages, each made invisible for `visibilitySeconds` (not scaled;
-   * `unsettled` scales what is left of it); a message already received `maxReceiveCount` times
-   * goes to the dead-letter queue instead.
+   * `unsettled` cuts it to `scale` times its length, from the receive); a message already
+   * received `maxReceiveCount` times goes to the dead-letter queue instead.
    */
   receive(max: number, visibilitySeconds = this.options.visibilityTimeoutSeconds): QueueMessage[] {
     const now = Date.now();

@@ -86,16 +86,17 @@ it("a failed invocation's batch comes back together, a reported failure alone, a
 });
 
 it.each([
-  ['missing', {}],
-  ['empty', { itemIdentifier: '' }],
-  ['not in the batch', { itemIdentifier: 'another-message' }],
-])('a reported failure whose identifier is %s fails the whole batch', async (_, failure) => {
-  answers = [() => ({ batchItemFailures: [failure] })];
-  await send(['d', 'e']);
-  await invocations(2);
-  expect(batches.map((b) => b.bodies)).toEqual([
-    ['d', 'e'],
-    ['d', 'e'],
-  ]);
-  expect(gap(1)).toBeGreaterThanOrEqual(SCALED_VISIBILITY_MS);
-});
+  ['missing', {}, ['d', 'e']],
+  ['null', { itemIdentifier: null }, ['f', 'g']],
+  ['empty', { itemIdentifier: '' }, ['h', 'i']],
+  ['not in the batch', { itemIdentifier: 'another-message' }, ['j', 'k']],
+])(
+  'a reported failure whose identifier is %s fails the whole batch',
+  async (_, failure, bodies) => {
+    answers = [() => ({ batchItemFailures: [failure] })];
+    await send(bodies);
+    await invocations(2);
+    expect(batches.map((b) => b.bodies)).toEqual([bodies, bodies]);
+    expect(gap(1)).toBeGreaterThanOrEqual(SCALED_VISIBILITY_MS);
+  },
+);

@@ -109,13 +109,16 @@ const RESEND_FOR_MS = 60_000;
 /**
  * Sends until an answer other than 503 comes, resending after its Retry-After (in tenths: the
  * outages last about a second) or 100 ms after a cut connection, as a client does; past
- * `RESEND_FOR_MS`, the last answer (undefined: the connection was cut).
+ * `RESEND_FOR_MS` (a request still unanswered then is aborted), the last answer (undefined: the
+ * connection was cut).
  */
-async function resending(send: () => Promise<Response>): Promise<Response | undefined> {
+async function resending(send: (signal: AbortSignal) => Promise<Response>) {
   const deadline = Date.now() + RESEND_FOR_MS;
   for (;;) {
-    const answer = await send().catch(() => undefined);
+    const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+    const answer = await send(signal).catch(() => undefined);
     if ((answer && answer.status !== 503) || Date.now() >= deadline) return answer;
+    await answer?.body?.cancel();
     await sleep(Number(answer?.headers.get('retry-after') ?? 1) * 100);
   }
 }
@@ -161,14 +164,18 @@ it.each([
 
       // Four writers for 8 s, each resending a create on 503 (after Retry-After) until it is answered.
       const confirmed = new Set<string>();
+      // Creates still answered 503 (or cut) when the resend bound ran out: none.
+      const unanswered: string[] = [];
       let writing = true;
       const writer = async (w: number) => {
         for (let n = 1; writing; n++) {
           const id = String(w * 1_000_000 + n);
-          const answer = await resending(() =>
-            fetch(api, { method: 'POST', headers, body: `{"id":${id},"name":"p${id}"}` }),
+          const answer = await resending((signal) =>
+            fetch(api, { method: 'POST', headers, body: `{"id":${id},"name":"p${id}"}`, signal }),
           );
           if (answer?.status === 200) confirmed.add(id);
+          else if ((answer?.status ?? 503) === 503) unanswered.push(id);
+          await answer?.body?.cancel();
         }
       };
       const writers = [1, 2, 3, 4].map(writer);
@@ -190,6 +197,7 @@ it.each([
       }
       writing = false;
       await Promise.all(writers);
+      expect(unanswered).toEqual([]);
       await until(
         () => (output().match(/SIGUSR2: the engine is back/g) ?? []).length === outages,
         'the engine is back',
@@ -199,7 +207,7 @@ it.each([
       // again, as the writers resend; any other answer than 200 fails here, never as a short
       // listing.
       const listPage = async (url: string): Promise<string> => {
-        const answer = await resending(() => fetch(url, { headers }));
+        const answer = await resending((signal) => fetch(url, { headers, signal }));
         const text = await answer?.text();
         expect({ url, status: answer?.status, text }).toMatchObject({ status: 200 });
         return text!;
