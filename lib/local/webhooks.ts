@@ -185,13 +185,14 @@ export class LocalWebhooks {
       queue.unsettled(batch.map((message) => message.receiptHandle!));
       return;
     }
-    // Reported failed: back after the receive's visibility timeout, scaled, as the whole batch
-    // of a failed invocation (a message whose visibility the function changed keeps its change).
-    const unsettled = batch.filter((message) => failed.has(message.messageId));
+    // Done: deleted. Reported failed: back after the receive's visibility timeout, scaled, as
+    // the whole batch of a failed invocation (a visibility the function changed keeps its change).
+    const unsettled: string[] = [];
     for (const message of batch) {
-      if (!failed.has(message.messageId)) queue.delete(message.receiptHandle!);
+      if (failed.has(message.messageId)) unsettled.push(message.receiptHandle!);
+      else queue.delete(message.receiptHandle!);
     }
-    if (unsettled.length > 0) queue.unsettled(unsettled.map((message) => message.receiptHandle!));
+    if (unsettled.length > 0) queue.unsettled(unsettled);
   }
 }
 
