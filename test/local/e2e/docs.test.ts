@@ -231,10 +231,12 @@ inBrowser(
       await ok.locator('button', { hasText: 'Schema' }).click();
       const expand = ok.locator('.model-box button', { hasText: 'Expand all' }).first();
       await expand.click();
-      await expect(ok.locator('.model-box').first().innerText()).resolves.toContain(
-        '9007199254740993',
-      );
-      expect(await ok.locator('.model-box').first().innerText()).not.toContain('9007199254740992');
+      // Swagger UI expands the nested models (the examples among them) over several renders:
+      // wait for the digits to be drawn rather than read the box once right after the click.
+      const schema = ok.locator('.model-box').first();
+      await schema.filter({ hasText: '9007199254740993' }).waitFor();
+      await expect(schema.innerText()).resolves.toContain('9007199254740993');
+      expect(await schema.innerText()).not.toContain('9007199254740992');
       await page.screenshot({ path: join(OUTPUT, 'docs-exact-ids.png'), fullPage: true });
       await page.close();
     }, 300_000);
