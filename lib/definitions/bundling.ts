@@ -44,6 +44,9 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   'node:http': './lambda/aws/stubs/node-http.ts',
   // The same class on a Map, without mnemonist (~7 KB); see the file.
   '@aws-sdk/endpoint-cache': './lambda/aws/stubs/endpoint-cache.ts',
+  // Node's fs module without its ESM wrapper, and readFile on it: neither loads fs/promises.
+  'node:fs': './lambda/aws/stubs/node-fs.ts',
+  'node:fs/promises': './lambda/aws/stubs/fs-promises.ts',
 };
 
 /**

@@ -40,9 +40,10 @@ const run = promisify(execFile);
 
 // Calls the handler with each event of a JSON file, in one process (the later calls warm), and
 // writes the answers to another file, and the built-in modules loaded to a third: stdout belongs
-// to the function's log lines.
+// to the function's log lines. It takes `node:fs` without the ES module facade, whose making
+// loads `node:fs/promises` (lambda/aws/stubs/node-fs.ts): the list is the bundle's alone.
 const CALLER = [
-  "import { readFileSync, writeFileSync } from 'node:fs';",
+  "const { readFileSync, writeFileSync } = process.getBuiltinModule('node:fs');",
   'const [bundle, events, answers] = process.argv.slice(1);',
   'const { handler } = await import(bundle);',
   'const results = [];',
@@ -161,6 +162,17 @@ describe.each(ENGINES)('on $engine', ({ engine: label, start }) => {
     const { answers, modules } = await runBundle('create-plant', [event]);
     expect(answers[0]!.statusCode).toBe(200);
     expect(modules.filter((module) => module.includes('undici'))).toEqual([]);
+  });
+
+  // The SDK reads the shared config files on a client's first call, with `node:fs/promises`,
+  // whose loading loads `readline` and the REPL's history; the bundles read them on `node:fs`
+  // (lambda/aws/stubs/fs-promises.ts, node-fs.ts).
+  it(`create-plant's import and first call load no node:fs/promises on ${label}`, async () => {
+    const event = firstEvent('create-plant', token, String(Date.now() * 1000 + 4));
+    const { answers, modules } = await runBundle('create-plant', [event]);
+    expect(answers[0]!.statusCode).toBe(200);
+    expect(modules).toContain('NativeModule fs');
+    expect(modules.filter((module) => /fs\/promises|readline/.test(module))).toEqual([]);
   });
 
   // The young generation the start wrapper gives (START_WRAPPER.nodeFlags) holds what a cold start
