@@ -3,12 +3,15 @@
  * scope kept (warm), a cold start for each invocation that finds no sandbox free (its own, even
  * when another frees first), starts through the gate, up to the concurrency limit and throttling
  * beyond it, the timeout, a crash that takes one sandbox only, the heap limit, REPORT lines, new
- * code swapped in while an invocation finishes on the old, and the idle exit. Under the
+ * code swapped in while an invocation finishes on the old, the idle exit, and each sandbox's
+ * lower priority. Under the
  * inspector: sandbox-inspector.test.ts; through the gateway: sandbox-http.test.ts.
  */
 import { existsSync, writeFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { lambdaHeapFlags, START_WRAPPER } from '../../../lib/definitions/lambda-node';
+import { SANDBOX_NICENESS } from '../../../lib/local/lambda/sandbox';
 import { StartGate } from '../../../lib/local/lambda/start-gate';
 import { bundle, dir, hold, pool, until, type Answer } from '../../support/sandbox-pool';
 
@@ -18,6 +21,13 @@ it('keeps a warm sandbox: one process, module scope kept between invocations', a
   expect(answers.map((a) => a.count)).toEqual([1, 2, 3]);
   expect(new Set(answers.map((a) => a.pid)).size).toBe(1);
   expect(p.size).toBe(1);
+});
+
+it('runs each sandbox nicer than the runtime: the services it calls go first', async () => {
+  const { invoke } = pool();
+  const { pid } = await invoke();
+  expect(SANDBOX_NICENESS).toBeGreaterThan(0);
+  expect(getPriority(pid)).toBe(Math.min(19, getPriority() + SANDBOX_NICENESS));
 });
 
 it('starts a cold sandbox for each invocation that finds all busy, and reuses them after', async () => {
