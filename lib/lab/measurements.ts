@@ -1,6 +1,6 @@
 /**
  * The figures the capacity model and the performance page take from the bench, as data:
- * `measurements/bench.json`, which `npm run bench -- --phases request,fan-out,cold
+ * `measurements/bench.json`, which `npm run bench -- --phases request,fan-out,cold,offline
  * --write-measurements` rewrites, each part with the machine, the Node and the time it was
  * measured on. The model (lib/generators/capacity/) reads it; the pages print where it came from.
  */
@@ -47,6 +47,14 @@ const ColdExtra = v.strictObject({
   cpuMs: v.number(),
 });
 
+/** One side of the `offline` comparison: creates answered 200 a second, and the p99 latency. */
+const LoadSide = v.strictObject({
+  /** Mean over the runs, creates answered 200 a second. */
+  rps: Figure,
+  /** Mean over the runs of each run's p99 latency, ms. */
+  p99Ms: Figure,
+});
+
 const Measurements = v.strictObject({
   /** `--phases request`: each function on the request path, by its name in the registry. */
   request: v.strictObject({
@@ -63,6 +71,21 @@ const Measurements = v.strictObject({
     ...MeasuredOn.entries,
     floorOverBare: ColdExtra,
     functions: v.record(v.string(), ColdExtra),
+  }),
+  /**
+   * `--phases offline`: `npm start` and serverless-offline on the same bundles and engine, under the
+   * same load, alternating in one run, with the authorizer's decisions cached for `cacheTtlSeconds`
+   * by npm start (serverless-offline caches none).
+   */
+  offline: v.strictObject({
+    ...MeasuredOn.entries,
+    serverlessOffline: v.string(),
+    connections: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    seconds: Figure,
+    runs: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    cacheTtlSeconds: Figure,
+    npmStart: LoadSide,
+    offline: LoadSide,
   }),
 });
 export type Measurements = v.InferOutput<typeof Measurements>;

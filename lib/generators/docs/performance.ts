@@ -64,3 +64,33 @@ export function coldFigures(): string {
     ),
   ].join('\n');
 }
+
+/**
+ * `npm start` against serverless-offline, as ratios of the two sides measured side by side in one
+ * run (absolute figures differ from machine to machine; the ratio is what carries over).
+ */
+export function offlineFigures(): string {
+  const { offline } = readMeasurements();
+  const { npmStart, offline: theirs } = offline;
+  return [
+    `Measured on ${measuredOn(offline)} by \`${offline.command} --write-measurements\` against serverless-offline ${offline.serverlessOffline}: ${offline.connections} keep-alive connections of distinct creates, ${offline.seconds} s a run, ${offline.runs} runs a side, alternating, means; npm start caches authorizer decisions ${offline.cacheTtlSeconds} s, serverless-offline caches none.`,
+    '',
+    table(
+      ['', 'npm start', 'serverless-offline', 'npm start / serverless-offline'],
+      [
+        [
+          'creates answered 200 a second',
+          n(Math.round(npmStart.rps)),
+          n(Math.round(theirs.rps)),
+          `${(npmStart.rps / theirs.rps).toFixed(2)}×`,
+        ],
+        [
+          'p99 latency',
+          `${Math.round(npmStart.p99Ms)} ms`,
+          `${Math.round(theirs.p99Ms)} ms`,
+          `${(npmStart.p99Ms / theirs.p99Ms).toFixed(2)}×`,
+        ],
+      ],
+    ),
+  ].join('\n');
+}

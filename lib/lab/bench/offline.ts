@@ -7,13 +7,14 @@
  * request (it has no decision cache, whatever `resultTtlInSeconds` says). Each side is warmed
  * with 20 creates and then 5 s of the load itself (both start a sandbox or worker per concurrent
  * invocation). Then the load phase's 16 keep-alive connections of distinct creates, alternating
- * npm start / serverless-offline, twice each.
+ * npm start / serverless-offline, twice each; `--write-measurements` records the means.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API } from '../../definitions/api';
+import { PROJECT_ROOT } from '../../definitions/bundling';
 import { FUNCTIONS, tableEnvironment, type FunctionName } from '../../definitions/functions';
 import {
   DEFAULT_SANDBOX_IDLE_SECONDS,
@@ -24,11 +25,21 @@ import {
 } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnOnFreePorts, withoutExtraCaCerts } from '../../npm-start/spawn';
+import { measuredHere, writeMeasurement } from '../measurements';
 import { CONNECTIONS, distinctCreates, untilReady } from './load';
 import type { BenchContext, BenchPhase } from './phase';
 
 /** Seconds of the measured load each side gets first, unmeasured. */
 const WARM_UP_SECONDS = 5;
+
+/** Measured runs of each side, alternating. */
+const RUNS = 2;
+
+/** The version of `name` in the scratch install at `slsDir`. */
+function readVersion(slsDir: string, name: string): string {
+  const manifest = join(slsDir, 'node_modules', name, 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
 
 /** Where the scratch install of serverless and serverless-offline is. */
 export const SLS_DIR_VARIABLE = 'PLANT_STORE_SLS_DIR';
@@ -154,7 +165,7 @@ async function startOffline(slsDir: string, serviceDir: string, url: string) {
 export const offline: BenchPhase = {
   name: 'offline',
   description: `npm start against serverless-offline on the same bundles (needs ${SLS_DIR_VARIABLE})`,
-  async run({ dir, loadSeconds, print }: BenchContext) {
+  async run({ dir, loadSeconds, print, writeMeasurements }: BenchContext) {
     const slsDir = process.env[SLS_DIR_VARIABLE];
     if (!slsDir || !existsSync(join(slsDir, 'node_modules', 'serverless-offline'))) {
       print(`npm start against serverless-offline: skipped, ${SLS_DIR_VARIABLE} names no install.`);
@@ -212,10 +223,10 @@ export const offline: BenchPhase = {
         }
       }
       print(
-        `npm start against serverless-offline (same bundles and engine; each warmed with 20 creates and ${WARM_UP_SECONDS} s of the load; ${CONNECTIONS} keep-alive connections, ${loadSeconds} s each, distinct valid creates, alternating, twice each; npm start caches authorizer decisions ${cacheTtl} s, serverless-offline 13 caches none):`,
+        `npm start against serverless-offline (same bundles and engine; each warmed with 20 creates and ${WARM_UP_SECONDS} s of the load; ${CONNECTIONS} keep-alive connections, ${loadSeconds} s each, distinct valid creates, alternating, ${RUNS} runs each; npm start caches authorizer decisions ${cacheTtl} s, serverless-offline 13 caches none):`,
       );
       const figures = new Map<string, { rps: number[]; p99: number[] }>();
-      for (let round = 1; round <= 2; round++) {
+      for (let round = 1; round <= RUNS; round++) {
         for (const side of sides) {
           const result = await distinctCreates(side.url, headers, loadSeconds, body);
           const rps = result['2xx'] / result.duration;
@@ -230,11 +241,27 @@ export const offline: BenchPhase = {
         }
       }
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-      const ours = figures.get('npm start')!;
-      const theirs = figures.get('serverless-offline')!;
+      const side = (name: string) => {
+        const { rps, p99 } = figures.get(name)!;
+        return { rps: Number(mean(rps).toFixed(1)), p99Ms: Number(mean(p99).toFixed(1)) };
+      };
+      const [ours, theirs] = [side('npm start'), side('serverless-offline')];
       print(
-        `  npm start / serverless-offline (means of the two runs): ${(mean(ours.rps) / mean(theirs.rps)).toFixed(2)}× req/s, ${(mean(ours.p99) / mean(theirs.p99)).toFixed(2)}× p99\n`,
+        `  npm start / serverless-offline (means of the ${RUNS} runs): ${(ours.rps / theirs.rps).toFixed(2)}× req/s, ${(ours.p99Ms / theirs.p99Ms).toFixed(2)}× p99\n`,
       );
+      if (writeMeasurements) {
+        const file = writeMeasurement('offline', {
+          ...measuredHere('npm run bench -- --phases offline'),
+          serverlessOffline: readVersion(slsDir, 'serverless-offline'),
+          connections: CONNECTIONS,
+          seconds: loadSeconds,
+          runs: RUNS,
+          cacheTtlSeconds: Number(cacheTtl),
+          npmStart: ours,
+          offline: theirs,
+        });
+        print(`  wrote ${relative(PROJECT_ROOT, file)}\n`);
+      }
     } finally {
       await stopOffline?.();
       await npmStart.stop();
