@@ -44,9 +44,11 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   'node:http': './lambda/aws/stubs/node-http.ts',
   // The same class on a Map, without mnemonist (~7 KB); see the file.
   '@aws-sdk/endpoint-cache': './lambda/aws/stubs/endpoint-cache.ts',
-  // Node's fs module without its ESM wrapper, and readFile on it: neither loads fs/promises.
-  'node:fs': './lambda/aws/stubs/node-fs.ts',
+  // readFile on node:fs, and Node's fs module without its ESM wrapper: neither loads fs/promises.
+  // In this order: esbuild also applies an alias to subpaths, so node:fs alone would take
+  // node:fs/promises too (the variants phase adds them one at a time).
   'node:fs/promises': './lambda/aws/stubs/fs-promises.ts',
+  'node:fs': './lambda/aws/stubs/node-fs.ts',
 };
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The generated blocks of docs/performance.md: what each bench phase measures (from the phases
- * themselves), and the per-request and cold-start figures the bench last recorded
- * (`measurements/bench.json`).
+ * themselves), and the per-request, cold-start and serverless-offline figures the bench last
+ * recorded (`measurements/bench.json`).
  */
 import { FUNCTIONS } from '../../definitions/functions';
 import { PHASES } from '../../lab/bench/phases';
@@ -73,7 +73,7 @@ export function offlineFigures(): string {
   const { offline } = readMeasurements();
   const { npmStart, offline: theirs } = offline;
   return [
-    `Measured on ${measuredOn(offline)} by \`${offline.command} --write-measurements\` against serverless-offline ${offline.serverlessOffline}: ${offline.connections} keep-alive connections of distinct creates, ${offline.seconds} s a run, ${offline.runs} runs a side, alternating, means; npm start caches authorizer decisions ${offline.cacheTtlSeconds} s, serverless-offline caches none.`,
+    `Measured on ${measuredOn(offline)} (npm start's functions on Lambda's Node) by \`${offline.command} --write-measurements\` against serverless-offline ${offline.serverlessOffline}: ${offline.connections} keep-alive connections of distinct creates, ${offline.seconds} s a run, ${offline.runs} runs a side, alternating, means; ${offline.cacheTtlSeconds === 0 ? 'neither caches authorizer decisions' : `npm start caches authorizer decisions ${offline.cacheTtlSeconds} s, serverless-offline none`}.`,
     '',
     table(
       ['', 'npm start', 'serverless-offline', 'npm start / serverless-offline'],

@@ -67,11 +67,12 @@ export const END_MARK = '\u001fplant-store:end:';
 const END_MARK_WAIT_MS = 1_000;
 
 /**
- * How much nicer than this process every sandbox runs. On AWS the gateway, DynamoDB and SQS run on machines of their
- * own; here they share the cores with the functions, in this process. A sandbox woken by its
- * event would otherwise take the core from the process that serves every request's next step
- * (`npm run bench -- --phases offline`: about a tenth more creates a second at 16 connections).
- * Five, not more: a sandbox still gets a third of a busy core beside a process at the default.
+ * How much nicer than this process every sandbox runs. On AWS the gateway, DynamoDB and SQS run
+ * on machines of their own; here they share the cores with the functions, in this process. A
+ * sandbox woken by its event would otherwise take the core from the process that serves every
+ * request's next step (16 connections of creates: about a tenth more a second). Five, not more:
+ * Linux still gives a sandbox a quarter of a core contested by a process at the default. On
+ * Windows, Node maps a niceness under ten to the normal class: there it changes nothing.
  */
 export const SANDBOX_NICENESS = 5;
 
@@ -80,7 +81,7 @@ function yieldToServices(pid: number): void {
   try {
     setPriority(pid, Math.min(19, getPriority() + SANDBOX_NICENESS));
   } catch {
-    // Gone already (its exit is handled), or a system that refuses: it runs at the default.
+    // Gone already: its exit is handled.
   }
 }
 

@@ -133,14 +133,25 @@ describe.each(ENGINES)('on $engine', ({ engine: label, start }) => {
   const invoke = async (name: FunctionName, events: unknown[]) =>
     (await runBundle(name, events)).answers;
 
-  it.each(FUNCTION_NAMES)(`%s answers a real request on ${label}`, async (name) => {
-    const id = String(Date.now() * 1000 + FUNCTION_NAMES.indexOf(name));
-    const event = firstEvent(name, token, id);
-    if (event === undefined) return; // no route reaches it: nothing to call
-    const [answer] = await invoke(name, [event]);
-    if (name === API.authorizer.function) expect(answer).toMatchObject({ isAuthorized: true });
-    else expect(answer!.statusCode).toBeLessThan(500);
-  });
+  // The SDK reads the shared config files on a client's first call, with `node:fs/promises`, whose
+  // loading loads `readline` and the REPL's history; the bundles read them on `node:fs`
+  // (lambda/aws/stubs/fs-promises.ts, node-fs.ts): neither the import nor the call loads it.
+  it.each(FUNCTION_NAMES)(
+    `%s answers a real request on ${label}, loading no node:fs/promises`,
+    async (name) => {
+      const id = String(Date.now() * 1000 + FUNCTION_NAMES.indexOf(name));
+      const event = firstEvent(name, token, id);
+      if (event === undefined) return; // no route reaches it: nothing to call
+      const {
+        answers: [answer],
+        modules,
+      } = await runBundle(name, [event]);
+      if (name === API.authorizer.function) expect(answer).toMatchObject({ isAuthorized: true });
+      else expect(answer!.statusCode).toBeLessThan(500);
+      expect(modules).toContain('NativeModule fs');
+      expect(modules.filter((module) => /fs\/promises|readline/.test(module))).toEqual([]);
+    },
+  );
 
   it(`create-plant: created, a safe retry and a conflict on ${label}`, async () => {
     const id = '9007199254740993';
@@ -162,17 +173,6 @@ describe.each(ENGINES)('on $engine', ({ engine: label, start }) => {
     const { answers, modules } = await runBundle('create-plant', [event]);
     expect(answers[0]!.statusCode).toBe(200);
     expect(modules.filter((module) => module.includes('undici'))).toEqual([]);
-  });
-
-  // The SDK reads the shared config files on a client's first call, with `node:fs/promises`,
-  // whose loading loads `readline` and the REPL's history; the bundles read them on `node:fs`
-  // (lambda/aws/stubs/fs-promises.ts, node-fs.ts).
-  it(`create-plant's import and first call load no node:fs/promises on ${label}`, async () => {
-    const event = firstEvent('create-plant', token, String(Date.now() * 1000 + 4));
-    const { answers, modules } = await runBundle('create-plant', [event]);
-    expect(answers[0]!.statusCode).toBe(200);
-    expect(modules).toContain('NativeModule fs');
-    expect(modules.filter((module) => /fs\/promises|readline/.test(module))).toEqual([]);
   });
 
   // The young generation the start wrapper gives (START_WRAPPER.nodeFlags) holds what a cold start
