@@ -2,7 +2,7 @@
  * Bundled in place of `node:fs` (see `lib/definitions/bundling.ts`): Node's module, loaded before
  * any function, without the ES module facade of a built-in. Making the facade reads every
  * export, `promises` too, which loads `node:fs/promises` with `readline` and the REPL's history
- * (~1.6 ms of each cold start) for an API no function calls. Only the names imported by the modules
+ * (~1 ms of each cold start) for an API no function calls. Only the names imported by the modules
  * the bundles reach are exported (the SDK's and our stack map's; esbuild checks the imports of a
  * module even when it leaves the module out): a new named import fails the build.
  */
