@@ -4,8 +4,8 @@
  * when another frees first), starts through the gate, up to the concurrency limit and throttling
  * beyond it, the timeout, a crash that takes one sandbox only, the heap limit, REPORT lines, new
  * code swapped in while an invocation finishes on the old, the idle exit, and each sandbox's
- * lower priority. Under the
- * inspector: sandbox-inspector.test.ts; through the gateway: sandbox-http.test.ts.
+ * lower priority. Under the inspector: sandbox-inspector.test.ts; through the gateway:
+ * sandbox-http.test.ts.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
