@@ -10,18 +10,22 @@ import type { ErrorBody } from '../plants/schemas';
 
 /** An answer with a status, a message and optional headers. */
 export class HttpError extends Error {
+  // Each class names itself: the bundles are minified without esbuild's `keepNames`.
+  override readonly name: string = 'HttpError';
+
   constructor(
     readonly status: number,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
-    this.name = new.target.name;
   }
 }
 
 /** 400: the body is not JSON, not an object, or breaks a field rule. */
 export class BadRequest extends HttpError {
+  override readonly name = 'BadRequest';
+
   constructor(message: string) {
     super(400, message);
   }
@@ -29,6 +33,8 @@ export class BadRequest extends HttpError {
 
 /** 403: the caller lacks a scope. */
 export class Forbidden extends HttpError {
+  override readonly name = 'Forbidden';
+
   constructor(message: string) {
     super(403, message);
   }
@@ -36,6 +42,8 @@ export class Forbidden extends HttpError {
 
 /** 404: no plant under the id. */
 export class NotFound extends HttpError {
+  override readonly name = 'NotFound';
+
   constructor(message: string) {
     super(404, message);
   }
@@ -43,6 +51,8 @@ export class NotFound extends HttpError {
 
 /** 409: the state of the store forbids the request. */
 export class Conflict extends HttpError {
+  override readonly name = 'Conflict';
+
   constructor(message: string) {
     super(409, message);
   }
@@ -50,6 +60,8 @@ export class Conflict extends HttpError {
 
 /** 412: the plant is not at a version the request's `If-Match` names; the answer tells its version. */
 export class PreconditionFailed extends HttpError {
+  override readonly name = 'PreconditionFailed';
+
   constructor(message: string, etag: string) {
     super(412, message, { etag });
   }
@@ -57,6 +69,8 @@ export class PreconditionFailed extends HttpError {
 
 /** 413: the body is too large. */
 export class PayloadTooLarge extends HttpError {
+  override readonly name = 'PayloadTooLarge';
+
   constructor(message: string) {
     super(413, message);
   }
@@ -64,6 +78,8 @@ export class PayloadTooLarge extends HttpError {
 
 /** 415: the body's media type is not accepted (PATCH says which it takes in `Accept-Patch`). */
 export class UnsupportedMediaType extends HttpError {
+  override readonly name = 'UnsupportedMediaType';
+
   constructor(message: string, headers: Readonly<Record<string, string>> = {}) {
     super(415, message, headers);
   }
@@ -74,6 +90,8 @@ export const RETRY_AFTER_SECONDS = 1;
 
 /** 503: a dependency is throttled or unreachable; the request may be retried. */
 export class ServiceUnavailable extends HttpError {
+  override readonly name = 'ServiceUnavailable';
+
   constructor(
     message: string,
     options?: { readonly cause?: unknown; readonly retryAfterSeconds?: number },

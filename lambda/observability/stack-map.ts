@@ -1,12 +1,12 @@
 /**
- * Readable errors without `--enable-source-maps`: a stack trace names the `lambda/…/*.ts` lines
- * through the bundle's linked `index.mjs.map`, read only when a stack is first formatted (an error
- * logged), never at cold start. Node's option parses every map at import, ~15 ms of CPU on each
+ * Readable errors without `--enable-source-maps`: a stack trace names the `lambda/…/*.ts` lines,
+ * and the functions minifying renamed, through the bundle's linked `index.mjs.map`, read only when
+ * a stack is first formatted (an error logged), never at cold start. Node's option parses every map at import, ~15 ms of CPU on each
  * cold start (docs/performance.md); this reads it on the error path, once per sandbox, with
  * Node's own `SourceMap`.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import type { SourceMap, SourceMapPayload } from 'node:module';
+import type { SourceMap, SourceMapping, SourceMapPayload } from 'node:module';
 
 // `node:url` on the error path only: no other module of a bundle imports it, and its module
 // facade would be built at every cold start.
@@ -16,6 +16,9 @@ const url = () => process.getBuiltinModule('node:url');
 interface LoadedMap {
   readonly map: SourceMap;
   readonly base: URL;
+  /** The script's path, and its lines once a frame's name has needed them. */
+  readonly script: string;
+  lines?: readonly string[];
 }
 
 /** Each script's map, read once; null for a script without one (or one that cannot be read). */
@@ -26,13 +29,14 @@ function mapOf(script: string): LoadedMap | null {
   if (loaded !== undefined) return loaded;
   loaded = null;
   const { fileURLToPath, pathToFileURL } = url();
-  const file = `${script.startsWith('file:') ? fileURLToPath(script) : script}.map`;
+  const path = script.startsWith('file:') ? fileURLToPath(script) : script;
+  const file = `${path}.map`;
   try {
     if (existsSync(file)) {
       const payload = JSON.parse(readFileSync(file, 'utf8')) as SourceMapPayload;
       // `node:module` is loaded here, on the error path, not at every cold start.
       const { SourceMap } = process.getBuiltinModule('node:module');
-      loaded = { map: new SourceMap(payload), base: pathToFileURL(file) };
+      loaded = { map: new SourceMap(payload), base: pathToFileURL(file), script: path };
     }
   } catch {
     // An unreadable map leaves the frames as they are: a stack is never lost to its mapping.
@@ -41,8 +45,85 @@ function mapOf(script: string): LoadedMap | null {
   return loaded;
 }
 
-/** One frame's bundle position replaced by the TypeScript one, or undefined: not mapped. */
-function mappedFrame(site: NodeJS.CallSite): string | undefined {
+/** Line `index` (from 0) of the script, read once; undefined when it cannot be read. */
+function scriptLine(loaded: LoadedMap, index: number): string | undefined {
+  try {
+    loaded.lines ??= readFileSync(loaded.script, 'utf8').split('\n');
+  } catch {
+    loaded.lines = [];
+  }
+  return loaded.lines[index];
+}
+
+/**
+ * The original name mapped at a position of the script (from 0), or undefined; only a mapping
+ * that starts exactly there when `exact`. Node's entries carry `name`; its types do not.
+ */
+function nameAt(map: SourceMap, line: number, column: number, exact = false): string | undefined {
+  const entry = map.findEntry(line, column) as Partial<SourceMapping> & { name?: string };
+  if (exact && entry.generatedColumn !== column) return undefined;
+  return entry.name || undefined;
+}
+
+/** A declared function's head, `function Qe` to `async function* Qe`, its name last. */
+const DECLARED = /^(?:async\s+)?function\s*(?:\*\s*)?([\w$]+)/;
+/** A construction's head, `new Qe`, its name last. */
+const CONSTRUCTED = /^new\s+([\w$]+)/;
+
+/**
+ * The original name mapped exactly at `minified` where `head` finds it last in the text at a
+ * position of the script (from 1, as V8 counts), or undefined.
+ */
+function nameAfter(
+  loaded: LoadedMap,
+  line: number,
+  column: number,
+  head: RegExp,
+  minified: string,
+): string | undefined {
+  const found = head.exec(scriptLine(loaded, line - 1)?.slice(column - 1) ?? '');
+  if (found?.[1] !== minified) return undefined;
+  return nameAt(loaded.map, line - 1, column - 1 + found[0].length - minified.length, true);
+}
+
+/**
+ * The name minifying took from a frame's function (`minified`), as the map keeps it: the name
+ * mapped at the function's own name where it is declared (`async function Qe`) or, for a
+ * constructor, where the next frame constructs it (`new Qe`); else the name mapped exactly where
+ * the next frame, in the same script, calls it (Node's fallback for `--enable-source-maps`). Not
+ * Node's first rule, the name mapped at the function's start: an arrow function starts with its
+ * parameter, whose name it would take. Undefined when none names one.
+ */
+function originalName(
+  loaded: LoadedMap,
+  minified: string,
+  constructed: boolean,
+  site: NodeJS.CallSite,
+  caller: NodeJS.CallSite | undefined,
+): string | undefined {
+  const line = site.getEnclosingLineNumber();
+  const column = site.getEnclosingColumnNumber();
+  const declared = line && column && nameAfter(loaded, line, column, DECLARED, minified);
+  if (declared) return declared;
+  const callerLine = caller?.getLineNumber();
+  const callerColumn = caller?.getColumnNumber();
+  if (caller?.getFileName() !== site.getFileName() || !callerLine || !callerColumn) {
+    return undefined;
+  }
+  if (constructed) return nameAfter(loaded, callerLine, callerColumn, CONSTRUCTED, minified);
+  return nameAt(loaded.map, callerLine - 1, callerColumn - 1, true);
+}
+
+/**
+ * One frame's bundle position replaced by the TypeScript one, and a plain function's or
+ * constructor's minified name by its own (`at async createPlant (…)`, not `at async Qe (…)`), or
+ * undefined: not mapped. A method keeps V8's text: its own name is a property, never minified
+ * (its class's, before the dot, is the minified one).
+ */
+function mappedFrame(
+  site: NodeJS.CallSite,
+  caller: NodeJS.CallSite | undefined,
+): string | undefined {
   const script = site.getFileName();
   const line = site.getLineNumber();
   const column = site.getColumnNumber();
@@ -57,7 +138,14 @@ function mappedFrame(site: NodeJS.CallSite): string | undefined {
   if (index < 0) return undefined;
   const source = url().fileURLToPath(new URL(origin.fileName, loaded.base));
   const place = `${source}:${origin.lineNumber}:${origin.columnNumber}`;
-  return `${text.slice(0, index)}${place}${text.slice(index + at.length)}`;
+  let head = text.slice(0, index);
+  const minified = site.getFunctionName();
+  const plain = minified && /^(async |new )?([\w$]+) \($/.exec(head);
+  if (plain && plain[2] === minified) {
+    const name = originalName(loaded, minified, plain[1] === 'new ', site, caller);
+    if (name) head = `${plain[1] ?? ''}${name} (`;
+  }
+  return `${head}${place}${text.slice(index + at.length)}`;
 }
 
 /**
@@ -72,7 +160,7 @@ export function mapStackTraces(): void {
   Error.prepareStackTrace = (error: Error, sites: NodeJS.CallSite[]): unknown => {
     let mapped: (string | undefined)[];
     try {
-      mapped = sites.map(mappedFrame);
+      mapped = sites.map((site, i) => mappedFrame(site, sites[i + 1]));
     } catch {
       mapped = []; // a stack is never lost to its mapping
     }

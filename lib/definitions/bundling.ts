@@ -96,10 +96,12 @@ export const ESBUILD_OPTIONS = {
   format: 'esm',
   target: `node${NODE_MAJOR}`,
   minify: true,
-  // Readable errors: minifying keeps class and function names (an error's `name` is
-  // `StoreUnavailable`, not `Mr`), and a linked `index.mjs.map` beside the bundle maps its lines
-  // back to the TypeScript. The map carries no sources' text: a stack trace needs only lines.
-  keepNames: true,
+  // Readable errors without esbuild's `keepNames`, whose helper call per function and class ran
+  // at every cold start (~2 ms of CPU over the floor for create-plant, `npm run bench -- --phases
+  // readable`): each error class names itself (`ServiceUnavailable`, not `Mr`), and a linked
+  // `index.mjs.map` beside the bundle gives a stack trace its TypeScript lines and the names
+  // minifying took (lambda/observability/stack-map.ts). The map carries no sources' text.
+  keepNames: false,
   sourcemap: 'linked',
   sourcesContent: false,
   // Prefer the packages' ES module builds: smaller, and tree-shaken.

@@ -1,9 +1,10 @@
 /**
- * Readable errors, deployed and local: a function built with the stack's options keeps its class
- * and function names and carries a linked map (without the sources' text) that names its
- * TypeScript under `lambda/`; run on Lambda's Node with the stack's `NODE_OPTIONS` (none), an
- * error's log line says `ServiceUnavailable` and its stack names `lambda/…/*.ts` lines, the
- * function mapping it itself (lambda/observability/stack-map.ts). Without the map beside it, or
+ * Readable errors, deployed and local: a function built with the stack's options (minified,
+ * without esbuild's `keepNames`) keeps its error classes' names and carries a linked map (without
+ * the sources' text) that names its TypeScript under `lambda/` and the names minifying took. Run
+ * on Lambda's Node with the stack's `NODE_OPTIONS` (none), an error's log line says
+ * `ServiceUnavailable` and its stack names `lambda/…/*.ts` lines and functions, the function
+ * mapping it itself (lambda/observability/stack-map.ts). Without the map beside it, or
  * with the map gone after the import (it is read when the error is logged, not at cold start),
  * the same bundle's stack points into `index.mjs`. The debugger's build (`npm start --
  * --inspect`) has an inline map with the sources.
@@ -52,11 +53,103 @@ it.each(FUNCTION_NAMES)(
   },
 );
 
-it.each(FUNCTION_NAMES)('%s: class names survive minifying', (name) => {
-  const code = readFileSync(built.find((candidate) => candidate.name === name)!.file, 'utf8');
-  // keepNames pins each class's name with esbuild's helper, whatever its minified identifier
-  // (Powertools' Logger is in every bundle; our own error classes are in the test below).
-  expect(code).toMatch(/static\{\w+\(this,"Logger"\)\}/);
+it('every error class of the functions keeps its name through the minified build', async () => {
+  // Built with the functions' options (no `keepNames`): a class that took its name from its
+  // minified identifier would say `Mr` here.
+  const classes = {
+    './lambda/http/answers': [
+      'HttpError',
+      'BadRequest',
+      'Forbidden',
+      'NotFound',
+      'Conflict',
+      'PreconditionFailed',
+      'PayloadTooLarge',
+      'UnsupportedMediaType',
+      'ServiceUnavailable',
+    ],
+    './lambda/http/json': ['JsonSyntaxError'],
+    './lambda/deliver/failure': ['OurFailure'],
+  };
+  const contents = [
+    ...Object.entries(classes).map(
+      ([module, names]) => `import { ${names.join(', ')} } from '${module}';`,
+    ),
+    `export const names = [${Object.values(classes)
+      .flat()
+      .map((name) => `new ${name}('a', 'b', {}).name`)
+      .join(', ')}];`,
+  ].join('\n');
+  const options = functionBuildOptions(FUNCTION_NAMES[0]!, join(dir, 'names'));
+  const result = await build({
+    ...options,
+    entryPoints: undefined,
+    outdir: undefined,
+    outfile: join(dir, 'names', 'index.mjs'),
+    stdin: { contents, resolveDir: PROJECT_ROOT, sourcefile: 'names.ts', loader: 'ts' },
+  });
+  expect(result.errors).toEqual([]);
+  const url = pathToFileURL(join(dir, 'names', 'index.mjs')).href;
+  const { stdout } = await run(lambdaNode().path, [
+    '--input-type=module',
+    '-e',
+    `console.log(JSON.stringify((await import(${JSON.stringify(url)})).names));`,
+  ]);
+  expect(JSON.parse(stdout)).toEqual(Object.values(classes).flat());
+});
+
+it("the map gives back the names minifying took, and never a parameter's to a function", async () => {
+  // Each frame's function is found a different way: declared, an arrow (which starts with its
+  // parameter, whose name Node's own first rule would give it), constructed, and called.
+  const contents = [
+    "import { mapStackTraces } from './lambda/observability/stack-map';",
+    'mapStackTraces();',
+    'function throwFromDeclared(depth: number): never {',
+    '  throw new Error(`at ${depth}`);',
+    '}',
+    'const arrowWithParameter = (renamedParameter: number) => throwFromDeclared(renamedParameter + 1);',
+    'class Thrower {',
+    '  constructor(count: number) {',
+    '    arrowWithParameter(count);',
+    '  }',
+    '}',
+    'async function awaiting(count: number): Promise<Thrower> {',
+    '  await null;',
+    '  return new Thrower(count);',
+    '}',
+    'export async function stack(): Promise<string> {',
+    '  try {',
+    '    await awaiting(1);',
+    '  } catch (error) {',
+    "    return (error as Error).stack ?? '';",
+    '  }',
+    "  return '';",
+    '}',
+  ].join('\n');
+  const file = join(dir, 'frames', 'index.mjs');
+  await build({
+    ...functionBuildOptions(FUNCTION_NAMES[0]!, join(dir, 'frames')),
+    entryPoints: undefined,
+    outdir: undefined,
+    outfile: file,
+    stdin: { contents, resolveDir: PROJECT_ROOT, sourcefile: 'frames.ts', loader: 'ts' },
+  });
+  const { stdout } = await run(lambdaNode().path, [
+    '--input-type=module',
+    '-e',
+    `console.log(await (await import(${JSON.stringify(pathToFileURL(file).href)})).stack());`,
+  ]);
+  const frames = stdout
+    .split('\n')
+    .slice(1, 5)
+    .map((frame) => frame.replace(/ \(.*$/, ''));
+  expect(frames).toEqual([
+    '    at throwFromDeclared',
+    '    at arrowWithParameter',
+    '    at new Thrower',
+    '    at awaiting',
+  ]);
+  expect(stdout).toMatch(/\n {4}at throwFromDeclared \(.*frames\.ts:4:\d+\)/);
 });
 
 describe('an error logged by create-plant on Lambda Node, the store unreachable', () => {
@@ -109,6 +202,11 @@ describe('an error logged by create-plant on Lambda Node, the store unreachable'
     expect(error.stack).toMatch(/^ServiceUnavailable: /);
     expect(error.stack).toMatch(/\n {4}at .*lambda\/plants\/table\.ts:\d+:\d+/);
     expect(error.stack).not.toMatch(/index\.mjs:\d+/);
+    // The names minifying took, from the map: a function's, and an async one's two frames up.
+    expect(error.stack).toMatch(/\n {4}at storeError \(.*lambda\/plants\/table\.ts:/);
+    expect(error.stack).toMatch(
+      /\n {4}at async createPlant \(.*lambda\/create-plant\/create-plant\.ts:/,
+    );
   }, 300_000);
 
   it.each(['absent', 'removed after import'] as const)(
