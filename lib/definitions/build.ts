@@ -39,6 +39,7 @@ export function functionBuildOptions(
     mainFields: [...ESBUILD_OPTIONS.mainFields],
     external: [...ESBUILD_OPTIONS.external],
     alias: { ...ESBUILD_OPTIONS.alias },
+    logOverride: { ...ESBUILD_OPTIONS.logOverride },
     banner: { ...ESBUILD_OPTIONS.banner },
     outExtension: { ...ESBUILD_OPTIONS.outExtension },
     entryPoints: { index: join(PROJECT_ROOT, FUNCTIONS[name].entry) },

@@ -111,4 +111,7 @@ export const ESBUILD_OPTIONS = {
   banner: { js: ESM_REQUIRE_BANNER },
   outExtension: { '.js': '.mjs' },
   legalComments: 'none',
+  // A module that reads a name a stub does not export (`import * as fs`, then `fs.writeFileSync`)
+  // fails the build, as a named import of it does, rather than getting `undefined` at run time.
+  logOverride: { 'import-is-undefined': 'error' },
 } as const;

@@ -4,7 +4,8 @@
  * export, `promises` too, which loads `node:fs/promises` with `readline` and the REPL's history
  * (~1 ms of each cold start) for an API no function calls. Only the names imported by the modules
  * the bundles reach are exported (the SDK's and our stack map's; esbuild checks the imports of a
- * module even when it leaves the module out): a new named import fails the build.
+ * module even when it leaves the module out): a new named import fails the build, and so does a
+ * namespace's read of a name not here (`logOverride` in `lib/definitions/bundling.ts`).
  */
 const fs = globalThis.process.getBuiltinModule('node:fs');
 

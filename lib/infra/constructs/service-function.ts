@@ -111,6 +111,12 @@ export function nodejsBundling(startWrapper = true): BundlingOptions {
     esbuildArgs: {
       '--legal-comments': ESBUILD_OPTIONS.legalComments,
       '--alias': Object.entries(ESBUILD_OPTIONS.alias).map(([from, to]) => `${from}=${to}`),
+      ...Object.fromEntries(
+        Object.entries(ESBUILD_OPTIONS.logOverride).map(([id, level]) => [
+          `--log-override:${id}`,
+          level,
+        ]),
+      ),
     },
     // As lib/definitions/build.ts: only warnings and errors (the bundle is the same either way).
     logLevel: LogLevel.WARNING,

@@ -9,7 +9,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildFunctions, bundleOutput, type BuiltFunction } from '../../../lib/definitions/build';
+import {
+  buildFunctions,
+  bundleOutput,
+  functionBuildOptions,
+  type BuiltFunction,
+} from '../../../lib/definitions/build';
 import { BANNED_MODULES, ESBUILD_OPTIONS, PROJECT_ROOT } from '../../../lib/definitions/bundling';
 import { FUNCTIONS, FUNCTION_NAMES, tableEnvironment } from '../../../lib/definitions/functions';
 import { lambdaNode } from '../../../lib/definitions/lambda-node';
@@ -129,6 +134,27 @@ it('the guard sees a banned module: without the aliases, event streams enter the
     logLevel: 'error',
   });
   expect(bannedInputs(result.metafile).some((path) => path.includes('event-streams'))).toBe(true);
+});
+
+it('reading a name a stub does not export fails the build, through a namespace too', async () => {
+  // The stub of node:fs exports the names the bundles use; `writeFileSync` is not one of them.
+  const stubbed = (contents: string) =>
+    build({
+      ...functionBuildOptions(FUNCTION_NAMES[0]!, join(dir, 'stubbed')),
+      entryPoints: undefined,
+      outdir: undefined,
+      outfile: join(dir, 'stubbed', 'index.mjs'),
+      stdin: { contents, resolveDir: PROJECT_ROOT, sourcefile: 'stubbed.ts', loader: 'ts' },
+      write: false,
+      logLevel: 'silent',
+    });
+  await expect(stubbed("export { readFileSync } from 'node:fs';")).resolves.toBeDefined();
+  await expect(
+    stubbed("import * as fs from 'node:fs';\nexport const write = () => fs.writeFileSync;"),
+  ).rejects.toThrow(/"writeFileSync" will always be undefined/);
+  await expect(
+    stubbed("import { writeFileSync } from 'node:fs';\nexport const write = () => writeFileSync;"),
+  ).rejects.toThrow(/No matching export .* for import "writeFileSync"/);
 });
 
 /** A schema's description as a minified bundle spells it: its first words, without quotes. */
