@@ -3,6 +3,7 @@
  * time, keeping its module scope between invocations until it is stopped or dies.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -76,12 +77,28 @@ const END_MARK_WAIT_MS = 1_000;
  */
 export const SANDBOX_NICENESS = 5;
 
-/** Lowers the sandbox's priority below this process's; a process already gone is left as it is. */
-function yieldToServices(pid: number): void {
-  try {
-    setPriority(pid, Math.min(19, getPriority() + SANDBOX_NICENESS));
-  } catch {
-    // Gone already: its exit is handled.
+/**
+ * Lowers the sandbox's priority below this process's; a process already gone is left as it is.
+ * Linux keeps a niceness per thread, and a thread starts with its creator's: set as the process
+ * starts, before Node makes its threads, every thread has it. Called again once the bundle is
+ * imported, it sets each thread Linux lists (/proc/<pid>/task), should one have come first.
+ */
+function yieldToServices(pid: number, everyThread = false): void {
+  const niceness = Math.min(19, getPriority() + SANDBOX_NICENESS);
+  let threads = [pid];
+  if (everyThread && process.platform === 'linux') {
+    try {
+      threads = readdirSync(`/proc/${pid}/task`).map(Number);
+    } catch {
+      // Gone already, or no /proc: the process's own niceness stands.
+    }
+  }
+  for (const thread of threads) {
+    try {
+      if (getPriority(thread) !== niceness) setPriority(thread, niceness);
+    } catch {
+      // Gone already: its exit is handled.
+    }
   }
 }
 
@@ -175,6 +192,7 @@ export class Sandbox {
       this.child.on('message', (message: WorkerMessage) => {
         if (message.type === 'ready') {
           this.initMs = performance.now() - spawned;
+          if (this.child.pid !== undefined) yieldToServices(this.child.pid, true);
           this.state = 'ready';
           resolve();
         } else if (message.type === 'init-error') {

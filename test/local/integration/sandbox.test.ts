@@ -7,7 +7,7 @@
  * lower priority. Under the inspector: sandbox-inspector.test.ts; through the gateway:
  * sandbox-http.test.ts.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { lambdaHeapFlags, START_WRAPPER } from '../../../lib/definitions/lambda-node';
@@ -30,7 +30,16 @@ posix('runs each sandbox nicer than the runtime: the services it calls go first'
   const { invoke } = pool();
   const { pid } = await invoke();
   expect(SANDBOX_NICENESS).toBeGreaterThan(0);
-  expect(getPriority(pid)).toBe(Math.min(19, getPriority() + SANDBOX_NICENESS));
+  const niceness = Math.min(19, getPriority() + SANDBOX_NICENESS);
+  expect(getPriority(pid)).toBe(niceness);
+  if (process.platform !== 'linux') return;
+  // Every thread of it (Linux keeps a niceness per thread): the 19th field of each one's stat.
+  const threads = readdirSync(`/proc/${pid}/task`);
+  expect(threads.length).toBeGreaterThan(1);
+  for (const thread of threads) {
+    const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8');
+    expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])).toBe(niceness);
+  }
 });
 
 it('starts a cold sandbox for each invocation that finds all busy, and reuses them after', async () => {
