@@ -7,7 +7,13 @@ import type { BlockProducer } from './generate';
 import { fieldLimits } from './docs/field-limits';
 import { plantSize } from './docs/plant-size';
 import { retrySchedule } from './docs/retry-schedule';
-import { benchPhases, coldFigures, offlineFigures, requestFigures } from './docs/performance';
+import {
+  benchPhases,
+  coldFigures,
+  offlineFigures,
+  offlineRun,
+  requestFigures,
+} from './docs/performance';
 import { CAPACITY_BLOCKS } from './capacity/tables';
 
 export const BLOCKS: Readonly<Record<string, BlockProducer>> = {
@@ -23,6 +29,8 @@ export const BLOCKS: Readonly<Record<string, BlockProducer>> = {
   'bench-request-figures': requestFigures,
   /** Each function's cold import over the SDK's floor, as the bench recorded it. */
   'bench-cold-figures': coldFigures,
+  /** How to install serverless-offline and record the offline figures. */
+  'bench-offline-run': offlineRun,
   /** npm start against serverless-offline, side by side, as the bench recorded it. */
   'bench-offline-figures': offlineFigures,
   /** The capacity model's tables (capacity-measured, -shape, -cost, -raising). */

@@ -4,6 +4,7 @@
  * recorded (`measurements/bench.json`).
  */
 import { FUNCTIONS } from '../../definitions/functions';
+import { installCommand, SLS_DIR_VARIABLE } from '../../lab/bench/offline';
 import { PHASES } from '../../lab/bench/phases';
 import { readMeasurements, type MeasuredOn } from '../../lab/measurements';
 import { n, table } from '../capacity/format';
@@ -62,6 +63,20 @@ export function coldFigures(): string {
         `${Math.round((100 * f.cpuMs) / floor)} %`,
       ]),
     ),
+  ].join('\n');
+}
+
+/**
+ * How to record the offline figures: serverless-offline's scratch install, as the phase's own
+ * message gives it, and the run without an authorizer cache on either side.
+ */
+export function offlineRun(): string {
+  return [
+    '```sh',
+    installCommand('/tmp/sls'),
+    `env -u NODE_EXTRA_CA_CERTS PLANT_STORE_AUTH_CACHE_TTL=0 ${SLS_DIR_VARIABLE}=/tmp/sls npm run bench -- --phases offline --write-measurements`,
+    'npm run generate',
+    '```',
   ].join('\n');
 }
 

@@ -45,8 +45,16 @@ function readVersion(slsDir: string, name: string): string {
 /** Where the scratch install of serverless and serverless-offline is. */
 export const SLS_DIR_VARIABLE = 'PLANT_STORE_SLS_DIR';
 
-/** How to make that install (pinned: v3 runs offline without a login; v4 needs one). */
-const HOW_TO_INSTALL = `mkdir -p /tmp/sls && cd /tmp/sls && npm init -y && npm install serverless@3.40.0 serverless-offline@13.9.0, then ${SLS_DIR_VARIABLE}=/tmp/sls npm run bench -- --phases offline`;
+/** What that install holds, pinned: Serverless v3 runs offline without a login; v4 needs one. */
+export const SERVERLESS_PACKAGES = ['serverless@3.40.0', 'serverless-offline@13.9.0'] as const;
+
+/** The command that makes that install in `dir`. */
+export function installCommand(dir: string): string {
+  return `mkdir -p ${dir} && (cd ${dir} && npm init -y && npm install ${SERVERLESS_PACKAGES.join(' ')})`;
+}
+
+/** How to make that install and run the phase, as the phase says it when there is none. */
+const HOW_TO_INSTALL = `${installCommand('/tmp/sls')}, then ${SLS_DIR_VARIABLE}=/tmp/sls npm run bench -- --phases offline`;
 
 /**
  * The serverless.yml (as JSON, which is YAML) for the API's routes on the built bundles; its
