@@ -2,6 +2,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { requireEnv } from './config';
+import { SDK_LOGGER } from './sdk-logger';
 import type { TableDefinition } from './table-definition';
 
 /**
@@ -11,6 +12,7 @@ import type { TableDefinition } from './table-definition';
  */
 export function makeDocumentClient(config: DynamoDBClientConfig = {}): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
+    logger: SDK_LOGGER,
     maxAttempts: 3,
     requestHandler: {
       connectionTimeout: 1_000,

@@ -1,9 +1,9 @@
 /**
  * Readable errors without `--enable-source-maps`: a stack trace names the `lambda/…/*.ts` lines,
  * and the functions minifying renamed, through the bundle's linked `index.mjs.map`, read only when
- * a stack is first formatted (an error logged), never at cold start. Node's option parses every map at import, ~15 ms of CPU on each
- * cold start (docs/performance.md); this reads it on the error path, once per sandbox, with
- * Node's own `SourceMap`.
+ * a stack is first formatted (an error logged), never at cold start. Node's option parses every
+ * map at import, ~15 ms of CPU on each cold start (docs/performance.md); this reads it on the
+ * error path, once per sandbox, with Node's own `SourceMap`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { SourceMap, SourceMapping, SourceMapPayload } from 'node:module';
@@ -56,12 +56,12 @@ function scriptLine(loaded: LoadedMap, index: number): string | undefined {
 }
 
 /**
- * The original name mapped at a position of the script (from 0), or undefined; only a mapping
- * that starts exactly there when `exact`. Node's entries carry `name`; its types do not.
+ * The original name of the mapping that starts exactly at a position of the script (from 0), or
+ * undefined. Node's entries carry `name`; its types do not.
  */
-function nameAt(map: SourceMap, line: number, column: number, exact = false): string | undefined {
+function nameAt(map: SourceMap, line: number, column: number): string | undefined {
   const entry = map.findEntry(line, column) as Partial<SourceMapping> & { name?: string };
-  if (exact && entry.generatedColumn !== column) return undefined;
+  if (entry.generatedLine !== line || entry.generatedColumn !== column) return undefined;
   return entry.name || undefined;
 }
 
@@ -69,6 +69,8 @@ function nameAt(map: SourceMap, line: number, column: number, exact = false): st
 const DECLARED = /^(?:async\s+)?function\s*(?:\*\s*)?([\w$]+)/;
 /** A construction's head, `new Qe`, its name last. */
 const CONSTRUCTED = /^new\s+([\w$]+)/;
+/** A call's head, `Qe(`: the name itself. */
+const CALLED = /^([\w$]+)/;
 
 /**
  * The original name mapped exactly at `minified` where `head` finds it last in the text at a
@@ -83,16 +85,16 @@ function nameAfter(
 ): string | undefined {
   const found = head.exec(scriptLine(loaded, line - 1)?.slice(column - 1) ?? '');
   if (found?.[1] !== minified) return undefined;
-  return nameAt(loaded.map, line - 1, column - 1 + found[0].length - minified.length, true);
+  return nameAt(loaded.map, line - 1, column - 1 + found[0].length - minified.length);
 }
 
 /**
- * The name minifying took from a frame's function (`minified`), as the map keeps it: the name
- * mapped at the function's own name where it is declared (`async function Qe`) or, for a
- * constructor, where the next frame constructs it (`new Qe`); else the name mapped exactly where
- * the next frame, in the same script, calls it (Node's fallback for `--enable-source-maps`). Not
- * Node's first rule, the name mapped at the function's start: an arrow function starts with its
- * parameter, whose name it would take. Undefined when none names one.
+ * The name minifying took from a frame's function (`minified`), as the map keeps it where the
+ * bundle spells that very name: where the function is declared (`async function Qe`), else where
+ * the next frame, in the same script, constructs it (`new Qe`) or calls it (`Qe(`). Not Node's
+ * rules for `--enable-source-maps`, which take the name mapped at the function's start (an arrow
+ * function starts with its parameter, whose name it would take) or at the call, whatever the
+ * bundle spells there (a function called as `fn` would be named `fn`). Undefined when none does.
  */
 function originalName(
   loaded: LoadedMap,
@@ -110,8 +112,8 @@ function originalName(
   if (caller?.getFileName() !== site.getFileName() || !callerLine || !callerColumn) {
     return undefined;
   }
-  if (constructed) return nameAfter(loaded, callerLine, callerColumn, CONSTRUCTED, minified);
-  return nameAt(loaded.map, callerLine - 1, callerColumn - 1, true);
+  const head = constructed ? CONSTRUCTED : CALLED;
+  return nameAfter(loaded, callerLine, callerColumn, head, minified);
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   SQSClient,
   type SQSClientConfig,
 } from '@aws-sdk/client-sqs';
+import { SDK_LOGGER } from '../aws/sdk-logger';
 import type { MethodActions } from '../aws/table-definition';
 import type { DeliveryMessage } from './message';
 import { bodyBytes, queueBody, sqsBatches } from './queue-body';
@@ -96,9 +97,8 @@ const bounded = () => ({ abortSignal: AbortSignal.timeout(SQS_CALL_MAX_MS) });
  */
 export function makeSqsClient(config: SQSClientConfig = {}): SQSClient {
   return new SQSClient({
+    logger: SDK_LOGGER,
     maxAttempts: SQS_ATTEMPTS,
-    // The middleware stack resolved once per command, not on every call (the SDK's 0-1 ms a call).
-    cacheMiddleware: true,
     requestHandler: {
       connectionTimeout: 1_000,
       requestTimeout: SQS_ATTEMPT_TIMEOUT_MS,

@@ -6,6 +6,7 @@
  * secret beside the new one for `ROTATION_OVERLAP_SECONDS`, and attempts are signed with both.
  */
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
+import { SDK_LOGGER } from '../aws/sdk-logger';
 import type { MethodActions } from '../aws/table-definition';
 
 /** Seals secrets before they are stored and opens them to sign. */
@@ -31,7 +32,10 @@ export const SUBSCRIBER_CONTEXT_CONDITION = {
 const KMS_PREFIX = 'kms:';
 
 /** The KMS key (id, ARN or alias) that seals secrets in AWS. */
-export function kmsSecretBox(keyId: string, client: KMSClient = new KMSClient({})): SecretBox {
+export function kmsSecretBox(
+  keyId: string,
+  client: KMSClient = new KMSClient({ logger: SDK_LOGGER }),
+): SecretBox {
   return {
     async seal(secret, subscriberId) {
       const { CiphertextBlob } = await client.send(

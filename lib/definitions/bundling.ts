@@ -97,10 +97,11 @@ export const ESBUILD_OPTIONS = {
   target: `node${NODE_MAJOR}`,
   minify: true,
   // Readable errors without esbuild's `keepNames`, whose helper call per function and class ran
-  // at every cold start (~2 ms of CPU over the floor for create-plant, `npm run bench -- --phases
-  // readable`): each error class names itself (`ServiceUnavailable`, not `Mr`), and a linked
-  // `index.mjs.map` beside the bundle gives a stack trace its TypeScript lines and the names
-  // minifying took (lambda/observability/stack-map.ts). The map carries no sources' text.
+  // at every cold start (3-4 ms of CPU per import, the SDK's floor's included: `npm run bench --
+  // --phases readable`): each error class names itself (`ServiceUnavailable`, not `Mr`), and a
+  // linked `index.mjs.map` beside the bundle gives a stack trace its TypeScript lines and the
+  // names minifying took (lambda/observability/stack-map.ts). The map carries no sources' text.
+  // The SDK knows its default logger by its class's name: the clients get ours (sdk-logger.ts).
   keepNames: false,
   sourcemap: 'linked',
   sourcesContent: false,
@@ -113,5 +114,6 @@ export const ESBUILD_OPTIONS = {
   legalComments: 'none',
   // A module that reads a name a stub does not export (`import * as fs`, then `fs.writeFileSync`)
   // fails the build, as a named import of it does, rather than getting `undefined` at run time.
+  // A dependency's such read fails it too (esbuild only notes it there): a bundle has none.
   logOverride: { 'import-is-undefined': 'error' },
 } as const;

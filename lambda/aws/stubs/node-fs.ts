@@ -5,7 +5,8 @@
  * (~1 ms of each cold start) for an API no function calls. Only the names imported by the modules
  * the bundles reach are exported (the SDK's and our stack map's; esbuild checks the imports of a
  * module even when it leaves the module out): a new named import fails the build, and so does a
- * namespace's read of a name not here (`logOverride` in `lib/definitions/bundling.ts`).
+ * namespace's read of a name not here, `fs.name` (`logOverride` in `lib/definitions/bundling.ts`;
+ * esbuild does not follow `const { name } = fs` or `fs[name]`).
  */
 const fs = globalThis.process.getBuiltinModule('node:fs');
 

@@ -4,7 +4,7 @@
  * recorded (`measurements/bench.json`).
  */
 import { FUNCTIONS } from '../../definitions/functions';
-import { installCommand, SLS_DIR_VARIABLE } from '../../lab/bench/offline';
+import { installCommand, runCommand } from '../../lab/bench/offline';
 import { PHASES } from '../../lab/bench/phases';
 import { readMeasurements, type MeasuredOn } from '../../lab/measurements';
 import { n, table } from '../capacity/format';
@@ -74,7 +74,7 @@ export function offlineRun(): string {
   return [
     '```sh',
     installCommand('/tmp/sls'),
-    `env -u NODE_EXTRA_CA_CERTS PLANT_STORE_AUTH_CACHE_TTL=0 ${SLS_DIR_VARIABLE}=/tmp/sls npm run bench -- --phases offline --write-measurements`,
+    `${runCommand('/tmp/sls')} --write-measurements`,
     'npm run generate',
     '```',
   ].join('\n');

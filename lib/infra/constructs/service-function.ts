@@ -111,11 +111,8 @@ export function nodejsBundling(startWrapper = true): BundlingOptions {
     esbuildArgs: {
       '--legal-comments': ESBUILD_OPTIONS.legalComments,
       '--alias': Object.entries(ESBUILD_OPTIONS.alias).map(([from, to]) => `${from}=${to}`),
-      ...Object.fromEntries(
-        Object.entries(ESBUILD_OPTIONS.logOverride).map(([id, level]) => [
-          `--log-override:${id}`,
-          level,
-        ]),
+      '--log-override': Object.entries(ESBUILD_OPTIONS.logOverride).map(
+        ([id, level]) => `${id}=${level}`,
       ),
     },
     // As lib/definitions/build.ts: only warnings and errors (the bundle is the same either way).

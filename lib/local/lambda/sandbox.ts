@@ -192,7 +192,7 @@ export class Sandbox {
       this.child.on('message', (message: WorkerMessage) => {
         if (message.type === 'ready') {
           this.initMs = performance.now() - spawned;
-          if (this.child.pid !== undefined) yieldToServices(this.child.pid, true);
+          if (!this.exited && this.child.pid !== undefined) yieldToServices(this.child.pid, true);
           this.state = 'ready';
           resolve();
         } else if (message.type === 'init-error') {

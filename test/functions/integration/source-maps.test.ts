@@ -11,7 +11,7 @@
  */
 import { build } from 'esbuild';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -54,31 +54,22 @@ it.each(FUNCTION_NAMES)(
 );
 
 it('every error class of the functions keeps its name through the minified build', async () => {
-  // Built with the functions' options (no `keepNames`): a class that took its name from its
-  // minified identifier would say `Mr` here.
-  const classes = {
-    './lambda/http/answers': [
-      'HttpError',
-      'BadRequest',
-      'Forbidden',
-      'NotFound',
-      'Conflict',
-      'PreconditionFailed',
-      'PayloadTooLarge',
-      'UnsupportedMediaType',
-      'ServiceUnavailable',
-    ],
-    './lambda/http/json': ['JsonSyntaxError'],
-    './lambda/deliver/failure': ['OurFailure'],
-  };
+  // Every module under lambda/ that exports a class extending another, built with the functions'
+  // options (no `keepNames`): an error class that took its name from its minified identifier
+  // would say `Mr` here.
+  const modules = readdirSync(join(PROJECT_ROOT, 'lambda'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+    .filter((file) =>
+      /^export class \w+ extends \w+/m.test(
+        readFileSync(join(PROJECT_ROOT, 'lambda', file), 'utf8'),
+      ),
+    )
+    .map((file) => `./lambda/${file.replace(/\\/g, '/').replace(/\.ts$/, '')}`);
   const contents = [
-    ...Object.entries(classes).map(
-      ([module, names]) => `import { ${names.join(', ')} } from '${module}';`,
-    ),
-    `export const names = [${Object.values(classes)
-      .flat()
-      .map((name) => `new ${name}('a', 'b', {}).name`)
-      .join(', ')}];`,
+    ...modules.map((module, i) => `import * as m${i} from '${module}';`),
+    `export const names = Object.entries({ ${modules.map((_, i) => `...m${i}`).join(', ')} })`,
+    '  .filter(([, value]) => typeof value === "function" && value.prototype instanceof Error)',
+    "  .map(([name, Class]) => [name, new Class('a', 'b', {}).name]);",
   ].join('\n');
   const options = functionBuildOptions(FUNCTION_NAMES[0]!, join(dir, 'names'));
   const result = await build({
@@ -86,7 +77,7 @@ it('every error class of the functions keeps its name through the minified build
     entryPoints: undefined,
     outdir: undefined,
     outfile: join(dir, 'names', 'index.mjs'),
-    stdin: { contents, resolveDir: PROJECT_ROOT, sourcefile: 'names.ts', loader: 'ts' },
+    stdin: { contents, resolveDir: PROJECT_ROOT, sourcefile: 'names.js', loader: 'js' },
   });
   expect(result.errors).toEqual([]);
   const url = pathToFileURL(join(dir, 'names', 'index.mjs')).href;
@@ -95,12 +86,18 @@ it('every error class of the functions keeps its name through the minified build
     '-e',
     `console.log(JSON.stringify((await import(${JSON.stringify(url)})).names));`,
   ]);
-  expect(JSON.parse(stdout)).toEqual(Object.values(classes).flat());
+  const names = JSON.parse(stdout) as [string, string][];
+  expect(names.map(([exported]) => exported)).toEqual(
+    expect.arrayContaining(['HttpError', 'ServiceUnavailable', 'JsonSyntaxError', 'OurFailure']),
+  );
+  for (const [exported, name] of names) expect(name).toBe(exported);
 });
 
-it("the map gives back the names minifying took, and never a parameter's to a function", async () => {
-  // Each frame's function is found a different way: declared, an arrow (which starts with its
-  // parameter, whose name Node's own first rule would give it), constructed, and called.
+it('the map gives back the names minifying took, and never a name the function does not have', async () => {
+  // Each frame's function is found a different way: declared; an arrow called by its own name
+  // (it starts with its parameter, whose name Node's first rule would give it); an arrow called
+  // through a parameter (which Node's fallback would give the parameter's name: it keeps its
+  // minified one); constructed.
   const contents = [
     "import { mapStackTraces } from './lambda/observability/stack-map';",
     'mapStackTraces();',
@@ -108,9 +105,11 @@ it("the map gives back the names minifying took, and never a parameter's to a fu
     '  throw new Error(`at ${depth}`);',
     '}',
     'const arrowWithParameter = (renamedParameter: number) => throwFromDeclared(renamedParameter + 1);',
+    'const calledBack = (count: number) => arrowWithParameter(count);',
+    'const callingBack = (callback: (count: number) => void, count: number) => callback(count);',
     'class Thrower {',
     '  constructor(count: number) {',
-    '    arrowWithParameter(count);',
+    '    callingBack(calledBack, count);',
     '  }',
     '}',
     'async function awaiting(count: number): Promise<Thrower> {',
@@ -141,11 +140,13 @@ it("the map gives back the names minifying took, and never a parameter's to a fu
   ]);
   const frames = stdout
     .split('\n')
-    .slice(1, 5)
+    .slice(1, 7)
     .map((frame) => frame.replace(/ \(.*$/, ''));
   expect(frames).toEqual([
     '    at throwFromDeclared',
     '    at arrowWithParameter',
+    expect.stringMatching(/^ {4}at [\w$]{1,3}$/),
+    '    at callingBack',
     '    at new Thrower',
     '    at awaiting',
   ]);
@@ -157,7 +158,10 @@ describe('an error logged by create-plant on Lambda Node, the store unreachable'
    * Invokes a copy of create-plant's bundle once in a fresh process, its map beside it or not,
    * or removed between the import and the call; returns its ERROR log line.
    */
-  async function failedCreate(map: 'beside' | 'absent' | 'removed after import') {
+  async function failedCreate(
+    map: 'beside' | 'absent' | 'removed after import',
+    extraEnv: Record<string, string> = {},
+  ) {
     const fn = built.find((candidate) => candidate.name === 'create-plant')!;
     const copy = join(mkdtempSync(join(dir, 'copy-')), 'index.mjs');
     copyFileSync(fn.file, copy);
@@ -184,6 +188,7 @@ describe('an error logged by create-plant on Lambda Node, the store unreachable'
           AWS_ACCESS_KEY_ID: 'local',
           AWS_SECRET_ACCESS_KEY: 'local',
           AWS_MAX_ATTEMPTS: '1',
+          ...extraEnv,
         },
       },
     );
@@ -193,11 +198,11 @@ describe('an error logged by create-plant on Lambda Node, the store unreachable'
       .map((text) => JSON.parse(text) as { level?: string; error?: Record<string, string> })
       .find((entry) => entry.level === 'ERROR');
     expect(line?.error).toBeDefined();
-    return line!.error!;
+    return { error: line!.error!, stderr };
   }
 
   it("with the stack's NODE_OPTIONS and its map: the class's name, a stack of lambda/ .ts lines", async () => {
-    const error = await failedCreate('beside');
+    const { error } = await failedCreate('beside');
     expect(error.name).toBe('ServiceUnavailable');
     expect(error.stack).toMatch(/^ServiceUnavailable: /);
     expect(error.stack).toMatch(/\n {4}at .*lambda\/plants\/table\.ts:\d+:\d+/);
@@ -209,10 +214,17 @@ describe('an error logged by create-plant on Lambda Node, the store unreachable'
     );
   }, 300_000);
 
+  it("the SDK's own warnings reach stderr, though its default logger's class name is minified", async () => {
+    // The SDK warns about an app id over 50 characters with console.warn only for a logger it
+    // knows by its class's name (NoOpLogger); lambda/aws/sdk-logger.ts says it the same way.
+    const { stderr } = await failedCreate('beside', { AWS_SDK_UA_APP_ID: 'a'.repeat(51) });
+    expect(stderr).toContain('userAgentAppId exceeds the maximum length of 50 characters');
+  }, 30_000);
+
   it.each(['absent', 'removed after import'] as const)(
     'the map %s: the same name, but the stack points into the bundle',
     async (map) => {
-      const error = await failedCreate(map);
+      const { error } = await failedCreate(map);
       expect(error.name).toBe('ServiceUnavailable');
       expect(error.stack).toMatch(/index\.mjs:\d+:\d+/);
       expect(error.stack).not.toMatch(/plants\/table\.ts/);

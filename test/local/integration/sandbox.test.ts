@@ -34,6 +34,8 @@ posix('runs each sandbox nicer than the runtime: the services it calls go first'
   expect(getPriority(pid)).toBe(niceness);
   if (process.platform !== 'linux') return;
   // Every thread of it (Linux keeps a niceness per thread): the 19th field of each one's stat.
+  // Threads Node made after the spawn's renice inherit it; the pass once the bundle is imported
+  // catches any made before (renicing the main thread alone, late, fails here).
   const threads = readdirSync(`/proc/${pid}/task`);
   expect(threads.length).toBeGreaterThan(1);
   for (const thread of threads) {
