@@ -97,8 +97,8 @@ export const ESBUILD_OPTIONS = {
   target: `node${NODE_MAJOR}`,
   minify: true,
   // Readable errors without esbuild's `keepNames`, whose helper call per function and class ran
-  // at every cold start (3-4 ms of CPU per import, the SDK's floor's included: `npm run bench --
-  // --phases readable`): each error class names itself (`ServiceUnavailable`, not `Mr`), and a
+  // at every cold start (1-5 ms of CPU and 15-22 KiB a bundle: `npm run bench -- --phases
+  // readable`): each error class names itself (`ServiceUnavailable`, not `Mr`), and a
   // linked `index.mjs.map` beside the bundle gives a stack trace its TypeScript lines and the
   // names minifying took (lambda/observability/stack-map.ts). The map carries no sources' text.
   // The SDK knows its default logger by its class's name: the clients get ours (sdk-logger.ts).

@@ -4,6 +4,7 @@
  * recorded (`measurements/bench.json`).
  */
 import { FUNCTIONS } from '../../definitions/functions';
+import { signedMs } from '../../lab/bench/measure';
 import { installCommand, runCommand } from '../../lab/bench/offline';
 import { PHASES } from '../../lab/bench/phases';
 import { readMeasurements, type MeasuredOn } from '../../lab/measurements';
@@ -41,9 +42,6 @@ export function requestFigures(): string {
     `The fan-out (\`${fanOut.command} --write-measurements\`, ${measuredOn(fanOut)}) spends ${fanOut.cpuMsPerCall} ms of CPU per SendMessageBatch of ten deliveries on one core; at ${n(FUNCTIONS['fan-out'].memorySize)} MB Lambda gives it one vCPU.`,
   ].join('\n');
 }
-
-/** A signed difference in ms. */
-const signedMs = (value: number) => `${value >= 0 ? '+' : '-'}${Math.abs(value).toFixed(1)} ms`;
 
 /**
  * Each function's cold import over the floor, in CPU time (all threads: what another load on the

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUNDLE_ALIASES, ESBUILD_OPTIONS, PROJECT_ROOT } from '../../definitions/bundling';
 import { FUNCTIONS, type FunctionName } from '../../definitions/functions';
-import { alternatingPairs, childEnvironment, freshProcess, ms } from './measure';
+import { alternatingPairs, childEnvironment, freshProcess, ms, signedMs } from './measure';
 import type { BenchContext, BenchPhase } from './phase';
 
 /** The bundling-variants phase. */
@@ -65,7 +65,7 @@ export const bundlingVariants: BenchPhase = {
       const bytes = Object.values(result.metafile!.outputs)[0]!.bytes;
       const { wall: f, cpu } = await alternatingPairs(runs, importing(file), importing(bare));
       print(
-        `  ${label}: ${(bytes / 1024).toFixed(1)} KiB, cold import ${ms(f.subjectMs)}, +${ms(f.extraMs)} over bare, ${f.ratio.toFixed(2)}× (CPU time +${ms(cpu.extraMs)})`,
+        `  ${label}: ${(bytes / 1024).toFixed(1)} KiB, cold import ${ms(f.subjectMs)}, ${signedMs(f.extraMs)} over bare, ${f.ratio.toFixed(2)}× (CPU time ${signedMs(cpu.extraMs)})`,
       );
     }
     print();

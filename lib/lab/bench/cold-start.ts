@@ -36,6 +36,7 @@ import {
   freshProcess,
   machineNode,
   ms,
+  signedMs,
   type NodeStart,
   type PairFigures,
 } from './measure';
@@ -107,9 +108,6 @@ function largestInputs(metafile: Metafile, count = 4): string {
     .join(', ');
 }
 
-/** A difference in ms with its sign. */
-const signed = (value: number) => `${value >= 0 ? '+' : ''}${ms(value)}`;
-
 /** A pair's extra as `measurements/bench.json` keeps it. */
 const extra = ({ wall, cpu }: { wall: PairFigures; cpu: PairFigures }) => ({
   ms: Number(wall.extraMs.toFixed(2)),
@@ -117,7 +115,7 @@ const extra = ({ wall, cpu }: { wall: PairFigures; cpu: PairFigures }) => ({
 });
 
 const figures = ({ wall, cpu }: { wall: PairFigures; cpu: PairFigures }) =>
-  `${ms(wall.subjectMs)} vs bare ${ms(wall.baselineMs)}: +${ms(wall.extraMs)}, ${wall.ratio.toFixed(2)}× (CPU time +${ms(cpu.extraMs)}, ${cpu.ratio.toFixed(2)}×)`;
+  `${ms(wall.subjectMs)} vs bare ${ms(wall.baselineMs)}: ${signedMs(wall.extraMs)}, ${wall.ratio.toFixed(2)}× (CPU time ${signedMs(cpu.extraMs)}, ${cpu.ratio.toFixed(2)}×)`;
 
 /** The cold-start phase. */
 export const coldStart: BenchPhase = {
@@ -185,7 +183,7 @@ export const coldStart: BenchPhase = {
               () => freshProcess(node, IMPORT(floor.url), env),
             );
             context.print(
-              `    over the floor: ${signed(overFloor.wall.extraMs)} (CPU time ${signed(overFloor.cpu.extraMs)})`,
+              `    over the floor: ${signedMs(overFloor.wall.extraMs)} (CPU time ${signedMs(overFloor.cpu.extraMs)})`,
             );
             overFloors.push([fn.name, extra(overFloor)]);
             // As Lambda starts each (its runtime's flags, its client's built-ins first): a bare

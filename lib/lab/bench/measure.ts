@@ -142,6 +142,9 @@ export async function alternatingPairs(
 /** `12.3 ms`. */
 export const ms = (value: number): string => `${value.toFixed(1)} ms`;
 
+/** A difference in ms with its sign: `+1.2 ms`, `-0.3 ms`. */
+export const signedMs = (value: number): string => `${value >= 0 ? '+' : ''}${ms(value)}`;
+
 /**
  * The machine's own `node`: the first on PATH outside any `node_modules` (`npm run` puts the
  * project's Node 24 package, which Lambda's Node comes from, ahead of it).

@@ -14,7 +14,7 @@ import { bundleOutput, functionBuildOptions } from '../../definitions/build';
 import { FUNCTION_NODE_OPTIONS } from '../../definitions/bundling';
 import { FUNCTION_NAMES, tableEnvironment, type FunctionName } from '../../definitions/functions';
 import { localWebhookEnvironment } from '../../npm-start/in-process';
-import { childEnvironment, freshProcess, median, ms } from './measure';
+import { childEnvironment, freshProcess, median, ms, signedMs } from './measure';
 import type { BenchPhase } from './phase';
 
 /** The builds of one function, in the order each round runs them. */
@@ -98,9 +98,9 @@ export const readableErrors: BenchPhase = {
       print(
         `  ${name}: no map ${before.kib.toFixed(1)} KiB ${ms(median(wall.before))}; ` +
           `+ map, as deployed: map ${deployed.mapKib.toFixed(1)} KiB ${ms(median(wall.deployed))} ` +
-          `(+${ms(extra(wall, 'deployed', 'before'))} [+${ms(extra(cpu, 'deployed', 'before'))}]); ` +
+          `(${signedMs(extra(wall, 'deployed', 'before'))} [${signedMs(extra(cpu, 'deployed', 'before'))}]); ` +
           `+ keepNames, not taken: ${keepNames.kib.toFixed(1)} KiB (+${(keepNames.kib - deployed.kib).toFixed(1)}) ${ms(median(wall.keepNames))} ` +
-          `(+${ms(extra(wall, 'keepNames', 'deployed'))} [+${ms(extra(cpu, 'keepNames', 'deployed'))}])`,
+          `(${signedMs(extra(wall, 'keepNames', 'deployed'))} [${signedMs(extra(cpu, 'keepNames', 'deployed'))}])`,
       );
     }
     print();
