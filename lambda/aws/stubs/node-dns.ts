@@ -1,0 +1,5 @@
+/**
+ * Bundled in place of `node:dns` (see `lib/definitions/bundling.ts`): Node's own module, without
+ * the ES module facade of a built-in, which each cold start built for nothing.
+ */
+export const { promises } = globalThis.process.getBuiltinModule('node:dns');

@@ -1,0 +1,8 @@
+/**
+ * Bundled in place of `node:https` (see `lib/definitions/bundling.ts`): Node's own module, without
+ * the ES module facade of a built-in, which each cold start built for nothing.
+ */
+const https = globalThis.process.getBuiltinModule('node:https');
+
+export default https;
+export const { request } = https;
