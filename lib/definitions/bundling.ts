@@ -50,7 +50,9 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   'node:fs/promises': './lambda/aws/stubs/fs-promises.ts',
   'node:fs': './lambda/aws/stubs/node-fs.ts',
   // Every other built-in the bundles import, each without its ES module facade, which reads every
-  // export of the module: 0.2-0.6 ms of CPU each at a cold import (a test keeps the list whole).
+  // export of the module: about 2 ms of CPU at create-plant's cold import for its six (a test
+  // keeps the list whole). An alias takes subpaths too: `node:stream/promises` would need its own
+  // stub, listed before `node:stream`, as `node:fs/promises` is.
   'node:crypto': './lambda/aws/stubs/node-crypto.ts',
   'node:https': './lambda/aws/stubs/node-https.ts',
   'node:stream': './lambda/aws/stubs/node-stream.ts',

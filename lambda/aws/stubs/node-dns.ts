@@ -1,5 +1,7 @@
 /**
  * Bundled in place of `node:dns` (see `lib/definitions/bundling.ts`): Node's own module, without
- * the ES module facade of a built-in, which each cold start built for nothing.
+ * the ES module facade of a built-in, which each cold start built for nothing. Only the names
+ * the bundled modules import are exported (esbuild checks those of modules it then leaves out):
+ * a new one fails the build.
  */
 export const { promises } = globalThis.process.getBuiltinModule('node:dns');

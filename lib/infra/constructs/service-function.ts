@@ -3,7 +3,15 @@
  * log group and a role that may write only there; the stack adds the role's grants, from the
  * registry (lib/definitions/policies.ts).
  */
-import { Annotations, CfnResource, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  Annotations,
+  AssetStaging,
+  CfnResource,
+  Duration,
+  RemovalPolicy,
+  Stack,
+  Validations,
+} from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IVpc, SubnetSelection } from 'aws-cdk-lib/aws-ec2';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -117,6 +125,9 @@ export function nodejsBundling(startWrapper = true): BundlingOptions {
     },
     // As lib/definitions/build.ts: only warnings and errors (the bundle is the same either way).
     logLevel: LogLevel.WARNING,
+    // Without a local esbuild CDK bundles in Docker, from `/` unless told: the aliases' paths are
+    // relative to the project root, which the container mounts here.
+    workingDirectory: AssetStaging.BUNDLING_INPUT_DIR,
     // The start wrapper beside each bundle, executable (the function's AWS_LAMBDA_EXEC_WRAPPER).
     ...(startWrapper && {
       commandHooks: {
