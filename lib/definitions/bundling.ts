@@ -51,8 +51,10 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   'node:fs': './lambda/aws/stubs/node-fs.ts',
   // Every other built-in the bundles import, each without its ES module facade, which reads every
   // export of the module: about 2 ms of CPU at create-plant's cold import for its six (a test
-  // keeps the list whole). An alias takes subpaths too: `node:stream/promises` would need its own
-  // stub, listed before `node:stream`, as `node:fs/promises` is.
+  // keeps the list whole). Each stub takes Node's module with `process.getBuiltinModule` and
+  // exports only the names the bundled modules import (esbuild checks those of modules it then
+  // leaves out): a new one fails the build. An alias takes subpaths too: `node:stream/promises`
+  // would need its own stub, listed before `node:stream`, as `node:fs/promises` is.
   'node:crypto': './lambda/aws/stubs/node-crypto.ts',
   'node:https': './lambda/aws/stubs/node-https.ts',
   'node:stream': './lambda/aws/stubs/node-stream.ts',

@@ -1,9 +1,4 @@
-/**
- * Bundled in place of `node:https` (see `lib/definitions/bundling.ts`): Node's own module, without
- * the ES module facade of a built-in, which each cold start built for nothing. Only the names
- * the bundled modules import are exported (esbuild checks those of modules it then leaves out):
- * a new one fails the build.
- */
+/** `node:https` without its ES module facade: see BUNDLE_ALIASES in lib/definitions/bundling.ts. */
 const https = globalThis.process.getBuiltinModule('node:https');
 
 export default https;
