@@ -10,6 +10,7 @@ import { retrySchedule } from './docs/retry-schedule';
 import {
   benchPhases,
   coldFigures,
+  cpuFigures,
   offlineFigures,
   offlineRun,
   requestFigures,
@@ -29,6 +30,8 @@ export const BLOCKS: Readonly<Record<string, BlockProducer>> = {
   'bench-request-figures': requestFigures,
   /** Each function's cold import over the SDK's floor, as the bench recorded it. */
   'bench-cold-figures': coldFigures,
+  /** npm start's CPU time a request by process, at 1 and at 16 connections, as recorded. */
+  'bench-cpu-figures': cpuFigures,
   /** How to install serverless-offline and record the offline figures. */
   'bench-offline-run': offlineRun,
   /** npm start against serverless-offline, side by side, as the bench recorded it. */

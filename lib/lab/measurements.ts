@@ -1,6 +1,6 @@
 /**
  * The figures the capacity model and the performance page take from the bench, as data:
- * `measurements/bench.json`, which `npm run bench -- --phases request,fan-out,cold,offline
+ * `measurements/bench.json`, which `npm run bench -- --phases request,fan-out,cold,cpu,offline
  * --write-measurements` rewrites, each part with the machine, the Node and the time it was
  * measured on. The model (lib/generators/capacity/) reads it; the pages print where it came from.
  */
@@ -55,6 +55,14 @@ const LoadSide = v.strictObject({
   p99Ms: Figure,
 });
 
+/** `npm start`'s CPU time a request at one number of connections: means over the rounds, ms. */
+const CpuAt = v.strictObject({
+  /** Every sandbox together. */
+  sandboxes: Figure,
+  /** Each process role (`gateway/runtime`, `sandbox <function>`) that did work. */
+  roles: v.record(v.string(), Figure),
+});
+
 const Measurements = v.strictObject({
   /** `--phases request`: each function on the request path, by its name in the registry. */
   request: v.strictObject({
@@ -71,6 +79,19 @@ const Measurements = v.strictObject({
     ...MeasuredOn.entries,
     floorOverBare: ColdExtra,
     functions: v.record(v.string(), ColdExtra),
+  }),
+  /**
+   * `--phases cpu`: `npm start`'s CPU time a request by process role, at 1 and at 16 connections,
+   * alternating in one run, the authorizer cache off.
+   */
+  cpu: v.strictObject({
+    ...MeasuredOn.entries,
+    /** Creates a figure. */
+    requests: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    /** Figures at each number of connections, alternating with the other. */
+    rounds: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    /** By number of connections (`"1"`, `"16"`). */
+    byConnections: v.record(v.string(), CpuAt),
   }),
   /**
    * `--phases offline`: `npm start` and serverless-offline on the same bundles and engine, under the

@@ -1,7 +1,7 @@
 /**
  * The generated blocks of docs/performance.md: what each bench phase measures (from the phases
- * themselves), and the per-request, cold-start and serverless-offline figures the bench last
- * recorded (`measurements/bench.json`).
+ * themselves), and the per-request, cold-start, CPU-per-request and serverless-offline figures
+ * the bench last recorded (`measurements/bench.json`).
  */
 import { FUNCTIONS } from '../../definitions/functions';
 import { signedMs } from '../../lab/bench/measure';
@@ -60,6 +60,36 @@ export function coldFigures(): string {
         signedMs(f.cpuMs),
         `${Math.round((100 * f.cpuMs) / floor)} %`,
       ]),
+    ),
+  ].join('\n');
+}
+
+/**
+ * `npm start`'s CPU time a request by process role at one connection and at 16, and the ratio of
+ * the two, taken alternately in one run: every sandbox together first, then each role.
+ */
+export function cpuFigures(): string {
+  const { cpu } = readMeasurements();
+  const levels = Object.keys(cpu.byConnections).sort((a, b) => Number(a) - Number(b));
+  const [low, high] = [levels[0]!, levels[levels.length - 1]!];
+  const at = (level: string) => cpu.byConnections[level]!;
+  const roles = Object.keys(at(high).roles);
+  const connections = (level: string) => `${level} connection${level === '1' ? '' : 's'}`;
+  const row = (name: string, pick: (level: string) => number) => [
+    name,
+    `${pick(low).toFixed(2)} ms`,
+    `${pick(high).toFixed(2)} ms`,
+    pick(low) > 0 ? `${(pick(high) / pick(low)).toFixed(2)}×` : '–',
+  ];
+  return [
+    `Measured on ${measuredOn(cpu)} (npm start's functions on Lambda's Node) by \`${cpu.command} --write-measurements\`: ${n(cpu.requests)} distinct creates a figure, ${cpu.rounds} figures at each number of connections, alternating, means; the authorizer cache off; CPU time of each process of npm start's tree a request.`,
+    '',
+    table(
+      ['process', connections(low), connections(high), `${high} / ${low}`],
+      [
+        row('every sandbox', (level) => at(level).sandboxes),
+        ...roles.map((role) => row(role, (level) => at(level).roles[role] ?? 0)),
+      ],
     ),
   ].join('\n');
 }

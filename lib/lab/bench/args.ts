@@ -14,8 +14,9 @@ Options:
   --load-seconds N   seconds of the load phase (default 20)
   --phases a,b       run only these phases (default: all, in this order)
   --write-measurements
-                     the request, fan-out, cold and offline phases record their
-                     figures in measurements/bench.json, which the generated pages read
+                     the request, fan-out, cold, cpu and offline phases record
+                     their figures in measurements/bench.json, which the generated
+                     pages read
   -h, --help         this text
 
 Phases:

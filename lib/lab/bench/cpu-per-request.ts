@@ -4,13 +4,17 @@
  * and at 16 keep-alive connections (the authorizer cache off, so it runs on every request).
  * CPU time (Linux `/proc/<pid>/stat`, user + system) holds on a busy machine where requests a
  * second do not: other processes slow each request's wall time, not the work it takes.
+ * `--write-measurements` records each role's mean over the rounds at each number of connections,
+ * unless a request failed.
  */
 import autocannon from 'autocannon';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { PROJECT_ROOT } from '../../definitions/bundling';
 import { untilRecorded } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnNpmStart } from '../../npm-start/spawn';
-import { untilReady } from './load';
+import { measuredHere, writeMeasurement } from '../measurements';
+import { CONNECTIONS, untilReady } from './load';
 import { processesOf } from './memory';
 import type { BenchContext, BenchPhase } from './phase';
 
@@ -22,6 +26,9 @@ const REQUESTS = 1_500;
 
 /** Creates before each figure, at its number of connections. */
 const WARM_UP_REQUESTS = 300;
+
+/** The numbers of connections, in the order the figures are taken: each alternates with the other. */
+const ROUNDS = [1, CONNECTIONS, 1, CONNECTIONS] as const;
 
 /** The CPU time (ms) of every process of the tree rooted at `root`, by pid, with its role. */
 export function cpuOfTree(root: number): Map<number, { role: string; ms: number }> {
@@ -62,11 +69,33 @@ function perRequest(
   return { byRole, sandboxes: sandboxesMs / requests, working, started, exited, requests };
 }
 
+/** Two decimals of a millisecond: what a figure of 1,500 requests resolves. */
+const ms2 = (ms: number) => Math.round(ms * 100) / 100;
+
+/**
+ * The mean of rounds at one number of connections; a role that did no work in a round counts 0
+ * there (the npm and tsx wrappers never work, and are left out).
+ */
+export function meanOf(rounds: readonly { sandboxes: number; roles: Map<string, number> }[]) {
+  const roles = new Set(rounds.flatMap((round) => [...round.roles.keys()]));
+  const mean = (pick: (round: (typeof rounds)[number]) => number) =>
+    ms2(rounds.reduce((sum, round) => sum + pick(round), 0) / rounds.length);
+  return {
+    sandboxes: mean((round) => round.sandboxes),
+    roles: Object.fromEntries(
+      [...roles]
+        .map((role) => [role, mean((round) => round.roles.get(role) ?? 0)] as const)
+        .filter(([, ms]) => ms > 0)
+        .sort(([, a], [, b]) => b - a),
+    ),
+  };
+}
+
 /** The phase. */
 export const cpuPerRequest: BenchPhase = {
   name: 'cpu',
   description: "npm start's CPU per request by process (runtime, each function's sandboxes)",
-  async run({ dir, print }: BenchContext) {
+  async run({ dir, print, fail, writeMeasurements }: BenchContext) {
     const dataDir = join(dir, 'cpu-data');
     const port = await freePort();
     const npmStart = spawnNpmStart({
@@ -106,7 +135,10 @@ export const cpuPerRequest: BenchPhase = {
       print(
         `npm start's CPU per request (${REQUESTS} distinct creates per figure, authorizer cache off, CPU time of each process of its tree; ms a request):`,
       );
-      for (const connections of [1, 16, 1, 16]) {
+      // Per number of connections: every sandbox's and each role's ms a request, round by round.
+      const taken = new Map<number, { sandboxes: number; roles: Map<string, number> }[]>();
+      let failed = 0;
+      for (const connections of ROUNDS) {
         await creates(connections, WARM_UP_REQUESTS);
         const before = cpuOfTree(npmStart.child.pid!);
         const result = await creates(connections, REQUESTS);
@@ -115,12 +147,33 @@ export const cpuPerRequest: BenchPhase = {
           .filter(([, ms]) => ms > 0)
           .sort(([, a], [, b]) => b - a)
           .map(([role, ms]) => `${role} ${(ms / figures.requests).toFixed(2)}`);
-        const failed = result.non2xx + result.errors + result.timeouts;
+        const failures = result.non2xx + result.errors + result.timeouts;
+        failed += failures;
+        const perRole = new Map(
+          [...figures.byRole].map(([role, ms]) => [role, ms / figures.requests] as const),
+        );
+        taken.set(connections, [
+          ...(taken.get(connections) ?? []),
+          { sandboxes: figures.sandboxes, roles: perRole },
+        ]);
         print(
-          `  ${String(connections).padStart(2)} connection${connections === 1 ? ' ' : 's'}: sandboxes ${figures.sandboxes.toFixed(2)} (${figures.working} at work, ${figures.started} started, ${figures.exited} exited); ${roles.join(', ')}; ${failed} failed`,
+          `  ${String(connections).padStart(2)} connection${connections === 1 ? ' ' : 's'}: sandboxes ${figures.sandboxes.toFixed(2)} (${figures.working} at work, ${figures.started} started, ${figures.exited} exited); ${roles.join(', ')}; ${failures} failed`,
         );
       }
       print();
+      if (writeMeasurements && failed > 0) {
+        fail(`cpu: ${failed} requests were not answered 200; nothing recorded`);
+      } else if (writeMeasurements) {
+        const file = writeMeasurement('cpu', {
+          ...measuredHere('npm run bench -- --phases cpu'),
+          requests: REQUESTS,
+          rounds: ROUNDS.filter((connections) => connections === 1).length,
+          byConnections: Object.fromEntries(
+            [...taken].map(([connections, rounds]) => [String(connections), meanOf(rounds)]),
+          ),
+        });
+        print(`  wrote ${relative(PROJECT_ROOT, file)}\n`);
+      }
     } finally {
       await npmStart.stop();
     }

@@ -1,6 +1,6 @@
 /** The cpu phase's reading of a process tree's CPU time: every process, its role, its time. */
 import { spawn } from 'node:child_process';
-import { cpuOfTree } from '../../../lib/lab/bench/cpu-per-request';
+import { cpuOfTree, meanOf } from '../../../lib/lab/bench/cpu-per-request';
 
 describe('cpuOfTree', () => {
   it('finds a child by its role and counts the CPU time it burns', async () => {
@@ -28,5 +28,28 @@ describe('cpuOfTree', () => {
     } finally {
       child.kill();
     }
+  });
+});
+
+describe('meanOf', () => {
+  it("records each role's mean over the rounds, a round without it counting 0", () => {
+    const rounds = [
+      {
+        sandboxes: 4,
+        roles: new Map([
+          ['sandbox create-plant', 2],
+          ['gateway/runtime', 1],
+          ['npm', 0],
+        ]),
+      },
+      { sandboxes: 5, roles: new Map([['sandbox create-plant', 3]]) },
+    ];
+    const mean = meanOf(rounds);
+    expect(mean).toEqual({
+      sandboxes: 4.5,
+      roles: { 'sandbox create-plant': 2.5, 'gateway/runtime': 0.5 },
+    });
+    // The busiest role first, as the page lists them.
+    expect(Object.keys(mean.roles)).toEqual(['sandbox create-plant', 'gateway/runtime']);
   });
 });

@@ -71,3 +71,20 @@ it('writes a part the file does not hold yet, and reads it back checked', () => 
   expect(readMeasurements(file).cold).toEqual(cold);
   expect(readMeasurements(file).request).toEqual(without.request);
 });
+
+it('keeps the cpu phase figures by number of connections, each role a request', () => {
+  const cpu = {
+    ...measuredHere('npm run bench -- --phases cpu'),
+    requests: 1500,
+    rounds: 2,
+    byConnections: {
+      '1': { sandboxes: 4.64, roles: { 'sandbox create-plant': 1.59 } },
+      '16': { sandboxes: 4.89, roles: { 'sandbox create-plant': 2.29 } },
+    },
+  };
+  writeMeasurement('cpu', cpu, file);
+  expect(readMeasurements(file).cpu).toEqual(cpu);
+  const negative = structuredClone(cpu);
+  negative.byConnections['16'].roles['sandbox create-plant'] = -1;
+  expect(() => writeMeasurement('cpu', negative, file)).toThrow();
+});
