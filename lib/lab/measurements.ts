@@ -1,7 +1,7 @@
 /**
  * The figures the capacity model and the performance page take from the bench, as data:
- * `measurements/bench.json`, which `npm run bench -- --phases request,fan-out,cold,cpu,offline
- * --write-measurements` rewrites, each part with the machine, the Node and the time it was
+ * `measurements/bench.json`, which `npm run bench -- --write-measurements` rewrites (each phase
+ * that records names its part: `BenchPhase.records`), each part with the machine, the Node and the time it was
  * measured on. The model (lib/generators/capacity/) reads it; the pages print where it came from.
  */
 import { execFileSync } from 'node:child_process';
@@ -55,7 +55,7 @@ const LoadSide = v.strictObject({
   p99Ms: Figure,
 });
 
-/** `npm start`'s CPU time a request at one number of connections: means over the rounds, ms. */
+/** `npm start`'s CPU time a request at one number of connections: means over the runs, ms. */
 const CpuAt = v.strictObject({
   /** Every sandbox together. */
   sandboxes: Figure,
@@ -81,17 +81,23 @@ const Measurements = v.strictObject({
     functions: v.record(v.string(), ColdExtra),
   }),
   /**
-   * `--phases cpu`: `npm start`'s CPU time a request by process role, at 1 and at 16 connections,
-   * alternating in one run, the authorizer cache off.
+   * `--phases cpu`: `npm start`'s CPU time a request by process role, at one connection and at the
+   * load's, alternating in one run, the authorizer cache off. `node` is the runtime's.
    */
   cpu: v.strictObject({
     ...MeasuredOn.entries,
+    /** The Node the sandboxes ran on. */
+    functionsNode: v.string(),
     /** Creates a figure. */
     requests: v.pipe(v.number(), v.integer(), v.minValue(1)),
-    /** Figures at each number of connections, alternating with the other. */
-    rounds: v.pipe(v.number(), v.integer(), v.minValue(1)),
-    /** By number of connections (`"1"`, `"16"`). */
-    byConnections: v.record(v.string(), CpuAt),
+    /** Figures at each number of connections, alternating with the other's. */
+    runs: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    /** The load's connections. */
+    connections: v.pipe(v.number(), v.integer(), v.minValue(2)),
+    /** At one connection. */
+    atOne: CpuAt,
+    /** At `connections`. */
+    atLoad: CpuAt,
   }),
   /**
    * `--phases offline`: `npm start` and serverless-offline on the same bundles and engine, under the
@@ -113,9 +119,9 @@ export type Measurements = v.InferOutput<typeof Measurements>;
 /** A part of the file, which one phase writes. */
 export type MeasurementPart = keyof Measurements;
 
-/** The measurements, checked; throws naming the file and what is wrong. */
-export function readMeasurements(file = MEASUREMENTS_FILE): Measurements {
-  const parsed = v.safeParse(Measurements, JSON.parse(readFileSync(file, 'utf8')));
+/** `value` as measurements of `file`, in the schema's order; throws naming the file and what is wrong. */
+function checked(value: unknown, file: string): Measurements {
+  const parsed = v.safeParse(Measurements, value);
   if (!parsed.success) {
     const issues = parsed.issues.map(
       (issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`,
@@ -125,20 +131,28 @@ export function readMeasurements(file = MEASUREMENTS_FILE): Measurements {
   return parsed.output;
 }
 
+/** The measurements, checked; throws naming the file and what is wrong. */
+export function readMeasurements(file = MEASUREMENTS_FILE): Measurements {
+  return checked(JSON.parse(readFileSync(file, 'utf8')), file);
+}
+
+/** The version of the Node at `nodePath` (`v24.1.0`). */
+export function nodeVersion(nodePath: string): string {
+  return nodePath === process.execPath
+    ? process.version
+    : execFileSync(nodePath, ['--version'], { encoding: 'utf8' }).trim();
+}
+
 /**
  * This machine now, for a part measured by `command` on the Node at `nodePath` (this process's
  * unless said).
  */
 export function measuredHere(command: string, nodePath = process.execPath): MeasuredOn {
   const all = cpus();
-  const node =
-    nodePath === process.execPath
-      ? process.version
-      : execFileSync(nodePath, ['--version'], { encoding: 'utf8' }).trim();
   return {
     command,
     date: new Date().toISOString(),
-    node,
+    node: nodeVersion(nodePath),
     cpus: all.length,
     cpuModel: all[0]?.model.trim() ?? 'unknown',
     arch: arch(),
@@ -153,8 +167,8 @@ export function writeMeasurement<P extends MeasurementPart>(
 ): string {
   // The file as it is, not as checked: a part new to the file is written before it is read.
   const next = { ...(JSON.parse(readFileSync(file, 'utf8')) as object), [part]: figures };
-  v.parse(Measurements, next);
-  // Two spaces a level, one member a line: the text Prettier leaves, as `npm run check` wants.
-  writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
+  // Checked, and in the schema's order of parts whatever the file's was. Two spaces a level, one
+  // member a line: the text Prettier leaves, as `npm run check` wants.
+  writeFileSync(file, `${JSON.stringify(checked(next, file), null, 2)}\n`);
   return file;
 }

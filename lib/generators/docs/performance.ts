@@ -4,22 +4,28 @@
  * the bench last recorded (`measurements/bench.json`).
  */
 import { FUNCTIONS } from '../../definitions/functions';
+import { STREAM_SOURCE } from '../../definitions/webhooks';
 import { signedMs } from '../../lab/bench/measure';
 import { installCommand, runCommand } from '../../lab/bench/offline';
 import { PHASES } from '../../lab/bench/phases';
 import { readMeasurements, type MeasuredOn } from '../../lab/measurements';
 import { n, table } from '../capacity/format';
 
-/** The machine and Node a part was measured on, as a page says it once. */
-export function measuredOn(part: MeasuredOn): string {
-  return `${part.cpus} × ${part.cpuModel} (${part.arch}), Node ${part.node}`;
+/** The machine a part was measured on. */
+function machineOf(part: MeasuredOn): string {
+  return `${part.cpus} × ${part.cpuModel} (${part.arch})`;
 }
 
-/** Every phase of `npm run bench`, in the order it runs them. */
+/** The machine and Node a part was measured on, as a page says it once. */
+export function measuredOn(part: MeasuredOn): string {
+  return `${machineOf(part)}, Node ${part.node}`;
+}
+
+/** Every phase of `npm run bench`, in the order it runs them, and which ones record. */
 export function benchPhases(): string {
   return table(
-    ['phase (`--phases`)', 'what it measures'],
-    PHASES.map((phase) => [`\`${phase.name}\``, phase.description]),
+    ['phase (`--phases`)', 'what it measures', 'recorded'],
+    PHASES.map((phase) => [`\`${phase.name}\``, phase.description, phase.records ? 'yes' : '']),
   );
 }
 
@@ -65,30 +71,36 @@ export function coldFigures(): string {
 }
 
 /**
- * `npm start`'s CPU time a request by process role at one connection and at 16, and the ratio of
- * the two, taken alternately in one run: every sandbox together first, then each role.
+ * `npm start`'s CPU time a request by process role at one connection and at the load's, and the
+ * ratio of the two, taken alternately in one run: every sandbox together first, then each role
+ * (the busiest under load first), with what the pool and the stream do that the figures show.
  */
 export function cpuFigures(): string {
   const { cpu } = readMeasurements();
-  const levels = Object.keys(cpu.byConnections).sort((a, b) => Number(a) - Number(b));
-  const [low, high] = [levels[0]!, levels[levels.length - 1]!];
-  const at = (level: string) => cpu.byConnections[level]!;
-  const roles = Object.keys(at(high).roles);
-  const connections = (level: string) => `${level} connection${level === '1' ? '' : 's'}`;
-  const row = (name: string, pick: (level: string) => number) => [
+  const { atOne, atLoad, connections } = cpu;
+  const roles = [...new Set([...Object.keys(atLoad.roles), ...Object.keys(atOne.roles)])];
+  const ms = (figure?: number) => (figure === undefined ? '–' : `${figure.toFixed(2)} ms`);
+  const ratio = (one?: number, load?: number) =>
+    one === undefined || load === undefined || one === 0 ? '–' : `${(load / one).toFixed(2)}×`;
+  const row = (name: string, one?: number, load?: number) => [
     name,
-    `${pick(low).toFixed(2)} ms`,
-    `${pick(high).toFixed(2)} ms`,
-    pick(low) > 0 ? `${(pick(high) / pick(low)).toFixed(2)}×` : '–',
+    ms(one),
+    ms(load),
+    ratio(one, load),
   ];
   return [
-    `Measured on ${measuredOn(cpu)} (npm start's functions on Lambda's Node) by \`${cpu.command} --write-measurements\`: ${n(cpu.requests)} distinct creates a figure, ${cpu.rounds} figures at each number of connections, alternating, means; the authorizer cache off; CPU time of each process of npm start's tree a request.`,
+    `Measured on ${machineOf(cpu)} by \`${cpu.command} --write-measurements\`: the runtime on Node ${cpu.node}, the functions on Node ${cpu.functionsNode}; ${n(cpu.requests)} distinct creates a figure, ${cpu.runs} figures at each number of connections, alternating, means; the authorizer cache off. Each invocation in flight holds a sandbox of its function, so at ${connections} connections up to ${connections} sandboxes of each function on the request path take turns on the cores. The stream hands the fan-out every waiting record, up to ${STREAM_SOURCE.batchSize}, when its last batch ends: under load one fan-out invocation serves several creates.`,
     '',
     table(
-      ['process', connections(low), connections(high), `${high} / ${low}`],
       [
-        row('every sandbox', (level) => at(level).sandboxes),
-        ...roles.map((role) => row(role, (level) => at(level).roles[role] ?? 0)),
+        'role (all its processes)',
+        '1 connection',
+        `${connections} connections`,
+        `${connections} / 1`,
+      ],
+      [
+        row('every sandbox', atOne.sandboxes, atLoad.sandboxes),
+        ...roles.map((role) => row(role, atOne.roles[role], atLoad.roles[role])),
       ],
     ),
   ].join('\n');

@@ -2,6 +2,10 @@
 import { integerOption, parseCommandLine, UsageError } from '../../cli/args';
 import { PHASES } from './phases';
 
+/** The phases `--write-measurements` makes record their figures, in English (`a, b and c`). */
+const RECORDING = PHASES.filter((phase) => phase.records).map((phase) => phase.name);
+const recording = `${RECORDING.slice(0, -1).join(', ')} and ${RECORDING.at(-1)}`;
+
 /** What `npm run bench -- --help` prints. */
 export const BENCH_HELP = `Usage: npm run bench [-- options]
 
@@ -14,7 +18,7 @@ Options:
   --load-seconds N   seconds of the load phase (default 20)
   --phases a,b       run only these phases (default: all, in this order)
   --write-measurements
-                     the request, fan-out, cold, cpu and offline phases record
+                     the ${recording} phases record
                      their figures in measurements/bench.json, which the generated
                      pages read
   -h, --help         this text

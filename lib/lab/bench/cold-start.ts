@@ -121,6 +121,7 @@ const figures = ({ wall, cpu }: { wall: PairFigures; cpu: PairFigures }) =>
 export const coldStart: BenchPhase = {
   name: 'cold',
   description: 'bundle bytes, cold import and import + first call over HTTPS, per function',
+  records: 'cold',
   async run(context: BenchContext) {
     const dir = join(context.dir, 'cold');
     mkdirSync(dir, { recursive: true });

@@ -1,11 +1,10 @@
 /**
  * What a request costs `npm start` in CPU time, by process role: the runtime (gateway, engine,
- * IAM, the pools) and each function's sandboxes, under a fixed number of distinct creates at 1
- * and at 16 keep-alive connections (the authorizer cache off, so it runs on every request).
- * CPU time (Linux `/proc/<pid>/stat`, user + system) holds on a busy machine where requests a
- * second do not: other processes slow each request's wall time, not the work it takes.
- * `--write-measurements` records each role's mean over the rounds at each number of connections,
- * unless a request failed.
+ * IAM, the pools) and each function's sandboxes, under a fixed number of distinct creates at one
+ * keep-alive connection and at the load phase's (the authorizer cache off, so it runs on every
+ * request). CPU time (Linux `/proc/<pid>/stat`, user + system) holds on a busy machine where
+ * requests a second do not: other processes slow each request's wall time, not the work it takes.
+ * `--write-measurements` records each role's mean over the runs at both, unless a request failed.
  */
 import autocannon from 'autocannon';
 import { join, relative } from 'node:path';
@@ -13,22 +12,26 @@ import { PROJECT_ROOT } from '../../definitions/bundling';
 import { untilRecorded } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnNpmStart } from '../../npm-start/spawn';
-import { measuredHere, writeMeasurement } from '../measurements';
+import { measuredHere, nodeVersion, writeMeasurement } from '../measurements';
 import { CONNECTIONS, untilReady } from './load';
+import { mean } from './measure';
 import { processesOf } from './memory';
 import type { BenchContext, BenchPhase } from './phase';
 
 /** Linux's clock ticks a second (USER_HZ), the unit of `/proc/<pid>/stat`'s CPU times. */
 const TICKS_PER_SECOND = 100;
 
-/** Creates per figure: enough that a clock tick (10 ms) is a hundredth of a ms a request. */
+/** Creates per figure. */
 const REQUESTS = 1_500;
 
 /** Creates before each figure, at its number of connections. */
 const WARM_UP_REQUESTS = 300;
 
+/** Figures at each number of connections. */
+const RUNS = 2;
+
 /** The numbers of connections, in the order the figures are taken: each alternates with the other. */
-const ROUNDS = [1, CONNECTIONS, 1, CONNECTIONS] as const;
+const ROUNDS = Array.from({ length: RUNS }, () => [1, CONNECTIONS]).flat();
 
 /** The CPU time (ms) of every process of the tree rooted at `root`, by pid, with its role. */
 export function cpuOfTree(root: number): Map<number, { role: string; ms: number }> {
@@ -41,24 +44,30 @@ export function cpuOfTree(root: number): Map<number, { role: string; ms: number 
   );
 }
 
+/** Each role's CPU time a request (ms), and every sandbox's together. */
+export interface CpuFigure {
+  readonly sandboxes: number;
+  readonly roles: ReadonlyMap<string, number>;
+}
+
 /**
- * The CPU per request of each role between two readings, the sandboxes that did work, started
- * and exited (an exited one's time since the first reading is not counted: it shows as a count).
+ * The CPU a request of each role between two readings, the sandboxes that did work, started and
+ * exited (an exited one's time since the first reading is not counted: it shows as a count).
  */
 function perRequest(
   before: Map<number, { role: string; ms: number }>,
   after: Map<number, { role: string; ms: number }>,
   requests: number,
-) {
-  const byRole = new Map<string, number>();
-  let sandboxesMs = 0;
+): CpuFigure & { working: number; started: number; exited: number } {
+  const roles = new Map<string, number>();
+  let sandboxes = 0;
   let working = 0;
   let started = 0;
   for (const [pid, { role, ms }] of after) {
-    const used = ms - (before.get(pid)?.ms ?? 0);
-    byRole.set(role, (byRole.get(role) ?? 0) + used);
+    const used = (ms - (before.get(pid)?.ms ?? 0)) / requests;
+    roles.set(role, (roles.get(role) ?? 0) + used);
     if (role.startsWith('sandbox')) {
-      sandboxesMs += used;
+      sandboxes += used;
       if (used > 0) working++;
       if (!before.has(pid)) started++;
     }
@@ -66,36 +75,50 @@ function perRequest(
   const exited = [...before].filter(
     ([pid, { role }]) => role.startsWith('sandbox') && !after.has(pid),
   ).length;
-  return { byRole, sandboxes: sandboxesMs / requests, working, started, exited, requests };
+  return { roles, sandboxes, working, started, exited };
 }
 
-/** Two decimals of a millisecond: what a figure of 1,500 requests resolves. */
-const ms2 = (ms: number) => Math.round(ms * 100) / 100;
+/** A thousandth of a millisecond, kept so that the page's ratios come from unrounded means. */
+const ms3 = (ms: number) => Math.round(ms * 1000) / 1000;
 
 /**
- * The mean of rounds at one number of connections; a role that did no work in a round counts 0
- * there (the npm and tsx wrappers never work, and are left out).
+ * The means of the runs at one number of connections, the busiest role first; a role that did no
+ * work in a run counts 0 there, and one that did none in any is left out (npm's and tsx's
+ * wrappers).
  */
-export function meanOf(rounds: readonly { sandboxes: number; roles: Map<string, number> }[]) {
-  const roles = new Set(rounds.flatMap((round) => [...round.roles.keys()]));
-  const mean = (pick: (round: (typeof rounds)[number]) => number) =>
-    ms2(rounds.reduce((sum, round) => sum + pick(round), 0) / rounds.length);
+export function meanOf(runs: readonly CpuFigure[]): {
+  sandboxes: number;
+  roles: Record<string, number>;
+} {
+  const roles = new Set(runs.flatMap((run) => [...run.roles.keys()]));
+  const of = (pick: (run: CpuFigure) => number) => ms3(mean(runs.map(pick)));
   return {
-    sandboxes: mean((round) => round.sandboxes),
+    sandboxes: of((run) => run.sandboxes),
     roles: Object.fromEntries(
       [...roles]
-        .map((role) => [role, mean((round) => round.roles.get(role) ?? 0)] as const)
+        .map((role) => [role, of((run) => run.roles.get(role) ?? 0)] as const)
         .filter(([, ms]) => ms > 0)
         .sort(([, a], [, b]) => b - a),
     ),
   };
 }
 
+/** A role's figures, two decimals, for the report. */
+const shown = (figure: { sandboxes: number; roles: Iterable<[string, number]> }) =>
+  [
+    `sandboxes ${figure.sandboxes.toFixed(2)}`,
+    ...[...figure.roles]
+      .filter(([, ms]) => ms > 0)
+      .sort(([, a], [, b]) => b - a)
+      .map(([role, ms]) => `${role} ${ms.toFixed(2)}`),
+  ].join(', ');
+
 /** The phase. */
 export const cpuPerRequest: BenchPhase = {
   name: 'cpu',
   description: "npm start's CPU per request by process (runtime, each function's sandboxes)",
-  async run({ dir, print, fail, writeMeasurements }: BenchContext) {
+  records: 'cpu',
+  async run({ dir, lambdaNode, print, fail, writeMeasurements }: BenchContext) {
     const dataDir = join(dir, 'cpu-data');
     const port = await freePort();
     const npmStart = spawnNpmStart({
@@ -112,8 +135,9 @@ export const cpuPerRequest: BenchPhase = {
       await untilRecorded(dataDir, () => npmStart.child.exitCode !== null);
       const token = await untilReady(url, npmStart.child, dataDir);
       let id = Date.now() * 1000;
-      const creates = (connections: number, amount: number) =>
-        autocannon({
+      let failed = 0;
+      const creates = async (connections: number, amount: number) => {
+        const result = await autocannon({
           url,
           connections,
           amount,
@@ -129,48 +153,47 @@ export const cpuPerRequest: BenchPhase = {
             },
           ],
         });
-      // The pools grow to what 16 connections need first, and each figure follows a run of its
-      // own load: the figures are the steady state's, not the pools' growth.
-      await creates(16, REQUESTS);
+        failed += result.non2xx + result.errors + result.timeouts;
+        return result;
+      };
+      // The pools grow to what the load needs first, and each figure follows a run of its own
+      // load: the figures are the steady state's, not the pools' growth.
+      await creates(CONNECTIONS, REQUESTS);
       print(
         `npm start's CPU per request (${REQUESTS} distinct creates per figure, authorizer cache off, CPU time of each process of its tree; ms a request):`,
       );
-      // Per number of connections: every sandbox's and each role's ms a request, round by round.
-      const taken = new Map<number, { sandboxes: number; roles: Map<string, number> }[]>();
-      let failed = 0;
+      const taken = new Map<number, CpuFigure[]>();
       for (const connections of ROUNDS) {
         await creates(connections, WARM_UP_REQUESTS);
         const before = cpuOfTree(npmStart.child.pid!);
+        const failedBefore = failed;
         const result = await creates(connections, REQUESTS);
-        const figures = perRequest(before, cpuOfTree(npmStart.child.pid!), result.requests.total);
-        const roles = [...figures.byRole]
-          .filter(([, ms]) => ms > 0)
-          .sort(([, a], [, b]) => b - a)
-          .map(([role, ms]) => `${role} ${(ms / figures.requests).toFixed(2)}`);
-        const failures = result.non2xx + result.errors + result.timeouts;
-        failed += failures;
-        const perRole = new Map(
-          [...figures.byRole].map(([role, ms]) => [role, ms / figures.requests] as const),
-        );
-        taken.set(connections, [
-          ...(taken.get(connections) ?? []),
-          { sandboxes: figures.sandboxes, roles: perRole },
-        ]);
+        const figure = perRequest(before, cpuOfTree(npmStart.child.pid!), result.requests.total);
+        taken.set(connections, [...(taken.get(connections) ?? []), figure]);
         print(
-          `  ${String(connections).padStart(2)} connection${connections === 1 ? ' ' : 's'}: sandboxes ${figures.sandboxes.toFixed(2)} (${figures.working} at work, ${figures.started} started, ${figures.exited} exited); ${roles.join(', ')}; ${failures} failed`,
+          `  ${String(connections).padStart(2)} connection${connections === 1 ? ' ' : 's'}: ${shown(figure)} (${figure.working} sandboxes at work, ${figure.started} started, ${figure.exited} exited); ${failed - failedBefore} failed`,
         );
       }
-      print();
+      const [atOne, atLoad] = [meanOf(taken.get(1)!), meanOf(taken.get(CONNECTIONS)!)];
+      const ratio = (one: number, load: number) => (one > 0 ? `${(load / one).toFixed(2)}×` : '–');
+      print(
+        `  means of the ${RUNS} runs, ${CONNECTIONS} connections / 1: every sandbox ${ratio(atOne.sandboxes, atLoad.sandboxes)}, ${Object.entries(
+          atLoad.roles,
+        )
+          .map(([role, ms]) => `${role} ${ratio(atOne.roles[role] ?? 0, ms)}`)
+          .join(', ')}; ${failed} requests failed in all\n`,
+      );
       if (writeMeasurements && failed > 0) {
         fail(`cpu: ${failed} requests were not answered 200; nothing recorded`);
       } else if (writeMeasurements) {
         const file = writeMeasurement('cpu', {
           ...measuredHere('npm run bench -- --phases cpu'),
+          functionsNode: nodeVersion(lambdaNode.path),
           requests: REQUESTS,
-          rounds: ROUNDS.filter((connections) => connections === 1).length,
-          byConnections: Object.fromEntries(
-            [...taken].map(([connections, rounds]) => [String(connections), meanOf(rounds)]),
-          ),
+          runs: RUNS,
+          connections: CONNECTIONS,
+          atOne,
+          atLoad,
         });
         print(`  wrote ${relative(PROJECT_ROOT, file)}\n`);
       }

@@ -94,6 +94,7 @@ function drive(
 export const fanOutThroughput: BenchPhase = {
   name: 'fan-out',
   description: `records a second one shard's fan-out drains at 1 and 10 subscribers, ${SQS_CALL_MS} ms per SQS call`,
+  records: 'fanOut',
   async run({ dir, lambdaNode, print, requests, writeMeasurements }) {
     const [built] = await buildFunctions(join(dir, 'fan-out'), ['fan-out']);
     let calls = 0;

@@ -3,6 +3,11 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
+/** The mean of a sample. */
+export function mean(xs: readonly number[]): number {
+  return xs.reduce((sum, x) => sum + x, 0) / xs.length;
+}
+
 /** The median of a sample. */
 export function median(xs: readonly number[]): number {
   const sorted = [...xs].sort((a, b) => a - b);

@@ -28,6 +28,7 @@ import { freePort } from '../../npm-start/in-process';
 import { spawnOnFreePorts, withoutExtraCaCerts } from '../../npm-start/spawn';
 import { measuredHere, writeMeasurement } from '../measurements';
 import { CONNECTIONS, distinctCreates, untilReady } from './load';
+import { mean } from './measure';
 import type { BenchContext, BenchPhase } from './phase';
 
 /** Seconds of the measured load each side gets first, unmeasured. */
@@ -179,6 +180,7 @@ async function startOffline(slsDir: string, serviceDir: string, url: string) {
 export const offline: BenchPhase = {
   name: 'offline',
   description: `npm start against serverless-offline on the same bundles (needs ${SLS_DIR_VARIABLE})`,
+  records: 'offline',
   async run({ dir, loadSeconds, print, fail, writeMeasurements }: BenchContext) {
     const slsDir = process.env[SLS_DIR_VARIABLE];
     if (!slsDir || !existsSync(join(slsDir, 'node_modules', 'serverless-offline'))) {
@@ -256,7 +258,6 @@ export const offline: BenchPhase = {
           );
         }
       }
-      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
       const side = (name: string) => {
         const { rps, p99 } = figures.get(name)!;
         return { rps: Number(mean(rps).toFixed(1)), p99Ms: Number(mean(p99).toFixed(1)) };

@@ -200,6 +200,7 @@ export function formatRequestCosts(costs: readonly RequestCost[], rounds: number
 export const perRequest: BenchPhase = {
   name: 'request',
   description: 'per request and function: warm handler time, bytes logged, DynamoDB capacity units',
+  records: 'request',
   async run({ requests, print, writeMeasurements }: BenchContext) {
     const rounds = Math.min(requests, 1000);
     const costs = await measureRequestCosts(rounds);

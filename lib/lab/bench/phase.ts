@@ -5,6 +5,7 @@
  * `NODE_EXTRA_CA_CERTS`) and run on `context.lambdaNode` when they stand for a function.
  */
 import type { LambdaNode } from '../../definitions/lambda-node';
+import type { MeasurementPart } from '../measurements';
 
 /** Settings and shared facts every phase reads. */
 export interface BenchContext {
@@ -35,5 +36,7 @@ export interface BenchPhase {
   readonly name: string;
   /** One line for `--help`. */
   readonly description: string;
+  /** The part of `measurements/bench.json` it rewrites under `--write-measurements`, if any. */
+  readonly records?: MeasurementPart;
   run(context: BenchContext): Promise<void>;
 }

@@ -32,8 +32,8 @@ describe('cpuOfTree', () => {
 });
 
 describe('meanOf', () => {
-  it("records each role's mean over the rounds, a round without it counting 0", () => {
-    const rounds = [
+  it("records each role's mean over the runs, a run without it counting 0", () => {
+    const runs = [
       {
         sandboxes: 4,
         roles: new Map([
@@ -42,9 +42,9 @@ describe('meanOf', () => {
           ['npm', 0],
         ]),
       },
-      { sandboxes: 5, roles: new Map([['sandbox create-plant', 3]]) },
+      { sandboxes: 5.0004, roles: new Map([['sandbox create-plant', 3]]) },
     ];
-    const mean = meanOf(rounds);
+    const mean = meanOf(runs);
     expect(mean).toEqual({
       sandboxes: 4.5,
       roles: { 'sandbox create-plant': 2.5, 'gateway/runtime': 0.5 },

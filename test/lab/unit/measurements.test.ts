@@ -75,16 +75,26 @@ it('writes a part the file does not hold yet, and reads it back checked', () => 
 it('keeps the cpu phase figures by number of connections, each role a request', () => {
   const cpu = {
     ...measuredHere('npm run bench -- --phases cpu'),
+    functionsNode: 'v24.0.0',
     requests: 1500,
-    rounds: 2,
-    byConnections: {
-      '1': { sandboxes: 4.64, roles: { 'sandbox create-plant': 1.59 } },
-      '16': { sandboxes: 4.89, roles: { 'sandbox create-plant': 2.29 } },
-    },
+    runs: 2,
+    connections: 16,
+    atOne: { sandboxes: 4.64, roles: { 'sandbox create-plant': 1.59 } },
+    atLoad: { sandboxes: 4.89, roles: { 'sandbox create-plant': 2.29 } },
   };
   writeMeasurement('cpu', cpu, file);
   expect(readMeasurements(file).cpu).toEqual(cpu);
   const negative = structuredClone(cpu);
-  negative.byConnections['16'].roles['sandbox create-plant'] = -1;
-  expect(() => writeMeasurement('cpu', negative, file)).toThrow();
+  negative.atLoad.roles['sandbox create-plant'] = -1;
+  expect(() => writeMeasurement('cpu', negative, file)).toThrow(/atLoad/);
+});
+
+it('writes the parts in the order the file is read in, whatever order it had', () => {
+  const shuffled = JSON.parse(readFileSync(file, 'utf8'));
+  const { request, ...rest } = shuffled;
+  writeFileSync(file, JSON.stringify({ ...rest, request }));
+  writeMeasurement('request', readMeasurements(file).request, file);
+  expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')))).toEqual(
+    Object.keys(readMeasurements()),
+  );
 });
