@@ -103,7 +103,7 @@ export function meanOf(runs: readonly CpuFigure[]): {
   };
 }
 
-/** A role's figures, two decimals, for the report. */
+/** A figure for the report: every sandbox, then each role that worked, two decimals each. */
 const shown = (figure: { sandboxes: number; roles: Iterable<[string, number]> }) =>
   [
     `sandboxes ${figure.sandboxes.toFixed(2)}`,
