@@ -106,6 +106,8 @@ const Measurements = v.strictObject({
    */
   offline: v.strictObject({
     ...MeasuredOn.entries,
+    /** The Node npm start's sandboxes ran on (`node`: its runtime's and serverless-offline's). */
+    functionsNode: v.string(),
     serverlessOffline: v.string(),
     connections: v.pipe(v.number(), v.integer(), v.minValue(1)),
     seconds: Figure,

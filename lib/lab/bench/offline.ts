@@ -26,7 +26,7 @@ import {
 } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnOnFreePorts, withoutExtraCaCerts } from '../../npm-start/spawn';
-import { measuredHere, writeMeasurement } from '../measurements';
+import { measuredHere, nodeVersion, writeMeasurement } from '../measurements';
 import { CONNECTIONS, distinctCreates, untilReady } from './load';
 import { mean } from './measure';
 import type { BenchContext, BenchPhase } from './phase';
@@ -181,7 +181,7 @@ export const offline: BenchPhase = {
   name: 'offline',
   description: `npm start against serverless-offline on the same bundles (needs ${SLS_DIR_VARIABLE})`,
   records: 'offline',
-  async run({ dir, loadSeconds, print, fail, writeMeasurements }: BenchContext) {
+  async run({ dir, lambdaNode, loadSeconds, print, fail, writeMeasurements }: BenchContext) {
     const slsDir = process.env[SLS_DIR_VARIABLE];
     if (!slsDir || !existsSync(join(slsDir, 'node_modules', 'serverless-offline'))) {
       print(`npm start against serverless-offline: skipped, ${SLS_DIR_VARIABLE} names no install.`);
@@ -271,6 +271,7 @@ export const offline: BenchPhase = {
       } else if (writeMeasurements) {
         const file = writeMeasurement('offline', {
           ...measuredHere('npm run bench -- --phases offline'),
+          functionsNode: nodeVersion(lambdaNode.path),
           serverlessOffline: readVersion(slsDir, 'serverless-offline'),
           connections: CONNECTIONS,
           seconds: loadSeconds,
