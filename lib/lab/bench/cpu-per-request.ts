@@ -7,14 +7,13 @@
  * `--write-measurements` records each role's mean over the runs at both, unless a request failed.
  */
 import autocannon from 'autocannon';
-import { join, relative } from 'node:path';
-import { PROJECT_ROOT } from '../../definitions/bundling';
+import { join } from 'node:path';
 import { untilRecorded } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnNpmStart } from '../../npm-start/spawn';
-import { measuredHere, nodeVersion, writeMeasurement } from '../measurements';
+import { measuredHere, nodeVersion } from '../measurements';
 import { CONNECTIONS, untilReady } from './load';
-import { mean } from './measure';
+import { mean, recordUnlessFailed } from './measure';
 import { processesOf } from './memory';
 import type { BenchContext, BenchPhase } from './phase';
 
@@ -183,20 +182,15 @@ export const cpuPerRequest: BenchPhase = {
           .map(([role, ms]) => `${role} ${ratio(atOne.roles[role] ?? 0, ms)}`)
           .join(', ')}; ${failed} requests failed in all\n`,
       );
-      if (writeMeasurements && failed > 0) {
-        fail(`cpu: ${failed} requests were not answered 200; nothing recorded`);
-      } else if (writeMeasurements) {
-        const file = writeMeasurement('cpu', {
-          ...measuredHere('npm run bench -- --phases cpu'),
-          functionsNode: nodeVersion(lambdaNode.path),
-          requests: REQUESTS,
-          runs: RUNS,
-          connections: CONNECTIONS,
-          atOne,
-          atLoad,
-        });
-        print(`  wrote ${relative(PROJECT_ROOT, file)}\n`);
-      }
+      recordUnlessFailed({ writeMeasurements, print, fail }, 'cpu', failed, () => ({
+        ...measuredHere('npm run bench -- --phases cpu'),
+        functionsNode: nodeVersion(lambdaNode.path),
+        requests: REQUESTS,
+        runs: RUNS,
+        connections: CONNECTIONS,
+        atOne,
+        atLoad,
+      }));
     } finally {
       await npmStart.stop();
     }

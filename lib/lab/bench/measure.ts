@@ -1,7 +1,13 @@
-/** Measuring helpers shared by the bench phases: medians, fresh processes, alternating pairs. */
+/**
+ * Measuring helpers shared by the bench phases: means and medians, fresh processes, alternating
+ * pairs, and recording a phase's figures.
+ */
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
+import { PROJECT_ROOT } from '../../definitions/bundling';
+import { writeMeasurement, type MeasurementPart, type Measurements } from '../measurements';
+import type { BenchContext } from './phase';
 
 /** The mean of a sample. */
 export function mean(xs: readonly number[]): number {
@@ -166,4 +172,22 @@ export function machineNode(): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Under `--write-measurements`, rewrites `part` with what `figures` makes and says so; when any
+ * request was not answered 200, records nothing and fails the run instead.
+ */
+export function recordUnlessFailed<P extends MeasurementPart>(
+  { writeMeasurements, print, fail }: Pick<BenchContext, 'writeMeasurements' | 'print' | 'fail'>,
+  part: P,
+  failed: number,
+  figures: () => Measurements[P],
+): void {
+  if (!writeMeasurements) return;
+  if (failed > 0) {
+    fail(`${part}: ${failed} requests were not answered 200; nothing recorded`);
+    return;
+  }
+  print(`  wrote ${relative(PROJECT_ROOT, writeMeasurement(part, figures()))}\n`);
 }

@@ -12,10 +12,9 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API } from '../../definitions/api';
-import { PROJECT_ROOT } from '../../definitions/bundling';
 import { FUNCTIONS, tableEnvironment, type FunctionName } from '../../definitions/functions';
 import {
   DEFAULT_SANDBOX_IDLE_SECONDS,
@@ -26,9 +25,9 @@ import {
 } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnOnFreePorts, withoutExtraCaCerts } from '../../npm-start/spawn';
-import { measuredHere, nodeVersion, writeMeasurement } from '../measurements';
+import { measuredHere, nodeVersion } from '../measurements';
 import { CONNECTIONS, distinctCreates, untilReady } from './load';
-import { mean } from './measure';
+import { mean, recordUnlessFailed } from './measure';
 import type { BenchContext, BenchPhase } from './phase';
 
 /** Seconds of the measured load each side gets first, unmeasured. */
@@ -266,22 +265,17 @@ export const offline: BenchPhase = {
       print(
         `  npm start / serverless-offline (means of the ${RUNS} runs): ${(ours.rps / theirs.rps).toFixed(2)}× req/s, ${(ours.p99Ms / theirs.p99Ms).toFixed(2)}× p99\n`,
       );
-      if (writeMeasurements && failed > 0) {
-        fail(`offline: ${failed} requests were not answered 200; nothing recorded`);
-      } else if (writeMeasurements) {
-        const file = writeMeasurement('offline', {
-          ...measuredHere('npm run bench -- --phases offline'),
-          functionsNode: nodeVersion(lambdaNode.path),
-          serverlessOffline: readVersion(slsDir, 'serverless-offline'),
-          connections: CONNECTIONS,
-          seconds: loadSeconds,
-          runs: RUNS,
-          cacheTtlSeconds: Number(cacheTtl),
-          npmStart: ours,
-          offline: theirs,
-        });
-        print(`  wrote ${relative(PROJECT_ROOT, file)}\n`);
-      }
+      recordUnlessFailed({ writeMeasurements, print, fail }, 'offline', failed, () => ({
+        ...measuredHere('npm run bench -- --phases offline'),
+        functionsNode: nodeVersion(lambdaNode.path),
+        serverlessOffline: readVersion(slsDir, 'serverless-offline'),
+        connections: CONNECTIONS,
+        seconds: loadSeconds,
+        runs: RUNS,
+        cacheTtlSeconds: Number(cacheTtl),
+        npmStart: ours,
+        offline: theirs,
+      }));
     } finally {
       await stopOffline?.();
       await npmStart.stop();
