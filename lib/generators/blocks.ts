@@ -30,7 +30,7 @@ export const BLOCKS: Readonly<Record<string, BlockProducer>> = {
   'bench-request-figures': requestFigures,
   /** Each function's cold import over the SDK's floor, as the bench recorded it. */
   'bench-cold-figures': coldFigures,
-  /** npm start's CPU time a request by process, at 1 and at 16 connections, as recorded. */
+  /** npm start's CPU time a request by process role, at one connection and under load. */
   'bench-cpu-figures': cpuFigures,
   /** How to install serverless-offline and record the offline figures. */
   'bench-offline-run': offlineRun,

@@ -1,8 +1,9 @@
 /**
  * The figures the capacity model and the performance page take from the bench, as data:
  * `measurements/bench.json`, which `npm run bench -- --write-measurements` rewrites (each phase
- * that records names its part: `BenchPhase.records`), each part with the machine, the Node and the time it was
- * measured on. The model (lib/generators/capacity/) reads it; the pages print where it came from.
+ * that records names its part: `BenchPhase.records`), each part with the machine, the Node and
+ * the time it was measured on. The model (lib/generators/capacity/) reads it; the pages print
+ * where it came from.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
