@@ -107,7 +107,7 @@ const Measurements = v.strictObject({
    */
   offline: v.strictObject({
     ...MeasuredOn.entries,
-    /** The Node npm start's sandboxes ran on (`node`: its runtime's and serverless-offline's). */
+    /** The Node npm start's sandboxes and serverless-offline ran on (`node`: npm start's runtime's). */
     functionsNode: v.string(),
     serverlessOffline: v.string(),
     connections: v.pipe(v.number(), v.integer(), v.minValue(1)),

@@ -128,7 +128,7 @@ export function offlineFigures(): string {
   const { offline } = readMeasurements();
   const { npmStart, offline: theirs } = offline;
   return [
-    `Measured on ${machineOf(offline)} (npm start's runtime and serverless-offline on Node ${offline.node}, npm start's functions on Node ${offline.functionsNode}) by \`${offline.command} --write-measurements\` against serverless-offline ${offline.serverlessOffline}: ${offline.connections} keep-alive connections of distinct creates, ${offline.seconds} s a run, ${offline.runs} runs a side, alternating, means; ${offline.cacheTtlSeconds === 0 ? 'neither caches authorizer decisions' : `npm start caches authorizer decisions ${offline.cacheTtlSeconds} s, serverless-offline none`}.`,
+    `Measured on ${machineOf(offline)} (npm start's runtime on Node ${offline.node}, its functions and serverless-offline on Node ${offline.functionsNode}) by \`${offline.command} --write-measurements\` against serverless-offline ${offline.serverlessOffline}: ${offline.connections} keep-alive connections of distinct creates, ${offline.seconds} s a run, ${offline.runs} runs a side, alternating, means; ${offline.cacheTtlSeconds === 0 ? 'neither caches authorizer decisions' : `npm start caches authorizer decisions ${offline.cacheTtlSeconds} s, serverless-offline none`}.`,
     '',
     table(
       ['', 'npm start', 'serverless-offline', 'npm start / serverless-offline'],

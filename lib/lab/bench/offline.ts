@@ -3,7 +3,8 @@
  * requests: one `npm start` builds the bundles and runs the DynamoDB engine; serverless-offline
  * (Serverless Framework v3, installed outside the project: it is no dependency of ours) serves
  * those bundles from a generated `serverless.yml` with the same routes, authorizer, cache TTL
- * and environment, against that engine. serverless-offline 13 invokes the authorizer on every
+ * and environment, against that engine, on the Node npm start's sandboxes run on (Lambda's: it
+ * runs its handlers in its own process). serverless-offline 13 invokes the authorizer on every
  * request (it has no decision cache, whatever `resultTtlInSeconds` says). Each side is warmed
  * with 20 creates and then 5 s of the load itself (both start a sandbox or worker per concurrent
  * invocation). Then the load phase's 16 keep-alive connections of distinct creates, alternating
@@ -132,10 +133,10 @@ export function serverlessConfig(
   };
 }
 
-/** Starts `serverless offline` in `serviceDir`; resolves once it answers. */
-async function startOffline(slsDir: string, serviceDir: string, url: string) {
+/** Starts `serverless offline` in `serviceDir` on the Node at `nodePath`; resolves once it answers. */
+async function startOffline(slsDir: string, serviceDir: string, url: string, nodePath: string) {
   const child = spawn(
-    process.execPath,
+    nodePath,
     [join(slsDir, 'node_modules', 'serverless', 'bin', 'serverless.js'), 'offline', 'start'],
     {
       cwd: serviceDir,
@@ -205,7 +206,7 @@ export const offline: BenchPhase = {
       const config = serverlessConfig(endpoint, port, await freePort(), credentials);
       writeFileSync(join(serviceDir, 'serverless.yml'), JSON.stringify(config, null, 2));
       const offlineUrl = `http://127.0.0.1:${port}`;
-      stopOffline = await startOffline(slsDir, serviceDir, offlineUrl);
+      stopOffline = await startOffline(slsDir, serviceDir, offlineUrl, lambdaNode.path);
 
       // npm start reads the same variable (PLANT_STORE_AUTH_CACHE_TTL=0 for a cache-less comparison).
       const cacheTtl =
