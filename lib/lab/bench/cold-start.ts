@@ -11,7 +11,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -27,7 +27,7 @@ import {
   START_WRAPPER,
 } from '../../definitions/lambda-node';
 import { localWebhookEnvironment } from '../../npm-start/in-process';
-import { measuredHere, writeMeasurement } from '../measurements';
+import { measuredHere } from '../measurements';
 import { firstEvent } from './events';
 import { startHttpsEngine } from './https-engine';
 import {
@@ -36,6 +36,7 @@ import {
   freshProcess,
   machineNode,
   ms,
+  recordFigures,
   signedMs,
   type NodeStart,
   type PairFigures,
@@ -255,13 +256,12 @@ export const coldStart: BenchPhase = {
           }
         }
         context.print();
-        if (context.writeMeasurements && node === context.lambdaNode.path) {
-          const file = writeMeasurement('cold', {
+        if (node === context.lambdaNode.path) {
+          recordFigures(context, 'cold', () => ({
             ...measuredHere(`npm run bench -- --phases cold --runs ${context.runs}`, node),
             floorOverBare: extra(floorImport),
             functions: Object.fromEntries(overFloors),
-          });
-          context.print(`wrote ${relative(PROJECT_ROOT, file)}\n`);
+          }));
         }
       }
     } finally {

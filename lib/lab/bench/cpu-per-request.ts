@@ -13,7 +13,7 @@ import { freePort } from '../../npm-start/in-process';
 import { spawnNpmStart } from '../../npm-start/spawn';
 import { measuredHere, nodeVersion } from '../measurements';
 import { CONNECTIONS, untilReady } from './load';
-import { mean, recordUnlessFailed } from './measure';
+import { mean, recordFigures } from './measure';
 import { processesOf } from './memory';
 import type { BenchContext, BenchPhase } from './phase';
 
@@ -182,15 +182,20 @@ export const cpuPerRequest: BenchPhase = {
           .map(([role, ms]) => `${role} ${ratio(atOne.roles[role] ?? 0, ms)}`)
           .join(', ')}; ${failed} requests failed in all\n`,
       );
-      recordUnlessFailed({ writeMeasurements, print, fail }, 'cpu', failed, () => ({
-        ...measuredHere('npm run bench -- --phases cpu'),
-        functionsNode: nodeVersion(lambdaNode.path),
-        requests: REQUESTS,
-        runs: RUNS,
-        connections: CONNECTIONS,
-        atOne,
-        atLoad,
-      }));
+      recordFigures(
+        { writeMeasurements, print, fail },
+        'cpu',
+        () => ({
+          ...measuredHere('npm run bench -- --phases cpu'),
+          functionsNode: nodeVersion(lambdaNode.path),
+          requests: REQUESTS,
+          runs: RUNS,
+          connections: CONNECTIONS,
+          atOne,
+          atLoad,
+        }),
+        failed,
+      );
     } finally {
       await npmStart.stop();
     }

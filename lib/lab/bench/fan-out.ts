@@ -7,7 +7,7 @@
  * calls are counted (ten deliveries a call).
  */
 import { spawn } from 'node:child_process';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
@@ -15,7 +15,6 @@ import { SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
 import { parseDeliveryMessage } from '../../../lambda/webhook/message';
 import { newSubscriberId, SubscriptionsTable } from '../../../lambda/webhook/subscriptions-table';
 import { buildFunctions } from '../../definitions/build';
-import { PROJECT_ROOT } from '../../definitions/bundling';
 import { tableEnvironment } from '../../definitions/functions';
 import { STREAM_SOURCE } from '../../definitions/webhooks';
 import {
@@ -28,8 +27,8 @@ import {
   SQS_TARGET_PREFIX,
   startEngine,
 } from '../../npm-start/in-process';
-import { measuredHere, writeMeasurement } from '../measurements';
-import { childEnvironment } from './measure';
+import { measuredHere } from '../measurements';
+import { childEnvironment, recordFigures } from './measure';
 import type { BenchPhase } from './phase';
 
 /** The latency the local SQS gives every call, ms. */
@@ -95,7 +94,7 @@ export const fanOutThroughput: BenchPhase = {
   name: 'fan-out',
   description: `records a second one shard's fan-out drains at 1 and 10 subscribers, ${SQS_CALL_MS} ms per SQS call`,
   records: 'fanOut',
-  async run({ dir, lambdaNode, print, requests, writeMeasurements }) {
+  async run({ dir, lambdaNode, print, fail, requests, writeMeasurements }) {
     const [built] = await buildFunctions(join(dir, 'fan-out'), ['fan-out']);
     let calls = 0;
     let queues: LocalQueue[] = [];
@@ -166,11 +165,9 @@ export const fanOutThroughput: BenchPhase = {
       await engine.close();
     }
     print();
-    if (!writeMeasurements) return;
-    const file = writeMeasurement('fanOut', {
+    recordFigures({ writeMeasurements, print, fail }, 'fanOut', () => ({
       ...measuredHere(`npm run bench -- --phases fan-out --requests ${requests}`, lambdaNode.path),
       cpuMsPerCall: Number(cpuMsPerCall.toFixed(3)),
-    });
-    print(`wrote ${relative(PROJECT_ROOT, file)}\n`);
+    }));
   },
 };

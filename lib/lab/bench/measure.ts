@@ -175,14 +175,14 @@ export function machineNode(): string | undefined {
 }
 
 /**
- * Under `--write-measurements`, rewrites `part` with what `figures` makes and says so; when any
- * request was not answered 200, records nothing and fails the run instead.
+ * Under `--write-measurements`, rewrites `part` with what `figures` makes and says so; when some
+ * of a load's requests (`failed`) were not answered 200, records nothing and fails the run instead.
  */
-export function recordUnlessFailed<P extends MeasurementPart>(
+export function recordFigures<P extends MeasurementPart>(
   { writeMeasurements, print, fail }: Pick<BenchContext, 'writeMeasurements' | 'print' | 'fail'>,
   part: P,
-  failed: number,
   figures: () => Measurements[P],
+  failed = 0,
 ): void {
   if (!writeMeasurements) return;
   if (failed > 0) {

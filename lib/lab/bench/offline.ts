@@ -28,7 +28,7 @@ import { freePort } from '../../npm-start/in-process';
 import { spawnOnFreePorts, withoutExtraCaCerts } from '../../npm-start/spawn';
 import { measuredHere, nodeVersion } from '../measurements';
 import { CONNECTIONS, distinctCreates, untilReady } from './load';
-import { mean, recordUnlessFailed } from './measure';
+import { mean, recordFigures } from './measure';
 import type { BenchContext, BenchPhase } from './phase';
 
 /** Seconds of the measured load each side gets first, unmeasured. */
@@ -266,17 +266,22 @@ export const offline: BenchPhase = {
       print(
         `  npm start / serverless-offline (means of the ${RUNS} runs): ${(ours.rps / theirs.rps).toFixed(2)}× req/s, ${(ours.p99Ms / theirs.p99Ms).toFixed(2)}× p99\n`,
       );
-      recordUnlessFailed({ writeMeasurements, print, fail }, 'offline', failed, () => ({
-        ...measuredHere('npm run bench -- --phases offline'),
-        functionsNode: nodeVersion(lambdaNode.path),
-        serverlessOffline: readVersion(slsDir, 'serverless-offline'),
-        connections: CONNECTIONS,
-        seconds: loadSeconds,
-        runs: RUNS,
-        cacheTtlSeconds: Number(cacheTtl),
-        npmStart: ours,
-        offline: theirs,
-      }));
+      recordFigures(
+        { writeMeasurements, print, fail },
+        'offline',
+        () => ({
+          ...measuredHere('npm run bench -- --phases offline'),
+          functionsNode: nodeVersion(lambdaNode.path),
+          serverlessOffline: readVersion(slsDir, 'serverless-offline'),
+          connections: CONNECTIONS,
+          seconds: loadSeconds,
+          runs: RUNS,
+          cacheTtlSeconds: Number(cacheTtl),
+          npmStart: ours,
+          offline: theirs,
+        }),
+        failed,
+      );
     } finally {
       await stopOffline?.();
       await npmStart.stop();

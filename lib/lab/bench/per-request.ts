@@ -12,14 +12,14 @@ import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import { ALL_SCOPES, generateToken, tokenItem } from '../../../lambda/tokens/token';
 import { TOKENS_TABLE, TokensTable } from '../../../lambda/tokens/table';
-import { join, dirname, relative } from 'node:path';
+import { join, dirname } from 'node:path';
 import { PROJECT_ROOT } from '../../definitions/bundling';
 import { FUNCTION_NAMES, FUNCTIONS, type FunctionName } from '../../definitions/functions';
 import { startEngine } from '../../npm-start/in-process';
-import { measuredHere, writeMeasurement } from '../measurements';
+import { measuredHere } from '../measurements';
 import { plantUse, refusal } from '../plant-use';
 import { firstEvent } from './events';
-import { median } from './measure';
+import { median, recordFigures } from './measure';
 import type { BenchContext, BenchPhase } from './phase';
 
 /** The figures of one function, per invocation. */
@@ -201,12 +201,11 @@ export const perRequest: BenchPhase = {
   name: 'request',
   description: 'per request and function: warm handler time, bytes logged, DynamoDB capacity units',
   records: 'request',
-  async run({ requests, print, writeMeasurements }: BenchContext) {
+  async run({ requests, print, fail, writeMeasurements }: BenchContext) {
     const rounds = Math.min(requests, 1000);
     const costs = await measureRequestCosts(rounds);
     print(`${formatRequestCosts(costs, rounds)}\n`);
-    if (!writeMeasurements) return;
-    const file = writeMeasurement('request', {
+    recordFigures({ writeMeasurements, print, fail }, 'request', () => ({
       ...measuredHere(`npm run bench -- --phases request --requests ${rounds}`),
       functions: Object.fromEntries(
         costs.map((c) => [
@@ -214,7 +213,6 @@ export const perRequest: BenchPhase = {
           { ms: Number(c.medianMs.toFixed(2)), bytesLogged: c.bytesLogged, units: c.capacityUnits },
         ]),
       ),
-    });
-    print(`wrote ${relative(PROJECT_ROOT, file)}\n`);
+    }));
   },
 };

@@ -1,6 +1,6 @@
 /** A phase records its figures only when asked to and only when every request was answered 200. */
 import { readFileSync } from 'node:fs';
-import { recordUnlessFailed } from '../../../lib/lab/bench/measure';
+import { recordFigures } from '../../../lib/lab/bench/measure';
 import { MEASUREMENTS_FILE } from '../../../lib/lab/measurements';
 
 const context = (writeMeasurements: boolean) => ({
@@ -13,7 +13,7 @@ it('records nothing and fails the run when a request was not answered 200', () =
   const before = readFileSync(MEASUREMENTS_FILE, 'utf8');
   const asked = context(true);
   const figures = jest.fn();
-  recordUnlessFailed(asked, 'cpu', 3, figures);
+  recordFigures(asked, 'cpu', figures, 3);
   expect(asked.fail).toHaveBeenCalledWith(
     'cpu: 3 requests were not answered 200; nothing recorded',
   );
@@ -24,7 +24,7 @@ it('records nothing and fails the run when a request was not answered 200', () =
 it('does nothing without --write-measurements', () => {
   const unasked = context(false);
   const figures = jest.fn();
-  recordUnlessFailed(unasked, 'offline', 0, figures);
+  recordFigures(unasked, 'offline', figures);
   expect(figures).not.toHaveBeenCalled();
   expect(unasked.fail).not.toHaveBeenCalled();
   expect(unasked.print).not.toHaveBeenCalled();
