@@ -3,9 +3,9 @@
  * pairs, and recording a phase's figures.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { PROJECT_ROOT } from '../../definitions/bundling';
+import { findExecutable } from '../../cli/executable';
 import { writeMeasurement, type MeasurementPart, type Measurements } from '../measurements';
 import type { BenchContext } from './phase';
 
@@ -161,17 +161,7 @@ export const signedMs = (value: number): string => `${value >= 0 ? '+' : ''}${ms
  * project's Node 24 package, which Lambda's Node comes from, ahead of it).
  */
 export function machineNode(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir || dir.includes('node_modules')) continue;
-    const candidate = join(dir, process.platform === 'win32' ? 'node.exe' : 'node');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
+  return findExecutable('node', undefined, (dir) => dir.includes('node_modules'));
 }
 
 /**

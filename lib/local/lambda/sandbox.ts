@@ -5,8 +5,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { findExecutable } from '../../cli/executable';
 
 /** A function invocation that did not produce a result; the gateway answers 500 for each kind. */
 export class InvocationError extends Error {
@@ -102,6 +103,19 @@ function yieldToServices(pid: number, everyThread = false): void {
   }
 }
 
+/**
+ * util-linux's `chrt` on this machine, on Linux; undefined elsewhere or without it. Each sandbox
+ * starts through `chrt --batch 0`, so that its every thread runs under SCHED_BATCH: a sandbox
+ * woken by its event or its store's answer waits for the running process's slice to end instead
+ * of taking the core from it at once. With some 30 sandboxes on two cores (16 connections of
+ * creates), fewer switches between processes leave more of each one's memory in the caches, and
+ * more creates a second are answered. Without `chrt`, the niceness alone.
+ */
+export const BATCH_SCHEDULER: string | undefined =
+  process.platform === 'linux'
+    ? findExecutable('chrt', ['/usr/bin', '/bin', ...(process.env.PATH ?? '').split(delimiter)])
+    : undefined;
+
 /** Calls `onLine` with each line read from `stream` (a last one unfinished at its end too). */
 function readLines(stream: Readable, onLine: (line: string) => void): void {
   let partial = '';
@@ -157,9 +171,13 @@ export class Sandbox {
   constructor(readonly options: SandboxOptions) {
     const spawned = performance.now();
     this.child = fork(WORKER, [], {
-      execPath: options.nodePath,
+      // chrt sets the policy and runs Node in its place (the same process): `chrt --batch 0 node …`.
+      execPath: BATCH_SCHEDULER ?? options.nodePath,
       // A plain ES module: none of the parent's loader flags (tsx), as on Lambda.
-      execArgv: [...options.execArgv],
+      execArgv: [
+        ...(BATCH_SCHEDULER ? ['--batch', '0', options.nodePath] : []),
+        ...options.execArgv,
+      ],
       env: {
         PATH: process.env.PATH ?? '',
         ...options.environment,

@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { lambdaHeapFlags, START_WRAPPER } from '../../../lib/definitions/lambda-node';
-import { SANDBOX_NICENESS } from '../../../lib/local/lambda/sandbox';
+import { BATCH_SCHEDULER, SANDBOX_NICENESS } from '../../../lib/local/lambda/sandbox';
 import { StartGate } from '../../../lib/local/lambda/start-gate';
 import { bundle, dir, hold, pool, until, type Answer } from '../../support/sandbox-pool';
 
@@ -43,6 +43,31 @@ posix('runs each sandbox nicer than the runtime: the services it calls go first'
     expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])).toBe(niceness);
   }
 });
+
+/** Each thread's scheduling policy (the 41st field of its stat: 0 normal, 3 batch). */
+function policies(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).map((thread) => {
+    const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
+  });
+}
+
+(process.platform === 'linux' ? it : it.skip)(
+  'runs every thread of each sandbox under SCHED_BATCH through chrt, or as it is without one',
+  async () => {
+    const { invoke } = pool();
+    const { pid, count } = await invoke();
+    expect(count).toBe(1);
+    // Debian's util-linux has chrt: on this project's machines the sandboxes start through it.
+    if (existsSync('/usr/bin/chrt')) expect(BATCH_SCHEDULER).toBe('/usr/bin/chrt');
+    const threads = policies(pid);
+    expect(threads.length).toBeGreaterThan(1);
+    expect(new Set(threads)).toEqual(new Set([BATCH_SCHEDULER ? 3 : 0]));
+    // The sandbox is Node itself (chrt ran it in its place), and this process stays as it was.
+    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]).toMatch(/node$/);
+    expect(policies(process.pid)[0]).toBe(0);
+  },
+);
 
 it('starts a cold sandbox for each invocation that finds all busy, and reuses them after', async () => {
   const { pool: p, invoke, lines } = pool();
