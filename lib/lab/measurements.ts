@@ -95,6 +95,8 @@ const Measurements = v.strictObject({
     runs: v.pipe(v.number(), v.integer(), v.minValue(1)),
     /** The load's connections. */
     connections: v.pipe(v.number(), v.integer(), v.minValue(2)),
+    /** Seconds of the load at `connections` before the first figure (the steady state). */
+    warmUpSeconds: Figure,
     /** At one connection. */
     atOne: CpuAt,
     /** At `connections`. */
@@ -113,6 +115,8 @@ const Measurements = v.strictObject({
     connections: v.pipe(v.number(), v.integer(), v.minValue(1)),
     seconds: Figure,
     runs: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    /** Seconds of the same load each side had before its first run (the steady state). */
+    warmUpSeconds: Figure,
     cacheTtlSeconds: Figure,
     npmStart: LoadSide,
     offline: LoadSide,
@@ -122,12 +126,17 @@ export type Measurements = v.InferOutput<typeof Measurements>;
 /** A part of the file, which one phase writes. */
 export type MeasurementPart = keyof Measurements;
 
-/** `value` as measurements of `file`, in the schema's order; throws naming the file and what is wrong. */
-function checked(value: unknown, file: string): Measurements {
-  const parsed = v.safeParse(Measurements, value);
+/** `value` checked against `schema`; throws naming the file, the dot path and what is wrong. */
+function checkedBy<S extends v.GenericSchema>(
+  schema: S,
+  value: unknown,
+  file: string,
+  path = '',
+): v.InferOutput<S> {
+  const parsed = v.safeParse(schema, value);
   if (!parsed.success) {
     const issues = parsed.issues.map(
-      (issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`,
+      (issue) => `${path}${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`,
     );
     throw new Error(`${file}: ${issues.join('; ')}`);
   }
@@ -136,7 +145,7 @@ function checked(value: unknown, file: string): Measurements {
 
 /** The measurements, checked; throws naming the file and what is wrong. */
 export function readMeasurements(file = MEASUREMENTS_FILE): Measurements {
-  return checked(JSON.parse(readFileSync(file, 'utf8')), file);
+  return checkedBy(Measurements, JSON.parse(readFileSync(file, 'utf8')), file);
 }
 
 /** The version of the Node at `nodePath` (`v24.1.0`). */
@@ -162,16 +171,27 @@ export function measuredHere(command: string, nodePath = process.execPath): Meas
   };
 }
 
-/** Rewrites one part of the file (the others are kept); answers the file. */
+/**
+ * Rewrites one part of the file, checked; the others are kept as they are (a change to the schema
+ * is recorded one phase at a time: the file as a whole is checked where it is read). Answers the
+ * file.
+ */
 export function writeMeasurement<P extends MeasurementPart>(
   part: P,
   figures: Measurements[P],
   file = MEASUREMENTS_FILE,
 ): string {
-  // The file as it is, not as checked: a part new to the file is written before it is read.
-  const next = { ...(JSON.parse(readFileSync(file, 'utf8')) as object), [part]: figures };
-  // Checked, and in the schema's order of parts whatever the file's was. Two spaces a level, one
-  // member a line: the text Prettier leaves, as `npm run check` wants.
-  writeFileSync(file, `${JSON.stringify(checked(next, file), null, 2)}\n`);
+  const written = checkedBy(Measurements.entries[part], figures, file, `${part}.`);
+  const next: Record<string, unknown> = {
+    ...(JSON.parse(readFileSync(file, 'utf8')) as object),
+    [part]: written,
+  };
+  // In the schema's order of parts whatever the file's was (a part it does not know, last). Two
+  // spaces a level, one member a line: the text Prettier leaves, as `npm run check` wants.
+  const order = [...new Set([...Object.keys(Measurements.entries), ...Object.keys(next)])];
+  const ordered = Object.fromEntries(
+    order.filter((key) => key in next).map((key) => [key, next[key]]),
+  );
+  writeFileSync(file, `${JSON.stringify(ordered, null, 2)}\n`);
   return file;
 }

@@ -12,7 +12,7 @@ import { untilRecorded } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnNpmStart } from '../../npm-start/spawn';
 import { measuredHere, nodeVersion } from '../measurements';
-import { CONNECTIONS, untilReady } from './load';
+import { CONNECTIONS, shownRates, untilReady, warmUp, WARM_UP_SECONDS } from './load';
 import { mean, recordFigures } from './measure';
 import { processesOf } from './memory';
 import type { BenchContext, BenchPhase } from './phase';
@@ -134,6 +134,8 @@ export const cpuPerRequest: BenchPhase = {
       await untilRecorded(dataDir, () => npmStart.child.exitCode !== null);
       const token = await untilReady(url, npmStart.child, dataDir);
       let id = Date.now() * 1000;
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const body = () => `{"id":${id++},"name":"Cpu","tag":"bench"}`;
       let failed = 0;
       const creates = async (connections: number, amount: number) => {
         const result = await autocannon({
@@ -144,23 +146,21 @@ export const cpuPerRequest: BenchPhase = {
             {
               method: 'POST',
               path: '/plants',
-              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-              setupRequest: (request) => ({
-                ...request,
-                body: `{"id":${id++},"name":"Cpu","tag":"bench"}`,
-              }),
+              headers,
+              setupRequest: (request) => ({ ...request, body: body() }),
             },
           ],
         });
         failed += result.non2xx + result.errors + result.timeouts;
         return result;
       };
-      // The pools grow to what the load needs first, and each figure follows a run of its own
-      // load: the figures are the steady state's, not the pools' growth.
-      await creates(CONNECTIONS, REQUESTS);
+      // The pools grow to what the load needs and their code tiers up first (`warmUp`), and each
+      // figure follows a run of its own load: the figures are the steady state's.
+      const warmed = await warmUp(url, headers, body);
       print(
         `npm start's CPU per request (${REQUESTS} distinct creates per figure, authorizer cache off, CPU time of each process of its tree; ms a request):`,
       );
+      print(`  warm-up at ${CONNECTIONS} connections, each window: ${shownRates(warmed)}`);
       const taken = new Map<number, CpuFigure[]>();
       for (const connections of ROUNDS) {
         await creates(connections, WARM_UP_REQUESTS);
@@ -191,6 +191,7 @@ export const cpuPerRequest: BenchPhase = {
           requests: REQUESTS,
           runs: RUNS,
           connections: CONNECTIONS,
+          warmUpSeconds: WARM_UP_SECONDS,
           atOne,
           atLoad,
         }),

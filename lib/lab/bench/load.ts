@@ -63,6 +63,40 @@ export function distinctCreates(
   });
 }
 
+/**
+ * The windows (s) of load that bring `npm start` to its steady state before a figure is taken.
+ * Each of its ~32 sandboxes serves a sixteenth of the invocations, so V8 optimizes each one's hot
+ * code sixteen times later than one process would: taken sooner, a figure measures the tiering.
+ * A phase prints each window's rate, so that its output shows the ramp flatten.
+ */
+export const WARM_UP_WINDOWS: readonly number[] = [15, 15, 15];
+
+/** The warm-up's seconds in all, as a record keeps them. */
+export const WARM_UP_SECONDS = WARM_UP_WINDOWS.reduce((sum, seconds) => sum + seconds, 0);
+
+/**
+ * `distinctCreates` for each of `WARM_UP_WINDOWS`: each window's creates a second answered 200.
+ * Any other answer or error fails the warm-up: a figure that follows measures only valid creates.
+ */
+export async function warmUp(
+  url: string,
+  headers: Record<string, string>,
+  body: () => string,
+): Promise<number[]> {
+  const rates: number[] = [];
+  for (const seconds of WARM_UP_WINDOWS) {
+    const result = await distinctCreates(url, headers, seconds, body);
+    const failed = result.non2xx + result.errors + result.timeouts;
+    if (failed > 0) throw new Error(`${failed} requests of the warm-up of ${url} failed`);
+    rates.push(result['2xx'] / result.duration);
+  }
+  return rates;
+}
+
+/** `rates` as a phase prints a warm-up: `234, 288, 306 req/s`. */
+export const shownRates = (rates: readonly number[]): string =>
+  `${rates.map((rate) => rate.toFixed(0)).join(', ')} req/s`;
+
 /** The load and memory phase. */
 export const load: BenchPhase = {
   name: 'load',

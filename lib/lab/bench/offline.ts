@@ -6,8 +6,8 @@
  * and environment, against that engine, on the Node npm start's sandboxes run on (Lambda's: it
  * runs its handlers in its own process). serverless-offline 13 invokes the authorizer on every
  * request (it has no decision cache, whatever `resultTtlInSeconds` says). Each side is warmed
- * with 20 creates and then 5 s of the load itself (both start a sandbox or worker per concurrent
- * invocation). Then the load phase's 16 keep-alive connections of distinct creates, alternating
+ * with 20 creates and then the load itself until its steady state (`warmUp`: both start a
+ * sandbox or worker per concurrent invocation, each tiering up on its own). Then the load phase's 16 keep-alive connections of distinct creates, alternating
  * npm start / serverless-offline, `RUNS` each; `--write-measurements` records the means of a
  * comparison in which every request was answered 200.
  */
@@ -27,12 +27,17 @@ import {
 import { freePort } from '../../npm-start/in-process';
 import { spawnOnFreePorts, withoutExtraCaCerts } from '../../npm-start/spawn';
 import { measuredHere, nodeVersion } from '../measurements';
-import { CONNECTIONS, distinctCreates, untilReady } from './load';
+import {
+  CONNECTIONS,
+  distinctCreates,
+  shownRates,
+  untilReady,
+  warmUp,
+  WARM_UP_SECONDS,
+  WARM_UP_WINDOWS,
+} from './load';
 import { mean, recordFigures } from './measure';
 import type { BenchContext, BenchPhase } from './phase';
-
-/** Seconds of the measured load each side gets first, unmeasured. */
-const WARM_UP_SECONDS = 5;
 
 /** Measured runs of each side, alternating. */
 const RUNS = 2;
@@ -218,6 +223,7 @@ export const offline: BenchPhase = {
         { name: 'npm start', url: npmStart.url },
         { name: 'serverless-offline', url: offlineUrl },
       ];
+      const warmed: string[] = [];
       for (const side of sides) {
         for (let i = 0; i < 20; i++) {
           const response = await fetch(`${side.url}/plants`, {
@@ -230,17 +236,15 @@ export const offline: BenchPhase = {
           }
         }
         // Both start a sandbox (npm start) or a worker thread (serverless-offline) for each
-        // invocation that finds none free: the same load first, so that each run measures the
-        // steady state and not the pool's growth (npm start's ~30 cold starts took a tenth of
-        // its first run's CPU).
-        const warm = await distinctCreates(side.url, headers, WARM_UP_SECONDS, body);
-        if (warm.non2xx + warm.errors + warm.timeouts > 0) {
-          throw new Error(`the concurrent warm-up of ${side.name} had failures`);
-        }
+        // invocation that finds none free, and each of those tiers its code up on its own: the
+        // same load first, until the steady state, so that the runs measure neither.
+        warmed.push(`${side.name} ${shownRates(await warmUp(side.url, headers, body))}`);
       }
+      const windows = WARM_UP_WINDOWS.join(' + ');
       print(
-        `npm start against serverless-offline (same bundles and engine; each warmed with 20 creates and ${WARM_UP_SECONDS} s of the load; ${CONNECTIONS} keep-alive connections, ${loadSeconds} s each, distinct valid creates, alternating, ${RUNS} runs each; npm start caches authorizer decisions ${cacheTtl} s, serverless-offline 13 caches none):`,
+        `npm start against serverless-offline (same bundles and engine; each warmed with 20 creates and ${windows} s of the load; ${CONNECTIONS} keep-alive connections, ${loadSeconds} s each, distinct valid creates, alternating, ${RUNS} runs each; npm start caches authorizer decisions ${cacheTtl} s, serverless-offline 13 caches none):`,
       );
+      print(`  warm-up, each window: ${warmed.join('; ')}`);
       const figures = new Map<string, { rps: number[]; p99: number[] }>();
       let failed = 0;
       for (let round = 1; round <= RUNS; round++) {
@@ -276,6 +280,7 @@ export const offline: BenchPhase = {
           connections: CONNECTIONS,
           seconds: loadSeconds,
           runs: RUNS,
+          warmUpSeconds: WARM_UP_SECONDS,
           cacheTtlSeconds: Number(cacheTtl),
           npmStart: ours,
           offline: theirs,

@@ -79,6 +79,7 @@ it('keeps the cpu phase figures by number of connections, each role a request', 
     requests: 1500,
     runs: 2,
     connections: 16,
+    warmUpSeconds: 45,
     atOne: { sandboxes: 4.64, roles: { 'sandbox create-plant': 1.59 } },
     atLoad: { sandboxes: 4.89, roles: { 'sandbox create-plant': 2.29 } },
   };
@@ -87,6 +88,20 @@ it('keeps the cpu phase figures by number of connections, each role a request', 
   const negative = structuredClone(cpu);
   negative.atLoad.roles['sandbox create-plant'] = -1;
   expect(() => writeMeasurement('cpu', negative, file)).toThrow(/atLoad/);
+});
+
+it('writes a part over a file whose other part is stale, and refuses a bad part itself', () => {
+  // A field new to the schema: each phase re-records its own part, one run after the other.
+  const stale = JSON.parse(readFileSync(file, 'utf8'));
+  delete stale.request.cpuModel;
+  writeFileSync(file, JSON.stringify(stale));
+  const fanOut = { ...measuredHere('npm run bench -- --phases fan-out'), cpuMsPerCall: 1.5 };
+  writeMeasurement('fanOut', fanOut, file);
+  expect(JSON.parse(readFileSync(file, 'utf8')).fanOut).toEqual(fanOut);
+  expect(() => readMeasurements(file)).toThrow(/request\.cpuModel/);
+  expect(() => writeMeasurement('fanOut', { ...fanOut, cpuMsPerCall: -1 }, file)).toThrow(
+    new RegExp(`^${file}: fanOut\\.cpuMsPerCall: `),
+  );
 });
 
 it('writes the parts in the order the file is read in, whatever order it had', () => {
