@@ -2,7 +2,7 @@
  * One sandbox: a child process on Lambda's Node that runs a function bundle, one invocation at a
  * time, keeping its module scope between invocations until it is stopped or dies.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFile, fork, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -104,17 +104,26 @@ function yieldToServices(pid: number, everyThread = false): void {
 }
 
 /**
- * util-linux's `chrt` on this machine, on Linux; undefined elsewhere or without it. Each sandbox
- * starts through `chrt --batch 0`, so that its every thread runs under SCHED_BATCH: a sandbox
- * woken by its event or its store's answer waits for the running process's slice to end instead
- * of taking the core from it at once. With some 30 sandboxes on two cores (16 connections of
- * creates), fewer switches between processes leave more of each one's memory in the caches, and
- * more creates a second are answered. Without `chrt`, the niceness alone.
+ * util-linux's `chrt` on this machine, on Linux; undefined elsewhere or without it. Once a
+ * sandbox has imported its bundle, `chrt` puts its every thread under SCHED_BATCH: woken by its
+ * event or its store's answer, it waits for the running process's slice to end instead of taking
+ * the core from it at once. With some 30 sandboxes on two cores (16 connections of creates),
+ * fewer switches between processes leave more of each one's memory in the caches, and more
+ * creates a second are answered. Set after the start, not by starting Node through `chrt`: where
+ * the system refuses the policy (a sandboxed container), the sandbox runs on as it was.
  */
 export const BATCH_SCHEDULER: string | undefined =
   process.platform === 'linux'
     ? findExecutable('chrt', ['/usr/bin', '/bin', ...(process.env.PATH ?? '').split(delimiter)])
     : undefined;
+
+/** Every thread of `pid` under SCHED_BATCH (threads it makes later inherit it); never fails. */
+function batchScheduled(pid: number): void {
+  if (!BATCH_SCHEDULER) return;
+  execFile(BATCH_SCHEDULER, ['--batch', '--all-tasks', '--pid', '0', String(pid)], () => {
+    // Refused, or the sandbox is gone already: the normal policy stands.
+  });
+}
 
 /** Calls `onLine` with each line read from `stream` (a last one unfinished at its end too). */
 function readLines(stream: Readable, onLine: (line: string) => void): void {
@@ -171,13 +180,9 @@ export class Sandbox {
   constructor(readonly options: SandboxOptions) {
     const spawned = performance.now();
     this.child = fork(WORKER, [], {
-      // chrt sets the policy and runs Node in its place (the same process): `chrt --batch 0 node …`.
-      execPath: BATCH_SCHEDULER ?? options.nodePath,
+      execPath: options.nodePath,
       // A plain ES module: none of the parent's loader flags (tsx), as on Lambda.
-      execArgv: [
-        ...(BATCH_SCHEDULER ? ['--batch', '0', options.nodePath] : []),
-        ...options.execArgv,
-      ],
+      execArgv: [...options.execArgv],
       env: {
         PATH: process.env.PATH ?? '',
         ...options.environment,
@@ -210,7 +215,10 @@ export class Sandbox {
       this.child.on('message', (message: WorkerMessage) => {
         if (message.type === 'ready') {
           this.initMs = performance.now() - spawned;
-          if (!this.exited && this.child.pid !== undefined) yieldToServices(this.child.pid, true);
+          if (!this.exited && this.child.pid !== undefined) {
+            yieldToServices(this.child.pid, true);
+            batchScheduled(this.child.pid);
+          }
           this.state = 'ready';
           resolve();
         } else if (message.type === 'init-error') {

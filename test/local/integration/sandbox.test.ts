@@ -53,18 +53,18 @@ function policies(pid: number): number[] {
 }
 
 (process.platform === 'linux' ? it : it.skip)(
-  'runs every thread of each sandbox under SCHED_BATCH through chrt, or as it is without one',
+  'puts every thread of each sandbox under SCHED_BATCH once it is ready, where chrt is',
   async () => {
     const { invoke } = pool();
     const { pid, count } = await invoke();
     expect(count).toBe(1);
-    // Debian's util-linux has chrt: on this project's machines the sandboxes start through it.
+    // Debian's util-linux has chrt: on this project's machines the sandboxes get the policy.
     if (existsSync('/usr/bin/chrt')) expect(BATCH_SCHEDULER).toBe('/usr/bin/chrt');
-    const threads = policies(pid);
-    expect(threads.length).toBeGreaterThan(1);
-    expect(new Set(threads)).toEqual(new Set([BATCH_SCHEDULER ? 3 : 0]));
-    // The sandbox is Node itself (chrt ran it in its place), and this process stays as it was.
-    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]).toMatch(/node$/);
+    const wanted = BATCH_SCHEDULER ? 3 : 0;
+    // Set once the bundle is imported, without holding the invocation: it may land just after.
+    await until(() => policies(pid).every((policy) => policy === wanted), 'the batch policy');
+    expect(policies(pid).length).toBeGreaterThan(1);
+    // The runtime itself keeps the normal policy.
     expect(policies(process.pid)[0]).toBe(0);
   },
 );
