@@ -95,7 +95,7 @@ const Measurements = v.strictObject({
     runs: v.pipe(v.number(), v.integer(), v.minValue(1)),
     /** The load's connections. */
     connections: v.pipe(v.number(), v.integer(), v.minValue(2)),
-    /** Seconds of the load at `connections` before the first figure (the steady state). */
+    /** Seconds of the load at `connections` before the first figure (the bench's warm-up). */
     warmUpSeconds: Figure,
     /** At one connection. */
     atOne: CpuAt,
@@ -115,7 +115,7 @@ const Measurements = v.strictObject({
     connections: v.pipe(v.number(), v.integer(), v.minValue(1)),
     seconds: Figure,
     runs: v.pipe(v.number(), v.integer(), v.minValue(1)),
-    /** Seconds of the same load each side had before its first run (the steady state). */
+    /** Seconds of the same load each side had before its first run (the bench's warm-up). */
     warmUpSeconds: Figure,
     cacheTtlSeconds: Figure,
     npmStart: LoadSide,
@@ -186,7 +186,8 @@ export function writeMeasurement<P extends MeasurementPart>(
     ...(JSON.parse(readFileSync(file, 'utf8')) as object),
     [part]: written,
   };
-  // In the schema's order of parts whatever the file's was (a part it does not know, last). Two
+  // In the schema's order of parts whatever the file's was (a part it does not know, last: it
+  // stays until removed by hand, and reading the file refuses it meanwhile). Two
   // spaces a level, one member a line: the text Prettier leaves, as `npm run check` wants.
   const order = [...new Set([...Object.keys(Measurements.entries), ...Object.keys(next)])];
   const ordered = Object.fromEntries(

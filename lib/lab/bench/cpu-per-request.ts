@@ -155,12 +155,13 @@ export const cpuPerRequest: BenchPhase = {
         return result;
       };
       // The pools grow to what the load needs and their code tiers up first (`warmUp`), and each
-      // figure follows a run of its own load: the figures are the steady state's.
-      const warmed = await warmUp(url, headers, body);
+      // figure follows a run of its own load.
+      const warm = await warmUp(url, headers, body);
+      failed += warm.failed;
       print(
         `npm start's CPU per request (${REQUESTS} distinct creates per figure, authorizer cache off, CPU time of each process of its tree; ms a request):`,
       );
-      print(`  warm-up at ${CONNECTIONS} connections, each window: ${shownRates(warmed)}`);
+      print(`  warm-up at ${CONNECTIONS} connections, each window: ${shownRates(warm.rates)}`);
       const taken = new Map<number, CpuFigure[]>();
       for (const connections of ROUNDS) {
         await creates(connections, WARM_UP_REQUESTS);

@@ -6,10 +6,10 @@
  * and environment, against that engine, on the Node npm start's sandboxes run on (Lambda's: it
  * runs its handlers in its own process). serverless-offline 13 invokes the authorizer on every
  * request (it has no decision cache, whatever `resultTtlInSeconds` says). Each side is warmed
- * with 20 creates and then the load itself until its steady state (`warmUp`: both start a
- * sandbox or worker per concurrent invocation, each tiering up on its own). Then the load phase's 16 keep-alive connections of distinct creates, alternating
- * npm start / serverless-offline, `RUNS` each; `--write-measurements` records the means of a
- * comparison in which every request was answered 200.
+ * with 20 creates and then the load itself (`warmUp`). Then the load phase's 16 keep-alive
+ * connections of distinct creates, `RUNS` a side, alternating, each side first in every other
+ * round; `--write-measurements` records the means of a comparison in which every request was
+ * answered 200.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -236,19 +236,25 @@ export const offline: BenchPhase = {
           }
         }
         // Both start a sandbox (npm start) or a worker thread (serverless-offline) for each
-        // invocation that finds none free, and each of those tiers its code up on its own: the
-        // same load first, until the steady state, so that the runs measure neither.
-        warmed.push(`${side.name} ${shownRates(await warmUp(side.url, headers, body))}`);
+        // invocation that finds none free, and each tiers its code up on its own: the same
+        // warm-up for both, so that the runs measure neither.
+        const warm = await warmUp(side.url, headers, body);
+        if (warm.failed > 0) {
+          throw new Error(`${warm.failed} requests of the warm-up of ${side.name} failed`);
+        }
+        warmed.push(`${side.name} ${shownRates(warm.rates)}`);
       }
       const windows = WARM_UP_WINDOWS.join(' + ');
       print(
-        `npm start against serverless-offline (same bundles and engine; each warmed with 20 creates and ${windows} s of the load; ${CONNECTIONS} keep-alive connections, ${loadSeconds} s each, distinct valid creates, alternating, ${RUNS} runs each; npm start caches authorizer decisions ${cacheTtl} s, serverless-offline 13 caches none):`,
+        `npm start against serverless-offline (same bundles and engine; each warmed with 20 creates and ${windows} s of the load; ${CONNECTIONS} keep-alive connections, ${loadSeconds} s each, distinct valid creates, ${RUNS} runs each, alternating, each side first in every other round; npm start caches authorizer decisions ${cacheTtl} s, serverless-offline 13 caches none):`,
       );
       print(`  warm-up, each window: ${warmed.join('; ')}`);
       const figures = new Map<string, { rps: number[]; p99: number[] }>();
       let failed = 0;
       for (let round = 1; round <= RUNS; round++) {
-        for (const side of sides) {
+        // npm start, serverless-offline, then serverless-offline, npm start…: a drift of the
+        // machine or of the engine's growing table falls on both sides alike.
+        for (const side of round % 2 === 1 ? sides : [...sides].reverse()) {
           const result = await distinctCreates(side.url, headers, loadSeconds, body);
           const rps = result['2xx'] / result.duration;
           const errors = result.errors + result.timeouts + result.non2xx;

@@ -2,10 +2,10 @@
  * One sandbox: a child process on Lambda's Node that runs a function bundle, one invocation at a
  * time, keeping its module scope between invocations until it is stopped or dies.
  */
-import { execFile, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { findExecutable } from '../../cli/executable';
 
@@ -104,26 +104,25 @@ function yieldToServices(pid: number, everyThread = false): void {
 }
 
 /**
- * util-linux's `chrt` on this machine, on Linux; undefined elsewhere or without it. Once a
- * sandbox has imported its bundle, `chrt` puts its every thread under SCHED_BATCH: woken by its
- * event or its store's answer, it waits for the running process's slice to end instead of taking
- * the core from it at once. With some 30 sandboxes on two cores (16 connections of creates),
- * fewer switches between processes leave more of each one's memory in the caches, and more
- * creates a second are answered. Set after the start, not by starting Node through `chrt`: where
- * the system refuses the policy (a sandboxed container), the sandbox runs on as it was.
+ * util-linux's `chrt`, on Linux, where the system lets it set SCHED_BATCH (checked once, as the
+ * runtime starts: a sandboxed container may refuse the policy); else undefined. Each sandbox then
+ * starts through `chrt --batch 0`, so that its every thread runs under SCHED_BATCH: woken by its
+ * event or its store's answer, a sandbox waits for the running process's slice to end instead of
+ * taking the core from it at once. The aim is fewer switches between the 30-odd processes that
+ * share two cores at 16 connections. Only the fixed system directories are searched.
  */
-export const BATCH_SCHEDULER: string | undefined =
-  process.platform === 'linux'
-    ? findExecutable('chrt', ['/usr/bin', '/bin', ...(process.env.PATH ?? '').split(delimiter)])
-    : undefined;
-
-/** Every thread of `pid` under SCHED_BATCH (threads it makes later inherit it); never fails. */
-function batchScheduled(pid: number): void {
-  if (!BATCH_SCHEDULER) return;
-  execFile(BATCH_SCHEDULER, ['--batch', '--all-tasks', '--pid', '0', String(pid)], () => {
-    // Refused, or the sandbox is gone already: the normal policy stands.
-  });
-}
+export const BATCH_SCHEDULER: string | undefined = (() => {
+  const chrt =
+    process.platform === 'linux' ? findExecutable('chrt', ['/usr/bin', '/bin']) : undefined;
+  if (!chrt) return undefined;
+  try {
+    // chrt sets the policy, then runs itself in its own place to print its version.
+    execFileSync(chrt, ['--batch', '0', chrt, '--version'], { stdio: 'ignore', timeout: 5_000 });
+    return chrt;
+  } catch {
+    return undefined;
+  }
+})();
 
 /** Calls `onLine` with each line read from `stream` (a last one unfinished at its end too). */
 function readLines(stream: Readable, onLine: (line: string) => void): void {
@@ -180,9 +179,13 @@ export class Sandbox {
   constructor(readonly options: SandboxOptions) {
     const spawned = performance.now();
     this.child = fork(WORKER, [], {
-      execPath: options.nodePath,
+      // chrt sets the policy and runs Node in its place (the same process): `chrt --batch 0 node …`.
+      execPath: BATCH_SCHEDULER ?? options.nodePath,
       // A plain ES module: none of the parent's loader flags (tsx), as on Lambda.
-      execArgv: [...options.execArgv],
+      execArgv: [
+        ...(BATCH_SCHEDULER ? ['--batch', '0', options.nodePath] : []),
+        ...options.execArgv,
+      ],
       env: {
         PATH: process.env.PATH ?? '',
         ...options.environment,
@@ -215,10 +218,7 @@ export class Sandbox {
       this.child.on('message', (message: WorkerMessage) => {
         if (message.type === 'ready') {
           this.initMs = performance.now() - spawned;
-          if (!this.exited && this.child.pid !== undefined) {
-            yieldToServices(this.child.pid, true);
-            batchScheduled(this.child.pid);
-          }
+          if (!this.exited && this.child.pid !== undefined) yieldToServices(this.child.pid, true);
           this.state = 'ready';
           resolve();
         } else if (message.type === 'init-error') {
