@@ -187,8 +187,8 @@ export function writeMeasurement<P extends MeasurementPart>(
     [part]: written,
   };
   // In the schema's order of parts whatever the file's was (a part it does not know, last: it
-  // stays until removed by hand, and reading the file refuses it meanwhile). Two
-  // spaces a level, one member a line: the text Prettier leaves, as `npm run check` wants.
+  // stays until removed by hand, and reading the file refuses it meanwhile). Two spaces a
+  // level, one member a line: the text Prettier leaves, as `npm run check` wants.
   const order = [...new Set([...Object.keys(Measurements.entries), ...Object.keys(next)])];
   const ordered = Object.fromEntries(
     order.filter((key) => key in next).map((key) => [key, next[key]]),
