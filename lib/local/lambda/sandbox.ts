@@ -104,25 +104,38 @@ function yieldToServices(pid: number, everyThread = false): void {
 }
 
 /**
- * util-linux's `chrt`, on Linux, where the system lets it set SCHED_BATCH (checked once, as the
- * runtime starts: a sandboxed container may refuse the policy); else undefined. Each sandbox then
- * starts through `chrt --batch 0`, so that its every thread runs under SCHED_BATCH: woken by its
- * event or its store's answer, a sandbox waits for the running process's slice to end instead of
- * taking the core from it at once. The aim is fewer switches between the 30-odd processes that
- * share two cores at 16 connections. Only the fixed system directories are searched.
+ * util-linux's `chrt` in /usr/bin or /bin, on Linux, if it may set SCHED_BATCH here (`run`
+ * starts it: it sets the policy, then runs itself in its own place to print its version); else
+ * undefined, as where a sandboxed container refuses the policy.
  */
-export const BATCH_SCHEDULER: string | undefined = (() => {
+export function probeBatchScheduler(
+  run: (file: string, args: string[]) => unknown = (file, args) =>
+    execFileSync(file, args, { stdio: 'ignore', timeout: 5_000 }),
+): string | undefined {
   const chrt =
     process.platform === 'linux' ? findExecutable('chrt', ['/usr/bin', '/bin']) : undefined;
   if (!chrt) return undefined;
   try {
-    // chrt sets the policy, then runs itself in its own place to print its version.
-    execFileSync(chrt, ['--batch', '0', chrt, '--version'], { stdio: 'ignore', timeout: 5_000 });
+    run(chrt, ['--batch', '0', chrt, '--version']);
     return chrt;
   } catch {
     return undefined;
   }
-})();
+}
+
+let batchSchedulerProbed: { chrt: string | undefined } | undefined;
+
+/**
+ * The `chrt` that starts every sandbox, probed once, when the first sandbox starts: each then
+ * starts through `chrt --batch 0`, so that its every thread runs under SCHED_BATCH from its cold
+ * start on: woken by its event or its store's answer, a sandbox waits for the running process's
+ * slice to end instead of taking the core from it at once. The aim is fewer switches between the
+ * 30-odd processes that share two cores at 16 connections. Undefined: plain Node, as elsewhere.
+ */
+export function batchScheduler(): string | undefined {
+  batchSchedulerProbed ??= { chrt: probeBatchScheduler() };
+  return batchSchedulerProbed.chrt;
+}
 
 /** Calls `onLine` with each line read from `stream` (a last one unfinished at its end too). */
 function readLines(stream: Readable, onLine: (line: string) => void): void {
@@ -177,15 +190,13 @@ export class Sandbox {
   private stopped = false;
 
   constructor(readonly options: SandboxOptions) {
+    const chrt = batchScheduler();
     const spawned = performance.now();
     this.child = fork(WORKER, [], {
       // chrt sets the policy and runs Node in its place (the same process): `chrt --batch 0 node …`.
-      execPath: BATCH_SCHEDULER ?? options.nodePath,
+      execPath: chrt ?? options.nodePath,
       // A plain ES module: none of the parent's loader flags (tsx), as on Lambda.
-      execArgv: [
-        ...(BATCH_SCHEDULER ? ['--batch', '0', options.nodePath] : []),
-        ...options.execArgv,
-      ],
+      execArgv: [...(chrt ? ['--batch', '0', options.nodePath] : []), ...options.execArgv],
       env: {
         PATH: process.env.PATH ?? '',
         ...options.environment,
