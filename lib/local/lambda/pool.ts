@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { FUNCTION_NODE_OPTIONS } from '../../definitions/bundling';
 import { lambdaHeapFlags, START_WRAPPER } from '../../definitions/lambda-node';
-import { InvocationError, Sandbox } from './sandbox';
+import { batchScheduler, InvocationError, Sandbox } from './sandbox';
 import type { PoolOptions } from './pool-options';
 import { reportLine } from './report';
 import { StartGate } from './start-gate';
@@ -326,6 +326,7 @@ export class SandboxPool {
         AWS_LAMBDA_FUNCTION_TIMEOUT: String(this.options.timeoutSeconds),
       },
       nodePath: this.options.nodePath,
+      scheduler: batchScheduler(),
       // Lambda's own heap limits for the memory setting: a leak fails here as it would there,
       // and garbage is collected as often (a young generation of a tenth, not V8's default).
       // Lambda's runtime also passes `--expose-gc`, which each function's start wrapper drops

@@ -33,6 +33,8 @@ export interface SandboxOptions {
   readonly nodePath: string;
   /** Node flags, e.g. the heap limit. */
   readonly execArgv: readonly string[];
+  /** `chrt`, to start the process through under SCHED_BATCH (`batchScheduler()`); else plain Node. */
+  readonly scheduler?: string;
   /** Receives every line the function prints. */
   readonly log: (line: string) => void;
   /** Called once when the process is gone, for whatever reason. */
@@ -190,7 +192,7 @@ export class Sandbox {
   private stopped = false;
 
   constructor(readonly options: SandboxOptions) {
-    const chrt = batchScheduler();
+    const chrt = options.scheduler;
     const spawned = performance.now();
     this.child = fork(WORKER, [], {
       // chrt sets the policy and runs Node in its place (the same process): `chrt --batch 0 node …`.
@@ -238,9 +240,9 @@ export class Sandbox {
           // Without a usable stdout the answer comes here, after whatever was printed.
         } else this.answer(message, false);
       });
-      this.child.once('exit', (code, signal) => {
+      const ended = (reason: string) => {
+        if (this.exited) return;
         this.exited = true;
-        const reason = signal ?? `exit code ${code}`;
         if (this.state === 'starting') this.state = 'failed';
         reject(new InvocationError(`sandbox process exited (${reason})`, 'crash'));
         // An answer written before the process went stands, marks or not: stdout is read to
@@ -258,6 +260,12 @@ export class Sandbox {
           });
         }
         options.onExit(this, reason);
+      };
+      this.child.once('exit', (code, signal) => ended(signal ?? `exit code ${code}`));
+      // A process that could not be started at all (no such file, EAGAIN, EMFILE) emits this
+      // and never 'exit'; another error (a failed kill) leaves the process as it is.
+      this.child.on('error', (error) => {
+        if (this.child.pid === undefined) ended(`could not start: ${error.message}`);
       });
     });
     // A failed init is reported to the invocation that waits for it; no unhandled rejection.

@@ -15,6 +15,7 @@ import { lambdaHeapFlags, START_WRAPPER } from '../../../lib/definitions/lambda-
 import {
   batchScheduler,
   probeBatchScheduler,
+  Sandbox,
   SANDBOX_NICENESS,
 } from '../../../lib/local/lambda/sandbox';
 import { StartGate } from '../../../lib/local/lambda/start-gate';
@@ -104,6 +105,28 @@ it('starts sandboxes as plain Node where chrt may not set the policy', () => {
   expect(probeBatchScheduler((file, args) => calls.push([file, ...args]))).toBe('/usr/bin/chrt');
   // The probe sets the policy for real before it runs anything: chrt's own option, then a command.
   expect(calls).toEqual([['/usr/bin/chrt', '--batch', '0', '/usr/bin/chrt', '--version']]);
+});
+
+it.each([
+  ['plain Node, not found: the process never starts', undefined, /could not start: .*ENOENT/],
+  ['through chrt, Node not found: chrt exits', '/usr/bin/chrt', /exit code 127/],
+])('ends a sandbox whose Node cannot start, %s', async (_, scheduler, reason) => {
+  if (scheduler && !existsSync(scheduler)) return;
+  const exits: string[] = [];
+  const sandbox = new Sandbox({
+    bundle: bundle('no-node', 'never'),
+    generation: 0,
+    environment: {},
+    nodePath: join(dir, 'no-such-node'),
+    execArgv: [],
+    scheduler,
+    log: () => undefined,
+    onExit: (_sandbox, why) => exits.push(why),
+  });
+  await expect(sandbox.ready).rejects.toThrow(reason);
+  expect(exits).toEqual([expect.stringMatching(reason)]);
+  expect(sandbox.alive).toBe(false);
+  expect(sandbox.state).toBe('failed');
 });
 
 it('starts a cold sandbox for each invocation that finds all busy, and reuses them after', async () => {
