@@ -176,6 +176,8 @@ export class Sandbox {
   initMs: number | undefined;
   /** Resolves when the bundle is imported; rejects when the import fails or the process dies. */
   readonly ready: Promise<void>;
+  /** Resolves once the process is gone: exited, or never started. */
+  private readonly gone: Promise<void>;
   private readonly child: ChildProcess;
   private current:
     | { id: number; resolve(r: InvocationResult): void; reject(e: InvocationError): void }
@@ -208,25 +210,33 @@ export class Sandbox {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     if (this.child.pid !== undefined) yieldToServices(this.child.pid);
-    readLines(this.child.stdout!, (line) => {
-      const mark = line.indexOf(END_MARK);
-      if (mark < 0) return options.log(line);
-      // A line the function left unfinished ends where the mark begins.
-      if (mark > 0) options.log(line.slice(0, mark));
-      const stderrMark = line[mark + END_MARK.length] === '!';
-      const message = JSON.parse(
-        line.slice(mark + END_MARK.length + (stderrMark ? 1 : 0)),
-      ) as WorkerMessage;
-      this.answer(message, stderrMark);
-    });
-    this.child.stdout!.once('end', () => (this.stdoutEnded = true));
-    readLines(this.child.stderr!, (line) => {
-      const mark = line.indexOf(END_MARK);
-      if (mark < 0) return options.log(line);
-      if (mark > 0) options.log(line.slice(0, mark));
-      this.stderrEnd = Number(line.slice(mark + END_MARK.length));
-      this.settleWhenLogged();
-    });
+    // A spawn that failed for want of descriptors (EMFILE, ENFILE) has no pipes at all.
+    const { stdout, stderr } = this.child;
+    if (stdout) {
+      readLines(stdout, (line) => {
+        const mark = line.indexOf(END_MARK);
+        if (mark < 0) return options.log(line);
+        // A line the function left unfinished ends where the mark begins.
+        if (mark > 0) options.log(line.slice(0, mark));
+        const stderrMark = line[mark + END_MARK.length] === '!';
+        const message = JSON.parse(
+          line.slice(mark + END_MARK.length + (stderrMark ? 1 : 0)),
+        ) as WorkerMessage;
+        this.answer(message, stderrMark);
+      });
+      stdout.once('end', () => (this.stdoutEnded = true));
+    } else this.stdoutEnded = true;
+    if (stderr) {
+      readLines(stderr, (line) => {
+        const mark = line.indexOf(END_MARK);
+        if (mark < 0) return options.log(line);
+        if (mark > 0) options.log(line.slice(0, mark));
+        this.stderrEnd = Number(line.slice(mark + END_MARK.length));
+        this.settleWhenLogged();
+      });
+    }
+    let markGone = () => {};
+    this.gone = new Promise<void>((resolve) => (markGone = resolve));
     this.ready = new Promise<void>((resolve, reject) => {
       this.child.on('message', (message: WorkerMessage) => {
         if (message.type === 'ready') {
@@ -243,6 +253,7 @@ export class Sandbox {
       const ended = (reason: string) => {
         if (this.exited) return;
         this.exited = true;
+        markGone();
         if (this.state === 'starting') this.state = 'failed';
         reject(new InvocationError(`sandbox process exited (${reason})`, 'crash'));
         // An answer written before the process went stands, marks or not: stdout is read to
@@ -254,7 +265,7 @@ export class Sandbox {
         if (this.stdoutEnded || !this.current) gone();
         else {
           const timer = setTimeout(gone, END_MARK_WAIT_MS);
-          this.child.stdout!.once('end', () => {
+          this.child.stdout?.once('end', () => {
             clearTimeout(timer);
             gone();
           });
@@ -307,10 +318,9 @@ export class Sandbox {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.exited) return;
-    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     if (this.child.connected) this.child.disconnect();
     const kill = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
-    await exited;
+    await this.gone;
     clearTimeout(kill);
   }
 
