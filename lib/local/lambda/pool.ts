@@ -256,8 +256,12 @@ export class SandboxPool {
         this.requested--;
         const wanted =
           !this.stopping && this.waiters.length > this.starting && this.sandboxes.size < this.limit;
-        if (wanted) this.spawn(release);
-        else release();
+        try {
+          if (wanted) this.spawn(release);
+          else release();
+        } catch (error) {
+          this.waiters.shift()?.reject(error as InvocationError);
+        }
         this.dispatch();
       });
     }
@@ -316,7 +320,49 @@ export class SandboxPool {
    * for an invocation, busy from its birth.
    */
   private spawn(release: () => void, bound = false): Sandbox {
-    const sandbox = new Sandbox({
+    let sandbox: Sandbox;
+    try {
+      sandbox = this.newSandbox(release, (line) => {
+        this.options.log(line);
+        if (sandbox.serving !== undefined) this.options.observer?.line(sandbox.serving, line);
+      });
+    } catch (error) {
+      // Refused outright by the system (ENOTDIR, E2BIG…): the slot goes back, and the
+      // invocation it was for fails as one whose sandbox died.
+      release();
+      const message = error instanceof Error ? error.message : String(error);
+      this.options.log(`a sandbox could not be started: ${message}`);
+      throw new InvocationError(`sandbox could not start: ${message}`, 'crash');
+    }
+    sandbox.busy = bound;
+    this.sandboxes.add(sandbox);
+    sandbox.ready.then(
+      () => {
+        release();
+        // Started for an invocation: it is that invocation's, which retires it if need be.
+        if (sandbox.busy) return;
+        sandbox.idleSince = performance.now();
+        if (sandbox.options.generation !== this.generation || this.stopping) void sandbox.stop();
+        else this.armIdle(sandbox);
+        this.dispatch();
+      },
+      (error: InvocationError) => {
+        release();
+        // As on Lambda, a failed init fails the invocation waiting for it (one started for an
+        // invocation fails it through `invoke`).
+        if (!sandbox.busy) this.waiters.shift()?.reject(error);
+      },
+    );
+    // As Lambda's INIT_START, plus what tells sandboxes apart locally: the process id.
+    this.options.log(
+      `INIT_START sandbox ${sandbox.pid} (${this.sandboxes.size} of at most ${this.limit})`,
+    );
+    return sandbox;
+  }
+
+  /** A sandbox process of the current build, logging through `log`, its slot `release`d when gone. */
+  private newSandbox(release: () => void, log: (line: string) => void): Sandbox {
+    return new Sandbox({
       bundle: this.bundle,
       generation: this.generation,
       environment: {
@@ -342,10 +388,7 @@ export class SandboxPool {
           ? ['--enable-source-maps', `--inspect=127.0.0.1:${this.options.inspectPort}`]
           : []),
       ],
-      log: (line) => {
-        this.options.log(line);
-        if (sandbox.serving !== undefined) this.options.observer?.line(sandbox.serving, line);
-      },
+      log,
       onExit: (gone, reason) => {
         release();
         clearTimeout(gone.idleTimer);
@@ -356,29 +399,5 @@ export class SandboxPool {
         }
       },
     });
-    sandbox.busy = bound;
-    this.sandboxes.add(sandbox);
-    sandbox.ready.then(
-      () => {
-        release();
-        // Started for an invocation: it is that invocation's, which retires it if need be.
-        if (sandbox.busy) return;
-        sandbox.idleSince = performance.now();
-        if (sandbox.options.generation !== this.generation || this.stopping) void sandbox.stop();
-        else this.armIdle(sandbox);
-        this.dispatch();
-      },
-      (error: InvocationError) => {
-        release();
-        // As on Lambda, a failed init fails the invocation waiting for it (one started for an
-        // invocation fails it through `invoke`).
-        if (!sandbox.busy) this.waiters.shift()?.reject(error);
-      },
-    );
-    // As Lambda's INIT_START, plus what tells sandboxes apart locally: the process id.
-    this.options.log(
-      `INIT_START sandbox ${sandbox.pid} (${this.sandboxes.size} of at most ${this.limit})`,
-    );
-    return sandbox;
   }
 }
