@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { FUNCTION_NODE_OPTIONS } from '../../definitions/bundling';
 import { lambdaHeapFlags, START_WRAPPER } from '../../definitions/lambda-node';
-import { batchScheduler, InvocationError, Sandbox } from './sandbox';
+import { batchScheduler, InvocationError, Sandbox, type SandboxOptions } from './sandbox';
 import type { PoolOptions } from './pool-options';
 import { reportLine } from './report';
 import { StartGate } from './start-gate';
@@ -69,7 +69,13 @@ export class SandboxPool {
       const release = await this.gate.enter();
       sandbox = current();
       if (sandbox || this.stopping || this.sandboxes.size >= this.limit) release();
-      else sandbox = this.spawn(release);
+      else {
+        try {
+          sandbox = this.spawn(release);
+        } catch {
+          return; // refused: logged, and the first invocation tries again
+        }
+      }
     }
     await sandbox?.ready.catch(() => undefined);
   }
@@ -321,16 +327,17 @@ export class SandboxPool {
    */
   private spawn(release: () => void, bound = false): Sandbox {
     let sandbox: Sandbox;
+    const options = this.sandboxOptions(release, (line) => {
+      this.options.log(line);
+      if (sandbox.serving !== undefined) this.options.observer?.line(sandbox.serving, line);
+    });
     try {
-      sandbox = this.newSandbox(release, (line) => {
-        this.options.log(line);
-        if (sandbox.serving !== undefined) this.options.observer?.line(sandbox.serving, line);
-      });
+      sandbox = new Sandbox(options);
     } catch (error) {
-      // Refused outright by the system (ENOTDIR, E2BIG…): the slot goes back, and the
-      // invocation it was for fails as one whose sandbox died.
+      // The system refused the process outright (Node throws for ENOTDIR, E2BIG…): the slot goes
+      // back, and the invocation it was for fails as one whose sandbox died.
       release();
-      const message = error instanceof Error ? error.message : String(error);
+      const message = (error as Error | undefined)?.message ?? String(error);
       this.options.log(`a sandbox could not be started: ${message}`);
       throw new InvocationError(`sandbox could not start: ${message}`, 'crash');
     }
@@ -360,9 +367,9 @@ export class SandboxPool {
     return sandbox;
   }
 
-  /** A sandbox process of the current build, logging through `log`, its slot `release`d when gone. */
-  private newSandbox(release: () => void, log: (line: string) => void): Sandbox {
-    return new Sandbox({
+  /** How to start a sandbox of the current build that logs through `log` and `release`s its slot. */
+  private sandboxOptions(release: () => void, log: (line: string) => void): SandboxOptions {
+    return {
       bundle: this.bundle,
       generation: this.generation,
       environment: {
@@ -398,6 +405,6 @@ export class SandboxPool {
           this.options.log(`sandbox ${gone.pid} exited (${reason}); the others keep serving`);
         }
       },
-    });
+    };
   }
 }
