@@ -159,6 +159,24 @@ function readLines(stream: Readable, onLine: (line: string) => void): void {
   });
 }
 
+/**
+ * `readLines` for a sandbox's stdout or stderr: each line to `log`, but the end mark's
+ * (`END_MARK`): what follows the mark goes to `onMark`, and what a line the function left
+ * unfinished printed before it, to `log`.
+ */
+function readMarkedLines(
+  stream: Readable,
+  log: (line: string) => void,
+  onMark: (rest: string) => void,
+): void {
+  readLines(stream, (line) => {
+    const mark = line.indexOf(END_MARK);
+    if (mark < 0) return log(line);
+    if (mark > 0) log(line.slice(0, mark));
+    onMark(line.slice(mark + END_MARK.length));
+  });
+}
+
 /** A sandbox process. `busy` is the pool's: one invocation at a time. */
 export class Sandbox {
   busy = false;
@@ -213,25 +231,15 @@ export class Sandbox {
     // A spawn that failed for want of descriptors (EMFILE, ENFILE) has no pipes at all.
     const { stdout, stderr } = this.child;
     if (stdout) {
-      readLines(stdout, (line) => {
-        const mark = line.indexOf(END_MARK);
-        if (mark < 0) return options.log(line);
-        // A line the function left unfinished ends where the mark begins.
-        if (mark > 0) options.log(line.slice(0, mark));
-        const stderrMark = line[mark + END_MARK.length] === '!';
-        const message = JSON.parse(
-          line.slice(mark + END_MARK.length + (stderrMark ? 1 : 0)),
-        ) as WorkerMessage;
-        this.answer(message, stderrMark);
+      readMarkedLines(stdout, options.log, (rest) => {
+        const stderrMark = rest.startsWith('!');
+        this.answer(JSON.parse(rest.slice(stderrMark ? 1 : 0)) as WorkerMessage, stderrMark);
       });
       stdout.once('end', () => (this.stdoutEnded = true));
     } else this.stdoutEnded = true;
     if (stderr) {
-      readLines(stderr, (line) => {
-        const mark = line.indexOf(END_MARK);
-        if (mark < 0) return options.log(line);
-        if (mark > 0) options.log(line.slice(0, mark));
-        this.stderrEnd = Number(line.slice(mark + END_MARK.length));
+      readMarkedLines(stderr, options.log, (rest) => {
+        this.stderrEnd = Number(rest);
         this.settleWhenLogged();
       });
     }
