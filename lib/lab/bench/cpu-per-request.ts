@@ -6,13 +6,19 @@
  * requests a second do not: other processes slow each request's wall time, not the work it takes.
  * `--write-measurements` records each role's mean over the runs at both, unless a request failed.
  */
-import autocannon from 'autocannon';
 import { join } from 'node:path';
 import { untilRecorded } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnNpmStart } from '../../npm-start/spawn';
 import { measuredHere, nodeVersion } from '../measurements';
-import { CONNECTIONS, shownRates, untilReady, warmUp, WARM_UP_SECONDS } from './load';
+import {
+  CONNECTIONS,
+  distinctCreates,
+  shownRates,
+  untilReady,
+  warmUp,
+  WARM_UP_SECONDS,
+} from './load';
 import { mean, recordFigures } from './measure';
 import { processesOf } from './memory';
 import type { BenchContext, BenchPhase } from './phase';
@@ -138,19 +144,7 @@ export const cpuPerRequest: BenchPhase = {
       const body = () => `{"id":${id++},"name":"Cpu","tag":"bench"}`;
       let failed = 0;
       const creates = async (connections: number, amount: number) => {
-        const result = await autocannon({
-          url,
-          connections,
-          amount,
-          requests: [
-            {
-              method: 'POST',
-              path: '/plants',
-              headers,
-              setupRequest: (request) => ({ ...request, body: body() }),
-            },
-          ],
-        });
+        const result = await distinctCreates(url, headers, body, { connections, amount });
         failed += result.non2xx + result.errors + result.timeouts;
         return result;
       };

@@ -41,17 +41,21 @@ export async function untilReady(
   }
 }
 
-/** Autocannon's 16 keep-alive connections of distinct creates (`body()` gives each its id). */
+/**
+ * Autocannon's keep-alive connections of distinct creates (`body()` gives each its id): the
+ * load's 16 for `seconds`, or `connections` of them until `amount` creates.
+ */
 export function distinctCreates(
   url: string,
   headers: Record<string, string>,
-  seconds: number,
   body: () => string,
+  run: { readonly seconds: number } | { readonly connections: number; readonly amount: number },
 ) {
   return autocannon({
     url,
-    connections: CONNECTIONS,
-    duration: seconds,
+    ...('seconds' in run
+      ? { connections: CONNECTIONS, duration: run.seconds }
+      : { connections: run.connections, amount: run.amount }),
     requests: [
       {
         method: 'POST',
@@ -88,7 +92,7 @@ export async function warmUp(
   const rates: number[] = [];
   let failed = 0;
   for (const seconds of WARM_UP_WINDOWS) {
-    const result = await distinctCreates(url, headers, seconds, body);
+    const result = await distinctCreates(url, headers, body, { seconds });
     failed += result.non2xx + result.errors + result.timeouts;
     rates.push(result['2xx'] / result.duration);
   }
@@ -136,7 +140,7 @@ export const load: BenchPhase = {
       const sampler = setInterval(() => busy.sample(child.pid!), 1_000);
       let result;
       try {
-        result = await distinctCreates(url, headers, loadSeconds, body);
+        result = await distinctCreates(url, headers, body, { seconds: loadSeconds });
       } finally {
         clearInterval(sampler);
       }

@@ -255,7 +255,7 @@ export const offline: BenchPhase = {
         // npm start, serverless-offline, then serverless-offline, npm start…: a drift of the
         // machine or of the engine's growing table falls on both sides alike.
         for (const side of round % 2 === 1 ? sides : [...sides].reverse()) {
-          const result = await distinctCreates(side.url, headers, loadSeconds, body);
+          const result = await distinctCreates(side.url, headers, body, { seconds: loadSeconds });
           const rps = result['2xx'] / result.duration;
           const errors = result.errors + result.timeouts + result.non2xx;
           failed += errors;
