@@ -2,7 +2,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { requireEnv } from './config';
-import { SDK_LOGGER } from './sdk-logger';
+import { SDK_CLIENT_OPTIONS } from './sdk-client';
 import type { TableDefinition } from './table-definition';
 
 /**
@@ -12,7 +12,7 @@ import type { TableDefinition } from './table-definition';
  */
 export function makeDocumentClient(config: DynamoDBClientConfig = {}): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
-    logger: SDK_LOGGER,
+    ...SDK_CLIENT_OPTIONS,
     maxAttempts: 3,
     requestHandler: {
       connectionTimeout: 1_000,

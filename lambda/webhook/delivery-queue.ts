@@ -6,7 +6,7 @@ import {
   SQSClient,
   type SQSClientConfig,
 } from '@aws-sdk/client-sqs';
-import { SDK_LOGGER } from '../aws/sdk-logger';
+import { SDK_CLIENT_OPTIONS } from '../aws/sdk-client';
 import type { MethodActions } from '../aws/table-definition';
 import type { DeliveryMessage } from './message';
 import { bodyBytes, queueBody, sqsBatches } from './queue-body';
@@ -97,7 +97,7 @@ const bounded = () => ({ abortSignal: AbortSignal.timeout(SQS_CALL_MAX_MS) });
  */
 export function makeSqsClient(config: SQSClientConfig = {}): SQSClient {
   return new SQSClient({
-    logger: SDK_LOGGER,
+    ...SDK_CLIENT_OPTIONS,
     maxAttempts: SQS_ATTEMPTS,
     requestHandler: {
       connectionTimeout: 1_000,

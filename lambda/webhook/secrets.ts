@@ -6,7 +6,7 @@
  * secret beside the new one for `ROTATION_OVERLAP_SECONDS`, and attempts are signed with both.
  */
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
-import { SDK_LOGGER } from '../aws/sdk-logger';
+import { SDK_CLIENT_OPTIONS } from '../aws/sdk-client';
 import type { MethodActions } from '../aws/table-definition';
 
 /** Seals secrets before they are stored and opens them to sign. */
@@ -34,7 +34,7 @@ const KMS_PREFIX = 'kms:';
 /** The KMS key (id, ARN or alias) that seals secrets in AWS. */
 export function kmsSecretBox(
   keyId: string,
-  client: KMSClient = new KMSClient({ logger: SDK_LOGGER }),
+  client: KMSClient = new KMSClient(SDK_CLIENT_OPTIONS),
 ): SecretBox {
   return {
     async seal(secret, subscriberId) {

@@ -115,7 +115,7 @@ export const ESBUILD_OPTIONS = {
   // readable`): each error class names itself (`ServiceUnavailable`, not `Mr`), and a
   // linked `index.mjs.map` beside the bundle gives a stack trace its TypeScript lines and the
   // names minifying took (lambda/observability/stack-map.ts). The map carries no sources' text.
-  // The SDK knows its default logger by its class's name: the clients get ours (sdk-logger.ts).
+  // The SDK knows its default logger by its class's name: the clients get ours (sdk-client.ts).
   keepNames: false,
   sourcemap: 'linked',
   sourcesContent: false,

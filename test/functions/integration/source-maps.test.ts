@@ -216,7 +216,7 @@ describe('an error logged by create-plant on Lambda Node, the store unreachable'
 
   it("the SDK's own warnings reach stderr, though its default logger's class name is minified", async () => {
     // The SDK warns about an app id over 50 characters with console.warn only for a logger it
-    // knows by its class's name (NoOpLogger); lambda/aws/sdk-logger.ts says it the same way.
+    // knows by its class's name (NoOpLogger); lambda/aws/sdk-client.ts says it the same way.
     const { stderr } = await failedCreate('beside', { AWS_SDK_UA_APP_ID: 'a'.repeat(51) });
     expect(stderr).toContain('userAgentAppId exceeds the maximum length of 50 characters');
   }, 30_000);

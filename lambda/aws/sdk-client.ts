@@ -1,0 +1,85 @@
+/**
+ * What every SDK client of the functions is built with (`SDK_CLIENT_OPTIONS`): a logger of ours
+ * and a SHA-256 of ours. Both change what a call costs, never what it sends.
+ */
+import { createHash, createHmac, createSecretKey, type Hash, type Hmac } from 'node:crypto';
+import type { Checksum, Logger, SourceData } from '@smithy/types';
+
+/**
+ * The SDK's default logger, `NoOpLogger`, is told by its class's name: for it the SDK writes its
+ * own warnings (a socket pool at capacity, an over-long app id, a response it cannot read) with
+ * `console.warn`. The bundles are minified without `keepNames`, so that class has another name
+ * and the SDK would give those warnings to it, which drops them. This logger says them as the SDK
+ * did, and drops the rest as the default does: `error` is a failure the handler logs itself.
+ *
+ * It has no `info`: the SDK calls it after every command, as `logger.info?.(record)`, with a copy
+ * of the input and the output filtered of sensitive fields, which it builds only when `info` is
+ * there. The default logger has one, so every call builds that copy for nothing.
+ */
+export const SDK_LOGGER = {
+  trace: () => undefined,
+  debug: () => undefined,
+  warn: (...content: unknown[]) => console.warn(...content),
+  error: () => undefined,
+} as unknown as Logger;
+
+/** A key as Node's HMAC takes it: a string is UTF-8, as the SDK's own class passes it on. */
+const keyBytes = (secret: SourceData): Buffer | string =>
+  typeof secret === 'string'
+    ? secret
+    : ArrayBuffer.isView(secret)
+      ? Buffer.from(secret.buffer, secret.byteOffset, secret.byteLength)
+      : Buffer.from(secret);
+
+/**
+ * The SDK's SHA-256 for Node (`Sha256` of `@smithy/core/checksum`), but for how an HMAC gets its
+ * key: as a `KeyObject`. Node 24's `createHmac` tries a key of bytes or a string as a `KeyObject`
+ * first, and throws and catches a `TypeError` (a stack trace captured) when it is not: several
+ * times what `createSecretKey` and an HMAC on its `KeyObject` cost (on Node 20 both cost the
+ * same). SigV4 makes two HMACs a call (the signature, and the key of its signing-key cache), so
+ * every call of every function paid it. The same digests and errors otherwise: the test checks
+ * them against the SDK's class.
+ */
+export class Sha256 implements Checksum {
+  readonly digestLength = 32;
+  private hash: Hash | Hmac;
+  private finished = false;
+
+  constructor(private readonly secret?: SourceData) {
+    this.hash = this.create();
+  }
+
+  update(data: Uint8Array): void {
+    if (this.finished) throw new Error('Attempted to update an already finished hash.');
+    this.hash.update(data);
+  }
+
+  async digest(): Promise<Uint8Array> {
+    let digest: Buffer;
+    if (this.secret) {
+      this.finished = true;
+      digest = this.hash.digest();
+    } else {
+      // A hash (not an HMAC) may be read and then updated on, as the SDK's may.
+      digest = (this.hash as Hash).copy().digest();
+    }
+    return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
+  }
+
+  reset(): void {
+    this.hash = this.create();
+    this.finished = false;
+  }
+
+  private create(): Hash | Hmac {
+    if (!this.secret) return createHash('sha256');
+    const key = keyBytes(this.secret);
+    return createHmac(
+      'sha256',
+      typeof key === 'string' ? createSecretKey(key, 'utf8') : createSecretKey(key),
+    );
+  }
+}
+
+/** Spread into every SDK client's configuration, before the client's own options. */
+export const SDK_CLIENT_OPTIONS = { logger: SDK_LOGGER, sha256: Sha256 } as const;
