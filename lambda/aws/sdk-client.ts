@@ -2,7 +2,14 @@
  * What every SDK client of the functions is built with (`SDK_CLIENT_OPTIONS`): a logger of ours
  * and a SHA-256 of ours. Both change what a call costs, never what it sends.
  */
-import { createHash, createHmac, createSecretKey, type Hash, type Hmac } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  createSecretKey,
+  type Hash,
+  type Hmac,
+  type KeyObject,
+} from 'node:crypto';
 import type { Checksum, Logger, SourceData } from '@smithy/types';
 
 /**
@@ -16,36 +23,43 @@ import type { Checksum, Logger, SourceData } from '@smithy/types';
  * of the input and the output filtered of sensitive fields, which it builds only when `info` is
  * there. The default logger has one, so every call builds that copy for nothing.
  */
-export const SDK_LOGGER = {
+export const SDK_LOGGER: Omit<Logger, 'info'> = {
   trace: () => undefined,
   debug: () => undefined,
   warn: (...content: unknown[]) => console.warn(...content),
   error: () => undefined,
-} as unknown as Logger;
+};
 
-/** A key as Node's HMAC takes it: a string is UTF-8, as the SDK's own class passes it on. */
-const keyBytes = (secret: SourceData): Buffer | string =>
-  typeof secret === 'string'
-    ? secret
-    : ArrayBuffer.isView(secret)
+/**
+ * An HMAC's key as Node takes it fastest: a string as it is (UTF-8, as the SDK's own class passes
+ * it on), bytes as a `KeyObject`. Given bytes, Node 24's `createHmac` first tries them as a
+ * `KeyObject`, and throws and catches a `TypeError` (a stack trace captured) when they are not:
+ * several times what `createSecretKey` and an HMAC on its `KeyObject` cost.
+ */
+function hmacKey(secret: SourceData): KeyObject | string {
+  if (typeof secret === 'string') return secret;
+  return createSecretKey(
+    ArrayBuffer.isView(secret)
       ? Buffer.from(secret.buffer, secret.byteOffset, secret.byteLength)
-      : Buffer.from(secret);
+      : Buffer.from(secret),
+  );
+}
 
 /**
  * The SDK's SHA-256 for Node (`Sha256` of `@smithy/core/checksum`), but for how an HMAC gets its
- * key: as a `KeyObject`. Node 24's `createHmac` tries a key of bytes or a string as a `KeyObject`
- * first, and throws and catches a `TypeError` (a stack trace captured) when it is not: several
- * times what `createSecretKey` and an HMAC on its `KeyObject` cost (on Node 20 both cost the
- * same). SigV4 makes two HMACs a call (the signature, and the key of its signing-key cache), so
- * every call of every function paid it. The same digests and errors otherwise: the test checks
- * them against the SDK's class.
+ * key (`hmacKey`): SigV4's signature is an HMAC keyed by bytes, on every call of every function.
+ * The same digests and errors otherwise: the test checks them against the SDK's class. Also the
+ * local runtime's, to check the signatures it receives.
  */
 export class Sha256 implements Checksum {
   readonly digestLength = 32;
+  private readonly key: KeyObject | string | undefined;
   private hash: Hash | Hmac;
   private finished = false;
 
-  constructor(private readonly secret?: SourceData) {
+  constructor(secret?: SourceData) {
+    // An empty string is no key, as in the SDK's class; empty bytes are a key.
+    this.key = secret ? hmacKey(secret) : undefined;
     this.hash = this.create();
   }
 
@@ -56,7 +70,7 @@ export class Sha256 implements Checksum {
 
   async digest(): Promise<Uint8Array> {
     let digest: Buffer;
-    if (this.secret) {
+    if (this.key !== undefined) {
       this.finished = true;
       digest = this.hash.digest();
     } else {
@@ -72,14 +86,9 @@ export class Sha256 implements Checksum {
   }
 
   private create(): Hash | Hmac {
-    if (!this.secret) return createHash('sha256');
-    const key = keyBytes(this.secret);
-    return createHmac(
-      'sha256',
-      typeof key === 'string' ? createSecretKey(key, 'utf8') : createSecretKey(key),
-    );
+    return this.key === undefined ? createHash('sha256') : createHmac('sha256', this.key);
   }
 }
 
 /** Spread into every SDK client's configuration, before the client's own options. */
-export const SDK_CLIENT_OPTIONS = { logger: SDK_LOGGER, sha256: Sha256 } as const;
+export const SDK_CLIENT_OPTIONS = { logger: SDK_LOGGER as Logger, sha256: Sha256 } as const;

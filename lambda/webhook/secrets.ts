@@ -31,11 +31,13 @@ export const SUBSCRIBER_CONTEXT_CONDITION = {
 
 const KMS_PREFIX = 'kms:';
 
+/** The KMS client of the webhook functions. */
+export function makeKmsClient(): KMSClient {
+  return new KMSClient(SDK_CLIENT_OPTIONS);
+}
+
 /** The KMS key (id, ARN or alias) that seals secrets in AWS. */
-export function kmsSecretBox(
-  keyId: string,
-  client: KMSClient = new KMSClient(SDK_CLIENT_OPTIONS),
-): SecretBox {
+export function kmsSecretBox(keyId: string, client: KMSClient = makeKmsClient()): SecretBox {
   return {
     async seal(secret, subscriberId) {
       const { CiphertextBlob } = await client.send(

@@ -4,7 +4,7 @@
  */
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { Credentials } from '../../lib/local/iam/identities';
-import { NodeHash } from '../../lib/local/iam/sigv4';
+import { Sha256 } from '../../lambda/aws/sdk-client';
 
 /** `headers` (a `host` of their own too) plus the signature of a POST of `body` to `endpoint`. */
 export async function signedHeaders(
@@ -15,7 +15,7 @@ export async function signedHeaders(
   credentials: Credentials,
 ): Promise<Record<string, string>> {
   const url = new URL(endpoint);
-  const signer = new SignatureV4({ credentials, region: 'local', service, sha256: NodeHash });
+  const signer = new SignatureV4({ credentials, region: 'local', service, sha256: Sha256 });
   const signed = await signer.sign({
     method: 'POST',
     protocol: url.protocol,

@@ -5,8 +5,9 @@
  * issued, a wrong secret, a wrong session token or a date more than 15 minutes off is refused.
  */
 import { SignatureV4 } from '@smithy/signature-v4';
-import { createHash, createHmac, timingSafeEqual, type Hash, type Hmac } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { Sha256 } from '../../../lambda/aws/sdk-client';
 
 /** What a signature is checked with: the issued secret (and session token) of an access key. */
 export interface SigningSecret {
@@ -78,7 +79,8 @@ export async function checkSignature(
     credentials: { accessKeyId: accessKeyId!, ...secret },
     region: region!,
     service: service!,
-    sha256: NodeHash,
+    // The functions' own SHA-256: the signer hashes here exactly as the caller's did.
+    sha256: Sha256,
     // Only what the caller signed: a payload hash header is signed when it sent one.
     applyChecksum: false,
   });
@@ -114,31 +116,4 @@ function parseAmzDate(text: string): Date | undefined {
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
   return new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!, s!));
-}
-
-/** What the signer hashes: text or bytes. */
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-
-function bytes(data: SourceData): string | Uint8Array {
-  if (typeof data === 'string') return data;
-  return ArrayBuffer.isView(data)
-    ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
-    : new Uint8Array(data);
-}
-
-/** SHA-256 (or its HMAC, given a secret) as the signer asks for it, from `node:crypto`. */
-export class NodeHash {
-  private readonly hash: Hash | Hmac;
-
-  constructor(secret?: SourceData) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
-  }
-
-  update(data: SourceData): void {
-    this.hash.update(bytes(data));
-  }
-
-  async digest(): Promise<Uint8Array> {
-    return this.hash.digest();
-  }
 }

@@ -4,10 +4,14 @@
  * builds for `info` after every command.
  */
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { clearCredentialCache, SignatureV4 } from '@smithy/signature-v4';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Logger } from '@smithy/types';
+import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { SDK_CLIENT_OPTIONS, SDK_LOGGER, Sha256 } from '../../../lambda/aws/sdk-client';
+import { makeSqsClient } from '../../../lambda/webhook/delivery-queue';
+import { makeKmsClient } from '../../../lambda/webhook/secrets';
 
 /** The class a client uses when it is given none: the SDK's SHA-256 for Node. */
 const SdkSha256 = new DynamoDBClient({ region: 'eu-west-1' }).config.sha256;
@@ -95,7 +99,11 @@ describe('Sha256', () => {
         },
         { signingDate: new Date('2026-11-30T12:00:00Z') },
       );
-    const [ours, sdk] = await Promise.all([sign(Sha256), sign(SdkSha256 as typeof Sha256)]);
+    // Each derives its signing key: the SDK caches them, whoever derived them.
+    clearCredentialCache();
+    const ours = await sign(Sha256);
+    clearCredentialCache();
+    const sdk = await sign(SdkSha256 as typeof Sha256);
     expect(ours.headers.authorization).toMatch(/Signature=[0-9a-f]{64}$/);
     expect(ours.headers).toEqual(sdk.headers);
   });
@@ -117,7 +125,7 @@ describe('SDK_LOGGER', () => {
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  const getItem = (logger: typeof SDK_LOGGER) =>
+  const getItem = (logger: Logger) =>
     new DynamoDBClient({
       ...SDK_CLIENT_OPTIONS,
       logger,
@@ -133,7 +141,9 @@ describe('SDK_LOGGER', () => {
     expect(info.mock.calls[0][0]).toMatchObject({ commandName: 'GetItemCommand' });
 
     expect('info' in SDK_LOGGER).toBe(false);
-    await expect(getItem(SDK_LOGGER)).resolves.toMatchObject({ Item: { id: { N: '1' } } });
+    await expect(getItem(SDK_CLIENT_OPTIONS.logger)).resolves.toMatchObject({
+      Item: { id: { N: '1' } },
+    });
   });
 
   it('says the SDK’s warnings, and drops its debug lines and errors', () => {
@@ -147,4 +157,12 @@ describe('SDK_LOGGER', () => {
       warn.mockRestore();
     }
   });
+});
+
+it.each([
+  ['DynamoDB', () => makeDocumentClient().config],
+  ['SQS', () => makeSqsClient().config],
+  ['KMS', () => makeKmsClient().config],
+])('the %s client of the functions is built with them', (_, config) => {
+  expect(config()).toMatchObject({ logger: SDK_LOGGER, sha256: Sha256 });
 });
