@@ -15,6 +15,7 @@ import {
   CONNECTIONS,
   distinctCreates,
   shownRates,
+  unanswered,
   untilReady,
   warmUp,
   WARM_UP_SECONDS,
@@ -145,7 +146,7 @@ export const cpuPerRequest: BenchPhase = {
       let failed = 0;
       const creates = async (connections: number, amount: number) => {
         const result = await distinctCreates(url, headers, body, { connections, amount });
-        failed += result.non2xx + result.errors + result.timeouts;
+        failed += unanswered(result);
         return result;
       };
       // The pools grow to what the load needs and their code tiers up first (`warmUp`), and each

@@ -68,6 +68,16 @@ export function distinctCreates(
 }
 
 /**
+ * The requests of a `distinctCreates` run not answered 200: any other answer, a timeout, a
+ * connection error.
+ */
+export const unanswered = (result: {
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+}): number => result.non2xx + result.errors + result.timeouts;
+
+/**
  * The windows (s) of load before a figure under load is taken. At `CONNECTIONS` connections each
  * function has a sandbox per connection, each serving its share of the invocations, so V8 tiers
  * each one's hot code up that many times later than a single process would: taken after a few
@@ -93,7 +103,7 @@ export async function warmUp(
   let failed = 0;
   for (const seconds of WARM_UP_WINDOWS) {
     const result = await distinctCreates(url, headers, body, { seconds });
-    failed += result.non2xx + result.errors + result.timeouts;
+    failed += unanswered(result);
     rates.push(result['2xx'] / result.duration);
   }
   return { rates, failed };
@@ -144,7 +154,7 @@ export const load: BenchPhase = {
       } finally {
         clearInterval(sampler);
       }
-      const errors = result.errors + result.timeouts + result.non2xx;
+      const errors = unanswered(result);
       print(
         `npm start under load (${CONNECTIONS} keep-alive connections, ${loadSeconds} s, distinct valid creates; autocannon in the bench process):`,
       );

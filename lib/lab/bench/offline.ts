@@ -31,6 +31,7 @@ import {
   CONNECTIONS,
   distinctCreates,
   shownRates,
+  unanswered,
   untilReady,
   warmUp,
   WARM_UP_SECONDS,
@@ -257,7 +258,7 @@ export const offline: BenchPhase = {
         for (const side of round % 2 === 1 ? sides : [...sides].reverse()) {
           const result = await distinctCreates(side.url, headers, body, { seconds: loadSeconds });
           const rps = result['2xx'] / result.duration;
-          const errors = result.errors + result.timeouts + result.non2xx;
+          const errors = unanswered(result);
           failed += errors;
           const figure = figures.get(side.name) ?? { rps: [], p99: [] };
           figure.rps.push(rps);
