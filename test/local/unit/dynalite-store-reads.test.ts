@@ -1,9 +1,12 @@
 /**
- * dynalite keeps its tables' descriptions in memory (patches/dynalite+4.0.0.patch, applied by
- * patch-package at install): every item request reads one, and the store is read once per table
- * until a description is written. Each read answers what the store holds: after a table is
- * deleted and created again with another key, after a write that overlapped a read, and whatever
- * a caller did to the object it was given.
+ * How dynalite reads its store, as patches/dynalite+4.0.0.patch (applied by patch-package at
+ * install) makes it:
+ * - it keeps its tables' descriptions in memory: every item request reads one, and the store is
+ *   read once per table until a description is written. Each read answers what the store holds:
+ *   after a table is deleted and created again with another key, after a write that overlapped a
+ *   read, and whatever a caller did to the object it was given;
+ * - a point read of an open store is made at once, on the calling thread (LevelDB's own, in a
+ *   data directory), and answered later, as an asynchronous read is.
  */
 import {
   CreateTableCommand,
@@ -14,6 +17,9 @@ import {
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { Store, Table } from 'dynalite/db';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startEngine, type LocalEngine } from '../../../lib/local/dynamodb/engine';
 import { dynaliteWithChanges } from '../../../lib/local/dynamodb/item-changes';
 
@@ -155,5 +161,52 @@ describe('table descriptions in the store', () => {
       store.tableDb.del(TABLE, (error) => (error ? reject(error) : resolve())),
     );
     await expect(read()).rejects.toMatchObject({ name: 'NotFoundError', statusCode: 400 });
+  });
+});
+
+describe('point reads of a data directory', () => {
+  let dir: string;
+  let store: Store & { db: LevelDb };
+  type LevelDb = {
+    status: string;
+    get(key: string, callback: (error: Error | null, value?: unknown) => void): void;
+    _get(...args: unknown[]): Promise<unknown>;
+    _getSync(...args: unknown[]): unknown;
+  };
+  const get = (key: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      store.db.get(key, (error, value) => (error ? reject(error) : resolve(value))),
+    );
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plant-store-reads-'));
+    store = dynaliteWithChanges({ path: dir }).store as typeof store;
+    await new Promise<void>((resolve, reject) =>
+      store.tableDb.put(TABLE, { TableName: TABLE }, (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    );
+  });
+  afterEach(async () => {
+    await (store.db as unknown as { close(): Promise<void> }).close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('are made on the calling thread, and answered later', async () => {
+    const levels = Object.getPrototypeOf(store.db) as LevelDb;
+    const async = jest.spyOn(levels, '_get');
+    const sync = jest.spyOn(levels, '_getSync');
+    try {
+      let answered = false;
+      const read = get(`table~${TABLE}`).finally(() => (answered = true));
+      expect(sync).toHaveBeenCalledTimes(1);
+      expect(answered).toBe(false);
+      expect(await read).toEqual({ TableName: TABLE });
+      expect(await get('table~missing')).toBeUndefined();
+      expect(async).not.toHaveBeenCalled();
+    } finally {
+      async.mockRestore();
+      sync.mockRestore();
+    }
   });
 });
