@@ -58,6 +58,10 @@ declare module 'dynalite/db' {
     lock(key: string, critical: (release: Release) => void): void;
   }
   interface Store {
+    /**
+     * Tables' descriptions. Write them only with its `put` and `del`: `getTable` keeps each
+     * description in memory until one of those writes it (patches/dynalite+4.0.0.patch).
+     */
     readonly tableDb: ItemDb;
     getItemDb(tableName: string): ItemDb;
     getIndexDb(indexType: 'Global' | 'Local', tableName: string, indexName: string): ItemDb;
