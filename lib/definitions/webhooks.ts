@@ -51,6 +51,13 @@ export const STREAM_SOURCE = {
   parallelizationFactor: 10,
 } as const;
 
+/**
+ * How often Lambda's mapping polls a stream's shard for records: 4 times a second, Lambda's own
+ * rate and no setting. A record waits for the next poll, so a burst of writes reaches the
+ * fan-out in a few batches; the local stream polls the same way.
+ */
+export const STREAM_POLL_INTERVAL_MS = 250;
+
 /** The delivery queue and its mapping to the deliver function. */
 export const DELIVERY_SOURCE = {
   batchSize: DELIVERY_BATCH_SIZE,

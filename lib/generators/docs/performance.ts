@@ -4,7 +4,7 @@
  * the bench last recorded (`measurements/bench.json`).
  */
 import { FUNCTIONS } from '../../definitions/functions';
-import { STREAM_SOURCE } from '../../definitions/webhooks';
+import { STREAM_POLL_INTERVAL_MS, STREAM_SOURCE } from '../../definitions/webhooks';
 import { signedMs } from '../../lab/bench/measure';
 import { installCommand, runCommand } from '../../lab/bench/offline';
 import { PHASES } from '../../lab/bench/phases';
@@ -89,7 +89,7 @@ export function cpuFigures(): string {
     ratio(one, load),
   ];
   return [
-    `Measured on ${machineOf(cpu)} by \`${cpu.command} --write-measurements\`: the runtime on Node ${cpu.node}, the functions on Node ${cpu.functionsNode}; ${n(cpu.requests)} distinct creates a figure, ${cpu.runs} figures at each number of connections, alternating, means, after ${cpu.warmUpSeconds} s of the load at ${connections} connections, which each sandbox needs to tier its code up; the authorizer cache off. Each invocation in flight holds a sandbox of its function, so at ${connections} connections up to ${connections} sandboxes of each function on the request path take turns on the cores. The stream hands the fan-out every waiting record, up to ${STREAM_SOURCE.batchSize}, when its last batch ends: under load one fan-out invocation serves several creates.`,
+    `Measured on ${machineOf(cpu)} by \`${cpu.command} --write-measurements\`: the runtime on Node ${cpu.node}, the functions on Node ${cpu.functionsNode}; ${n(cpu.requests)} distinct creates a figure, ${cpu.runs} figures at each number of connections, alternating, means, after ${cpu.warmUpSeconds} s of the load at ${connections} connections, which each sandbox needs to tier its code up; the authorizer cache off. Each invocation in flight holds a sandbox of its function, so at ${connections} connections up to ${connections} sandboxes of each function on the request path take turns on the cores. The stream is polled ${1000 / STREAM_POLL_INTERVAL_MS} times a second, as Lambda polls a shard, and what a poll finds goes to the fan-out in batches of up to ${STREAM_SOURCE.batchSize}: under load one fan-out invocation serves many creates.`,
     '',
     table(
       [

@@ -5,10 +5,14 @@
  * MODIFY when there was, REMOVE when it is gone (the key alone); then Lambda's event filter, the
  * one the stack deploys (`STREAM_FILTER_PATTERN`), drops what would never invoke the fan-out.
  * Records are consumed one batch at a time in the order they were made (so per item too), as a
- * stream shard is.
+ * stream shard is, and found as Lambda finds them: by polling the shard 4 times a second.
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
-import { passesStreamFilter, STREAM_SOURCE } from '../../definitions/webhooks';
+import {
+  passesStreamFilter,
+  STREAM_POLL_INTERVAL_MS,
+  STREAM_SOURCE,
+} from '../../definitions/webhooks';
 import { randomText } from '../process/random-ids';
 import type { ItemChange } from './item-changes';
 
@@ -34,6 +38,10 @@ export class LocalStream {
   private sequence = 0n;
   private running: Promise<void> | undefined;
   private closed = false;
+  /** When the last poll found records, the timer of the next one, and what it read still pending. */
+  private polledAt = Number.NEGATIVE_INFINITY;
+  private nextPoll: NodeJS.Timeout | undefined;
+  private read = 0;
   /** When each pending record was made, in ms (the record itself says it in whole seconds). */
   private readonly madeAt = new WeakMap<DynamoDBRecord, number>();
 
@@ -48,6 +56,7 @@ export class LocalStream {
   /** Waits for the batch in progress; later records are dropped with the process. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.nextPoll);
     await this.running;
   }
 
@@ -76,8 +85,24 @@ export class LocalStream {
     this.pump();
   }
 
+  /**
+   * Hands the fan-out its next batch: of the records the last poll read, or, when those are done,
+   * of what the next poll reads (every record there), a poll interval after the last.
+   */
   private pump(): void {
-    if (this.running || this.closed || this.pending.length === 0) return;
+    if (this.running || this.closed || this.pending.length === 0 || this.nextPoll) return;
+    if (this.read === 0) {
+      const wait = this.polledAt + STREAM_POLL_INTERVAL_MS - performance.now();
+      if (wait > 0) {
+        this.nextPoll = setTimeout(() => {
+          this.nextPoll = undefined;
+          this.pump();
+        }, wait);
+        return;
+      }
+      this.polledAt = performance.now();
+      this.read = this.pending.length;
+    }
     this.running = this.runBatch().finally(() => {
       this.running = undefined;
       this.pump();
@@ -90,7 +115,7 @@ export class LocalStream {
    * (and replay is how its plant is delivered).
    */
   private async runBatch(): Promise<void> {
-    const batch = this.pending.slice(0, STREAM_SOURCE.batchSize);
+    const batch = this.pending.slice(0, Math.min(STREAM_SOURCE.batchSize, this.read));
     let failedAt: number;
     try {
       const answer = (await this.options.invoke({
@@ -105,14 +130,14 @@ export class LocalStream {
       failedAt = 0;
     }
     if (failedAt < 0) {
-      this.pending.splice(0, batch.length);
+      this.done(batch.length);
       return;
     }
-    this.pending.splice(0, failedAt);
+    this.done(failedAt);
     const maxAgeMs = this.options.maxRecordAgeMs;
     const failed = this.pending[0];
     if (failed && Date.now() - (this.madeAt.get(failed) ?? 0) > maxAgeMs) {
-      this.pending.splice(0, 1);
+      this.done(1);
       this.options.log(
         `fan-out gave up on stream record ${failed.dynamodb?.SequenceNumber}: older than the maximum record age (${maxAgeMs / 1000} s); npm run webhook -- replay --since delivers its plant`,
       );
@@ -120,5 +145,11 @@ export class LocalStream {
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, Math.max(20, 1000 * this.options.scale)));
+  }
+
+  /** The first `count` pending records are done with (handed on, or given up). */
+  private done(count: number): void {
+    this.pending.splice(0, count);
+    this.read = Math.max(0, this.read - count);
   }
 }

@@ -1,0 +1,110 @@
+/**
+ * The local stream finds records as Lambda's mapping does, by polling the shard 4 times a second:
+ * a record made while a batch runs, or just after a poll, waits for the next poll, so a burst of
+ * writes reaches the fan-out in a few batches instead of an invocation per write. What one poll
+ * read goes on in batches one after another, so a backlog is not held to 4 batches a second.
+ */
+import type { DynamoDBRecord } from 'aws-lambda';
+import { STREAM_POLL_INTERVAL_MS, STREAM_SOURCE } from '../../../lib/definitions/webhooks';
+import { LocalStream } from '../../../lib/local/dynamodb/stream';
+
+const TABLE = 'plants';
+
+/** A stream whose fan-out records each batch, with when it came; `hold` keeps a batch running. */
+function streamUnderTest() {
+  const batches: { at: number; ids: string[] }[] = [];
+  let hold: Promise<void> | undefined;
+  const stream = new LocalStream({
+    tableName: TABLE,
+    invoke: async (event: { Records: DynamoDBRecord[] }) => {
+      batches.push({
+        at: performance.now(),
+        ids: event.Records.map((r) => String(r.dynamodb?.Keys?.id?.N)),
+      });
+      await hold;
+      return { batchItemFailures: [] };
+    },
+    scale: 1,
+    maxRecordAgeMs: 60_000,
+    log: () => undefined,
+  });
+  const insert = (id: number) =>
+    stream.record({
+      tableName: TABLE,
+      keys: { id: { N: String(id) } },
+      newItem: { id: { N: String(id) }, name: { S: `plant ${id}` } },
+    });
+  return {
+    stream,
+    batches,
+    insert,
+    holdBatches(): () => void {
+      let release!: () => void;
+      hold = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        hold = undefined;
+        release();
+      };
+    },
+  };
+}
+
+const waitFor = async (check: () => boolean, ms = 5_000): Promise<void> => {
+  const until = performance.now() + ms;
+  while (!check()) {
+    if (performance.now() > until) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+it('hands a record to the fan-out at once when the shard has been idle', async () => {
+  const { stream, batches, insert } = streamUnderTest();
+  const made = performance.now();
+  insert(1);
+  await waitFor(() => batches.length === 1);
+  expect(batches[0]!.ids).toEqual(['1']);
+  expect(batches[0]!.at - made).toBeLessThan(STREAM_POLL_INTERVAL_MS / 2);
+  await stream.close();
+});
+
+it('gathers the records made meanwhile into the next poll, a poll interval after the last', async () => {
+  const { stream, batches, insert, holdBatches } = streamUnderTest();
+  const release = holdBatches();
+  insert(1);
+  await waitFor(() => batches.length === 1);
+  // Made while the first batch runs, one by one.
+  for (let id = 2; id <= 6; id++) {
+    insert(id);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  release();
+  await waitFor(() => batches.length === 2);
+  expect(batches[1]!.ids).toEqual(['2', '3', '4', '5', '6']);
+  expect(batches[1]!.at - batches[0]!.at).toBeGreaterThanOrEqual(STREAM_POLL_INTERVAL_MS - 2);
+  // A record just after that poll waits for the one after it.
+  insert(7);
+  await waitFor(() => batches.length === 3);
+  expect(batches[2]!.ids).toEqual(['7']);
+  expect(batches[2]!.at - batches[1]!.at).toBeGreaterThanOrEqual(STREAM_POLL_INTERVAL_MS - 2);
+  await stream.close();
+});
+
+it('hands on everything a poll read, a batch after another, without waiting for the next poll', async () => {
+  const { stream, batches, insert, holdBatches } = streamUnderTest();
+  const release = holdBatches();
+  insert(0);
+  await waitFor(() => batches.length === 1);
+  const { batchSize } = STREAM_SOURCE;
+  for (let id = 1; id <= 2 * batchSize + 1; id++) insert(id);
+  release();
+  await waitFor(() => batches.length === 4);
+  expect(batches.map((b) => b.ids.length)).toEqual([1, batchSize, batchSize, 1]);
+  // One poll read them all: its batches follow each other at once.
+  expect(batches[1]!.at - batches[0]!.at).toBeGreaterThanOrEqual(STREAM_POLL_INTERVAL_MS - 2);
+  expect(batches[3]!.at - batches[1]!.at).toBeLessThan(STREAM_POLL_INTERVAL_MS / 2);
+  // Every record once, in the order made.
+  expect(batches.flatMap((b) => b.ids)).toEqual(
+    Array.from({ length: 2 * batchSize + 2 }, (_, id) => String(id)),
+  );
+  await stream.close();
+});
