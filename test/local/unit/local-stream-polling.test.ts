@@ -10,23 +10,34 @@ import { LocalStream } from '../../../lib/local/dynamodb/stream';
 
 const TABLE = 'plants';
 
-/** A stream whose fan-out records each batch, with when it came; `hold` keeps a batch running. */
+/**
+ * A stream whose fan-out records each batch, with when it came; `holdBatches` keeps batches
+ * running until released; `failNext` makes the next batch report the records of these ids (or
+ * identifiers that name none) failed.
+ */
 function streamUnderTest() {
   const batches: { at: number; ids: string[] }[] = [];
+  const logged: string[] = [];
+  const failures: (readonly string[])[] = [];
   let hold: Promise<void> | undefined;
   const stream = new LocalStream({
     tableName: TABLE,
     invoke: async (event: { Records: DynamoDBRecord[] }) => {
-      batches.push({
-        at: performance.now(),
-        ids: event.Records.map((r) => String(r.dynamodb?.Keys?.id?.N)),
-      });
+      const ids = event.Records.map((r) => String(r.dynamodb?.Keys?.id?.N));
+      batches.push({ at: performance.now(), ids });
       await hold;
-      return { batchItemFailures: [] };
+      const failed = failures.shift() ?? [];
+      return {
+        batchItemFailures: failed.map((id) => ({
+          itemIdentifier:
+            event.Records.find((r) => r.dynamodb?.Keys?.id?.N === id)?.dynamodb?.SequenceNumber ??
+            id,
+        })),
+      };
     },
-    scale: 1,
+    scale: 0.001,
     maxRecordAgeMs: 60_000,
-    log: () => undefined,
+    log: (line) => logged.push(line),
   });
   const insert = (id: number) =>
     stream.record({
@@ -37,7 +48,9 @@ function streamUnderTest() {
   return {
     stream,
     batches,
+    logged,
     insert,
+    failNext: (...ids: string[]) => failures.push(ids),
     holdBatches(): () => void {
       let release!: () => void;
       hold = new Promise<void>((resolve) => (release = resolve));
@@ -63,7 +76,7 @@ it('hands a record to the fan-out at once when the shard has been idle', async (
   insert(1);
   await waitFor(() => batches.length === 1);
   expect(batches[0]!.ids).toEqual(['1']);
-  expect(batches[0]!.at - made).toBeLessThan(STREAM_POLL_INTERVAL_MS / 2);
+  expect(batches[0]!.at - made).toBeLessThan(STREAM_POLL_INTERVAL_MS);
   await stream.close();
 });
 
@@ -101,10 +114,82 @@ it('hands on everything a poll read, a batch after another, without waiting for 
   expect(batches.map((b) => b.ids.length)).toEqual([1, batchSize, batchSize, 1]);
   // One poll read them all: its batches follow each other at once.
   expect(batches[1]!.at - batches[0]!.at).toBeGreaterThanOrEqual(STREAM_POLL_INTERVAL_MS - 2);
-  expect(batches[3]!.at - batches[1]!.at).toBeLessThan(STREAM_POLL_INTERVAL_MS / 2);
+  expect(batches[3]!.at - batches[1]!.at).toBeLessThan(STREAM_POLL_INTERVAL_MS);
   // Every record once, in the order made.
   expect(batches.flatMap((b) => b.ids)).toEqual(
     Array.from({ length: 2 * batchSize + 2 }, (_, id) => String(id)),
   );
   await stream.close();
+});
+
+const ids = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
+
+it('hands on only what a poll read: records made while its batches run wait for the next', async () => {
+  const { stream, batches, insert, holdBatches } = streamUnderTest();
+  const { batchSize } = STREAM_SOURCE;
+  const releaseFirst = holdBatches();
+  insert(0);
+  await waitFor(() => batches.length === 1);
+  for (let id = 1; id <= batchSize + 1; id++) insert(id);
+  releaseFirst();
+  const releaseSecond = holdBatches();
+  await waitFor(() => batches.length === 2);
+  insert(500);
+  releaseSecond();
+  await waitFor(() => batches.length === 4);
+  expect(batches.map((b) => b.ids)).toEqual([
+    ['0'],
+    ids(1, batchSize),
+    [String(batchSize + 1)],
+    ['500'],
+  ]);
+  expect(batches[3]!.at - batches[1]!.at).toBeGreaterThanOrEqual(STREAM_POLL_INTERVAL_MS - 2);
+  await stream.close();
+});
+
+it('retries from the failure with the lowest sequence number, and a batch naming no record whole', async () => {
+  const { stream, batches, insert, failNext, holdBatches } = streamUnderTest();
+  failNext();
+  failNext('60', '40');
+  failNext('no such record');
+  const release = holdBatches();
+  insert(0);
+  await waitFor(() => batches.length === 1);
+  for (let id = 1; id <= 80; id++) insert(id);
+  release();
+  await waitFor(() => batches.length === 4);
+  expect(batches.map((b) => b.ids)).toEqual([['0'], ids(1, 80), ids(40, 80), ids(40, 80)]);
+  await stream.close();
+});
+
+it('hands on what it holds when closed, without waiting for a poll', async () => {
+  const { stream, batches, logged, insert } = streamUnderTest();
+  insert(1);
+  await waitFor(() => batches.length === 1);
+  insert(2);
+  insert(3);
+  const closing = performance.now();
+  await stream.close();
+  expect(batches.map((b) => b.ids)).toEqual([['1'], ['2', '3']]);
+  expect(batches[1]!.at - closing).toBeLessThan(STREAM_POLL_INTERVAL_MS);
+  expect(logged).toEqual([]);
+  insert(4);
+  await new Promise((resolve) => setTimeout(resolve, STREAM_POLL_INTERVAL_MS + 20));
+  expect(batches).toHaveLength(2);
+});
+
+it('logs what it could not hand on when closed, with the replay that delivers it', async () => {
+  const { stream, batches, logged, insert, failNext } = streamUnderTest();
+  insert(1);
+  await waitFor(() => batches.length === 1);
+  insert(2);
+  insert(3);
+  failNext('3');
+  await stream.close();
+  expect(batches.map((b) => b.ids)).toEqual([['1'], ['2', '3']]);
+  expect(logged).toHaveLength(1);
+  expect(logged[0]).toMatch(
+    /^fan-out: 1 stream records were not handed on before the stop; npm run webhook -- replay --since \d{4}-\d\d-\d\dT[\d:.]+Z delivers their plants$/,
+  );
 });
