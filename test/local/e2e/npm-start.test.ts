@@ -6,11 +6,12 @@
  */
 import { PlantStore } from '@plant-store/client';
 import { execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateToken } from '../../../lambda/tokens/token';
+import { npmStartNode } from '../../../lib/definitions/lambda-node';
 import { freePort } from '../../../lib/local/process/free-port';
 import { checkRawAnswer, uncheckedFetch } from '../../support/http';
 import { startNpmStart, type ListeningNpmStart } from '../../../lib/npm-start/spawn';
@@ -96,6 +97,28 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
     /^\[create-plant\] INFO created id=9007199254740993 \(caller tok_dev, req \S+\)$/m,
   );
 });
+
+// Linux: the process's parent and executable are read from /proc.
+(process.platform === 'linux' ? it : it.skip)(
+  "runs on Lambda's Node where it is installed, as the process npm started",
+  async () => {
+    const node = npmStartNode();
+    const { child, output } = await startNpmStart({
+      env: { PORT: '0', PLANT_STORE_DB_PORT: '0', PLANT_STORE_DATA_DIR: tempDir() },
+      args: ['--memory', '--no-watch'],
+    });
+    const pid = Number(/outage: +kill -USR2 (\d+) /.exec(output())![1]);
+    try {
+      // The shell execs it: npm's own child, the one npm signals, on that Node.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])).toBe(child.pid);
+      expect(realpathSync(`/proc/${pid}/exe`)).toBe(realpathSync(node));
+      expect(await stop(child)).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  },
+);
 
 it('kill -USR2, as the banner prints it, takes the engine down (503) and brings it back', async () => {
   const { token } = generateToken();
