@@ -12,6 +12,7 @@
  */
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../definitions/bundling';
+import { npmStartNode } from '../definitions/lambda-node';
 
 /** Node's flags before the entry's file. */
 export const BIN_NODE_FLAGS: readonly string[] = ['--require', 'tsx/cjs'];
@@ -35,6 +36,11 @@ export function binCommand(entry: string): string {
 /** package.json's script for `bin/<entry>.ts`: `exec`, so that npm signals the program itself. */
 export function binScript(entry: string): string {
   return `exec ${binCommand(entry)}`;
+}
+
+/** The Node that runs `bin/<entry>.ts` as its script does: `npm start`'s, or this process's. */
+export function binNode(entry: string): string {
+  return entry === 'local' ? npmStartNode() : process.execPath;
 }
 
 /** `node`'s arguments that run `bin/<entry>.ts` with `args`, from any working directory. */

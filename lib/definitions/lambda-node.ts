@@ -1,7 +1,8 @@
 /**
  * The Node.js that Lambda runs, on this machine: the `node-<platform>-<arch>` package of the
  * deployed major (an optional dependency, installed only where it fits), else the machine's
- * own Node with a notice. The local runtime's sandboxes and `npm run bench` both use it.
+ * own Node with a notice. The local runtime's sandboxes and `npm run bench` both use it, and
+ * `npm start` runs on it (`npmStartNode`).
  */
 import { NODE_MAJOR } from './bundling';
 import { installedLambdaNode, nodePackageName } from './lambda-node-path.cjs';

@@ -7,7 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { binArgs } from '../../lib/cli/bin-entry';
+import { binArgs, binNode } from '../../lib/cli/bin-entry';
 import { failureExitCode, type CliIo, type CliMain } from '../../lib/cli/run';
 import { runSmokeCli } from '../../lib/operator/smoke';
 import { runTokenCli } from '../../lib/operator/token-cli';
@@ -41,7 +41,7 @@ export function runBin(
   return new Promise((resolve) => {
     // As the npm scripts run them (lib/cli/bin-entry.ts).
     execFile(
-      process.execPath,
+      binNode(script),
       binArgs(script, args),
       { cwd: ROOT, env: environment(env), timeout: 150_000 },
       (error, stdout, stderr) => {

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { binArgs, binScript } from '../../../lib/cli/bin-entry';
+import { binArgs, binNode, binScript } from '../../../lib/cli/bin-entry';
 import { checkPortFree, freePort } from '../../../lib/local/process/free-port';
 
 const ROOT = join(__dirname, '../../..');
@@ -42,7 +42,7 @@ interface Ended {
 
 /** Starts `bin/<bin>.ts` as its npm entry does (lib/cli/bin-entry.ts). */
 const spawnBin = (bin: string, args: string[], env: NodeJS.ProcessEnv) =>
-  spawn(process.execPath, binArgs(bin, args), {
+  spawn(binNode(bin), binArgs(bin, args), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

