@@ -78,8 +78,11 @@ export function coldFigures(): string {
 export function cpuFigures(): string {
   const { cpu } = readMeasurements();
   const { atOne, atLoad, connections } = cpu;
-  const roles = [...new Set([...Object.keys(atLoad.roles), ...Object.keys(atOne.roles)])];
   const ms = (figure?: number) => (figure === undefined ? '–' : `${figure.toFixed(2)} ms`);
+  // A role whose every figure prints as 0.00 ms (esbuild's service answering a ping) says nothing.
+  const roles = [...new Set([...Object.keys(atLoad.roles), ...Object.keys(atOne.roles)])].filter(
+    (role) => [atOne.roles[role], atLoad.roles[role]].some((figure) => (figure ?? 0) >= 0.005),
+  );
   const ratio = (one?: number, load?: number) =>
     one === undefined || load === undefined || one === 0 ? '–' : `${(load / one).toFixed(2)}×`;
   const row = (name: string, one?: number, load?: number) => [
