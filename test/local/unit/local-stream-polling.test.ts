@@ -45,19 +45,27 @@ function streamUnderTest() {
       keys: { id: { N: String(id) } },
       newItem: { id: { N: String(id) }, name: { S: `plant ${id}` } },
     });
+  const holdBatches = (): (() => void) => {
+    let release!: () => void;
+    hold = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      hold = undefined;
+      release();
+    };
+  };
   return {
     stream,
     batches,
     logged,
     insert,
     failNext: (...ids: string[]) => failures.push(ids),
-    holdBatches(): () => void {
-      let release!: () => void;
-      hold = new Promise<void>((resolve) => (release = resolve));
-      return () => {
-        hold = undefined;
-        release();
-      };
+    holdBatches,
+    /** Record `id` goes to the fan-out (the shard idle, at once), whose batch is kept running. */
+    async heldFirstBatch(id: number): Promise<() => void> {
+      const release = holdBatches();
+      insert(id);
+      await waitFor(() => batches.length === 1);
+      return release;
     },
   };
 }
@@ -81,10 +89,8 @@ it('hands a record to the fan-out at once when the shard has been idle', async (
 });
 
 it('gathers the records made meanwhile into the next poll, a poll interval after the last', async () => {
-  const { stream, batches, insert, holdBatches } = streamUnderTest();
-  const release = holdBatches();
-  insert(1);
-  await waitFor(() => batches.length === 1);
+  const { stream, batches, heldFirstBatch, insert } = streamUnderTest();
+  const release = await heldFirstBatch(1);
   // Made while the first batch runs, one by one.
   for (let id = 2; id <= 6; id++) {
     insert(id);
@@ -103,10 +109,8 @@ it('gathers the records made meanwhile into the next poll, a poll interval after
 });
 
 it('hands on everything a poll read, a batch after another, without waiting for the next poll', async () => {
-  const { stream, batches, insert, holdBatches } = streamUnderTest();
-  const release = holdBatches();
-  insert(0);
-  await waitFor(() => batches.length === 1);
+  const { stream, batches, heldFirstBatch, insert } = streamUnderTest();
+  const release = await heldFirstBatch(0);
   const { batchSize } = STREAM_SOURCE;
   for (let id = 1; id <= 2 * batchSize + 1; id++) insert(id);
   release();
@@ -126,11 +130,9 @@ const ids = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
 
 it('hands on only what a poll read: records made while its batches run wait for the next', async () => {
-  const { stream, batches, insert, holdBatches } = streamUnderTest();
+  const { stream, batches, heldFirstBatch, insert, holdBatches } = streamUnderTest();
   const { batchSize } = STREAM_SOURCE;
-  const releaseFirst = holdBatches();
-  insert(0);
-  await waitFor(() => batches.length === 1);
+  const releaseFirst = await heldFirstBatch(0);
   for (let id = 1; id <= batchSize + 1; id++) insert(id);
   releaseFirst();
   const releaseSecond = holdBatches();
@@ -149,13 +151,11 @@ it('hands on only what a poll read: records made while its batches run wait for 
 });
 
 it('retries from the failure with the lowest sequence number, and a batch naming no record whole', async () => {
-  const { stream, batches, insert, failNext, holdBatches } = streamUnderTest();
+  const { stream, batches, heldFirstBatch, insert, failNext } = streamUnderTest();
   failNext();
   failNext('60', '40');
   failNext('no such record');
-  const release = holdBatches();
-  insert(0);
-  await waitFor(() => batches.length === 1);
+  const release = await heldFirstBatch(0);
   for (let id = 1; id <= 80; id++) insert(id);
   release();
   await waitFor(() => batches.length === 4);
