@@ -12,7 +12,7 @@
  */
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../definitions/bundling';
-import { npmStartNode } from '../definitions/lambda-node';
+import { lambdaNode } from '../definitions/lambda-node';
 
 /** Node's flags before the entry's file. */
 export const BIN_NODE_FLAGS: readonly string[] = ['--require', 'tsx/cjs'];
@@ -40,7 +40,7 @@ export function binScript(entry: string): string {
 
 /** The Node that runs `bin/<entry>.ts` as its script does: `npm start`'s, or this process's. */
 export function binNode(entry: string): string {
-  return entry === 'local' ? npmStartNode() : process.execPath;
+  return entry === 'local' ? lambdaNode().path : process.execPath;
 }
 
 /** `node`'s arguments that run `bin/<entry>.ts` with `args`, from any working directory. */

@@ -2,7 +2,7 @@
  * The Node.js that Lambda runs, on this machine: the `node-<platform>-<arch>` package of the
  * deployed major (an optional dependency, installed only where it fits), else the machine's
  * own Node with a notice. The local runtime's sandboxes and `npm run bench` both use it, and
- * `npm start` runs on it (`npmStartNode`).
+ * `npm start` runs on it (its script asks lambda-node-path.cjs: `NPM_START_NODE`).
  */
 import { NODE_MAJOR } from './bundling';
 import { installedLambdaNode, nodePackageName } from './lambda-node-path.cjs';
@@ -29,14 +29,6 @@ export function lambdaNode(): LambdaNode {
     major,
     notice: `${nodePackageName()}@${NODE_MAJOR} is not installed for this platform; functions run on this machine's Node ${process.version}`,
   };
-}
-
-/**
- * The Node `npm start`'s runtime runs on: Lambda's where its package is installed (its script
- * asks lambda-node-path.cjs), else the machine's, this process's.
- */
-export function npmStartNode(): string {
-  return installedLambdaNode() ?? process.execPath;
 }
 
 /**

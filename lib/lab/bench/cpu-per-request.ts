@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { untilRecorded } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnNpmStart } from '../../npm-start/spawn';
-import { npmStartNode } from '../../definitions/lambda-node';
 import { measuredHere, nodeVersion } from '../measurements';
 import {
   CONNECTIONS,
@@ -183,7 +182,8 @@ export const cpuPerRequest: BenchPhase = {
         { writeMeasurements, print, fail },
         'cpu',
         () => ({
-          ...measuredHere('npm run bench -- --phases cpu', npmStartNode()),
+          // npm start runs on the Node its functions do (its script: NPM_START_NODE).
+          ...measuredHere('npm run bench -- --phases cpu', lambdaNode.path),
           functionsNode: nodeVersion(lambdaNode.path),
           requests: REQUESTS,
           runs: RUNS,

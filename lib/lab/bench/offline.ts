@@ -26,7 +26,6 @@ import {
 } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnOnFreePorts, withoutExtraCaCerts } from '../../npm-start/spawn';
-import { npmStartNode } from '../../definitions/lambda-node';
 import { measuredHere, nodeVersion } from '../measurements';
 import {
   CONNECTIONS,
@@ -282,7 +281,8 @@ export const offline: BenchPhase = {
         { writeMeasurements, print, fail },
         'offline',
         () => ({
-          ...measuredHere('npm run bench -- --phases offline', npmStartNode()),
+          // npm start runs on the Node its functions do (its script: NPM_START_NODE).
+          ...measuredHere('npm run bench -- --phases offline', lambdaNode.path),
           functionsNode: nodeVersion(lambdaNode.path),
           serverlessOffline: readVersion(slsDir, 'serverless-offline'),
           connections: CONNECTIONS,
