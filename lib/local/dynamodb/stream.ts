@@ -36,7 +36,7 @@ export interface LocalStreamOptions {
 export class LocalStream {
   private readonly pending: DynamoDBRecord[] = [];
   private sequence = 0n;
-  private running: Promise<void> | undefined;
+  private running: Promise<unknown> | undefined;
   private closed = false;
   /** When the last poll found records, the timer of the next one, and what it read still pending. */
   private polledAt = Number.NEGATIVE_INFINITY;
@@ -65,10 +65,8 @@ export class LocalStream {
     this.nextPoll = undefined;
     await this.running;
     while (this.pending.length > 0) {
-      const left = this.pending.length;
-      this.read = left;
-      await this.runBatch();
-      if (this.pending.length > left - Math.min(left, STREAM_SOURCE.batchSize)) break;
+      this.read = this.pending.length;
+      if (!(await this.runBatch())) break;
     }
     const first = this.pending[0];
     if (first) {
@@ -133,9 +131,9 @@ export class LocalStream {
   /**
    * One batch; a failure is retried from the first failed record, after a pause, until that
    * record is older than the maximum record age, as Lambda's mapping does: then it is given up
-   * (and replay is how its plant is delivered).
+   * (and replay is how its plant is delivered). True when the whole batch was handed on.
    */
-  private async runBatch(): Promise<void> {
+  private async runBatch(): Promise<boolean> {
     const batch = this.pending.slice(0, Math.min(STREAM_SOURCE.batchSize, this.read));
     let failedAt: number;
     try {
@@ -155,7 +153,7 @@ export class LocalStream {
     }
     if (failedAt < 0) {
       this.done(batch.length);
-      return;
+      return true;
     }
     this.done(failedAt);
     const maxAgeMs = this.options.maxRecordAgeMs;
@@ -166,9 +164,10 @@ export class LocalStream {
         `fan-out gave up on stream record ${failed.dynamodb?.SequenceNumber}: older than the maximum record age (${maxAgeMs / 1000} s); npm run webhook -- replay --since delivers its plant`,
       );
       this.options.onGiveUp?.(failed);
-      return;
+      return false;
     }
     await new Promise((resolve) => setTimeout(resolve, Math.max(20, 1000 * this.options.scale)));
+    return false;
   }
 
   /** The first `count` pending records are done with (handed on, or given up). */
