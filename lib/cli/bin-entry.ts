@@ -26,11 +26,13 @@ export const BIN_NODE_FLAGS: readonly string[] = ['--require', 'tsx/cjs'];
  */
 export const NPM_START_NODE = '"$(node lib/definitions/lambda-node-path.cjs)"';
 
+/** The entry that runs on `NPM_START_NODE`: `npm start`'s. */
+const NPM_START_ENTRY = 'local';
+
 /** The command, run from the project root, that runs `bin/<entry>.ts` (`entry`: `token`). */
 export function binCommand(entry: string): string {
-  return [entry === 'local' ? NPM_START_NODE : 'node', ...BIN_NODE_FLAGS, `bin/${entry}.ts`].join(
-    ' ',
-  );
+  const node = entry === NPM_START_ENTRY ? NPM_START_NODE : 'node';
+  return [node, ...BIN_NODE_FLAGS, `bin/${entry}.ts`].join(' ');
 }
 
 /** package.json's script for `bin/<entry>.ts`: `exec`, so that npm signals the program itself. */
@@ -40,7 +42,7 @@ export function binScript(entry: string): string {
 
 /** The Node that runs `bin/<entry>.ts` as its script does: `npm start`'s, or this process's. */
 export function binNode(entry: string): string {
-  return entry === 'local' ? lambdaNode().path : process.execPath;
+  return entry === NPM_START_ENTRY ? lambdaNode().path : process.execPath;
 }
 
 /** `node`'s arguments that run `bin/<entry>.ts` with `args`, from any working directory. */

@@ -35,7 +35,8 @@ export function roleOf(cmdline: string, environ: string): string {
   if (/^npm(?:[\0 ]|$)|npm-cli\.js/.test(cmdline)) return 'npm';
   if (/\/\.bin\/tsx\0|tsx\/dist\/cli\.m?js/.test(cmdline)) return 'tsx wrapper';
   if (/(?:^|\0)(?:sh|bash)\0-c\0/.test(cmdline)) return 'shell';
-  // npm start's own process, whatever the path of the Node that runs it.
+  // npm start's own process, told by its entry: the paths before it (its Node's, the project's)
+  // may name a worker.
   if (/\0bin\/local\.ts(?:\0|$)/.test(cmdline)) return 'gateway/runtime';
   if (/sandbox|worker/.test(cmdline)) return 'sandbox';
   return 'gateway/runtime';
