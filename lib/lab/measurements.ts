@@ -83,12 +83,11 @@ const Measurements = v.strictObject({
   }),
   /**
    * `--phases cpu`: `npm start`'s CPU time a request by process role, at one connection and at the
-   * load's, alternating in one run, the authorizer cache off. `node` is the runtime's.
+   * load's, alternating in one run, the authorizer cache off. `node` is the runtime's and the
+   * sandboxes' (npm start runs on the Node its functions do).
    */
   cpu: v.strictObject({
     ...MeasuredOn.entries,
-    /** The Node the sandboxes ran on. */
-    functionsNode: v.string(),
     /** Creates a figure. */
     requests: v.pipe(v.number(), v.integer(), v.minValue(1)),
     /** Figures at each number of connections, alternating with the other's. */
@@ -109,8 +108,6 @@ const Measurements = v.strictObject({
    */
   offline: v.strictObject({
     ...MeasuredOn.entries,
-    /** The Node npm start's sandboxes and serverless-offline ran on (`node`: npm start's runtime's). */
-    functionsNode: v.string(),
     serverlessOffline: v.string(),
     connections: v.pipe(v.number(), v.integer(), v.minValue(1)),
     seconds: Figure,

@@ -92,7 +92,7 @@ export function cpuFigures(): string {
     ratio(one, load),
   ];
   return [
-    `Measured on ${machineOf(cpu)} by \`${cpu.command} --write-measurements\`: the runtime on Node ${cpu.node}, the functions on Node ${cpu.functionsNode}; ${n(cpu.requests)} distinct creates a figure, ${cpu.runs} figures at each number of connections, alternating, means, after ${cpu.warmUpSeconds} s of the load at ${connections} connections, which each sandbox needs to tier its code up; the authorizer cache off. Each invocation in flight holds a sandbox of its function, so at ${connections} connections up to ${connections} sandboxes of each function on the request path take turns on the cores. The stream is polled every ${STREAM_POLL_INTERVAL_MS} ms, as Lambda polls a shard, and what a poll finds goes to the fan-out in batches of up to ${STREAM_SOURCE.batchSize}: under load one fan-out invocation serves many creates.`,
+    `Measured on ${machineOf(cpu)} by \`${cpu.command} --write-measurements\`: the runtime and the functions on Node ${cpu.node}; ${n(cpu.requests)} distinct creates a figure, ${cpu.runs} figures at each number of connections, alternating, means, after ${cpu.warmUpSeconds} s of the load at ${connections} connections, which each sandbox needs to tier its code up; the authorizer cache off. Each invocation in flight holds a sandbox of its function, so at ${connections} connections up to ${connections} sandboxes of each function on the request path take turns on the cores. The stream is polled every ${STREAM_POLL_INTERVAL_MS} ms, as Lambda polls a shard, and what a poll finds goes to the fan-out in batches of up to ${STREAM_SOURCE.batchSize}: under load one fan-out invocation serves many creates.`,
     '',
     table(
       [
@@ -131,7 +131,7 @@ export function offlineFigures(): string {
   const { offline } = readMeasurements();
   const { npmStart, offline: theirs } = offline;
   return [
-    `Measured on ${machineOf(offline)} (npm start's runtime on Node ${offline.node}, its functions and serverless-offline on Node ${offline.functionsNode}) by \`${offline.command} --write-measurements\` against serverless-offline ${offline.serverlessOffline}: ${offline.connections} keep-alive connections of distinct creates, ${offline.seconds} s a run, ${offline.runs} runs a side, alternating, means, each side first warmed by ${offline.warmUpSeconds} s of the same load (each of its sandboxes or worker threads tiers its code up on its own); ${offline.cacheTtlSeconds === 0 ? 'neither caches authorizer decisions' : `npm start caches authorizer decisions ${offline.cacheTtlSeconds} s, serverless-offline none`}.`,
+    `Measured on ${machineOf(offline)} (npm start, its functions and serverless-offline on Node ${offline.node}) by \`${offline.command} --write-measurements\` against serverless-offline ${offline.serverlessOffline}: ${offline.connections} keep-alive connections of distinct creates, ${offline.seconds} s a run, ${offline.runs} runs a side, alternating, means, each side first warmed by ${offline.warmUpSeconds} s of the same load (each of its sandboxes or worker threads tiers its code up on its own); ${offline.cacheTtlSeconds === 0 ? 'neither caches authorizer decisions' : `npm start caches authorizer decisions ${offline.cacheTtlSeconds} s, serverless-offline none`}.`,
     '',
     table(
       ['', 'npm start', 'serverless-offline', 'npm start / serverless-offline'],

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { untilRecorded } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnNpmStart } from '../../npm-start/spawn';
-import { measuredHere, nodeVersion } from '../measurements';
+import { measuredHere } from '../measurements';
 import {
   CONNECTIONS,
   distinctCreates,
@@ -184,7 +184,6 @@ export const cpuPerRequest: BenchPhase = {
         () => ({
           // npm start runs on the Node its functions do (its script: NPM_START_NODE).
           ...measuredHere('npm run bench -- --phases cpu', lambdaNode.path),
-          functionsNode: nodeVersion(lambdaNode.path),
           requests: REQUESTS,
           runs: RUNS,
           connections: CONNECTIONS,

@@ -26,7 +26,7 @@ import {
 } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnOnFreePorts, withoutExtraCaCerts } from '../../npm-start/spawn';
-import { measuredHere, nodeVersion } from '../measurements';
+import { measuredHere } from '../measurements';
 import {
   CONNECTIONS,
   distinctCreates,
@@ -283,7 +283,6 @@ export const offline: BenchPhase = {
         () => ({
           // npm start runs on the Node its functions do (its script: NPM_START_NODE).
           ...measuredHere('npm run bench -- --phases offline', lambdaNode.path),
-          functionsNode: nodeVersion(lambdaNode.path),
           serverlessOffline: readVersion(slsDir, 'serverless-offline'),
           connections: CONNECTIONS,
           seconds: loadSeconds,

@@ -75,7 +75,6 @@ it('writes a part the file does not hold yet, and reads it back checked', () => 
 it('keeps the cpu phase figures by number of connections, each role a request', () => {
   const cpu = {
     ...measuredHere('npm run bench -- --phases cpu'),
-    functionsNode: 'v24.0.0',
     requests: 1500,
     runs: 2,
     connections: 16,
