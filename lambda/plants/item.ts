@@ -3,6 +3,7 @@
  * is optional, so that each item stored before it existed is read as it is (no table rewrite):
  * no `version` is the first version, and a create writes none, so its item is what 1.1.0 wrote.
  */
+import { randomBytes } from 'node:crypto';
 import { storedValue } from './field-types';
 import {
   PLANT_FIELD_NAMES,
@@ -31,6 +32,13 @@ export const PLANT_ATTRIBUTES = {
   deletedAt: 'deletedAt',
   /** When DynamoDB's TTL removes a tombstone (epoch seconds): the table's TTL attribute. */
   purgeAt: PLANTS_TABLE.timeToLiveAttribute,
+  /**
+   * A random id of the change or delete that wrote the item last (`withWriteId`). DynamoDB may
+   * apply a write whose answer is then lost, and the SDK sends it again: the repeat's condition
+   * fails on the item the first try wrote, and finding its own id there, the write knows it was
+   * made (a delete answers 204, not 404; a change with `If-Match` 200, not 412).
+   */
+  writeId: 'writeId',
 } as const;
 
 /**
@@ -135,6 +143,24 @@ export function withEmptyKeysMarked(expression: ItemUpdate): ItemUpdate {
   };
 }
 
+/** A new write's id: 12 random bytes, base64url (16 characters). */
+export function newWriteId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/**
+ * `expression` that also records `writeId` as the item's `writeId` (both our expressions begin
+ * with SET). A tombstone keeps it; a create replaces the whole item, so a new life starts without.
+ */
+export function withWriteId(expression: ItemUpdate, writeId: string): ItemUpdate {
+  return {
+    ...expression,
+    update: expression.update.replace(/^SET /, 'SET #writeId = :writeId, '),
+    names: { ...expression.names, '#writeId': PLANT_ATTRIBUTES.writeId },
+    values: { ...expression.values, ':writeId': writeId },
+  };
+}
+
 /** Raises the version by one, counting an item without one as the first. */
 export const VERSION_RAISE = '#version = if_not_exists(#version, :one) + :one';
 
@@ -185,8 +211,8 @@ export const TOMBSTONE_DAYS = 35;
 
 /**
  * The attributes a tombstone keeps: the key, the version (so that a plant created again continues
- * it and no ETag of the id repeats), `deletedAt`, and `createdAt` (the incarnation a
- * `plantDeleted` event names). Every other attribute a plant item may hold is removed.
+ * it and no ETag of the id repeats), `deletedAt`, `createdAt` (the incarnation a
+ * `plantDeleted` event names) and the delete's `writeId`. Every other attribute is removed.
  */
 const TOMBSTONE_REMOVES: readonly string[] = [
   ...PLANT_FIELD_NAMES,

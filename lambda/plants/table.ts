@@ -27,11 +27,13 @@ import { FIRST_VERSION } from '../plants/versions';
 import {
   changeExpression,
   isEmptyIndexKeyRefusal,
+  newWriteId,
   PLANT_ATTRIBUTES,
   readMembers,
   storedMembers,
   tombstoneExpression,
   withEmptyKeysMarked,
+  withWriteId,
   type ItemUpdate,
   type PlantChange,
 } from '../plants/item';
@@ -46,7 +48,7 @@ import {
 } from './write-condition';
 
 const KEY = PLANTS_TABLE.partitionKey.name;
-const { deletedAt: DELETED_AT } = PLANT_ATTRIBUTES;
+const { deletedAt: DELETED_AT, writeId: WRITE_ID } = PLANT_ATTRIBUTES;
 const CREATED_AT = 'createdAt';
 /** A create's puts at most: one, and one over each tombstone met. */
 const PUT_ATTEMPTS = 3;
@@ -350,7 +352,9 @@ export class PlantsTable {
 
   /**
    * One try of `conditionalWrite`, answering the written item as `answer` reads it; an empty index
-   * key's refusal is thrown as it came.
+   * key's refusal is thrown as it came. The write records an id of its own (`withWriteId`): when
+   * the SDK sent it again after a lost answer, the refusal's item bears that id, and is what it
+   * wrote.
    */
   private async write<T extends { readonly version: number }>(
     id: bigint,
@@ -360,22 +364,20 @@ export class PlantsTable {
     unchanged: (item: Record<string, unknown>) => boolean,
   ): Promise<T | Changed | Refusal> {
     const condition = writeCondition(preconditions);
+    const writeId = newWriteId();
+    const { update, names, values } = withWriteId(expression, writeId);
     let old: Record<string, unknown> | undefined;
     try {
       const { Attributes } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { [KEY]: id },
-          UpdateExpression: expression.update,
+          UpdateExpression: update,
           ConditionExpression: expression.condition
             ? `${condition.expression} AND ${expression.condition}`
             : condition.expression,
-          ExpressionAttributeNames: { ...expression.names, ...condition.names },
-          ExpressionAttributeValues: {
-            ':one': FIRST_VERSION,
-            ...expression.values,
-            ...condition.values,
-          },
+          ExpressionAttributeNames: { ...names, ...condition.names },
+          ExpressionAttributeValues: { ':one': FIRST_VERSION, ...values, ...condition.values },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -386,6 +388,7 @@ export class PlantsTable {
       if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
       old = error.Item ? unmarshall(error.Item, { wrapNumbers: true }) : await this.item(id);
     }
+    if (old?.[WRITE_ID] === writeId) return answer(old);
     if (!old || isDeleted(old)) return { refused: 'missing' };
     const version = versionOf(old);
     if (preconditionsHold(preconditions, version) && unchanged(old)) {

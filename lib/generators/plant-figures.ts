@@ -19,6 +19,7 @@ import {
   type PlantField,
 } from '../../lambda/plants/schemas';
 import { PLANTS_TABLE } from '../../lambda/aws/tables';
+import { newWriteId, PLANT_ATTRIBUTES } from '../../lambda/plants/item';
 import { generateToken } from '../../lambda/tokens/token';
 
 /** The most UTF-8 bytes one character (a code point) takes. */
@@ -42,9 +43,9 @@ export interface AttributeSize {
 /** The figures the docs show. */
 export interface PlantFigures {
   readonly attributes: readonly AttributeSize[];
-  /** The largest item a create can store, in bytes. */
+  /** The largest item a plant can be (created over a tombstone, then changed), in bytes. */
   readonly itemBytes: number;
-  /** Write units of a create (and of a delete, and of a refused put that finds such an item). */
+  /** Write units of a write of it: a change, its delete, a refused put that finds it. */
   readonly writeUnits: number;
   /** Read units of a strongly consistent `GetItem` of it. */
   readonly readUnits: number;
@@ -108,16 +109,26 @@ function largestValueSize(field: PlantField): { valueBytes: number; rule: string
 /** Computes every figure from the limits. */
 export function plantFigures(): PlantFigures {
   const idDigits = Math.max(digitsOf(INT64_MIN), digitsOf(INT64_MAX));
-  const createdAt = new Date(0).toISOString();
-  const createdBy = generateToken().tokenId;
+  // A version is a JavaScript number: at most the largest safe integer.
+  const versionDigits = digitsOf(BigInt(Number.MAX_SAFE_INTEGER));
+  const at = new Date(0).toISOString();
+  const by = generateToken().tokenId;
+  const time = { valueBytes: utf8(at), rule: `${utf8(at)} (ISO-8601 UTC)` };
+  const tokenId = { valueBytes: utf8(by), rule: `${utf8(by)} (a tokenId)` };
+  const writeId = newWriteId();
   const attributes: AttributeSize[] = [
     attribute(PLANTS_TABLE.partitionKey.name, numberRule(idDigits)),
     ...PLANT_FIELD_NAMES.map((field) => attribute(field, largestValueSize(PLANT_FIELDS[field]))),
-    attribute('createdAt', {
-      valueBytes: utf8(createdAt),
-      rule: `${utf8(createdAt)} (ISO-8601 UTC)`,
+    attribute('createdAt', time),
+    attribute('createdBy', tokenId),
+    attribute(PLANT_ATTRIBUTES.version, numberRule(versionDigits)),
+    attribute(PLANT_ATTRIBUTES.firstVersion, numberRule(versionDigits)),
+    attribute(PLANT_ATTRIBUTES.updatedAt, time),
+    attribute(PLANT_ATTRIBUTES.updatedBy, tokenId),
+    attribute(PLANT_ATTRIBUTES.writeId, {
+      valueBytes: utf8(writeId),
+      rule: `${utf8(writeId)} (a write's id)`,
     }),
-    attribute('createdBy', { valueBytes: utf8(createdBy), rule: `${utf8(createdBy)} (a tokenId)` }),
   ];
   const itemBytes = attributes.reduce((sum, a) => sum + a.bytes, 0);
   const pagePlants = PAGE_LIMIT.max;

@@ -40,6 +40,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
         version: '2',
         updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         updatedBy: 'tok_example',
+        writeId: expect.stringMatching(/^[\w-]{16}$/),
       });
       expect((await ops.get(id)).headers).toMatchObject({ etag: '"2"' });
     },

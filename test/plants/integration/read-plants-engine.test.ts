@@ -125,13 +125,14 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
       expect(await ops.remove('12')).toEqual({ statusCode: 204 });
       expect(store.requests).toEqual(['UpdateItemCommand']);
       // Kept for good (no TTL purgeAt) for its version and a replay's plantDeleted, stripped of
-      // the plant's members and out of the tag index.
+      // the plant's members and out of the tag index; the delete's writeId stays.
       const tombstone = await store.readStored('12');
       expect(tombstone).toEqual({
         id: '12',
         createdAt: expect.any(String),
         version: '2',
         deletedAt: expect.any(String),
+        writeId: expect.stringMatching(/^[\w-]{16}$/),
       });
       store.requests.length = 0;
       expect(await ops.remove('12')).toMatchObject({
