@@ -12,7 +12,7 @@ import {
   optionsFromEnvironment,
 } from '../lib/local/process/options';
 import { startLocal } from '../lib/local/runtime';
-import { startConsole } from '../lib/console/server';
+import { consoleUrlFile, startConsole } from '../lib/console/server';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // The data directory is private (lib/local/process/private-dir.ts): so is all the process creates in it.
@@ -88,7 +88,11 @@ runCli('npm start', async (argv) => {
     `  engine:    http://127.0.0.1:${service.dbPort} ${options.memory ? '(in memory)' : `(data in ${options.dataDir})`}`,
   );
   log(`  docs:      ${service.url}/docs (the API reference: authorize with the dev token, try it)`);
-  log(`  console:   ${consolePage.url} (invocations, their logs and IAM denials; the data; state)`);
+  // The URL carries this run's key (as a Jupyter server's does): it is printed, and kept in the
+  // private data directory for whoever lost this terminal.
+  log(
+    `  console:   ${consolePage.url} (invocations, their logs and IAM denials; the data; state; the URL is also in ${consoleUrlFile(options.dataDir)})`,
+  );
   log(
     `  watching:  ${options.watch ? 'lambda/ and lib/definitions/api.ts (a saved change is served on the next request; --no-watch turns this off)' : 'off (--no-watch)'}`,
   );

@@ -3,11 +3,14 @@
  * gateway adds the API's CORS headers to every answer it sends, and the console must answer no
  * other origin) with the run's invocations, its data and the CLIs' actions. Safe by default: it
  * listens on 127.0.0.1 only, answers only to its own Host (as the gateway does, against DNS
- * rebinding), sends no CORS header, refuses any request another origin makes, and its API needs a
- * header a page of another origin cannot send without a preflight (which it refuses). The page is
- * plain HTML, JavaScript and CSS from this folder: nothing from a CDN.
+ * rebinding), sends no CORS header, refuses any request another origin makes, and its API needs
+ * this run's key in a header, which a page of another origin cannot send without a preflight
+ * (refused). The key travels in the URL's fragment, which the browser never sends: whoever has
+ * the printed URL, or can read `console-url` in the private data directory, may use the console;
+ * another user of the machine may not. The page is plain HTML, JavaScript and CSS from this
+ * folder: nothing from a CDN.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -16,11 +19,12 @@ import {
   detailOf,
   redacted,
   summaryOf,
+  writePrivateFile,
   type Invocations,
 } from '../npm-start/find';
 import { readPlants, rowsOf, runCommand, type Ran, type Where } from './data';
 import { act } from './actions';
-import { refusal } from './guards';
+import { makeConsoleKey, refusal, type Allowed } from './guards';
 import { stateNames } from './state-actions';
 
 export { CONSOLE_HEADER } from './guards';
@@ -35,9 +39,17 @@ export interface ConsoleOptions extends Where {
 
 /** A running console. */
 export interface RunningConsole {
+  /** The page's URL, this run's key in its fragment: `http://127.0.0.1:<port>/#key=<key>`. */
   readonly url: string;
   readonly port: number;
+  /** This run's key, which every API call carries in `CONSOLE_HEADER`. */
+  readonly key: string;
   close(): Promise<void>;
+}
+
+/** Where a running console's URL (with its key) is kept (0600) while it runs. */
+export function consoleUrlFile(dataDir: string): string {
+  return join(dataDir, 'console-url');
 }
 
 const PAGE_DIR = join(__dirname, 'page');
@@ -56,12 +68,14 @@ const HEADERS = {
     "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'none'; base-uri 'none'",
 };
 
-/** Starts the console on 127.0.0.1:`port`. */
+/**
+ * Starts the console on 127.0.0.1:`port` with a new key, and keeps its URL in `consoleUrlFile`
+ * until it closes.
+ */
 export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
-  let hosts: string[] = [];
-  let origins: string[] = [];
+  let allowed: Allowed = { hosts: [], origins: [], key: makeConsoleKey() };
   const server: Server = createServer((req, res) => {
-    serve(req, res, options, hosts, origins).catch((error: unknown) => {
+    serve(req, res, options, allowed).catch((error: unknown) => {
       send(res, 500, { error: String((error as Error)?.message ?? error) });
     });
   });
@@ -70,17 +84,24 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  hosts = LOOPBACK_HOST_NAMES.map((name) => `${name}:${port}`);
-  origins = hosts.map((host) => `http://${host}`);
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+  const hosts = LOOPBACK_HOST_NAMES.map((name) => `${name}:${port}`);
+  allowed = { ...allowed, hosts, origins: hosts.map((host) => `http://${host}`) };
+  const url = `http://127.0.0.1:${port}/#key=${allowed.key}`;
+  const file = consoleUrlFile(options.dataDir);
+  const close = async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    await rm(file, { force: true });
   };
+  try {
+    await writePrivateFile(file, `${url}\n`);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { url, port, key: allowed.key, close };
 }
 
 function send(res: ServerResponse, status: number, body: unknown, type = 'application/json') {
@@ -94,12 +115,11 @@ async function serve(
   req: IncomingMessage,
   res: ServerResponse,
   options: ConsoleOptions,
-  hosts: readonly string[],
-  origins: readonly string[],
+  allowed: Allowed,
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://console.invalid');
   const api = url.pathname.startsWith('/api/');
-  const refused = refusal(req, hosts, origins, api);
+  const refused = refusal(req, allowed, api);
   if (refused) {
     options.log(`[console] ${refused}`);
     req.resume();

@@ -21,6 +21,7 @@ export type { Credentials } from '../local/iam/identities';
 // npm start's and npm run db's help, for the CLI reference (lib/generators/docs/cli.ts).
 export { DB_HELP, START_HELP } from '../local/process/options';
 export { portsFile, readRecordedPorts, type RecordedPorts } from '../local/process/ports-file';
+export { writePrivateFile } from '../local/process/private-dir';
 export {
   DEFAULT_DB_PORT,
   DEFAULT_INSPECT_PORT,

@@ -1,10 +1,52 @@
 // The local console's page: plain JavaScript, no library. Every value from the server is shown
-// as text (textContent), never as HTML; every API call carries the console's header, which a
-// page of another origin cannot send.
+// as text (textContent), never as HTML; every API call carries this run's key in the console's
+// header, which a page of another origin cannot send. The key comes in the URL's fragment (never
+// sent to a server), is kept in this tab's sessionStorage so that a reload works, and is taken
+// out of the address bar.
 'use strict';
 
-const HEADER = { 'x-plant-store-console': '1' };
+const KEY_HEADER = 'x-plant-store-console';
+const KEY_ITEM = 'plant-store-console-key';
 const $ = (selector) => document.querySelector(selector);
+
+/** This run's key: from `#key=` (then kept and removed from the address bar), else the kept one. */
+function takeKey() {
+  const given = new URLSearchParams(location.hash.slice(1)).get('key');
+  if (given) {
+    sessionStorage.setItem(KEY_ITEM, given);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+  return sessionStorage.getItem(KEY_ITEM) ?? undefined;
+}
+let key = takeKey();
+
+/** Without this run's key (none, or an earlier run's): one line saying where to find it. */
+function needKey() {
+  key = undefined;
+  sessionStorage.removeItem(KEY_ITEM);
+  $('#live').textContent = '';
+  const notice = $('#no-key');
+  notice.hidden = false;
+  notice.textContent =
+    "Open the console URL npm start printed: it carries this run's key (it is also in the file console-url in the data directory, .plant-store/ by default).";
+}
+
+/** An API call with the key; a refusal (a missing or another run's key) shows `needKey`. */
+async function call(path, init = {}) {
+  if (!key) {
+    needKey();
+    throw new Error('no console key');
+  }
+  const response = await fetch(`/api/${path}`, {
+    ...init,
+    headers: { ...init.headers, [KEY_HEADER]: key },
+  });
+  if (response.status === 403) {
+    needKey();
+    throw new Error('refused');
+  }
+  return response;
+}
 
 /** An element with attributes (`on…` as listeners) and children (strings become text). */
 function el(tag, attrs = {}, ...children) {
@@ -23,14 +65,14 @@ function el(tag, attrs = {}, ...children) {
 }
 
 async function get(path) {
-  const response = await fetch(`/api/${path}`, { headers: HEADER });
+  const response = await call(path);
   return response.json();
 }
 
 async function act(body) {
-  const response = await fetch('/api/actions', {
+  const response = await call('actions', {
     method: 'POST',
-    headers: { ...HEADER, 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   const answer = await response.json();
@@ -101,6 +143,7 @@ function renderEntries() {
 }
 
 async function poll() {
+  if (!key) return;
   if (document.visibilityState === 'visible') {
     try {
       const answer = await get(`entries?version=${version}`);
@@ -113,6 +156,7 @@ async function poll() {
         if (open) await openEntry(openSeq, true);
       }
     } catch {
+      if (!key) return;
       $('#live').textContent = 'npm start is not answering';
     }
   }
@@ -374,4 +418,5 @@ $('#seed-form').addEventListener('submit', async (event) => {
   });
 });
 
-poll();
+if (key) poll();
+else needKey();

@@ -2,11 +2,12 @@
  * The local dev token: made valid with every scope at start (one `tok_dev` item, so a replaced
  * token stops working), kept in the data directory, and shown by where it is, never printed.
  */
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { ALL_SCOPES, TOKEN_FORMAT, generateToken, tokenItem } from '../../../lambda/tokens/token';
 import { TOKENS_TABLE, TokensTable, type StoredTokenItem } from '../../../lambda/tokens/table';
+import { PRIVATE_FILE_MODE, writePrivateFile } from '../process/private-dir';
 
 /** Where the dev token comes from: `PLANT_STORE_DEV_TOKEN`, else a file in the data directory. */
 export interface DevTokenOptions {
@@ -35,8 +36,9 @@ export async function ensureDevToken(
   if (token === undefined) token = TOKEN_FORMAT.test(kept) ? kept : generateToken().token;
   // The file always holds the token the runtime accepts: a token given by the variable (the
   // sam local events' one) stays the dev token at the next start without it.
-  if (token !== kept) await writeFile(file, `${token}\n`, { mode: 0o600 });
-  await chmod(file, 0o600);
+  // A kept file made by an earlier version may be more open: it is made private too.
+  if (token !== kept) await writePrivateFile(file, `${token}\n`);
+  else await chmod(file, PRIVATE_FILE_MODE);
   const wanted = tokenItem(token, DEV_TOKEN_ID, { name: 'dev', scopes: ALL_SCOPES });
   const client = makeDocumentClient(clientConfig);
   try {

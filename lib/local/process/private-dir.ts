@@ -4,7 +4,7 @@
  * (directories 0700, files 0600), whatever the umask. `npm start` and `npm run db` also set a
  * umask of 077, so that what the engine writes later (LevelDB's files) is created private too.
  */
-import { chmod, lstat, mkdir, readdir } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** The mode of a private directory. */
@@ -32,4 +32,16 @@ export async function makePrivate(dir: string): Promise<void> {
     }
   };
   await walk(dir);
+}
+
+/**
+ * Writes `file` whole, private from its creation: a new file created 0600 (`wx`: never one left
+ * over, whose mode would stay), then renamed over `file`, so that no reader sees it half written
+ * or with another mode.
+ */
+export async function writePrivateFile(file: string, contents: string): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await rm(temporary, { force: true });
+  await writeFile(temporary, contents, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+  await rename(temporary, file);
 }

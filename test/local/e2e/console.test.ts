@@ -7,14 +7,22 @@
  * (the receiver gets the same webhook-id again). Its screenshots are the ones
  * docs/guides/local-development.md shows: written to docs/images/console-*.png with
  * PLANT_STORE_UPDATE_SCREENSHOTS=1, else beside the suite's data (a run leaves the tree as it
- * was). And its guards: a foreign
- * Host, another origin, an API call without the console's header, an action that is not JSON.
+ * was). And its guards: a foreign Host, another origin, an API call without this run's key
+ * (none, the header's old constant, another key), each refused and changing nothing, an action
+ * that is not JSON; the URL with its key kept in the data directory (0600); the page opened
+ * without the key saying where to find it.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startConsole, type RunningConsole } from '../../../lib/console/server';
+import {
+  CONSOLE_HEADER,
+  consoleUrlFile,
+  startConsole,
+  type RunningConsole,
+} from '../../../lib/console/server';
 import { cliEnvironment, sendAsDev, useLocalService } from '../../support/local-service';
 import { runCommand } from '../../support/run-cli';
 import { startReceiver, until, type Receiver } from '../../support/webhook-receiver';
@@ -51,19 +59,21 @@ afterAll(async () => {
   await consolePage?.close();
 });
 
-/** A raw request to the console, with the headers given (Host among them). */
-function raw(
+/** A raw request to the console, with the headers given (Host among them): status and body. */
+function answer(
   path: string,
   headers: Record<string, string>,
   method = 'GET',
   body = '',
-): Promise<number> {
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       { host: '127.0.0.1', port: consolePage.port, path, method, headers },
       (res) => {
-        res.resume();
-        resolve(res.statusCode!);
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
       },
     );
     req.on('error', reject);
@@ -71,8 +81,13 @@ function raw(
   });
 }
 
+/** A raw request's status. */
+async function raw(...args: Parameters<typeof answer>): Promise<number> {
+  return (await answer(...args)).status;
+}
+
 describe('guards', () => {
-  const own = () => ({ host: `127.0.0.1:${consolePage.port}`, 'x-plant-store-console': '1' });
+  const own = () => ({ host: `127.0.0.1:${consolePage.port}`, [CONSOLE_HEADER]: consolePage.key });
 
   it('answers its own page and API on its own Host', async () => {
     expect(await raw('/', { host: own().host })).toBe(200);
@@ -102,6 +117,74 @@ describe('guards', () => {
         action,
       ),
     ).toBe(403);
+  });
+
+  /** An API call's headers without this run's key: none, the old constant, another key. */
+  const keyless = () => {
+    const { key } = consolePage;
+    const other = `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`;
+    return [
+      ['no key', { host: own().host }],
+      ['the old constant 1', { ...own(), [CONSOLE_HEADER]: '1' }],
+      ['another key of the same length', { ...own(), [CONSOLE_HEADER]: other }],
+    ] as const;
+  };
+
+  it("refuses a read without this run's key, in one line, with no data", async () => {
+    for (const [, headers] of keyless()) {
+      for (const path of ['/api/tokens', '/api/plants', '/api/entries']) {
+        const refused = await answer(path, headers);
+        expect({ path, status: refused.status }).toEqual({ path, status: 403 });
+        expect(Object.keys(JSON.parse(refused.text) as object)).toEqual(['error']);
+        expect(refused.text).not.toContain('tok_dev');
+      }
+    }
+    expect((await answer('/api/tokens', own())).text).toContain('tok_dev');
+  });
+
+  it("refuses an action without this run's key, which changes nothing: the token stays", async () => {
+    const env = cliEnvironment(service);
+    expect((await runCommand('token', ['create', '--name', 'kept-by-the-key'], env)).code).toBe(0);
+    const shown = await runCommand('token', ['show', 'kept-by-the-key'], env);
+    const tokenId = /^tokenId: +(\S+)$/m.exec(shown.stdout)![1]!;
+    const json = { 'content-type': 'application/json' };
+    const revoke = JSON.stringify({ action: 'revoke', tokenId });
+    const seed = JSON.stringify({
+      action: 'state',
+      command: 'seed',
+      text: '[{"id":77,"name":"Fern"}]',
+    });
+    for (const [, headers] of keyless()) {
+      expect(await raw('/api/actions', { ...headers, ...json }, 'POST', revoke)).toBe(403);
+      expect(await raw('/api/actions', { ...headers, ...json }, 'POST', seed)).toBe(403);
+    }
+    expect((await runCommand('token', ['show', tokenId], env)).code).toBe(0);
+    expect((await sendAsDev(service, 'GET', '/plants/77')).status).toBe(404);
+    // With the key, the same action does what it says.
+    expect(await raw('/api/actions', { ...own(), ...json }, 'POST', revoke)).toBe(200);
+    expect((await runCommand('token', ['show', tokenId], env)).code).not.toBe(0);
+  });
+
+  it('keeps its URL, key in the fragment, in the data directory (0600) while it runs', async () => {
+    expect(consolePage.url).toBe(`http://127.0.0.1:${consolePage.port}/#key=${consolePage.key}`);
+    const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-console-url-'));
+    try {
+      const other = await startConsole({
+        invocations: service.invocations,
+        dataDir,
+        dbPort: service.dbPort,
+        port: 0,
+        log: () => undefined,
+      });
+      const file = consoleUrlFile(dataDir);
+      expect(readFileSync(file, 'utf8')).toBe(`${other.url}\n`);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(other.key).not.toBe(consolePage.key);
+      await other.close();
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -147,6 +230,29 @@ if (!hasBrowser && process.env.CI) {
     await page.goto(consolePage.url);
     await page.waitForSelector('#entries tbody tr');
     mkdirSync(IMAGES, { recursive: true });
+  });
+
+  it('takes the key out of the address bar and keeps it for a reload', async () => {
+    expect(page.url()).toBe(`http://127.0.0.1:${consolePage.port}/`);
+    await page.reload();
+    await page.waitForSelector('#entries tbody tr');
+    expect(await page.locator('#no-key').isHidden()).toBe(true);
+  });
+
+  it.each([
+    ['without the key', ''],
+    ["with another run's key", `#key=${'A'.repeat(43)}`],
+  ])('opened %s, says to open the printed URL and shows no data', async (_, fragment) => {
+    const other = await browser!.newPage();
+    try {
+      await other.goto(`http://127.0.0.1:${consolePage.port}/${fragment}`);
+      const notice = other.locator('#no-key');
+      await notice.waitFor();
+      expect(await notice.innerText()).toMatch(/npm start printed/);
+      expect(await other.locator('#entries tbody tr').count()).toBe(0);
+    } finally {
+      await other.close();
+    }
   });
 
   /** The function each request invoked. */

@@ -57,11 +57,12 @@ function stop(child: ChildProcess): Promise<number | null> {
 it('serves on PORT with the given dev token, prints a curl that works, and stops cleanly', async () => {
   const port = await freePort();
   const { token } = generateToken();
+  const dataDir = tempDir();
   const { child, output } = await startNpmStart({
     env: {
       PORT: String(port),
       PLANT_STORE_DB_PORT: '0',
-      PLANT_STORE_DATA_DIR: tempDir(),
+      PLANT_STORE_DATA_DIR: dataDir,
       PLANT_STORE_DEV_TOKEN: token,
     },
     args: ['--memory'],
@@ -74,11 +75,21 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
   expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
   checkRawAnswer('POST', `http://127.0.0.1:${port}/plants`, answer);
   expect(answer).toContain('{"name":"Monstera","tag":"aroid"}');
-  // The console, at the URL printed: the create listed; a foreign Host refused.
-  const consoleUrl = /console: +(http:\/\/127\.0\.0\.1:\d+\/) /.exec(output())![1]!;
+  // The console, at the URL printed (this run's key in its fragment, the URL also in the data
+  // directory, 0600): the create listed with the key, refused without it; a foreign Host refused.
+  const printed = /console: +(http:\/\/127\.0\.0\.1:\d+\/)#key=([\w-]{43}) /.exec(output())!;
+  const [consoleUrl, key] = [printed[1]!, printed[2]!];
+  expect(output()).toContain(`the URL is also in ${join(dataDir, 'console-url')}`);
+  expect(readFileSync(join(dataDir, 'console-url'), 'utf8')).toBe(`${consoleUrl}#key=${key}\n`);
+  expect(statSync(join(dataDir, 'console-url')).mode & 0o777).toBe(0o600);
   expect((await uncheckedFetch(consoleUrl)).status).toBe(200);
+  for (const header of [{}, { 'x-plant-store-console': '1' }]) {
+    expect((await uncheckedFetch(`${consoleUrl}api/entries`, { headers: header })).status).toBe(
+      403,
+    );
+  }
   const listed = (await (
-    await uncheckedFetch(`${consoleUrl}api/entries`, { headers: { 'x-plant-store-console': '1' } })
+    await uncheckedFetch(`${consoleUrl}api/entries`, { headers: { 'x-plant-store-console': key } })
   ).json()) as { entries: { functionName: string; source: string; status: number }[] };
   expect(listed.entries).toContainEqual(
     expect.objectContaining({ functionName: 'create-plant', source: 'POST /plants', status: 200 }),
@@ -93,6 +104,7 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
   );
   expect(foreign).toBe(403);
   expect(await stop(child)).toBe(0);
+  expect(existsSync(join(dataDir, 'console-url'))).toBe(false);
   expect(output()).toMatch(/POST \/plants 200 [\d.]+ms \S+/);
   expect(output()).toMatch(
     /^\[create-plant\] INFO created id=9007199254740993 \(caller tok_dev, req \S+\)$/m,
