@@ -61,11 +61,13 @@ export interface paths {
         get: operations["getPlant"];
         /**
          * Replace a plant
-         * @description Replaces the members of the plant stored under `id` (all but its id) with the body's: a member left out is removed. Needs the scope `plants:write`. One conditional UpdateItem.
+         * @description Replaces the members of the plant stored under `id` (all but its id) with the body's: a member left out is removed. One conditional UpdateItem.
          *
          *     The body follows POST's rules: JSON (`application/json` or any `application/*+json` but a patch document: `application/json-patch+json` and `application/merge-patch+json` are 415) of at most 262144 bytes, `name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100; other members are ignored, a member that appears twice is a 400. An `id` may be sent and must equal the path's.
          *
          *     Each change that changes something raises the version by one (`ETag`); one that changes nothing (`{}`, or the members stored) writes nothing: the version stays and no event is sent. With `If-Match`, it applies only while the plant is at a version named there: of concurrent changes sent with the same `If-Match`, one succeeds and the others are 412, so no change is lost. With `If-None-Match`, only while it is at none named there (`*`: never, since a change needs a plant). Without either, the change applies to whatever is stored, atomically (never a partial write). The plant's `createdAt` is kept; `plantUpdated` subscribers are told.
+         *
+         *     Needs the scope `plants:write`, of a token made with 1.2.0 or later: a token made before keeps what its scopes let it do then (create, not change; 403).
          *
          *     A token that also has `plants:read` is answered the plant (200); a token with `plants:write` alone gets 204 with the new `ETag` and no body: a change never shows a stored member to a token that may not read it.
          *
@@ -84,11 +86,13 @@ export interface paths {
         head?: never;
         /**
          * Change some members of a plant
-         * @description Applies a JSON Merge Patch (RFC 7396) to the plant stored under `id`: a member set to a value is set, a member set to `null` is removed (`{"tag":null}`; `name` cannot be removed: `{"name":null}` is a 400), a member left out stays. Needs the scope `plants:write`. One conditional UpdateItem.
+         * @description Applies a JSON Merge Patch (RFC 7396) to the plant stored under `id`: a member set to a value is set, a member set to `null` is removed (`{"tag":null}`; `name` cannot be removed: `{"name":null}` is a 400), a member left out stays. One conditional UpdateItem.
          *
          *     Send `application/merge-patch+json` (or `application/json`; any other type, JSON Patch among them, is 415 with `Accept-Patch`), at most 262144 bytes; each member follows POST's rules (`name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100). An `id` may be sent and must equal the path's.
          *
          *     Each change that changes something raises the version by one (`ETag`); one that changes nothing (`{}`, or the members stored) writes nothing: the version stays and no event is sent. With `If-Match`, it applies only while the plant is at a version named there: of concurrent changes sent with the same `If-Match`, one succeeds and the others are 412, so no change is lost. With `If-None-Match`, only while it is at none named there (`*`: never, since a change needs a plant). Without either, the change applies to whatever is stored, atomically (never a partial write). The plant's `createdAt` is kept; `plantUpdated` subscribers are told.
+         *
+         *     Needs the scope `plants:write`, of a token made with 1.2.0 or later: a token made before keeps what its scopes let it do then (create, not change; 403).
          *
          *     A token that also has `plants:read` is answered the plant (200); a token with `plants:write` alone gets 204 with the new `ETag` and no body: a change never shows a stored member to a token that may not read it.
          *
@@ -455,7 +459,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The token is valid but lacks the scope `plants:read`; the message names it.
+             * @description From the function (Error): The token is valid but lacks the scope `plants:read`. The message says which.
              *
              *     From the gateway (GatewayMessage): `{"message":"Forbidden"}` when the authorizer refused the token (malformed, unknown, expired or revoked).
              */
@@ -605,7 +609,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The token is valid but lacks the scope `plants:write`; the message names it.
+             * @description From the function (Error): The token is valid but lacks the scope `plants:write`. The message says which.
              *
              *     From the gateway (GatewayMessage): `{"message":"Forbidden"}` when the authorizer refused the token (malformed, unknown, expired or revoked).
              */
@@ -792,7 +796,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The token is valid but lacks the scope `plants:read`; the message names it.
+             * @description From the function (Error): The token is valid but lacks the scope `plants:read`. The message says which.
              *
              *     From the gateway (GatewayMessage): `{"message":"Forbidden"}` when the authorizer refused the token (malformed, unknown, expired or revoked).
              */
@@ -993,7 +997,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The token is valid but lacks the scope `plants:write`; the message names it.
+             * @description From the function (Error): The token is valid but lacks the scope `plants:write`, or the token was made before 1.2.0, when `plants:write` did not cover this operation (`the token was made before 1.2.0, when its scope plants:write did not cover this operation; make a new token for it`): it keeps what it could do then; a new token can. The message says which.
              *
              *     From the gateway (GatewayMessage): `{"message":"Forbidden"}` when the authorizer refused the token (malformed, unknown, expired or revoked).
              */
@@ -1177,7 +1181,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The token is valid but lacks the scope `plants:delete`; the message names it.
+             * @description From the function (Error): The token is valid but lacks the scope `plants:delete`. The message says which.
              *
              *     From the gateway (GatewayMessage): `{"message":"Forbidden"}` when the authorizer refused the token (malformed, unknown, expired or revoked).
              */
@@ -1383,7 +1387,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The token is valid but lacks the scope `plants:write`; the message names it.
+             * @description From the function (Error): The token is valid but lacks the scope `plants:write`, or the token was made before 1.2.0, when `plants:write` did not cover this operation (`the token was made before 1.2.0, when its scope plants:write did not cover this operation; make a new token for it`): it keeps what it could do then; a new token can. The message says which.
              *
              *     From the gateway (GatewayMessage): `{"message":"Forbidden"}` when the authorizer refused the token (malformed, unknown, expired or revoked).
              */

@@ -7,12 +7,17 @@
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 
-/** Epoch seconds, as the document client reads a number (`NumberValue`) or as a plain number. */
-const EpochSeconds = v.pipe(
+/** A number, as the document client reads one (`NumberValue`) or as a plain number. */
+const StoredNumber = v.pipe(
   v.union([v.number(), v.instance(NumberValue)]),
   v.transform((value) => (typeof value === 'number' ? value : Number(value.value))),
-  v.finite(),
 );
+
+/** Epoch seconds. */
+const EpochSeconds = v.pipe(StoredNumber, v.finite());
+
+/** What the scopes mean (`SCOPES_REVISION`); absent: 1, as 1.0.0 and 1.1.0 stored tokens. */
+const ScopesRevision = v.pipe(StoredNumber, v.integer(), v.minValue(1));
 
 /** A scope: non-empty, no whitespace (the context joins scopes with spaces). */
 const Scope = v.pipe(v.string(), v.regex(/^\S+$/));
@@ -26,5 +31,6 @@ export const StoredToken = v.object({
     v.transform((scopes): readonly string[] => [...scopes]),
   ),
   expiresAt: v.optional(EpochSeconds),
+  scopesRevision: v.optional(ScopesRevision, 1),
 });
 export type StoredToken = v.InferOutput<typeof StoredToken>;

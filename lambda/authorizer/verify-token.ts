@@ -44,6 +44,6 @@ export async function verifyToken(
   if (stored.expiresAt !== undefined && stored.expiresAt * 1000 <= now.getTime()) {
     return { principal: null, reason: 'expired', tokenId: stored.tokenId };
   }
-  const { tokenId, name, scopes } = stored;
-  return { principal: { tokenId, name, scopes: scopes.join(' ') } };
+  const { tokenId, name, scopes, scopesRevision } = stored;
+  return { principal: { tokenId, name, scopes: scopes.join(' '), scopesRevision } };
 }

@@ -1,12 +1,12 @@
 /** PATCH /plants/{id}: the change operation, reading its body with `readPatch`. */
 import { changeOperation } from '../plants/change-operation';
 import { plantsHandler } from '../plants/handler';
-import { PLANTS_WRITE } from '../tokens/principal';
+import { CHANGE_NEED } from '../tokens/principal';
 import { PATCH_PLANT_GRANTS } from './grants';
 import { readPatch } from './request';
 
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export const makePatchPlantHandler = plantsHandler<typeof PATCH_PLANT_GRANTS.tables.plants>(
-  PLANTS_WRITE,
+  CHANGE_NEED,
   changeOperation(readPatch),
 );

@@ -20,7 +20,7 @@ export const PATCH_PLANT_OPENAPI: OperationDescription = {
   operationId: 'patchPlant',
   summary: 'Change some members of a plant',
   description: changeDescription(
-    'Applies a JSON Merge Patch (RFC 7396) to the plant stored under `id`: a member set to a value is set, a member set to `null` is removed (`{"tag":null}`; `name` cannot be removed: `{"name":null}` is a 400), a member left out stays. Needs the scope `plants:write`. One conditional UpdateItem.',
+    'Applies a JSON Merge Patch (RFC 7396) to the plant stored under `id`: a member set to a value is set, a member set to `null` is removed (`{"tag":null}`; `name` cannot be removed: `{"name":null}` is a 400), a member left out stays. One conditional UpdateItem.',
     `Send \`application/merge-patch+json\` (or \`application/json\`; any other type, JSON Patch among them, is 415 with \`Accept-Patch\`), at most ${MAX_BODY_BYTES} bytes; each member follows POST's rules (${FIELD_RULES}). An \`id\` may be sent and must equal the path's.`,
   ),
   parameters: [PLANT_ID, IF_MATCH, IF_NONE_MATCH_WRITE],

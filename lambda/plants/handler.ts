@@ -10,7 +10,7 @@ import { errorResponse } from '../http/answers';
 import type { Outcome } from '../observability/metrics-contract';
 import { withObservability, type RequestLog } from '../observability/powertools';
 import { PlantsTable, type PlantsStore, type PlantsTableDeps } from './table';
-import { principalOf, requireScope, type Principal } from '../tokens/principal';
+import { principalOf, requireScope, type Principal, type ScopeNeed } from '../tokens/principal';
 import type { PlantsEvent } from './request';
 
 /** What a plants handler is built around: the table itself, or a document client and its name. */
@@ -39,13 +39,14 @@ export type PlantsOperation<Store = PlantsStore> = (
 ) => Promise<PlantsAnswer>;
 
 /**
- * The factory of a handler that requires `scope` and then runs `operation`. The token id goes on
+ * The factory of a handler that requires `scope` (a scope, or a `ScopeNeed`) and then runs
+ * `operation`. The token id goes on
  * the log line before the scope check, so that a 403 says whose token lacked the scope. `Methods`:
  * the function's grants on the table (its `grants.ts`); the operation sees the table narrowed to
  * them, so calling another method fails to compile.
  */
 export function plantsHandler<Methods extends readonly (keyof PlantsStore)[]>(
-  scope: string,
+  scope: string | ScopeNeed,
   operation: PlantsOperation<Narrow<PlantsStore, Methods>>,
 ) {
   return (deps: PlantsHandlerDeps) => {

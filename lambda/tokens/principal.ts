@@ -4,16 +4,40 @@ import { Forbidden } from '../http/answers';
 
 /** The scope that lets a token read and list plants. */
 export const PLANTS_READ = 'plants:read';
-/** The scope that lets a token create plants. */
+/** The scope that lets a token create plants (and, from revision 2, change them). */
 export const PLANTS_WRITE = 'plants:write';
 /** The scope that lets a token delete plants. */
 export const PLANTS_DELETE = 'plants:delete';
 
-/** Authorizer context: `scopes` is one space-separated string (context values are scalars). */
+/**
+ * What the scopes mean, by revision. A token keeps the revision it was made with (`tokenItem`),
+ * so that an operation added later never widens a token made before it: its scope covers what
+ * it covered when the token was made. Tokens of 1.0.0 and 1.1.0 store none: revision 1.
+ * - 1: `plants:write` creates plants.
+ * - 2 (1.2.0): `plants:write` also changes them (PUT, PATCH).
+ */
+export const SCOPES_REVISION = 2;
+
+/** What an operation needs of a token: a scope, held by a token of revision `since` or later. */
+export interface ScopeNeed {
+  readonly scope: string;
+  readonly since: number;
+  /** The release that brought revision `since`, which the 403 names. */
+  readonly release: string;
+}
+
+/** What a change (PUT, PATCH) needs: `plants:write`, of a token made since it covers changes. */
+export const CHANGE_NEED: ScopeNeed = { scope: PLANTS_WRITE, since: 2, release: '1.2.0' };
+
+/**
+ * Authorizer context: `scopes` is one space-separated string (context values are scalars);
+ * `scopesRevision`, what they mean (absent: 1, the narrowest).
+ */
 export const Principal = v.object({
   tokenId: v.string(),
   name: v.string(),
   scopes: v.string(),
+  scopesRevision: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 1),
 });
 export type Principal = v.InferOutput<typeof Principal>;
 
@@ -23,10 +47,25 @@ export function principalOf(context: unknown): Principal | undefined {
   return result.success ? result.output : undefined;
 }
 
-/** The principal, or `Forbidden` unless there is one and it holds `scope`. */
-export function requireScope(principal: Principal | undefined, scope: string): Principal {
+/**
+ * The principal, or `Forbidden` unless there is one, it holds the scope `need` names and (for a
+ * `ScopeNeed`) its token was made when that scope covered the operation.
+ */
+export function requireScope(
+  principal: Principal | undefined,
+  need: string | ScopeNeed,
+): Principal {
+  const scope = typeof need === 'string' ? need : need.scope;
   if (!principal?.scopes.split(' ').includes(scope)) {
     throw new Forbidden(`the token lacks the scope ${scope}`);
   }
+  if (typeof need !== 'string' && principal.scopesRevision < need.since) {
+    throw new Forbidden(revisionMessage(need));
+  }
   return principal;
+}
+
+/** The 403 of a token whose scope did not cover the operation when the token was made. */
+export function revisionMessage({ scope, release }: ScopeNeed): string {
+  return `the token was made before ${release}, when its scope ${scope} did not cover this operation; make a new token for it`;
 }

@@ -31,6 +31,8 @@ export interface TokenItem {
   readonly tokenId: string;
   readonly name: string;
   readonly scopes: readonly string[];
+  /** What the scopes mean (`SCOPES_REVISION`): the revision current when it was made. */
+  readonly scopesRevision: number;
   /** ISO-8601. */
   readonly createdAt: string;
   /** Epoch seconds; absent for a token that never expires. Also the table's TTL attribute. */

@@ -4,7 +4,7 @@
  * lists and revokes).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { PLANTS_DELETE, PLANTS_READ, PLANTS_WRITE } from './principal';
+import { PLANTS_DELETE, PLANTS_READ, PLANTS_WRITE, SCOPES_REVISION } from './principal';
 import type { TokenItem } from './table';
 
 /** Every token starts with this, so that secret scanners can find leaked ones. */
@@ -29,7 +29,7 @@ export function generateToken(): { token: string; tokenId: string } {
   };
 }
 
-/** The item that makes `token` valid. */
+/** The item that makes `token` valid, its scopes meaning what they mean now (`SCOPES_REVISION`). */
 export function tokenItem(
   token: string,
   tokenId: string,
@@ -40,6 +40,7 @@ export function tokenItem(
     tokenId,
     name: options.name,
     scopes: [...options.scopes],
+    scopesRevision: SCOPES_REVISION,
     createdAt: (options.now ?? new Date()).toISOString(),
     ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt }),
   };

@@ -20,7 +20,7 @@ export const UPDATE_PLANT_OPENAPI: OperationDescription = {
   operationId: 'updatePlant',
   summary: 'Replace a plant',
   description: changeDescription(
-    "Replaces the members of the plant stored under `id` (all but its id) with the body's: a member left out is removed. Needs the scope `plants:write`. One conditional UpdateItem.",
+    "Replaces the members of the plant stored under `id` (all but its id) with the body's: a member left out is removed. One conditional UpdateItem.",
     `The body follows POST's rules: JSON (\`application/json\` or any \`application/*+json\` but a patch document: \`application/json-patch+json\` and \`application/merge-patch+json\` are 415) of at most ${MAX_BODY_BYTES} bytes, ${FIELD_RULES}; other members are ignored, a member that appears twice is a 400. An \`id\` may be sent and must equal the path's.`,
   ),
   parameters: [PLANT_ID, IF_MATCH, IF_NONE_MATCH_WRITE],

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import type { CreatePlantEvent } from '../../lambda/create-plant/handler';
 import { plantMembers, type Plant } from '../../lambda/plants/schemas';
+import { SCOPES_REVISION } from '../../lambda/tokens/principal';
 
 const TEMPLATE = readFileSync(join(__dirname, '../../events/create-plant.json'), 'utf8');
 const AUTHORIZER_TEMPLATE = readFileSync(join(__dirname, '../../events/authorizer.json'), 'utf8');
@@ -31,7 +32,7 @@ export interface EventOptions {
   /** The content-type header; `null` removes it. @default 'application/json' */
   readonly contentType?: string | null;
   /** Authorizer context; `null` removes the authorizer. */
-  readonly context?: Record<string, string> | null;
+  readonly context?: Record<string, unknown> | null;
   readonly requestId?: string;
 }
 
@@ -75,7 +76,7 @@ export interface PlantsEventOptions {
   readonly pathParameters?: Record<string, string>;
   readonly query?: Record<string, string>;
   /** Authorizer context; `null` removes the authorizer. */
-  readonly context?: Record<string, string> | null;
+  readonly context?: Record<string, unknown> | null;
   readonly requestId?: string;
   /** Headers to add (lower-case names, as payload 2.0 has them): `if-match`, `content-type`. */
   readonly headers?: Record<string, string>;
@@ -88,6 +89,7 @@ export const ALL_SCOPES_CONTEXT = {
   tokenId: 'tok_example',
   name: 'example',
   scopes: 'plants:read plants:write plants:delete',
+  scopesRevision: SCOPES_REVISION,
 };
 
 /** A payload 2.0 event for the plants routes besides POST (a body only when given). */

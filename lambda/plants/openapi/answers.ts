@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { RETRY_AFTER_SECONDS, SERVER_MESSAGES } from '../../http/answers';
+import { revisionMessage, type ScopeNeed } from '../../tokens/principal';
 import { MAX_BODY_BYTES, MERGE_PATCH } from '../json-body';
 import { MAX_TAGS } from '../versions';
 import { Int64 } from '../schemas';
@@ -20,11 +21,19 @@ export const RETRY_AFTER: HeaderDescription = {
   schema: v.pipe(v.number(), v.integer(), v.minValue(0)),
 };
 
-/** The answers every function gives when a scope is missing, on a bug, and when the store is down. */
-export function commonAnswers(scope: string): Record<number, AnswerDescription> {
+/**
+ * The answers every function gives when a scope is missing (or, for a `ScopeNeed`, the token was
+ * made before its scope covered the operation), on a bug, and when the store is down.
+ */
+export function commonAnswers(need: string | ScopeNeed): Record<number, AnswerDescription> {
+  const scope = typeof need === 'string' ? need : need.scope;
+  const older =
+    typeof need === 'string'
+      ? ''
+      : `, or the token was made before ${need.release}, when \`${scope}\` did not cover this operation (\`${revisionMessage(need)}\`): it keeps what it could do then; a new token can`;
   return {
     403: {
-      description: `The token is valid but lacks the scope \`${scope}\`; the message names it.`,
+      description: `The token is valid but lacks the scope \`${scope}\`${older}. The message says which.`,
       body: 'Error',
       example: error(403, `the token lacks the scope ${scope}`),
     },

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../definitions/bundling';
 import { exampleRequest } from '../../definitions/example-request';
 import { FUNCTIONS, type FunctionName } from '../../definitions/functions';
+import { SCOPES_REVISION } from '../../../lambda/tokens/principal';
 
 /** Where the events are. */
 export const EVENTS_DIR = join(PROJECT_ROOT, 'events');
@@ -47,7 +48,14 @@ export function routeEvent(name: FunctionName): object | undefined {
     requestContext: {
       accountId: '123456789012',
       apiId: 'abcdef1234',
-      authorizer: { lambda: { tokenId: 'tok_example', name: 'example', scopes: operation.scope } },
+      authorizer: {
+        lambda: {
+          tokenId: 'tok_example',
+          name: 'example',
+          scopes: operation.scope,
+          scopesRevision: SCOPES_REVISION,
+        },
+      },
       domainName: host,
       domainPrefix: 'abcdef1234',
       http: {

@@ -1,6 +1,7 @@
 /** Real-shaped events that make each function of the registry do its real work. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SCOPES_REVISION } from '../../../lambda/tokens/principal';
 import { ALL_SCOPES } from '../../../lambda/tokens/token';
 import { API } from '../../definitions/api';
 import { PROJECT_ROOT } from '../../definitions/bundling';
@@ -43,7 +44,12 @@ export function firstEvent(
   event.rawPath = path;
   event.requestContext.http.path = path;
   event.requestContext.authorizer = {
-    lambda: { tokenId: 'tok_bench', name: 'bench', scopes: ALL_SCOPES.join(' ') },
+    lambda: {
+      tokenId: 'tok_bench',
+      name: 'bench',
+      scopes: ALL_SCOPES.join(' '),
+      scopesRevision: SCOPES_REVISION,
+    },
   };
   if (pathParameters) event.pathParameters = pathParameters;
   if (body !== undefined) {

@@ -54,7 +54,8 @@ export async function ensureDevToken(
       current?.name === wanted.name &&
       current.expiresAt === undefined &&
       typeof current.createdAt === 'string' &&
-      sameScopes(current.scopes, wanted.scopes);
+      sameScopes(current.scopes, wanted.scopes) &&
+      String(current.scopesRevision) === String(wanted.scopesRevision);
     if (!unchanged) {
       const createdAt =
         typeof current?.createdAt === 'string' ? current.createdAt : wanted.createdAt;

@@ -43,7 +43,7 @@ it('create, list and revoke a token; the authorizer follows', async () => {
 
   expect(await authorize(authorizerEvent(`Bearer ${secret}`))).toEqual({
     isAuthorized: true,
-    context: { tokenId, name: 'ci laptop', scopes: 'plants:read plants:write' },
+    context: { tokenId, name: 'ci laptop', scopes: 'plants:read plants:write', scopesRevision: 2 },
   });
 
   const listed = await token('list');

@@ -11,6 +11,10 @@ import {
   PlantStore,
   PreconditionFailedError,
 } from '@plant-store/client';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
+import { TOKENS_TABLE } from '../../../lambda/tokens/table';
+import { generateToken, hashToken } from '../../../lambda/tokens/token';
 import { cliEnvironment, useLocalService } from '../../support/local-service';
 import { runCommand } from '../../support/run-cli';
 
@@ -191,6 +195,39 @@ describe('what guards a change, over HTTP', () => {
     expect([put.status, put.headers.get('etag'), put.text]).toEqual([204, '"2"', '']);
     const read = await store.getPlant(500n);
     expect([read, read.version]).toEqual([{ id: 500n, name: 'Mine' }, 2]);
+  });
+
+  it('a write token as 1.1.0 stored it (no scopes revision): it creates, but PUT and PATCH are 403', async () => {
+    const { token, tokenId } = generateToken();
+    const client = makeDocumentClient(service.engineClientConfig);
+    await client.send(
+      new PutCommand({
+        TableName: TOKENS_TABLE.localName,
+        Item: {
+          [TOKENS_TABLE.partitionKey.name]: hashToken(token),
+          tokenId,
+          name: 'ingest (1.1.0)',
+          scopes: ['plants:write'],
+          createdAt: '2026-01-01T00:00:00.000Z',
+        },
+      }),
+    );
+    client.destroy();
+    const asOld = { authorization: `Bearer ${token}` };
+    expect((await send('POST', '/plants', asOld, '{"id":505,"name":"Ingested"}')).status).toBe(200);
+    for (const method of ['PUT', 'PATCH']) {
+      const refused = await send(method, '/plants/505', asOld, '{"name":"Overwritten"}');
+      expect([refused.status, JSON.parse(refused.text)]).toEqual([
+        403,
+        {
+          error: 403,
+          message:
+            'the token was made before 1.2.0, when its scope plants:write did not cover this operation; make a new token for it',
+        },
+      ]);
+    }
+    const read = await store.getPlant(505n);
+    expect([read, read.version]).toEqual([{ id: 505n, name: 'Ingested' }, 1]);
   });
 
   it('GET "1", DELETE, POST again: a new ETag; the old one is 200 on If-None-Match, 412 on If-Match', async () => {

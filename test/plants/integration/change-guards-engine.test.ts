@@ -18,7 +18,12 @@ import {
   type PlantOperations,
 } from '../../support/plant-operations';
 
-const WRITE_ONLY = { tokenId: 'tok_writer', name: 'writer', scopes: 'plants:write' };
+const WRITE_ONLY = {
+  tokenId: 'tok_writer',
+  name: 'writer',
+  scopes: 'plants:write',
+  scopesRevision: 2,
+};
 
 describe.each(realEngines())('on $engine', ({ start }) => {
   let store: TestStore;

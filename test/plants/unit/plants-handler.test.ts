@@ -11,7 +11,12 @@ import { makePatchPlantHandler } from '../../../lambda/patch-plant/handler';
 import { makeUpdatePlantHandler } from '../../../lambda/update-plant/handler';
 import type { PlantsHandlerDeps } from '../../../lambda/plants/handler';
 import type { PlantsStore } from '../../../lambda/plants/table';
-import { PLANTS_DELETE, PLANTS_READ, PLANTS_WRITE } from '../../../lambda/tokens/principal';
+import {
+  PLANTS_DELETE,
+  PLANTS_READ,
+  PLANTS_WRITE,
+  SCOPES_REVISION,
+} from '../../../lambda/tokens/principal';
 import type { PlantsEvent } from '../../../lambda/plants/request';
 import { createPlantEvent, plantBody, plantsEvent } from '../../support/events';
 import { captureOutput, type CapturedOutput } from '../../support/output';
@@ -138,8 +143,8 @@ const HANDLERS = [
   status: number;
 }[];
 
-function caller(scopes: string) {
-  return { tokenId: 'tok_0123456789abcdef', name: 'frame', scopes };
+function caller(scopes: string, scopesRevision = SCOPES_REVISION) {
+  return { tokenId: 'tok_0123456789abcdef', name: 'frame', scopes, scopesRevision };
 }
 
 let output: CapturedOutput;
@@ -179,4 +184,52 @@ it('a direct invoke without an authorizer context is refused, with no token id t
   expect(answer.statusCode).toBe(403);
   expect(calls).toEqual([]);
   expect(logLines()).toEqual([expect.not.objectContaining({ tokenId: expect.anything() })]);
+});
+
+describe('a token made before 1.2.0 (scopes revision 1, or none in its context)', () => {
+  const old = (scopes: string, revision?: number) => {
+    const context: Record<string, unknown> = caller(scopes);
+    if (revision === undefined) delete context.scopesRevision;
+    else context.scopesRevision = revision;
+    return context;
+  };
+
+  it.each([
+    ['PUT', makeUpdatePlantHandler, 1],
+    ['PATCH', makePatchPlantHandler, 1],
+    ['PUT', makeUpdatePlantHandler, undefined],
+    ['PATCH', makePatchPlantHandler, undefined],
+  ] as const)(
+    '%s with plants:write (revision %s): 403, nothing reaches the table',
+    async (method, make, revision) => {
+      const { calls, deps } = injectedTable();
+      const answer = await make(deps)(
+        plantsEvent({
+          ...GET_ONE,
+          method,
+          body: '{"name":"Monstera"}',
+          context: old('plants:read plants:write plants:delete', revision),
+        }),
+      );
+      expect(answer.statusCode).toBe(403);
+      expect(JSON.parse(answer.body ?? '')).toEqual({
+        error: 403,
+        message:
+          'the token was made before 1.2.0, when its scope plants:write did not cover this operation; make a new token for it',
+      });
+      expect(calls).toEqual([]);
+    },
+  );
+
+  it('keeps what its scopes let it do then: POST creates, GET reads', async () => {
+    const { calls, deps } = injectedTable();
+    const context = old('plants:read plants:write', 1);
+    const created = await makeCreatePlantHandler(deps)(
+      createPlantEvent({ body: plantBody('7', { name: 'Monstera' }), context }),
+    );
+    expect(created.statusCode).toBe(200);
+    const read = await makeGetPlantHandler(deps)(plantsEvent({ ...GET_ONE, context }));
+    expect(read.statusCode).not.toBe(403);
+    expect(calls).toEqual(['putNew 7', 'get 7']);
+  });
 });

@@ -57,7 +57,7 @@ it('allows a valid token, with its principal as context, in one strongly consist
   const answer = await authorize(authorizerEvent(`Bearer ${token}`));
   expect(answer).toEqual({
     isAuthorized: true,
-    context: { tokenId, name: 'test', scopes: 'plants:write' },
+    context: { tokenId, name: 'test', scopes: 'plants:write', scopesRevision: 2 },
   });
   expect(requests).toEqual(['GetItemCommand']);
   expect(logLines.join('\n')).toContain(tokenId);
@@ -157,7 +157,7 @@ describe('a malformed stored item is denied (malformed-item), as written to the 
     expect(logLines.join('\n')).toContain('"reason":"malformed-item"');
   });
 
-  it('the same item well-formed, with scopes as a string set, is allowed', async () => {
+  it('the same item well-formed, with scopes as a string set, is allowed (as 1.1.0 stored it: scopes revision 1)', async () => {
     const { token } = generateToken();
     const raw = new DynamoDBClient(engine.clientConfig);
     await raw.send(
@@ -175,7 +175,7 @@ describe('a malformed stored item is denied (malformed-item), as written to the 
     raw.destroy();
     expect(await authorize(authorizerEvent(`Bearer ${token}`))).toEqual({
       isAuthorized: true,
-      context: { tokenId: 'tok_wellformed', name: 'm', scopes: 'plants:write' },
+      context: { tokenId: 'tok_wellformed', name: 'm', scopes: 'plants:write', scopesRevision: 1 },
     });
   });
 });

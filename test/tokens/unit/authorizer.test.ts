@@ -38,7 +38,7 @@ it('reads the token by its hash and allows what the table holds', async () => {
   });
   expect(await authorize(authorizerEvent(`Bearer ${token}`))).toEqual({
     isAuthorized: true,
-    context: { tokenId, name: 'u', scopes: 'plants:read' },
+    context: { tokenId, name: 'u', scopes: 'plants:read', scopesRevision: 2 },
   });
   expect(await authorize(authorizerEvent(`Bearer ${generateToken().token}`))).toEqual({
     isAuthorized: false,

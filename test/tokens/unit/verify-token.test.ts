@@ -2,7 +2,8 @@
  * `verifyToken` with the table read replaced by the item it returns: every malformed stored
  * item is denied as `malformed-item`, whatever its other fields say, and the well-formed
  * spellings (a list or a string set of scopes, `expiresAt` as the document client reads it)
- * are allowed or expired as their values say.
+ * are allowed or expired as their values say. A token's scopes revision is 1 unless it stores
+ * one (1.0.0 and 1.1.0 stored none).
  */
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import { verifyToken } from '../../../lambda/authorizer/verify-token';
@@ -44,6 +45,10 @@ describe('a malformed stored item is denied', () => {
     ['tokenId a number', { tokenId: 1 }],
     ['name missing', { name: undefined }],
     ['name null', { name: null }],
+    ['scopesRevision a string', { scopesRevision: '2' }],
+    ['scopesRevision 0', { scopesRevision: 0 }],
+    ['scopesRevision a fraction', { scopesRevision: new NumberValue('1.5') }],
+    ['scopesRevision null', { scopesRevision: null }],
   ])('%s', async (_, change) => {
     const item: Record<string, unknown> = Object.fromEntries(
       Object.entries({ ...valid, ...change }).filter(([, value]) => value !== undefined),
@@ -76,7 +81,17 @@ describe('well-formed items', () => {
     ['unknown attributes ignored', { createdAt: 'x', note: { a: 1 } }, 'plants:write'],
   ])('%s: allowed', async (_, change, scopes) => {
     expect(await verify({ ...valid, ...change })).toEqual({
-      principal: { tokenId: 'tok_1', name: 'n', scopes },
+      principal: { tokenId: 'tok_1', name: 'n', scopes, scopesRevision: 1 },
+    });
+  });
+
+  it.each([
+    ['NumberValue', new NumberValue('2'), 2],
+    ['number', 2, 2],
+    ['a later revision', new NumberValue('3'), 3],
+  ])('scopesRevision as %s: passed on', async (_, scopesRevision, revision) => {
+    expect(await verify({ ...valid, scopesRevision })).toEqual({
+      principal: { tokenId: 'tok_1', name: 'n', scopes: 'plants:write', scopesRevision: revision },
     });
   });
 
