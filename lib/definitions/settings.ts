@@ -141,7 +141,15 @@ export type ContextKey = keyof typeof CDK_CONTEXT;
 export const COMMAND_ENVIRONMENT = {
   PLANT_STORE_TOKEN: {
     default: "npm start's dev token, for npm start's URL",
-    meaning: "npm run smoke's and npm run load's bearer token",
+    meaning: "npm run smoke's, npm run verify's and npm run load's bearer token",
+  },
+  PLANT_STORE_WRITE_ONLY_TOKEN: {
+    meaning:
+      "npm run verify's token with plants:write alone, for what such a token is answered; its checks are skipped without it",
+  },
+  PLANT_STORE_SLS_DIR: {
+    meaning:
+      "where serverless and serverless-offline are installed, for npm run bench's offline phase; the phase is skipped without it",
   },
   PLANT_STORE_WEBHOOK_SECRET: {
     meaning:

@@ -15,6 +15,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { UsageError } from '../cli/args';
 import type { ContextKey } from '../definitions/settings';
 import { stagePolicyNames } from './bootstrap';
+import { METRIC_LOG_LEVELS } from './constructs/service-function';
 import { parseRepository } from './constructs/github-deploy-role';
 import {
   DeployAccessStack,
@@ -41,7 +42,7 @@ export function addPlantStore(app: App): PlantStoreStack {
     alarmEmail: context('alarmEmail'),
     dynamoDbEndpoint: context('dynamoDbEndpoint'),
     architecture: samLocalArchitecture(context('lambdaArch'), context('dynamoDbEndpoint')),
-    applicationLogLevel: context('logLevel') as ApplicationLogLevel | undefined,
+    applicationLogLevel: logLevel(context('logLevel')),
     tracing: context('tracing') === 'true',
     webhookStaticIps: context('webhookStaticIps') === 'true',
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
@@ -88,6 +89,18 @@ export function addPlantStore(app: App): PlantStoreStack {
   }
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
   return stack;
+}
+
+/** `-c logLevel=…`: one the EMF metrics survive (a usage mistake otherwise, naming the key). */
+function logLevel(value: string | undefined): ApplicationLogLevel | undefined {
+  if (value === undefined) return undefined;
+  const level = METRIC_LOG_LEVELS.find((candidate) => candidate === value);
+  if (level === undefined) {
+    throw new UsageError(
+      `unknown -c logLevel=${JSON.stringify(value)}: use ${METRIC_LOG_LEVELS.join(', ')} (a higher level drops the EMF metrics)`,
+    );
+  }
+  return level;
 }
 
 /** What `read` returns; its error, a mistake in the context, as a `UsageError`. */

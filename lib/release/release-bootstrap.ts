@@ -1,9 +1,9 @@
 /**
  * Whether Deploy can deploy a kept release to a stage: the stage's role reaches only the stage's
  * own bootstrap (its qualifier), so a release whose kept template was synthesized for another
- * qualifier (1.0.0 and 1.1.0: the default one) cannot be deployed through it, and is rolled back
- * to by hand instead (docs/guides/deploying.md, "Rolling back to a release before the stage's
- * bootstrap").
+ * qualifier (1.0.0 and 1.1.0: the default one) cannot be deployed through it. Rolling back to
+ * one is not supported: a revert released as a new version is (docs/guides/deploying.md,
+ * "Rolling back to a release before the stage's bootstrap").
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +41,7 @@ export function checkReleaseBootstrap(
   if (found !== qualifier) {
     return {
       ok: false,
-      line: `${number} deploys ${stackName} on the bootstrap qualifier ${found ?? '(none)'}, not ${stage}'s ${qualifier}: the ${stage} role cannot deploy it. Roll back to it by hand (docs/guides/deploying.md, "Rolling back to a release before the stage's bootstrap")`,
+      line: `${number} deploys ${stackName} on the bootstrap qualifier ${found ?? '(none)'}, not ${stage}'s ${qualifier}: the ${stage} role cannot deploy it. Rolling back to it is not supported: revert its changes on main and release them as a new version (docs/guides/deploying.md, "Rolling back to a release before the stage's bootstrap")`,
     };
   }
   return { ok: true, line: `${number} deploys ${stackName} on ${stage}'s bootstrap ${qualifier}` };

@@ -39,7 +39,7 @@ Commands:
                  Before Deploy deploys a release: fail unless its kept template
                  (releases/<version>/) was synthesized for the stage's own bootstrap
                  qualifier, the only one the stage's role reaches (1.0.0 and 1.1.0 were not:
-                 roll back to them by hand).
+                 rolling back to them is not supported; release a revert).
   check-start <file>
                  After a deployment: read ApiUrl from \`cdk deploy --outputs-file\`'s file and
                  send one request with a made-up token. The authorizer must refuse it (403):

@@ -209,7 +209,7 @@ function resourcesOf(stage: StageName) {
     `arn:${p}:iam::${a}:policy/${stack}-workload-boundary`,
     `arn:${p}:sqs:${r}:${a}:${stack}-WebhooksDeliveryQueue42B30D41-a1b2c3`,
     `arn:${p}:sns:${r}:${a}:${stack}-MonitoringAlarmsTopic63051086-a1b2c3`,
-    `arn:${p}:cloudwatch:${r}:${a}:alarm:${stack}-MonitoringApiServerErrors2BC6641E-a1b2c3`,
+    `arn:${p}:cloudwatch:${r}:${a}:alarm:${stack}-Functions/create-plant/Errors`,
     `arn:${p}:cloudwatch::${a}:dashboard/${stack}`,
     `arn:${p}:kms:${r}:${a}:alias/${stack}-TablessubscriptionsEF09C325-a1b2c3`,
     `arn:${p}:iam::${a}:role/cdk-${q}-cfn-exec-role-${a}-${r}`,

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Architecture } from 'aws-cdk-lib/aws-lambda';
 import { samLocalArchitecture } from '../../lib/infra/app';
+import { UsageError } from '../../lib/cli/args';
 import { FUNCTIONS } from '../../lib/definitions/functions';
 import { CAPACITY_PRESETS, DEFAULT_STACK_NAME, STAGES } from '../../lib/infra/stages';
 import { runBin } from '../support/run-cli';
@@ -159,5 +160,27 @@ describe('sam local on either processor (-c lambdaArch)', () => {
     expect(() => synthApp({ ...endpoint, lambdaArch: 'amd64' })).toThrow(
       'unknown -c lambdaArch="amd64": use host, x86_64 or arm64',
     );
+  });
+});
+
+describe('-c logLevel', () => {
+  it('takes a level the EMF metrics survive; another is a usage mistake naming the key', () => {
+    const levels = (template: Template) =>
+      Object.values(template.findResources('AWS::Lambda::Function')).map(
+        (fn) => fn.Properties.LoggingConfig?.ApplicationLogLevel,
+      );
+    expect(new Set(levels(synthApp({ logLevel: 'DEBUG' }).template))).toEqual(new Set(['DEBUG']));
+    for (const value of ['WARN', 'debug']) {
+      let thrown: unknown;
+      try {
+        synthApp({ logLevel: value });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(UsageError);
+      expect((thrown as Error).message).toBe(
+        `unknown -c logLevel="${value}": use TRACE, DEBUG, INFO (a higher level drops the EMF metrics)`,
+      );
+    }
   });
 });

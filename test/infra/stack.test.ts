@@ -325,6 +325,22 @@ describe('reserved concurrency (blast radius)', () => {
   });
 });
 
+it("names each alarm after the stack and its runbook heading, and the runbook has every alarm's", () => {
+  const headings = [
+    ...readFileSync(join(PROJECT_ROOT, 'docs/runbook.md'), 'utf8').matchAll(/^## `(.+)`$/gm),
+  ].map(([, heading]) => heading!);
+  // `<function>` and `<table>` stand for one path segment.
+  const patterns = headings.map(
+    (heading) => new RegExp(`^PlantStore-${heading.replace(/<[a-z]+>/g, '[^/]+')}$`),
+  );
+  const names = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map(
+    (alarm) => alarm.Properties.AlarmName as string,
+  );
+  expect(names.length).toBeGreaterThan(0);
+  for (const name of names) expect(patterns.some((pattern) => pattern.test(name))).toBe(true);
+  for (const pattern of patterns) expect(names.some((name) => pattern.test(name))).toBe(true);
+});
+
 it('matches the snapshot, asset hashes aside', () => {
   const json = JSON.stringify(template.toJSON()).replace(/[0-9a-f]{64}(\.zip)?/g, 'ASSET$1');
   expect(JSON.parse(json)).toMatchSnapshot();

@@ -112,7 +112,8 @@ const graph = (title: string, left: IMetric[], width = 8) =>
 /**
  * The dashboard (`Dashboard`) and the alarms: `ApiServerErrors`, `StoreUnavailable`,
  * `Functions/<name>/Errors|Throttles`, `Tables/<key>/Throttles`, each notifying the topic
- * (`Alarms`) if there is one.
+ * (`Alarms`) if there is one. Each alarm is named `<stack name>-<that path>`, the runbook's
+ * heading (docs/runbook.md), so that the name an operator is mailed leads to its entry.
  */
 export class Monitoring extends Construct {
   readonly dashboard: Dashboard;
@@ -146,7 +147,9 @@ export class Monitoring extends Construct {
         'threshold' in watched
           ? watched
           : { metric: watched, threshold: 1, description: undefined };
+      const path = [...scope.node.scopes.slice(this.node.scopes.length).map((s) => s.node.id), id];
       const created = new Alarm(scope, id, {
+        alarmName: `${Stack.of(this).stackName}-${path.join('/')}`,
         metric,
         threshold,
         alarmDescription: description,

@@ -92,7 +92,7 @@ export interface ServiceFunctionProps {
 }
 
 /** Log levels at which Lambda keeps the EMF metric lines (it files them as INFO). */
-const METRIC_LOG_LEVELS: readonly ApplicationLogLevel[] = [
+export const METRIC_LOG_LEVELS: readonly ApplicationLogLevel[] = [
   ApplicationLogLevel.TRACE,
   ApplicationLogLevel.DEBUG,
   ApplicationLogLevel.INFO,

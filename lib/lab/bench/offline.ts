@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { COMMAND_ENVIRONMENT } from '../../definitions/settings';
 import { API } from '../../definitions/api';
 import { FUNCTIONS, tableEnvironment, type FunctionName } from '../../definitions/functions';
 import {
@@ -50,7 +51,7 @@ function readVersion(slsDir: string, name: string): string {
 }
 
 /** Where the scratch install of serverless and serverless-offline is. */
-export const SLS_DIR_VARIABLE = 'PLANT_STORE_SLS_DIR';
+export const SLS_DIR_VARIABLE: keyof typeof COMMAND_ENVIRONMENT = 'PLANT_STORE_SLS_DIR';
 
 /** What that install holds, pinned: Serverless v3 runs offline without a login; v4 needs one. */
 export const SERVERLESS_PACKAGES = ['serverless@3.40.0', 'serverless-offline@13.9.0'] as const;

@@ -187,9 +187,17 @@ export async function resetState(target: StateTarget, tokens: boolean): Promise<
     const emptied: string[] = [PLANTS_TABLE.localName, SUBSCRIPTIONS_TABLE.localName];
     if (tokens) emptied.push(TOKENS_TABLE.localName);
     const removed: string[] = [];
-    for (const table of emptied) removed.push(`${await emptyTable(db, table)} ${table}`);
+    for (const table of emptied) removed.push(itemsIn(table, await emptyTable(db, table)));
     return `reset: removed ${removed.join(', ')}${tokens ? '' : ' (tokens kept; --tokens removes them too)'}`;
   });
+}
+
+/**
+ * What a table held, as items: not plants or subscribers, since a table also holds deleted
+ * plants' tombstones and each subscriber's attempts item.
+ */
+function itemsIn(table: string, count: number): string {
+  return `${count} ${count === 1 ? 'item' : 'items'} in ${table}`;
 }
 
 function counts(
@@ -197,8 +205,11 @@ function counts(
   queues: Readonly<Record<string, readonly unknown[]>>,
 ): string {
   const parts = [
-    ...Object.entries(tables).map(([name, items]) => `${items.length} ${name}`),
-    ...Object.entries(queues).map(([name, items]) => `${items.length} on ${name}`),
+    ...Object.entries(tables).map(([name, items]) => itemsIn(name, items.length)),
+    ...Object.entries(queues).map(
+      ([name, items]) =>
+        `${items.length} ${items.length === 1 ? 'message' : 'messages'} on ${name}`,
+    ),
   ];
   return parts.join(', ');
 }

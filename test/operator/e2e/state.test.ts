@@ -56,7 +56,9 @@ it('save keeps everything under a name in the data directory (found through the 
     PLANT_STORE_DB_PORT: undefined,
   });
   expect(found).toMatchObject({ code: 0, stdout: '' });
-  expect(found.stderr).toMatch(/^saved snap: 3 plants, 1 tokens, 1 subscriptions, /);
+  expect(found.stderr).toMatch(
+    /^saved snap: 3 items in plants, 1 item in tokens, 1 item in subscriptions, 0 messages on /,
+  );
   expect(existsSync(join(service.dataDir, 'states', 'snap.json'))).toBe(true);
   expect(await everything()).toEqual(saved);
 });
