@@ -37,7 +37,8 @@ export const Principal = v.object({
   tokenId: v.string(),
   name: v.string(),
   scopes: v.string(),
-  scopesRevision: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 1),
+  // Anything but a revision reads as the narrowest: it narrows the token, never denies it all.
+  scopesRevision: v.fallback(v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 1), 1),
 });
 export type Principal = v.InferOutput<typeof Principal>;
 

@@ -10,7 +10,7 @@ import { devTokenFile } from '../local/dev/dev-token';
 import { portsFile } from '../local/process/ports-file';
 import { dataDirOf } from '../local/process/settings';
 
-export { devTokenFile } from '../local/dev/dev-token';
+export { DEV_TOKEN_ID, devTokenFile } from '../local/dev/dev-token';
 export {
   LOCAL_QUEUE_NAMES,
   LOCAL_SECRETS_KEY_ALIAS,

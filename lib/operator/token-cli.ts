@@ -28,9 +28,14 @@ Commands:
                        default ${DEFAULT_SCOPES.join(',')} (deleting must be asked for).
                        --expires-in: minutes, hours or days (90m, 12h, 30d), at most ${MAX_DAYS}d.
   list                 A header row, then one line per token: tokenId, name, scopes,
-                       created, expires (tab-separated; an expired token's expiry ends
-                       with "(expired)").
-  show <tokenId|name>  One token's id, name, scopes, creation and expiry, one per line.
+                       created, expires, revision (tab-separated; an expired token's
+                       expiry ends with "(expired)").
+  show <tokenId|name>  One token's id, name, scopes, creation, expiry and revision, one
+                       per line.
+
+A token's revision says what its scopes mean, as when it was made: 1 (made before
+1.2.0), plants:write creates; 2, it also changes plants (PUT, PATCH). Make a new token
+to change plants with one of revision 1.
   revoke <tokenId>     Delete a token. It stops working once the gateway's cache expires.
   revoke --name <name> The same, naming the token by its name.
 
@@ -198,6 +203,8 @@ interface ShownToken {
   readonly scopes: string;
   readonly created: string;
   readonly expires: string;
+  /** What its scopes mean (`SCOPES_REVISION`; none stored: 1). */
+  readonly revision: string;
 }
 
 /**
@@ -215,16 +222,16 @@ function shown(item: StoredTokenItem, now = Date.now()): ShownToken {
     scopes: Array.isArray(item.scopes) ? item.scopes.join(',') : '',
     created: String(item.createdAt),
     expires: `${formatExpiry(expiresAt)}${expired ? ' (expired)' : ''}`,
+    revision: item.scopesRevision === undefined ? '1' : String(item.scopesRevision),
   };
 }
 
 async function list(target: Target, io: CliIo): Promise<void> {
   const items = (await target.table.scan()).map((item) => shown(item));
   items.sort((a, b) => a.created.localeCompare(b.created));
-  if (items.length > 0) io.out(['tokenId', 'name', 'scopes', 'created', 'expires'].join('\t'));
-  for (const item of items) {
-    io.out([item.tokenId, item.name, item.scopes, item.created, item.expires].join('\t'));
-  }
+  const columns = ['tokenId', 'name', 'scopes', 'created', 'expires', 'revision'] as const;
+  if (items.length > 0) io.out(columns.join('\t'));
+  for (const item of items) io.out(columns.map((column) => item[column]).join('\t'));
   if (items.length === 0) io.err(`no tokens in ${target.where}`);
 }
 
@@ -261,9 +268,16 @@ async function findToken(
 }
 
 function show(token: ShownToken, io: CliIo): void {
-  const { tokenId, name, scopes, created, expires } = token;
-  for (const [field, value] of Object.entries({ tokenId, name, scopes, created, expires })) {
-    io.out(`${`${field}:`.padEnd(9)}${value}`);
+  const { tokenId, name, scopes, created, expires, revision } = token;
+  for (const [field, value] of Object.entries({
+    tokenId,
+    name,
+    scopes,
+    created,
+    expires,
+    revision,
+  })) {
+    io.out(`${`${field}:`.padEnd(10)}${value}`);
   }
 }
 

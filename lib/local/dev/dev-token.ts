@@ -15,7 +15,7 @@ export interface DevTokenOptions {
   readonly devToken?: string;
 }
 
-const DEV_TOKEN_ID = 'tok_dev';
+export const DEV_TOKEN_ID = 'tok_dev';
 
 /**
  * Makes the dev token valid with every scope: `PLANT_STORE_DEV_TOKEN` if set, else the one kept

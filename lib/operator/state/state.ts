@@ -16,7 +16,8 @@ import {
   TABLES,
   TOKENS_TABLE,
 } from '../../../lambda/aws/tables';
-import { LOCAL_QUEUE_NAMES, localQueueUrl } from '../../npm-start/find';
+import { DEV_TOKEN_ID, LOCAL_QUEUE_NAMES, localQueueUrl } from '../../npm-start/find';
+import { SCOPES_REVISION } from '../../../lambda/tokens/principal';
 import { drain, emptyTable, scanAll, withClients, writeAll, type StateTarget } from './engine';
 
 /** The queues whose messages a state keeps (the delivery queue's are being delivered). */
@@ -93,7 +94,8 @@ export async function loadState(target: StateTarget, name: string): Promise<stri
     for (const table of TABLES) {
       // The saved items are written first, then only what the file does not hold is removed.
       const key = table.partitionKey.name;
-      const items = state.tables[table.localName]!;
+      const saved = state.tables[table.localName]!;
+      const items = table === TOKENS_TABLE ? saved.map(withCurrentDevToken) : saved;
       const kept = new Set(items.map((item) => JSON.stringify(item[key])));
       const now = await scanAll(db, table.localName);
       await writeAll(
@@ -118,6 +120,15 @@ export async function loadState(target: StateTarget, name: string): Promise<stri
     }
     return `loaded ${name}: ${counts(state.tables, state.queues)} (saved ${state.savedAt})`;
   });
+}
+
+/**
+ * `item`, unless it is the dev token's: that one keeps every scope at what scopes mean now (as
+ * `npm start` makes it at each start), also from a state saved before scopes had a revision.
+ */
+function withCurrentDevToken(item: Record<string, AttributeValue>): Record<string, AttributeValue> {
+  if (item.tokenId?.S !== DEV_TOKEN_ID) return item;
+  return { ...item, scopesRevision: { N: String(SCOPES_REVISION) } };
 }
 
 /** DynamoDB's attribute value types, as its JSON names them. */

@@ -12,13 +12,20 @@ import type { LearntScopes } from './scopes';
 /** The scopes a token may hold. */
 export type Scope = 'plants:read' | 'plants:write' | 'plants:delete';
 export const SCOPES: readonly Scope[] = ['plants:read', 'plants:write', 'plants:delete'];
+/**
+ * `plants:write` as a token made with 1.2.0 or later holds it: it also changes plants (PUT,
+ * PATCH). An older token's keeps what it allowed then (lambda/tokens/principal.ts).
+ */
+export const CHANGES = 'changes';
+/** What a case may need of the token: a scope, or `CHANGES`. */
+export type Need = Scope | typeof CHANGES;
 
 /** One case: a name that says what holds, what it needs, and the requests that show it. */
 export interface VerifyCase {
   /** `<area>: <what holds>`, unique; the report and JUnit name the case by it. */
   readonly name: string;
-  /** Scopes the token must hold. */
-  readonly needs: readonly Scope[];
+  /** Scopes the token must hold, and `CHANGES` when it changes a plant. */
+  readonly needs: readonly Need[];
   /** It creates, changes or deletes plants or subscribers: `--read-only` skips it. */
   readonly changes: boolean;
   /** It needs a receiver the target can reach (`--receiver`). */

@@ -3,9 +3,11 @@
  * (skipping the others by name, saying why), and deletes what the cases created whatever
  * happened, reporting any plant it could not delete as a failure.
  */
+import { CHANGE_NEED } from '../../../lambda/tokens/principal';
 import { VERIFY_CASES } from './cases';
 import {
   Mismatch,
+  CHANGES,
   SCOPES,
   Skip,
   VerifyContext,
@@ -60,8 +62,11 @@ function skipReason(c: VerifyCase, context: VerifyContext, options: VerifyOption
   if (c.needs.length && context.learnt.refused) return 'the gateway refuses the token';
   const unprobed = c.needs.filter((scope) => context.learnt.notProbed?.includes(scope));
   if (unprobed.length) return `--read-only: ${unprobed.join(' and ')} not probed`;
-  const missing = c.needs.filter((scope) => !context.learnt.scopes.has(scope));
+  const missing = c.needs.filter((scope) => scope !== CHANGES && !context.learnt.scopes.has(scope));
   if (missing.length) return `the token lacks ${missing.join(' and ')}`;
+  if (c.needs.includes(CHANGES) && !context.learnt.scopes.has(CHANGES)) {
+    return `the token was made before ${CHANGE_NEED.release}: its plants:write creates, but changes no plant`;
+  }
   return undefined;
 }
 

@@ -3,8 +3,10 @@
  * knows what a token holds (it stores the token's hash), and a flag could claim scopes the token
  * lacks. Each probe is a request that cannot change anything whatever the scopes (a body that is
  * not JSON, an id that is not one), and the service checks the scope first: a 403 Error names
- * the missing scope, anything else means the token holds it.
+ * the missing scope, anything else means the token holds it. A token that holds `plants:write`
+ * is also asked whether it changes plants (`CHANGES`): one made before 1.2.0 does not.
  */
+import { CHANGE_NEED, revisionMessage } from '../../../lambda/tokens/principal';
 import {
   check,
   errorBody,
@@ -12,35 +14,48 @@ import {
   Mismatch,
   SAFE_METHODS,
   shown,
+  CHANGES,
   type Answer,
-  type Scope,
+  type Need,
   type VerifyCase,
   type VerifyContext,
 } from './context';
 
-/** One probe per scope: the request, and what it is answered when the token holds the scope. */
-const PROBES: readonly { scope: Scope; method: string; path: string; held: number }[] = [
+/**
+ * One probe per need: the request, and what it is answered when the token holds it (`CHANGES`
+ * is asked only of a token that holds `plants:write`).
+ */
+const PROBES: readonly { scope: Need; method: string; path: string; held: number }[] = [
   { scope: 'plants:read', method: 'GET', path: '/plants/not-an-id', held: 400 },
   { scope: 'plants:write', method: 'POST', path: '/plants', held: 415 },
   { scope: 'plants:delete', method: 'DELETE', path: '/plants/not-an-id', held: 400 },
+  { scope: CHANGES, method: 'PATCH', path: '/plants/not-an-id', held: 400 },
 ];
+
+/** The 403 of a probe the token does not hold. */
+function refusedText(scope: Need): string {
+  return scope === CHANGES
+    ? errorBody(403, revisionMessage(CHANGE_NEED))
+    : errorBody(403, `the token lacks the scope ${scope}`);
+}
 
 /** What the probes found. */
 export interface LearntScopes {
-  readonly scopes: ReadonlySet<Scope>;
+  readonly scopes: ReadonlySet<Need>;
   /** Why no case that needs a token can run (refused by the gateway, or no answer). */
   readonly refused?: string;
-  readonly answers: readonly { scope: Scope; held: number; answer: Answer }[];
-  /** The scopes whose probe was not sent (`--read-only` sends no POST or DELETE). */
-  readonly notProbed?: readonly Scope[];
+  readonly answers: readonly { scope: Need; held: number; answer: Answer }[];
+  /** The needs whose probe was not sent (`--read-only` sends no POST, PATCH or DELETE). */
+  readonly notProbed?: readonly Need[];
 }
 
 /** Sends the probes. */
 export async function learnScopes(context: VerifyContext): Promise<LearntScopes> {
-  const scopes = new Set<Scope>();
+  const scopes = new Set<Need>();
   const answers: LearntScopes['answers'][number][] = [];
-  const notProbed: Scope[] = [];
+  const notProbed: Need[] = [];
   for (const probe of PROBES) {
+    if (probe.scope === CHANGES && !scopes.has('plants:write')) continue;
     if (context.target.readOnly && !SAFE_METHODS.has(probe.method)) {
       notProbed.push(probe.scope);
       continue;
@@ -76,10 +91,7 @@ export const SCOPE_CASES: readonly VerifyCase[] = [
     run: async (t) => {
       for (const { scope, held, answer } of t.learnt.answers) {
         if (answer.status === 403) {
-          check(answer, {
-            status: 403,
-            text: errorBody(403, `the token lacks the scope ${scope}`),
-          });
+          check(answer, { status: 403, text: refusedText(scope) });
         } else if (answer.status !== held) {
           throw new Mismatch(`${held} or 403 naming ${scope}`, shown(answer));
         }

@@ -157,3 +157,14 @@ it('says what is wrong in one line: usage mistakes exit 2, an unknown state 1', 
   );
   expect(await state('--help')).toMatchObject({ code: 0 });
 });
+
+it("load of a state saved before scopes had a revision keeps the dev token's changes", async () => {
+  const states = join(service.dataDir, 'states');
+  const snap = JSON.parse(readFileSync(join(states, 'snap.json'), 'utf8')) as {
+    tables: Record<string, Record<string, unknown>[]>;
+  };
+  for (const token of snap.tables.tokens!) delete token.scopesRevision;
+  writeFileSync(join(states, 'before-revisions.json'), JSON.stringify(snap));
+  expect(await state('load', 'before-revisions')).toMatchObject({ code: 0 });
+  expect((await sendAsDev(service, 'PATCH', '/plants/2', '{"tag":"sun"}')).status).toBe(200);
+});

@@ -12,6 +12,10 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
+import { TOKENS_TABLE } from '../../../lambda/tokens/table';
+import { generateToken, hashToken } from '../../../lambda/tokens/token';
 import { binArgs } from '../../../lib/cli/bin-entry';
 import { freePort } from '../../../lib/local/process/free-port';
 import { reservedBy } from '../../../lib/operator/reserved-ids';
@@ -249,6 +253,37 @@ describe('npm run verify', () => {
       'skip  webhook: add subscribes the receiver and shows its whsec_ secret once — no --receiver',
     );
     expect(result.stderr).toContain('token scopes: plants:read\n');
+  }, 300_000);
+
+  it('skips the changes of a token made before 1.2.0, naming why, and fails nothing', async () => {
+    const { token, tokenId } = generateToken();
+    const client = makeDocumentClient(service.engineClientConfig);
+    // As 1.1.0 stored a token: no scopesRevision.
+    await client.send(
+      new PutCommand({
+        TableName: TOKENS_TABLE.localName,
+        Item: {
+          [TOKENS_TABLE.partitionKey.name]: hashToken(token),
+          tokenId,
+          name: 'verify (1.1.0)',
+          scopes: ['plants:read', 'plants:write', 'plants:delete'],
+          createdAt: '2026-01-01T00:00:00.000Z',
+        },
+      }),
+    );
+    client.destroy();
+    const result = await runCommand('verify', ['--url', service.url], { PLANT_STORE_TOKEN: token });
+    expect(result.stdout.split('\n').filter((line) => line.startsWith('FAIL'))).toEqual([]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'skip  put: PUT replaces the members, answered with the next ETag — the token was made before 1.2.0: its plants:write creates, but changes no plant\n',
+    );
+    expect(result.stdout).toContain(
+      'pass  scopes: each scope is answered as held, or 403 naming it\n',
+    );
+    expect(result.stdout).toContain(
+      'pass  create: a new plant is 200 with its name and tag, never its id\n',
+    );
   }, 300_000);
 
   it('a refused token fails one line, the token case, and skips the rest', async () => {

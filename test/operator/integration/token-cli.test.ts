@@ -48,10 +48,10 @@ it('create, list and revoke a token; the authorizer follows', async () => {
 
   const listed = await token('list');
   expect(listed.code).toBe(0);
-  expect(listed.stdout.split('\n')[0]).toBe('tokenId\tname\tscopes\tcreated\texpires');
+  expect(listed.stdout.split('\n')[0]).toBe('tokenId\tname\tscopes\tcreated\texpires\trevision');
   const line = listed.stdout.split('\n').find((l) => l.startsWith(`${tokenId}\t`));
   expect(line).toMatch(
-    /^tok_[0-9a-f]{16}\tci laptop\tplants:read,plants:write\t\d{4}-.*Z\t\d{4}-.*Z$/,
+    /^tok_[0-9a-f]{16}\tci laptop\tplants:read,plants:write\t\d{4}-.*Z\t\d{4}-.*Z\t2$/,
   );
   expect(listed.stdout + listed.stderr).not.toContain(secret);
   expect(listed.stdout + listed.stderr).not.toContain(hashToken(secret));
@@ -137,7 +137,7 @@ it('show and revoke --name find a token by its name; a shared name asks for the 
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toMatch(
       new RegExp(
-        `^tokenId: +${tokenId}\nname: +build box\nscopes: +plants:read\ncreated: +\\d{4}-\\S+Z\nexpires: +never\n$`,
+        `^tokenId: +${tokenId}\nname: +build box\nscopes: +plants:read\ncreated: +\\d{4}-\\S+Z\nexpires: +never\nrevision: +2\n$`,
       ),
     );
     expect(result.stdout).not.toContain(secret);
@@ -191,12 +191,12 @@ it('list marks a token whose expiry has passed (the TTL removes it only days lat
   tokens.destroy();
   const expiry = new Date(expiresAt * 1000).toISOString();
   expect((await token('list')).stdout).toContain(`${tokenId}\tlapsed\tplants:read\t`);
-  expect((await token('list')).stdout).toContain(`\t${expiry} (expired)\n`);
-  expect((await token('show', tokenId)).stdout).toContain(`expires: ${expiry} (expired)\n`);
+  expect((await token('list')).stdout).toContain(`\t${expiry} (expired)\t2\n`);
+  expect((await token('show', tokenId)).stdout).toContain(`expires:  ${expiry} (expired)\n`);
   const live = await token('create', '--name', 'fresh', '--expires-in', '1d');
   const liveId = /tokenId (tok_[0-9a-f]{16})/.exec(live.stderr)![1]!;
   const line = (await token('list')).stdout.split('\n').find((l) => l.startsWith(liveId));
-  expect(line).toMatch(/\t\d{4}-\S+Z$/);
+  expect(line).toMatch(/\t\d{4}-\S+Z\t2$/);
 });
 
 it('--aws without a region says where to give one', async () => {

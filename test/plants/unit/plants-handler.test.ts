@@ -187,7 +187,7 @@ it('a direct invoke without an authorizer context is refused, with no token id t
 });
 
 describe('a token made before 1.2.0 (scopes revision 1, or none in its context)', () => {
-  const old = (scopes: string, revision?: number) => {
+  const old = (scopes: string, revision?: unknown) => {
     const context: Record<string, unknown> = caller(scopes);
     if (revision === undefined) delete context.scopesRevision;
     else context.scopesRevision = revision;
@@ -199,6 +199,9 @@ describe('a token made before 1.2.0 (scopes revision 1, or none in its context)'
     ['PATCH', makePatchPlantHandler, 1],
     ['PUT', makeUpdatePlantHandler, undefined],
     ['PATCH', makePatchPlantHandler, undefined],
+    // Not a revision: read as the narrowest, not a reason to refuse every scope.
+    ['PUT', makeUpdatePlantHandler, '2'],
+    ['PATCH', makePatchPlantHandler, 0],
   ] as const)(
     '%s with plants:write (revision %s): 403, nothing reaches the table',
     async (method, make, revision) => {

@@ -4,6 +4,7 @@
  * ETag of the earlier life matches it).
  */
 import {
+  CHANGES,
   check,
   errorBody,
   expectThat,
@@ -12,6 +13,9 @@ import {
   type VerifyContext,
 } from '../context';
 import { CREATES } from './create';
+
+/** What a change case needs: a token that creates, deletes and changes plants (PUT, PATCH). */
+const CHANGING = [...CREATES, CHANGES] as const;
 
 const PLANT = '"name":"verify","tag":"verify"';
 const STALE = /^\{"error":412,"message":"plant -?\d+ is at version \d+"\}$/;
@@ -37,7 +41,7 @@ const merge = { 'content-type': 'application/merge-patch+json' };
 export const CHANGE_CASES: readonly VerifyCase[] = [
   {
     name: 'put: PUT replaces the members, answered with the next ETag',
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     run: async (t) => {
       const id = await t.plant();
@@ -58,7 +62,7 @@ export const CHANGE_CASES: readonly VerifyCase[] = [
   },
   {
     name: "put: an id member other than the path's is 400",
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     run: async (t) => {
       const id = await t.plant();
@@ -72,7 +76,7 @@ export const CHANGE_CASES: readonly VerifyCase[] = [
   },
   {
     name: 'put: an absent plant is 404, and nothing is created',
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     run: async (t) => {
       const id = await t.claim();
@@ -82,7 +86,7 @@ export const CHANGE_CASES: readonly VerifyCase[] = [
   },
   {
     name: 'put: If-None-Match: * on an existing plant is 412',
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     run: async (t) => {
       const id = await t.plant();
@@ -102,7 +106,7 @@ export const CHANGE_CASES: readonly VerifyCase[] = [
   },
   {
     name: 'patch: a merge patch changes one member, answered with the next ETag',
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     run: async (t) => {
       const id = await t.plant();
@@ -122,7 +126,7 @@ export const CHANGE_CASES: readonly VerifyCase[] = [
   },
   {
     name: 'patch: {"tag":null} removes the tag (application/json too)',
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     run: async (t) => {
       const id = await t.plant();
@@ -134,7 +138,7 @@ export const CHANGE_CASES: readonly VerifyCase[] = [
   },
   {
     name: 'patch: {"name":null} is 400, the plant unchanged',
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     run: async (t) => {
       const id = await t.plant();
@@ -148,7 +152,7 @@ export const CHANGE_CASES: readonly VerifyCase[] = [
   },
   {
     name: 'patch: a patch that changes nothing makes no new version',
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     run: async (t) => {
       const id = await t.plant();
@@ -164,7 +168,7 @@ export const CHANGE_CASES: readonly VerifyCase[] = [
   },
   {
     name: 'patch: application/json-patch+json is 415 with Accept-Patch',
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     run: async (t) => {
       const id = await t.plant();
@@ -185,7 +189,7 @@ export const CHANGE_CASES: readonly VerifyCase[] = [
   },
   {
     name: 'patch: an absent plant is 404, and nothing is created',
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     run: async (t) => {
       const id = await t.claim();
@@ -198,7 +202,7 @@ export const CHANGE_CASES: readonly VerifyCase[] = [
   },
   ...(['PATCH', 'PUT', 'DELETE'] as const).map((method): VerifyCase => ({
     name: `if-match: a stale If-Match on ${method} is 412, nothing changed`,
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     run: async (t) => {
       const id = await t.plant();
@@ -220,7 +224,7 @@ export const CHANGE_CASES: readonly VerifyCase[] = [
   })),
   {
     name: 'if-match: * matches an existing plant',
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     run: async (t) => {
       const id = await t.plant();
@@ -238,7 +242,7 @@ export const CHANGE_CASES: readonly VerifyCase[] = [
   },
   {
     name: 'write-only token: PUT and PATCH answer 204 with the new ETag, never the plant',
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     writeOnlyToken: true,
     run: async (t) => {
@@ -262,7 +266,7 @@ export const CHANGE_CASES: readonly VerifyCase[] = [
   },
   {
     name: 'delete: DELETE is 204 without a body, then the plant is 404',
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     run: async (t) => {
       const id = await t.plant();
@@ -275,7 +279,7 @@ export const CHANGE_CASES: readonly VerifyCase[] = [
   },
   {
     name: 'delete: an absent plant is 404',
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     run: async (t) => {
       const id = await t.claim();
@@ -287,7 +291,7 @@ export const CHANGE_CASES: readonly VerifyCase[] = [
   },
   {
     name: 're-create: a deleted id is created again, and no ETag of its first life matches',
-    needs: CREATES,
+    needs: CHANGING,
     changes: true,
     run: async (t) => {
       const id = await t.plant();
