@@ -353,7 +353,7 @@ if (!hasBrowser && process.env.CI) {
     await page.click('nav button[data-tab=state]');
     await page.fill('#state-form input[name=name]', 'from-console');
     await page.click('#state-form button[data-command=save]');
-    await page.locator('#result', { hasText: 'saved from-console: 1 plants' }).waitFor();
+    await page.locator('#result', { hasText: 'saved from-console: 1 item in plants' }).waitFor();
     await page.locator('#states-out', { hasText: 'from-console' }).waitFor();
     await page.fill('#seed-form textarea', '[{"id":5,"name":"Ivy"},{"id":"6","name":"Pothos"}]');
     await page.click('#seed-form button');
