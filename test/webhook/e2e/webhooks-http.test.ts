@@ -266,8 +266,16 @@ it('replays the plants stored since a time with their first webhook-ids; rotates
   const id = await subscribe(receiver, 'replayed');
   const bodies = ['{"id":515151,"name":"one"}', '{"id":525252,"name":"two","tag":"t"}'];
   for (const body of bodies) expect((await post(body)).status).toBe(200);
-  await until(() => receiver.delivered().size === bodies.length, 'the first deliveries arrive');
-  const first = new Map([...receiver.delivered().values()].map((r) => [r.body, r.id]));
+  // The plant stored just before the subscriber was added reaches it too when the fan-out reads
+  // the subscribers after the add (a cold fan-out, a busy machine): only these two are counted.
+  const firstOf = () =>
+    new Map(
+      [...receiver.delivered().values()]
+        .filter((r) => bodies.includes(r.body))
+        .map((r) => [r.body, r.id]),
+    );
+  await until(() => firstOf().size === bodies.length, 'the first deliveries arrive');
+  const first = firstOf();
 
   // As after a receiver's data loss: the same plants, the same webhook-ids. Each plant's
   // arrivals are counted once the first round has drained (a second copy of a first delivery,
@@ -305,9 +313,11 @@ it('replays the plants stored since a time with their first webhook-ids; rotates
   const listed = (await cli('list')).stdout.split('\n').find((line) => line.startsWith(id));
   const ends = Date.parse(listed!.split('\t')[4]!);
   expect(ends - Date.now()).toBeGreaterThan(23 * 3_600_000);
-  expect((await post('{"id":535353,"name":"three"}')).status).toBe(200);
-  await until(() => receiver.delivered().size === 3, 'the delivery after the rotation');
-  const after = receiver.received.at(-1)!;
+  const three = '{"id":535353,"name":"three"}';
+  expect((await post(three)).status).toBe(200);
+  const delivery = () => [...receiver.delivered().values()].find((r) => r.body === three);
+  await until(() => delivery() !== undefined, 'the delivery after the rotation');
+  const after = delivery()!;
   expect(after.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
   for (const secret of [newSecret, oldSecret]) {
     expect(() => new Webhook(secret).verify(after.body, after.headers)).not.toThrow();
