@@ -6,6 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { makeDocumentClient } from '../../lambda/aws/dynamodb';
+import { TOKENS_TABLE } from '../../lambda/tokens/table';
+import { generateToken, hashToken } from '../../lambda/tokens/token';
 import { startLocal, type LocalOptions, type LocalService } from '../../lib/local/runtime';
 
 /** How many of the service's latest log lines `logTail` answers. */
@@ -101,4 +105,34 @@ export async function sendAsDev(
     body,
   });
   return { status: response.status, text: await response.text() };
+}
+
+/**
+ * Stores a token in `service`'s tokens table as 1.0.0 and 1.1.0 stored one, without a scopes
+ * revision (its scopes mean what they meant then); answers the token.
+ */
+export async function storeTokenOf110(
+  service: LocalService,
+  name: string,
+  scopes: readonly string[],
+): Promise<string> {
+  const { token, tokenId } = generateToken();
+  const client = makeDocumentClient(service.engineClientConfig);
+  try {
+    await client.send(
+      new PutCommand({
+        TableName: TOKENS_TABLE.localName,
+        Item: {
+          [TOKENS_TABLE.partitionKey.name]: hashToken(token),
+          tokenId,
+          name,
+          scopes: [...scopes],
+          createdAt: '2026-01-01T00:00:00.000Z',
+        },
+      }),
+    );
+  } finally {
+    client.destroy();
+  }
+  return token;
 }

@@ -12,10 +12,6 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
-import { TOKENS_TABLE } from '../../../lambda/tokens/table';
-import { generateToken, hashToken } from '../../../lambda/tokens/token';
 import { binArgs } from '../../../lib/cli/bin-entry';
 import { freePort } from '../../../lib/local/process/free-port';
 import { reservedBy } from '../../../lib/operator/reserved-ids';
@@ -27,7 +23,7 @@ import {
   type VerifyRun,
 } from '../../../lib/operator/verify/run';
 import { uncheckedFetch } from '../../support/http';
-import { cliEnvironment, useLocalService } from '../../support/local-service';
+import { cliEnvironment, storeTokenOf110, useLocalService } from '../../support/local-service';
 import { runCommand, type CliResult } from '../../support/run-cli';
 
 const ROOT = join(__dirname, '../../..');
@@ -256,22 +252,11 @@ describe('npm run verify', () => {
   }, 300_000);
 
   it('skips the changes of a token made before 1.2.0, naming why, and fails nothing', async () => {
-    const { token, tokenId } = generateToken();
-    const client = makeDocumentClient(service.engineClientConfig);
-    // As 1.1.0 stored a token: no scopesRevision.
-    await client.send(
-      new PutCommand({
-        TableName: TOKENS_TABLE.localName,
-        Item: {
-          [TOKENS_TABLE.partitionKey.name]: hashToken(token),
-          tokenId,
-          name: 'verify (1.1.0)',
-          scopes: ['plants:read', 'plants:write', 'plants:delete'],
-          createdAt: '2026-01-01T00:00:00.000Z',
-        },
-      }),
-    );
-    client.destroy();
+    const token = await storeTokenOf110(service, 'verify (1.1.0)', [
+      'plants:read',
+      'plants:write',
+      'plants:delete',
+    ]);
     const result = await runCommand('verify', ['--url', service.url], { PLANT_STORE_TOKEN: token });
     expect(result.stdout.split('\n').filter((line) => line.startsWith('FAIL'))).toEqual([]);
     expect(result.code).toBe(0);

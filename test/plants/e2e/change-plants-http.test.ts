@@ -11,11 +11,7 @@ import {
   PlantStore,
   PreconditionFailedError,
 } from '@plant-store/client';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
-import { TOKENS_TABLE } from '../../../lambda/tokens/table';
-import { generateToken, hashToken } from '../../../lambda/tokens/token';
-import { cliEnvironment, useLocalService } from '../../support/local-service';
+import { cliEnvironment, storeTokenOf110, useLocalService } from '../../support/local-service';
 import { runCommand } from '../../support/run-cli';
 
 const service = useLocalService('change-plants');
@@ -198,21 +194,7 @@ describe('what guards a change, over HTTP', () => {
   });
 
   it('a write token as 1.1.0 stored it (no scopes revision): it creates, but PUT and PATCH are 403', async () => {
-    const { token, tokenId } = generateToken();
-    const client = makeDocumentClient(service.engineClientConfig);
-    await client.send(
-      new PutCommand({
-        TableName: TOKENS_TABLE.localName,
-        Item: {
-          [TOKENS_TABLE.partitionKey.name]: hashToken(token),
-          tokenId,
-          name: 'ingest (1.1.0)',
-          scopes: ['plants:write'],
-          createdAt: '2026-01-01T00:00:00.000Z',
-        },
-      }),
-    );
-    client.destroy();
+    const token = await storeTokenOf110(service, 'ingest (1.1.0)', ['plants:write']);
     const asOld = { authorization: `Bearer ${token}` };
     expect((await send('POST', '/plants', asOld, '{"id":505,"name":"Ingested"}')).status).toBe(200);
     for (const method of ['PUT', 'PATCH']) {
