@@ -91,7 +91,7 @@ runCli('npm start', async (argv) => {
   // The URL carries this run's key (as a Jupyter server's does): it is printed, and kept in the
   // private data directory for whoever lost this terminal.
   log(
-    `  console:   ${consolePage.url} (invocations, their logs and IAM denials; the data; state; the URL is also in ${consoleUrlFile(options.dataDir)})`,
+    `  console:   ${consolePage.url} (invocations, their logs and IAM denials; the data; state; also in ${consoleUrlFile(options.dataDir)})`,
   );
   log(
     `  watching:  ${options.watch ? 'lambda/ and lib/definitions/api.ts (a saved change is served on the next request; --no-watch turns this off)' : 'off (--no-watch)'}`,

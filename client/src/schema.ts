@@ -997,7 +997,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The token is valid but lacks the scope `plants:write`, or the token was made before 1.2.0, when `plants:write` did not cover this operation (`the token was made before 1.2.0, when its scope plants:write did not cover this operation; make a new token for it`): it keeps what it could do then; a new token can. The message says which.
+             * @description From the function (Error): The token is valid but lacks the scope `plants:write`, or was made before 1.2.0, when `plants:write` did not cover this operation (`the token was made before 1.2.0, when its scope plants:write did not cover this operation; make a new token for it`): a new token does. The message says which.
              *
              *     From the gateway (GatewayMessage): `{"message":"Forbidden"}` when the authorizer refused the token (malformed, unknown, expired or revoked).
              */
@@ -1387,7 +1387,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The token is valid but lacks the scope `plants:write`, or the token was made before 1.2.0, when `plants:write` did not cover this operation (`the token was made before 1.2.0, when its scope plants:write did not cover this operation; make a new token for it`): it keeps what it could do then; a new token can. The message says which.
+             * @description From the function (Error): The token is valid but lacks the scope `plants:write`, or was made before 1.2.0, when `plants:write` did not cover this operation (`the token was made before 1.2.0, when its scope plants:write did not cover this operation; make a new token for it`): a new token does. The message says which.
              *
              *     From the gateway (GatewayMessage): `{"message":"Forbidden"}` when the authorizer refused the token (malformed, unknown, expired or revoked).
              */

@@ -40,10 +40,9 @@ export type PlantsOperation<Store = PlantsStore> = (
 
 /**
  * The factory of a handler that requires `scope` (a scope, or a `ScopeNeed`) and then runs
- * `operation`. The token id goes on
- * the log line before the scope check, so that a 403 says whose token lacked the scope. `Methods`:
- * the function's grants on the table (its `grants.ts`); the operation sees the table narrowed to
- * them, so calling another method fails to compile.
+ * `operation`. The token id goes on the log line before the scope check, so that a 403 says whose
+ * token lacked the scope. `Methods`: the function's grants on the table (its `grants.ts`); the
+ * operation sees the table narrowed to them, so calling another method fails to compile.
  */
 export function plantsHandler<Methods extends readonly (keyof PlantsStore)[]>(
   scope: string | ScopeNeed,

@@ -30,7 +30,7 @@ export function commonAnswers(need: string | ScopeNeed): Record<number, AnswerDe
   const older =
     typeof need === 'string'
       ? ''
-      : `, or the token was made before ${need.release}, when \`${scope}\` did not cover this operation (\`${revisionMessage(need)}\`): it keeps what it could do then; a new token can`;
+      : `, or was made before ${need.release}, when \`${scope}\` did not cover this operation (\`${revisionMessage(need)}\`): a new token does`;
   return {
     403: {
       description: `The token is valid but lacks the scope \`${scope}\`${older}. The message says which.`,

@@ -79,7 +79,7 @@ it('serves on PORT with the given dev token, prints a curl that works, and stops
   // directory, 0600): the create listed with the key, refused without it; a foreign Host refused.
   const printed = /console: +(http:\/\/127\.0\.0\.1:\d+\/)#key=([\w-]{43}) /.exec(output())!;
   const [consoleUrl, key] = [printed[1]!, printed[2]!];
-  expect(output()).toContain(`the URL is also in ${join(dataDir, 'console-url')}`);
+  expect(output()).toContain(`; also in ${join(dataDir, 'console-url')}`);
   expect(readFileSync(join(dataDir, 'console-url'), 'utf8')).toBe(`${consoleUrl}#key=${key}\n`);
   expect(statSync(join(dataDir, 'console-url')).mode & 0o777).toBe(0o600);
   expect((await uncheckedFetch(consoleUrl)).status).toBe(200);
