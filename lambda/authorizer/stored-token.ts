@@ -6,6 +6,7 @@
  */
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { ScopesRevision, UNSTORED_SCOPES_REVISION } from '../tokens/principal';
 
 /** A number, as the document client reads one (`NumberValue`) or as a plain number. */
 const StoredNumber = v.pipe(
@@ -16,8 +17,8 @@ const StoredNumber = v.pipe(
 /** Epoch seconds. */
 const EpochSeconds = v.pipe(StoredNumber, v.finite());
 
-/** What the scopes mean (`SCOPES_REVISION`); absent: 1, as 1.0.0 and 1.1.0 stored tokens. */
-const ScopesRevision = v.pipe(StoredNumber, v.integer(), v.minValue(1));
+/** What the scopes mean (`SCOPES_REVISION`). */
+const StoredScopesRevision = v.pipe(StoredNumber, ScopesRevision);
 
 /** A scope: non-empty, no whitespace (the context joins scopes with spaces). */
 const Scope = v.pipe(v.string(), v.regex(/^\S+$/));
@@ -31,6 +32,6 @@ export const StoredToken = v.object({
     v.transform((scopes): readonly string[] => [...scopes]),
   ),
   expiresAt: v.optional(EpochSeconds),
-  scopesRevision: v.optional(ScopesRevision, 1),
+  scopesRevision: v.optional(StoredScopesRevision, UNSTORED_SCOPES_REVISION),
 });
 export type StoredToken = v.InferOutput<typeof StoredToken>;

@@ -18,6 +18,12 @@ export const PLANTS_DELETE = 'plants:delete';
  */
 export const SCOPES_REVISION = 2;
 
+/** The revision of a token that stores none (1.0.0 and 1.1.0 stored none): the narrowest. */
+export const UNSTORED_SCOPES_REVISION = 1;
+
+/** A scopes revision, as the authorizer passes it on. */
+export const ScopesRevision = v.pipe(v.number(), v.integer(), v.minValue(UNSTORED_SCOPES_REVISION));
+
 /** What an operation needs of a token: a scope, held by a token of revision `since` or later. */
 export interface ScopeNeed {
   readonly scope: string;
@@ -38,7 +44,10 @@ export const Principal = v.object({
   name: v.string(),
   scopes: v.string(),
   // Anything but a revision reads as the narrowest: it narrows the token, never denies it all.
-  scopesRevision: v.fallback(v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 1), 1),
+  scopesRevision: v.fallback(
+    v.optional(ScopesRevision, UNSTORED_SCOPES_REVISION),
+    UNSTORED_SCOPES_REVISION,
+  ),
 });
 export type Principal = v.InferOutput<typeof Principal>;
 
@@ -58,12 +67,17 @@ export function requireScope(
 ): Principal {
   const scope = typeof need === 'string' ? need : need.scope;
   if (!principal?.scopes.split(' ').includes(scope)) {
-    throw new Forbidden(`the token lacks the scope ${scope}`);
+    throw new Forbidden(lacksScopeMessage(scope));
   }
   if (typeof need !== 'string' && principal.scopesRevision < need.since) {
     throw new Forbidden(revisionMessage(need));
   }
   return principal;
+}
+
+/** The 403 of a token without the scope `scope`. */
+export function lacksScopeMessage(scope: string): string {
+  return `the token lacks the scope ${scope}`;
 }
 
 /** The 403 of a token whose scope did not cover the operation when the token was made. */

@@ -14,6 +14,7 @@ import {
   tokenItem,
 } from '../../lambda/tokens/token';
 import { TOKENS_TABLE, TokensTable, type StoredTokenItem } from '../../lambda/tokens/table';
+import { UNSTORED_SCOPES_REVISION } from '../../lambda/tokens/principal';
 import { findingNpmStart, localCliClientConfig, localEngineTarget } from '../npm-start/find';
 
 /** The longest `--expires-in`: ten years. */
@@ -207,6 +208,9 @@ interface ShownToken {
   readonly revision: string;
 }
 
+/** What `list` prints of a token, a column each, and `show`, a line each, in this order. */
+const SHOWN_FIELDS = ['tokenId', 'name', 'scopes', 'created', 'expires', 'revision'] as const;
+
 /**
  * One stored item for display. A name is printed as `fieldText` writes any field; an expiry
  * already past says so, since the table's TTL removes an item only days later.
@@ -222,16 +226,15 @@ function shown(item: StoredTokenItem, now = Date.now()): ShownToken {
     scopes: Array.isArray(item.scopes) ? item.scopes.join(',') : '',
     created: String(item.createdAt),
     expires: `${formatExpiry(expiresAt)}${expired ? ' (expired)' : ''}`,
-    revision: item.scopesRevision === undefined ? '1' : String(item.scopesRevision),
+    revision: String(item.scopesRevision ?? UNSTORED_SCOPES_REVISION),
   };
 }
 
 async function list(target: Target, io: CliIo): Promise<void> {
   const items = (await target.table.scan()).map((item) => shown(item));
   items.sort((a, b) => a.created.localeCompare(b.created));
-  const columns = ['tokenId', 'name', 'scopes', 'created', 'expires', 'revision'] as const;
-  if (items.length > 0) io.out(columns.join('\t'));
-  for (const item of items) io.out(columns.map((column) => item[column]).join('\t'));
+  if (items.length > 0) io.out(SHOWN_FIELDS.join('\t'));
+  for (const item of items) io.out(SHOWN_FIELDS.map((field) => item[field]).join('\t'));
   if (items.length === 0) io.err(`no tokens in ${target.where}`);
 }
 
@@ -268,16 +271,8 @@ async function findToken(
 }
 
 function show(token: ShownToken, io: CliIo): void {
-  const { tokenId, name, scopes, created, expires, revision } = token;
-  for (const [field, value] of Object.entries({
-    tokenId,
-    name,
-    scopes,
-    created,
-    expires,
-    revision,
-  })) {
-    io.out(`${`${field}:`.padEnd(10)}${value}`);
+  for (const field of SHOWN_FIELDS) {
+    io.out(`${`${field}:`.padEnd(10)}${token[field]}`);
   }
 }
 

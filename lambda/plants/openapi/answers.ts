@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { RETRY_AFTER_SECONDS, SERVER_MESSAGES } from '../../http/answers';
-import { revisionMessage, type ScopeNeed } from '../../tokens/principal';
+import { lacksScopeMessage, revisionMessage, type ScopeNeed } from '../../tokens/principal';
 import { MAX_BODY_BYTES, MERGE_PATCH } from '../json-body';
 import { MAX_TAGS } from '../versions';
 import { Int64 } from '../schemas';
@@ -35,7 +35,7 @@ export function commonAnswers(need: string | ScopeNeed): Record<number, AnswerDe
     403: {
       description: `The token is valid but lacks the scope \`${scope}\`${older}. The message says which.`,
       body: 'Error',
-      example: error(403, `the token lacks the scope ${scope}`),
+      example: error(403, lacksScopeMessage(scope)),
     },
     500: {
       description:

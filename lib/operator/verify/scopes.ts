@@ -6,7 +6,7 @@
  * the missing scope, anything else means the token holds it. A token that holds `plants:write`
  * is also asked whether it changes plants (`CHANGES`): one made before 1.2.0 does not.
  */
-import { CHANGE_NEED, revisionMessage } from '../../../lambda/tokens/principal';
+import { CHANGE_NEED, lacksScopeMessage, revisionMessage } from '../../../lambda/tokens/principal';
 import {
   check,
   errorBody,
@@ -34,9 +34,10 @@ const PROBES: readonly { scope: Need; method: string; path: string; held: number
 
 /** The 403 of a probe the token does not hold. */
 function refusedText(scope: Need): string {
-  return scope === CHANGES
-    ? errorBody(403, revisionMessage(CHANGE_NEED))
-    : errorBody(403, `the token lacks the scope ${scope}`);
+  return errorBody(
+    403,
+    scope === CHANGES ? revisionMessage(CHANGE_NEED) : lacksScopeMessage(scope),
+  );
 }
 
 /** What the probes found. */
