@@ -2,7 +2,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { requireEnv } from './config';
-import { SDK_CLIENT_OPTIONS } from './sdk-client';
+import { BOUNDED_CALLS, SDK_CLIENT_OPTIONS } from './sdk-client';
 import type { TableDefinition } from './table-definition';
 
 /**
@@ -11,16 +11,7 @@ import type { TableDefinition } from './table-definition';
  * The endpoint comes from the SDK's own settings (`AWS_ENDPOINT_URL_DYNAMODB` locally).
  */
 export function makeDocumentClient(config: DynamoDBClientConfig = {}): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({
-    ...SDK_CLIENT_OPTIONS,
-    maxAttempts: 3,
-    requestHandler: {
-      connectionTimeout: 1_000,
-      requestTimeout: 2_000,
-      throwOnRequestTimeout: true,
-    },
-    ...config,
-  });
+  const client = new DynamoDBClient({ ...SDK_CLIENT_OPTIONS, ...BOUNDED_CALLS, ...config });
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
     unmarshallOptions: { wrapNumbers: true },

@@ -92,3 +92,13 @@ export class Sha256 implements Checksum {
 
 /** Spread into every SDK client's configuration, before the client's own options. */
 export const SDK_CLIENT_OPTIONS = { logger: SDK_LOGGER as Logger, sha256: Sha256 } as const;
+
+/**
+ * Three attempts of a call, each given up after 2 s from when its request starts (1 s to
+ * connect): a call takes milliseconds, so one that hangs is sent again, and a call's retries fit
+ * a function's time. DynamoDB's and KMS's clients are built with these.
+ */
+export const BOUNDED_CALLS = {
+  maxAttempts: 3,
+  requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000, throwOnRequestTimeout: true },
+} as const;

@@ -13,10 +13,11 @@ import type { AddressPolicy } from '../webhook/address-policy';
 import { OurFailure, ours, ReceiverFailure, type DeliveryFailure } from './failure';
 import { parseDeliveryMessage, type DeliveryMessage } from '../webhook/message';
 import { post, succeeded } from './post';
-import type { BatchResolver } from './resolver';
+import { DNS_DEADLINE_SECONDS, type BatchResolver } from './resolver';
 import type { Admission, ReceiverGate } from './receiver-gate';
 import { MAX_RETRY_AFTER_SECONDS } from '../webhook/retry-after';
 import {
+  DELIVERY_TIMEOUT_SECONDS,
   DELIVERY_VISIBILITY_SECONDS,
   HORIZON_SECONDS,
   MAX_ATTEMPTS,
@@ -47,7 +48,16 @@ export interface DeliverDeps {
   readonly gate?: ReceiverGate;
   /** `PLANT_STORE_WEBHOOK_RETRY_SCALE` locally (the horizon scales with it). @default 1 */
   readonly scale?: number;
+  /**
+   * When (`Date.now()`) the invocation's attempts must have ended: one that could not end by
+   * then is not started (our failure: retried soon, no attempt spent).
+   * @default - no limit
+   */
+  readonly attemptsEndBy?: number;
 }
+
+/** The longest an attempt takes: its host resolved, then the receiver's answer. */
+export const ATTEMPT_MAX_MS = (DNS_DEADLINE_SECONDS + DELIVERY_TIMEOUT_SECONDS) * 1000;
 
 /** What the queue does with the received message next. */
 export type NextStep =
@@ -168,6 +178,9 @@ async function decide(
     const secrets = await ours('opening the secret', () =>
       Promise.all(signingSecrets(subscriber, now).map((s) => deps.secrets.open(s, subscriberId))),
     );
+    if (deps.attemptsEndBy !== undefined && Date.now() + ATTEMPT_MAX_MS > deps.attemptsEndBy) {
+      throw new OurFailure('starting the attempt', 'too little of the invocation is left');
+    }
     const timestamp = Math.floor(now / 1000);
     const result = await (deps.post ?? post)(
       url,

@@ -1,7 +1,9 @@
 /**
  * The deliver function: an adapter from an SQS batch to one `deliver` per message, all at once
  * (a receiver that hangs delays none of the others), each outcome's next step carried out on
- * the queue, and a partial batch answer: a message to receive again is reported failed.
+ * the queue, and a partial batch answer: a message to receive again is reported failed. It
+ * answers before its timeout, which would return the whole batch, delivered messages too: an
+ * attempt starts only while it and one queue call after it fit in the time left.
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -13,6 +15,7 @@ import { SUBSCRIPTIONS_TABLE } from '../aws/tables';
 import { PUBLIC_ONLY } from '../webhook/address-policy';
 import { retryScaleOf, WEBHOOK_ENVIRONMENT } from '../webhook/config';
 import {
+  SQS_CALL_MAX_MS,
   sqsDeadLetters,
   sqsDeliveryQueue,
   type DeadLetters,
@@ -23,7 +26,7 @@ import { ReceiverGate, type GateDeps } from './receiver-gate';
 import { SandboxReceivers } from './sandbox-receivers';
 import { ReceiverStates } from '../webhook/receiver-state';
 import { BatchResolver, type ResolverOptions } from './resolver';
-import { QUEUE_RETRY_PAUSES_MS } from '../webhook/schedule';
+import { DELIVER_TIMEOUT_SECONDS, QUEUE_RETRY_PAUSES_MS } from '../webhook/schedule';
 import { kmsSecretBox, OpenedSecrets } from '../webhook/secrets';
 import { SubscriptionsTable } from '../webhook/subscriptions-table';
 import { deliver, type DeliverDeps, type DeliveryOutcome } from './deliver';
@@ -66,7 +69,10 @@ export function makeDeliverHandler(deps: DeliverHandlerDeps) {
   // What the sandbox knows of the subscribers across its batches (their slots, their items).
   const sandbox =
     deps.receivers && (deps.receivers.sandbox ?? new SandboxReceivers(deps.receivers.states));
-  return observed(async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  return observed(async (event: SQSEvent, context): Promise<SQSBatchResponse> => {
+    // When the invocation ends (called without a context, by a test: as if with its timeout).
+    const remaining = context?.getRemainingTimeInMillis?.() ?? DELIVER_TIMEOUT_SECONDS * 1000;
+    const end = Date.now() + remaining;
     // One resolution per host per batch, not per message; without a gate, one lookup per
     // subscriber per batch (a removed one, or a changed address, noticed by the next batch).
     const lookups = new Map<string, ReturnType<DeliverDeps['subscriptions']['get']>>();
@@ -76,6 +82,8 @@ export function makeDeliverHandler(deps: DeliverHandlerDeps) {
       ...deps,
       gate,
       scale: deps.receivers?.scale,
+      // Each message's next step needs one queue call after its attempt.
+      attemptsEndBy: end - SETTLE_RESERVE_MS,
       resolver: new BatchResolver(deps.policy, deps.dns),
       subscriptions: {
         get: (subscriberId) => {
@@ -90,7 +98,7 @@ export function makeDeliverHandler(deps: DeliverHandlerDeps) {
         try {
           const outcome = await deliver(record, batchDeps);
           report(outcome);
-          return (await settle(record, outcome, deps)) ? undefined : record.messageId;
+          return (await settle(record, outcome, deps, end)) ? undefined : record.messageId;
         } catch (error) {
           // A bug, or the queue unreachable: the message comes back after its visibility
           // timeout, its attempts unspent (they are counted in the message).
@@ -111,22 +119,32 @@ export function makeDeliverHandler(deps: DeliverHandlerDeps) {
   });
 }
 
+/** What the invocation keeps after it answers its last message: its answer, its metrics. */
+const END_MARGIN_MS = 1_000;
+
+/** What each message's next step may take after its attempt: one queue call. */
+const SETTLE_RESERVE_MS = SQS_CALL_MAX_MS + END_MARGIN_MS;
+
 /**
  * Carries out the next step, trying a queue call again in place for a few seconds (our queue's
- * outage is ours, and a short one should not cost the visibility timeout); true when the received
- * message is done with (to be deleted).
+ * outage is ours, and a short one should not cost the visibility timeout), while another try
+ * would end before the invocation does (at `end`); true when the received message is done with
+ * (to be deleted).
  */
 async function settle(
   record: SQSRecord,
   { next }: DeliveryOutcome,
   deps: DeliverHandlerDeps,
+  end: number,
 ): Promise<boolean> {
   const retried = async (call: () => Promise<void>) => {
     for (const pause of [...(deps.queueRetryPausesMs ?? QUEUE_RETRY_PAUSES_MS), undefined]) {
       try {
         return await call();
       } catch (error) {
-        if (pause === undefined) throw new OurFailure('reaching the queue', error);
+        if (pause === undefined || Date.now() + pause + SETTLE_RESERVE_MS > end) {
+          throw new OurFailure('reaching the queue', error);
+        }
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }

@@ -43,6 +43,7 @@ export const OUR_RETRY_MAX_SECONDS = 300;
  * Pauses between the deliver function's tries of one queue call (the next attempt's copy, a
  * dead letter, a visibility change), 7.75 s in all: a queue out of reach for less than that
  * costs the message nothing; longer, it comes back after its visibility timeout, still unspent.
+ * A try that could not end before the invocation does is not made.
  */
 export const QUEUE_RETRY_PAUSES_MS: readonly number[] = [250, 500, 1_000, 2_000, 4_000];
 
@@ -72,6 +73,9 @@ export const HORIZON_SECONDS = RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum +
 
 /** How long a receiver has to answer (connect, send, status line), in seconds. */
 export const DELIVERY_TIMEOUT_SECONDS = 10;
+
+/** The deliver function's timeout, in seconds: the registry deploys it with this. */
+export const DELIVER_TIMEOUT_SECONDS = 30;
 
 /**
  * Deliveries per invocation of the deliver function (each one in parallel). A receiver that

@@ -6,7 +6,7 @@
  * secret beside the new one for `ROTATION_OVERLAP_SECONDS`, and attempts are signed with both.
  */
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
-import { SDK_CLIENT_OPTIONS } from '../aws/sdk-client';
+import { BOUNDED_CALLS, SDK_CLIENT_OPTIONS } from '../aws/sdk-client';
 import type { MethodActions } from '../aws/table-definition';
 
 /** Seals secrets before they are stored and opens them to sign. */
@@ -31,9 +31,9 @@ export const SUBSCRIBER_CONTEXT_CONDITION = {
 
 const KMS_PREFIX = 'kms:';
 
-/** The KMS client of the webhook functions. */
+/** The KMS client of the webhook functions: its calls bounded as the store's are. */
 export function makeKmsClient(): KMSClient {
-  return new KMSClient(SDK_CLIENT_OPTIONS);
+  return new KMSClient({ ...SDK_CLIENT_OPTIONS, ...BOUNDED_CALLS });
 }
 
 /** The KMS key (id, ARN or alias) that seals secrets in AWS. */

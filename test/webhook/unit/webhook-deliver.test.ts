@@ -6,7 +6,8 @@
  * `standardwebhooks` package with either secret).
  */
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import { deliver } from '../../../lambda/deliver/deliver';
+import { ATTEMPT_MAX_MS, deliver } from '../../../lambda/deliver/deliver';
+import { SQS_CALL_MAX_MS } from '../../../lambda/webhook/delivery-queue';
 import { Webhook } from 'standardwebhooks';
 import { makeDeliverHandler, type DeliverHandlerDeps } from '../../../lambda/deliver/handler';
 import { PUBLIC_ONLY } from '../../../lambda/webhook/address-policy';
@@ -45,6 +46,8 @@ async function harness(options: {
   subscriber?: (id: string) => Promise<SealedSubscriber | undefined>;
   answer?: Awaited<ReturnType<typeof post>>;
   open?: (sealed: string, subscriberId: string) => Promise<string>;
+  /** What Lambda's context says is left of the invocation. @default - no context given */
+  remainingMs?: number;
 }) {
   const secret = generateSecret();
   const sealed = await TEST_SECRET_BOX.seal(secret, 'sub_a');
@@ -81,8 +84,13 @@ async function harness(options: {
     deadLetters: { deadLetter: async (message) => void deadLetters.push(message) },
   };
   const handle = makeDeliverHandler(deps);
+  const context = (
+    options.remainingMs === undefined
+      ? {}
+      : { getRemainingTimeInMillis: () => options.remainingMs! }
+  ) as Context;
   const run = (...records: ReturnType<typeof record>[]) =>
-    handle({ Records: records } as unknown as SQSEvent, {} as Context);
+    handle({ Records: records } as unknown as SQSEvent, context);
   return { run, copies, deadLetters, visibility, posted, secret };
 }
 
@@ -235,6 +243,53 @@ it('when the queue itself is out of reach the message comes back unchanged (its 
     {} as Context,
   );
   expect(answer.batchItemFailures).toEqual([{ itemIdentifier: 'sub_a-1-1' }]);
+});
+
+it('starts no attempt that could not end, with its queue call, before the invocation does: ours, none spent', async () => {
+  // After the reserve for the queue call, a millisecond less than a resolution and an answer take.
+  const remainingMs = SQS_CALL_MAX_MS + 1_000 + ATTEMPT_MAX_MS - 1;
+  const late = await harness({ answer: { status: 204 }, remainingMs });
+  const answer = await late.run(record({ subscriberId: 'sub_a', attempt: 2 }));
+  expect(answer.batchItemFailures).toEqual([{ itemIdentifier: 'sub_a-1-2' }]);
+  expect(late.posted).toEqual([]);
+  expect(late.visibility).toEqual([['r-sub_a-1', expect.any(Number)]]);
+  expect(late.copies).toEqual([]);
+  // With a second more, the attempt is made.
+  const inTime = await harness({ answer: { status: 204 }, remainingMs: remainingMs + 1_000 });
+  expect(await inTime.run(record({ subscriberId: 'sub_a', attempt: 2 }))).toEqual({
+    batchItemFailures: [],
+  });
+  expect(inTime.posted.map((p) => p['webhook-attempt'])).toEqual(['3']);
+});
+
+it('tries a queue call again only while the try would end before the invocation does', async () => {
+  const calls = async (remainingMs: number) => {
+    let tries = 0;
+    const handle = makeDeliverHandler({
+      subscriptions: { get: async () => undefined },
+      secrets: new OpenedSecrets(TEST_SECRET_BOX),
+      policy: PUBLIC_ONLY,
+      queue: {
+        send: async () => undefined,
+        retryAfter: async () => {
+          tries += 1;
+          throw new Error('queue unreachable'); // injected
+        },
+      },
+      deadLetters: { deadLetter: async () => undefined },
+      queueRetryPausesMs: [1, 1],
+    });
+    // A copy's first receive waits: its next step is a visibility change.
+    const waiting = record({ subscriberId: 'sub_a', attempt: 1, waitSeconds: 60 });
+    const context = { getRemainingTimeInMillis: () => remainingMs } as Context;
+    const answer = await handle({ Records: [waiting] } as unknown as SQSEvent, context);
+    expect(answer.batchItemFailures).toEqual([{ itemIdentifier: 'sub_a-1-1' }]);
+    return tries;
+  };
+  // One try, and two more after their pauses: each could take SQS_CALL_MAX_MS.
+  expect(await calls(30_000)).toBe(3);
+  // No room for a second try before the invocation's end (and its last second).
+  expect(await calls(SQS_CALL_MAX_MS + 1_000)).toBe(1);
 });
 
 it('opens each subscriber secret once per sandbox, keyed by subscriber and sealed value, sharing the promise', async () => {
