@@ -398,7 +398,7 @@ export interface operations {
             query?: {
                 /** @description Plants per page at most: an integer from 1 to 100 in plain decimal; 20 when left out. */
                 limit?: number;
-                /** @description Only the plants with this tag, in id order: 100 characters at most, not empty (an empty tag cannot key the index: a plant with one is in no tag list). Percent-encode it as any query value. */
+                /** @description Only the plants with this tag, in id order: not empty (an empty tag cannot key the index: a plant with one is in no tag list), and at most 2048 bytes in UTF-8, the longest key of a DynamoDB index (a create takes a tag of 100 characters at most; a plant stored before the limits may have a longer one). Percent-encode it as any query value. */
                 tag?: string;
                 /** @description The `next` of the previous page, unchanged; left out for the first page. Opaque: it only says where the walk resumes and grants nothing. */
                 cursor?: string;
@@ -429,7 +429,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlantPage"];
                 };
             };
-            /** @description `limit` is not an integer from 1 to 100, `tag` is empty or too long, or `cursor` cannot be a `next` of this service (not decodable, not a key of the table) or is the `next` of another list (another tag, a tag list's without `tag`, the plain list's with one): `limit: must be an integer from 1 to 100`, `tag: must be from 1 to 100 characters`, `cursor: must be the next value of a previous page`, `cursor: must be the next value of a previous page of the same list (the same tag, or none)`, joined by `; ` when several. */
+            /** @description `limit` is not an integer from 1 to 100, `tag` is empty or too long, or `cursor` cannot be a `next` of this service (not decodable, not a key of the table) or is the `next` of another list (another tag, a tag list's without `tag`, the plain list's with one): `limit: must be an integer from 1 to 100`, `tag: must not be empty, and at most 2048 bytes in UTF-8`, `cursor: must be the next value of a previous page`, `cursor: must be the next value of a previous page of the same list (the same tag, or none)`, joined by `; ` when several. */
             400: {
                 headers: {
                     [name: string]: unknown;

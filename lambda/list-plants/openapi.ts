@@ -8,7 +8,13 @@ import { commonAnswers, error, RETRY_AFTER } from '../plants/openapi/answers';
 import type { OperationDescription, ParameterDescription } from '../plants/openapi/descriptions';
 import { EXAMPLE_PLANT } from '../plants/example-plant';
 import { INDEX_BUILDING_RETRY_AFTER_SECONDS } from '../plants/index-building';
-import { CURSOR_RULES, LIST_TAG_RULE, PAGE_LIMIT, PLANT_TEXT_LIMITS } from '../plants/schemas';
+import {
+  CURSOR_RULES,
+  INDEX_KEY_MAX_BYTES,
+  LIST_TAG_RULE,
+  PAGE_LIMIT,
+  PLANT_TEXT_LIMITS,
+} from '../plants/schemas';
 import { PLANTS_READ } from '../tokens/principal';
 
 /** `limit` of GET /plants. */
@@ -30,9 +36,9 @@ const LIMIT: ParameterDescription = {
 const TAG: ParameterDescription = {
   name: 'tag',
   in: 'query',
-  description: `Only the plants with this tag, in id order: ${PLANT_TEXT_LIMITS.tag} characters at most, not empty (an empty tag cannot key the index: a plant with one is in no tag list). Percent-encode it as any query value.`,
+  description: `Only the plants with this tag, in id order: not empty (an empty tag cannot key the index: a plant with one is in no tag list), and at most ${INDEX_KEY_MAX_BYTES} bytes in UTF-8, the longest key of a DynamoDB index (a create takes a tag of ${PLANT_TEXT_LIMITS.tag} characters at most; a plant stored before the limits may have a longer one). Percent-encode it as any query value.`,
   required: false,
-  schema: v.pipe(v.string(), v.minLength(1), v.maxLength(PLANT_TEXT_LIMITS.tag)),
+  schema: v.pipe(v.string(), v.minLength(1)),
 };
 
 /** `cursor` of GET /plants. */

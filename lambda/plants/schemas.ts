@@ -274,8 +274,13 @@ export const CURSOR_RULES = {
   any: 'must be the next value of a previous page',
   sameList: 'must be the next value of a previous page of the same list (the same tag, or none)',
 } as const;
-/** A listed tag is a key of the index, which cannot be empty; its longest is a stored tag's. */
-export const LIST_TAG_RULE = `must be from 1 to ${PLANT_FIELDS.tag.maxLength} characters`;
+/**
+ * The longest partition key a DynamoDB index takes, in UTF-8 bytes: a tag stored before the
+ * limits existed may be longer than a create allows, and is listed by it up to this.
+ */
+export const INDEX_KEY_MAX_BYTES = 2048;
+/** A listed tag is a key of the index: not empty, and at most what the index takes. */
+export const LIST_TAG_RULE = `must not be empty, and at most ${INDEX_KEY_MAX_BYTES} bytes in UTF-8`;
 
 /**
  * The query of GET /plants: `limit` (canonical decimal), `tag` (only that tag's plants) and
@@ -299,7 +304,7 @@ export const PageQuery = built(() =>
         v.pipe(
           v.string(LIST_TAG_RULE),
           v.minLength(1, LIST_TAG_RULE),
-          v.maxCodePoints(PLANT_FIELDS.tag.maxLength, LIST_TAG_RULE),
+          v.maxBytes(INDEX_KEY_MAX_BYTES, LIST_TAG_RULE),
           v.description('Only the plants with this tag, in id order'),
         ),
       ),

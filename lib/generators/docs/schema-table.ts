@@ -84,10 +84,12 @@ export function limitsOf(schema: JsonSchema): string {
   }
   const limits = LIMITS.filter(([keyword]) => schema[keyword] !== undefined).map(
     ([keyword, words]) =>
-      words.replace(
-        '{}',
-        keyword === 'pattern' ? String(schema[keyword]) : literal(schema[keyword]),
-      ),
+      keyword === 'minLength' && schema[keyword] === 1
+        ? 'not empty'
+        : words.replace(
+            '{}',
+            keyword === 'pattern' ? String(schema[keyword]) : literal(schema[keyword]),
+          ),
   );
   return limits.length > 0 ? limits.join(', ') : '—';
 }

@@ -72,7 +72,7 @@ it('a cursor of another list is 400 in the Error shape, whichever way it is mism
   expect(await list(`tag=edge&cursor=${plain.next}`)).toEqual({ status: 400, text: SAME_LIST });
   expect(await list('tag=&limit=5')).toEqual({
     status: 400,
-    text: '{"error":400,"message":"tag: must be from 1 to 100 characters"}',
+    text: '{"error":400,"message":"tag: must not be empty, and at most 2048 bytes in UTF-8"}',
   });
 });
 

@@ -2,7 +2,8 @@
  * GET /plants?tag=T against real engines — dynalite, and AWS's DynamoDB Local where Java is
  * available — with no SDK mocks: one Query of the index per page, that tag's plants only, in id
  * order, ids exact at the int64 limits, a walk over several pages, deleted-marked items skipped,
- * a tag changed or removed leaving the list, an empty tag stored and read as ever.
+ * a tag changed or removed leaving the list, an empty tag stored and read as ever, a tag longer
+ * than a create takes (stored before the limits) listed by it.
  */
 import {
   CreateTableCommand,
@@ -147,6 +148,22 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
     expect((await ops.put('3001', '{"name":"B","tag":"moved"}')).statusCode).toBe(200);
     expect((await walk(ops, 'moving', 10)).ids).toEqual([]);
     expect((await walk(ops, 'moved', 10)).ids).toEqual(['3001']);
+  });
+
+  it('a plant stored before the limits, its tag as long as the index takes, is listed by it', async () => {
+    const long = 'x'.repeat(2_046) + 'é';
+    expect(Buffer.byteLength(long)).toBe(2_048);
+    await store.plants.send(
+      new UpdateCommand({
+        TableName: PLANTS_TABLE.localName,
+        Key: { id: 5000n },
+        UpdateExpression: 'SET #name = :name, tag = :tag, version = :one',
+        ExpressionAttributeNames: { '#name': 'name' },
+        ExpressionAttributeValues: { ':name': 'Old', ':tag': long, ':one': 1 },
+      }),
+    );
+    expect((await walk(ops, long, 10)).ids).toEqual(['5000']);
+    expect(await ops.list({ tag: `${long}x` })).toMatchObject({ statusCode: 400 });
   });
 
   it('an empty tag is stored and read as ever (an index cannot key on it): in no tag list', async () => {
