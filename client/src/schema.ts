@@ -471,7 +471,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] | components["schemas"]["GatewayMessage"];
                 };
             };
-            /** @description From the gateway: `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB. */
+            /** @description From the gateway: `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB, or the event it makes larger than Lambda's 6 MB. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -639,7 +639,7 @@ export interface operations {
             /**
              * @description From the function (Error): The body is larger than 262144 bytes (256 KiB).
              *
-             *     From the gateway (GatewayMessage): `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB.
+             *     From the gateway (GatewayMessage): `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB, or the event it makes larger than Lambda's 6 MB.
              */
             413: {
                 headers: {
@@ -840,7 +840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description From the gateway: `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB. */
+            /** @description From the gateway: `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB, or the event it makes larger than Lambda's 6 MB. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1044,7 +1044,7 @@ export interface operations {
             /**
              * @description From the function (Error): The body is larger than 262144 bytes (256 KiB).
              *
-             *     From the gateway (GatewayMessage): `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB.
+             *     From the gateway (GatewayMessage): `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB, or the event it makes larger than Lambda's 6 MB.
              */
             413: {
                 headers: {
@@ -1225,7 +1225,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description From the gateway: `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB. */
+            /** @description From the gateway: `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB, or the event it makes larger than Lambda's 6 MB. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1434,7 +1434,7 @@ export interface operations {
             /**
              * @description From the function (Error): The body is larger than 262144 bytes (256 KiB).
              *
-             *     From the gateway (GatewayMessage): `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB.
+             *     From the gateway (GatewayMessage): `{"message":"Request Entity Too Large"}` when the request is larger than the gateway's 10 MB, or the event it makes larger than Lambda's 6 MB.
              */
             413: {
                 headers: {

@@ -91,7 +91,7 @@ function checkContentType(contentType: string | undefined, mediaTypes: BodyMedia
 function decodeBody(event: APIGatewayProxyEventV2): string {
   const body = event.body ?? '';
   if (!event.isBase64Encoded) {
-    checkSize(Buffer.byteLength(body, 'utf8'));
+    checkSize(Buffer.byteLength(body, 'utf8'), body);
     return body;
   }
   const bytes = Buffer.from(body, 'base64');
@@ -103,9 +103,17 @@ function decodeBody(event: APIGatewayProxyEventV2): string {
   }
 }
 
-function checkSize(bytes: number): void {
+/** The body's size in UTF-8 over the limit: 413 (`text` when the gateway passed on text). */
+function checkSize(bytes: number, text?: string): void {
   if (bytes > MAX_BODY_BYTES) {
-    throw new PayloadTooLarge(`body: must be at most ${MAX_BODY_BYTES} bytes; got ${bytes}`);
+    // The gateway passes a text body on with each byte that is not UTF-8 as U+FFFD (3 bytes):
+    // a client that sent fewer bytes is told where the rest came from.
+    const replaced = text?.includes('\uFFFD')
+      ? ' as the gateway passed it on, which replaces each byte that is not UTF-8 with U+FFFD (3 bytes)'
+      : '';
+    throw new PayloadTooLarge(
+      `body: must be at most ${MAX_BODY_BYTES} bytes; got ${bytes}${replaced}`,
+    );
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import { TOKEN_PREFIX } from '../../../lambda/tokens/token';
 import type { ApiDefinition } from '../../definitions/api';
+import { MAX_INVOKE_PAYLOAD_BYTES } from '../../local/process/settings';
 import { SAME_FIELDS } from '../../../lambda/plants/openapi/plant-words';
 
 /** Where `npm start` listens unless `PORT` says otherwise. */
@@ -24,7 +25,7 @@ export function gatewayAnswers(
     },
     413: {
       message: 'Request Entity Too Large',
-      when: `the request is larger than the gateway's ${api.maxPayloadBytes / 1024 / 1024} MB`,
+      when: `the request is larger than the gateway's ${api.maxPayloadBytes / 1024 / 1024} MB, or the event it makes larger than Lambda's ${MAX_INVOKE_PAYLOAD_BYTES / 1024 / 1024} MB`,
     },
     429: {
       message: 'Too Many Requests',

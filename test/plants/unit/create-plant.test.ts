@@ -225,6 +225,18 @@ describe('content type, size and encoding', () => {
     });
   });
 
+  it('over the limit with U+FFFD in it, says the gateway counts each byte that is not UTF-8 as 3', async () => {
+    const { call } = harness();
+    // What the gateway passes on for 100,000 bytes of 0xFF among valid ones.
+    const answer = await call({ body: `{"id":1,"name":"a","pad":"${'\uFFFD'.repeat(100_000)}"}` });
+    expect(answer.statusCode).toBe(413);
+    expect(answer.json).toEqual({
+      error: 413,
+      message:
+        'body: must be at most 262144 bytes; got 300028 as the gateway passed it on, which replaces each byte that is not UTF-8 with U+FFFD (3 bytes)',
+    });
+  });
+
   it('counts the decoded bytes of a base64 body', async () => {
     const { call } = harness();
     expect((await call({ body: padded(262_144), base64: true })).statusCode).toBe(200);
