@@ -164,7 +164,7 @@ it('dead-letters by SQS only as a safety net (the deliverer counts attempts); en
   );
 });
 
-it("keeps a deleted plant's tombstone longer than a delivery can wait queued and dead-lettered, and a week more for a replay", () => {
+it('keeps an old tombstone (written with a purgeAt, before tombstones were kept for good) longer than a delivery can wait queued and dead-lettered, and a week more for a replay', () => {
   const queues = template.findResources('AWS::SQS::Queue');
   const delivery = Object.values(queues).find((queue) => queue.Properties.RedrivePolicy)!;
   const [deadLetterId] = delivery.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'];

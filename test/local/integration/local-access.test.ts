@@ -79,7 +79,7 @@ it('judges SQS the same way: the fan-out sends deliveries, not dead letters (Acc
   });
 });
 
-it('binds a sealed secret to its subscriber: the operator seals, the deliverer opens under the same context only, nobody else opens', async () => {
+it('binds a sealed secret to its subscriber: the operator seals and the deliverer opens under a subscriber’s context only, nobody else opens', async () => {
   const operator = new KMSClient(as(local.engine.clientConfig.credentials));
   const context = { subscriberId: 'sub_a' };
   const { CiphertextBlob } = await operator.send(
@@ -99,7 +99,19 @@ it('binds a sealed secret to its subscriber: the operator seals, the deliverer o
       new DecryptCommand({ CiphertextBlob, EncryptionContext: { subscriberId: 'sub_b' } }),
     ),
   ).rejects.toMatchObject({ name: 'InvalidCiphertextException' });
-  // The key policy: only a subscriber's context, and the account (the CLI) never decrypts.
+  // The key policy: only a subscriber's context, to seal as to open, and the account (the CLI)
+  // never decrypts.
+  for (const EncryptionContext of [{ other: 'x' }, undefined]) {
+    await expect(
+      operator.send(
+        new EncryptCommand({
+          KeyId: LOCAL_SECRETS_KEY_ALIAS,
+          Plaintext: Buffer.from('whsec_x'),
+          EncryptionContext,
+        }),
+      ),
+    ).rejects.toMatchObject({ name: 'AccessDeniedException' });
+  }
   await expect(
     deliver.send(new DecryptCommand({ CiphertextBlob, EncryptionContext: { other: 'x' } })),
   ).rejects.toMatchObject({ name: 'AccessDeniedException' });

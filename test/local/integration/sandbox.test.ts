@@ -250,6 +250,21 @@ it('kills a sandbox that runs past the timeout; the next invocation starts a new
   const first = await invoke();
   await expect(invoke({ hang: true })).rejects.toMatchObject({ kind: 'timeout' });
   expect(lines.some((l) => l.endsWith('Task timed out after 1.00 seconds'))).toBe(true);
+  // The hung process itself is gone (it hung on the warm sandbox): within 5 s, else killed here.
+  const alive = () => {
+    try {
+      process.kill(first.pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let waited = 0; alive() && waited < 5_000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const leaked = alive();
+  if (leaked) process.kill(first.pid, 'SIGKILL');
+  expect(leaked).toBe(false);
   const next = await invoke();
   expect(next.pid).not.toBe(first.pid);
   expect(next.count).toBe(1);

@@ -206,6 +206,27 @@ describe.each(realEngines())('on $engine', ({ start }) => {
       });
     });
 
+    it('a change that would change nothing still meets its preconditions first: 412, not 200', async () => {
+      await ops.create('145', 'Same');
+      for (const change of [ops.put, ops.patch]) {
+        for (const header of [
+          ['if-match', '"9"'],
+          ['if-none-match', '"1"'],
+        ]) {
+          expect(
+            await change('145', '{"name":"Same"}', Object.fromEntries([header])),
+          ).toMatchObject({
+            statusCode: 412,
+            headers: { etag: '"1"' },
+          });
+        }
+        expect(await change('145', '{"name":"Same"}')).toMatchObject({
+          statusCode: 200,
+          headers: { etag: '"1"' },
+        });
+      }
+    });
+
     it('GET with an If-Match that does not match is 412; one that matches, or *, reads', async () => {
       await ops.create('150', 'Read me');
       expect(await ops.get('150', { 'if-match': '"2"' })).toEqual({

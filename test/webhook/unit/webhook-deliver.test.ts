@@ -112,6 +112,18 @@ it('a receiver failure spends one attempt: the received message is done, a copy 
   expect(h.posted[0]!['webhook-attempt']).toBe('1');
 });
 
+it.each([199, 300, 307, 308])('a %d is no delivery: it spends the attempt', async (status) => {
+  const h = await harness({ answer: { status } });
+  expect(await h.run(record({ subscriberId: 'sub_a' }))).toEqual({ batchItemFailures: [] });
+  expect(h.copies).toEqual([expect.objectContaining({ webhookId: 'msg_sub_a1', attempt: 1 })]);
+});
+
+it.each([200, 204, 299])('a %d delivers: no copy, nothing dead-lettered', async (status) => {
+  const h = await harness({ answer: { status } });
+  expect(await h.run(record({ subscriberId: 'sub_a' }))).toEqual({ batchItemFailures: [] });
+  expect([h.copies, h.deadLetters, h.visibility]).toEqual([[], [], []]);
+});
+
 it('the copy waits on its first receive, then makes its attempt', async () => {
   const h = await harness({ answer: { status: 204 } });
   const copy = { subscriberId: 'sub_a', attempt: 2, waitSeconds: 120 };
