@@ -131,17 +131,17 @@ export function pastRedelivery(workMs: number): number {
 }
 
 /**
- * Waits until `condition` holds, checking every 50 ms; fails with `what` after `limitMs` (by
+ * Waits until `condition` holds (it may ask the service), checking every 50 ms; fails with `what` after `limitMs` (by
  * default a minute past one redelivery). `what` may be a function, read when the wait gives up:
  * what was seen by then (the attempts that came, the service's log tail).
  */
 export async function until(
-  condition: () => boolean,
+  condition: () => boolean | Promise<boolean>,
   what: string | (() => string),
   limitMs = pastRedelivery(60_000),
 ): Promise<void> {
   const started = Date.now();
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() - started > limitMs) {
       throw new Error(`gave up waiting: ${typeof what === 'string' ? what : what()}`);
     }

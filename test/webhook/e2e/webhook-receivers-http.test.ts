@@ -169,7 +169,10 @@ it('disables a 410 Gone subscriber at once; enable delivers what was missed with
   const [receiver, subscriberId] = await subscribe(() => (gone ? 410 : 204), '--name', 'gone');
   const [first] = await createPlants(1);
   await until(() => receiver.received.length === 1, 'the 410');
-  await sleep(500);
+  await until(
+    async () => (await listed(subscriberId)).state.startsWith('disabled'),
+    'the subscriber disabled',
+  );
   const row = await listed(subscriberId);
   expect(row.state).toMatch(/^disabled since \d{4}-\d\d-\d\dT\S+Z: 410 Gone$/);
   const goneId = receiver.received[0]!.id;
