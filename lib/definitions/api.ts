@@ -91,6 +91,13 @@ export const API: ApiDefinition = {
 };
 
 /**
+ * Lambda's limit for a synchronous invocation's request payload (the event as JSON): 6 MB, in
+ * the bytes Lambda's own error message gives ("must be smaller than 6291456 bytes"). A request
+ * whose event would be larger gets the gateway's 413.
+ */
+export const MAX_INVOKE_PAYLOAD_BYTES = 6 * 1024 * 1024;
+
+/**
  * The `$default` stage's throttle by default: the stack deploys it (its props may override) and
  * `npm start -- --throttle` applies it locally.
  */

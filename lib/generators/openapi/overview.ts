@@ -3,8 +3,7 @@
  * client writer must know before the operations.
  */
 import { TOKEN_PREFIX } from '../../../lambda/tokens/token';
-import type { ApiDefinition } from '../../definitions/api';
-import { MAX_INVOKE_PAYLOAD_BYTES } from '../../local/process/settings';
+import { MAX_INVOKE_PAYLOAD_BYTES, type ApiDefinition } from '../../definitions/api';
 import { SAME_FIELDS } from '../../../lambda/plants/openapi/plant-words';
 
 /** Where `npm start` listens unless `PORT` says otherwise. */

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ApiDefinition } from '../../definitions/api';
+import { MAX_INVOKE_PAYLOAD_BYTES, type ApiDefinition } from '../../definitions/api';
 import type { FunctionName } from '../../definitions/functions';
 import {
   ANSWERS,
@@ -27,11 +27,7 @@ import {
 } from './header-limit';
 import { Router, type RouteMatch } from './router';
 import { TokenBucket, type ThrottleSettings } from './throttle';
-import {
-  LOOPBACK_HOST_NAMES,
-  MAX_INVOKE_PAYLOAD_BYTES,
-  MAX_REQUESTS_IN_FLIGHT,
-} from '../process/settings';
+import { LOOPBACK_HOST_NAMES, MAX_REQUESTS_IN_FLIGHT } from '../process/settings';
 
 /**
  * Pages the local runtime serves beside the emulated API (the API reference): asked first for

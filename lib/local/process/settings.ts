@@ -22,12 +22,6 @@ export const LOOPBACK_HOST_NAMES: readonly string[] = ['127.0.0.1', 'localhost']
 export const DEFAULT_SANDBOX_IDLE_SECONDS =
   LOCAL_ENVIRONMENT.PLANT_STORE_SANDBOX_IDLE_SECONDS.default;
 
-/**
- * Lambda's limit for a synchronous invocation's request payload (the event as JSON): 6 MB, in
- * the bytes Lambda's own error message gives ("must be smaller than 6291456 bytes").
- */
-export const MAX_INVOKE_PAYLOAD_BYTES = 6 * 1024 * 1024;
-
 /** `PLANT_STORE_INSPECT_PORT`'s default: Node's own inspector port, for the first function. */
 export const DEFAULT_INSPECT_PORT = LOCAL_ENVIRONMENT.PLANT_STORE_INSPECT_PORT.default;
 

@@ -5,7 +5,7 @@
  * what it passes as is: header and query names that are also names of Object's prototype.
  */
 import { request as httpRequest } from 'node:http';
-import { MAX_INVOKE_PAYLOAD_BYTES } from '../../../lib/local/process/settings';
+import { MAX_INVOKE_PAYLOAD_BYTES } from '../../../lib/definitions/api';
 import { TokenBucket } from '../../../lib/local/gateway/throttle';
 import { closeGateways, stubbedGateway } from '../../support/gateway';
 
