@@ -39,6 +39,12 @@ export const PLANT_ATTRIBUTES = {
    * made (a delete answers 204, not 404; a change with `If-Match` 200, not 412).
    */
   writeId: 'writeId',
+  /**
+   * The `writeId` of the tombstone a plant was created over. A delete sent again after its answer
+   * was lost may find the plant created since: finding its own id here, it knows it deleted the
+   * plant before this one (204), and leaves this one alone.
+   */
+  previousWriteId: 'previousWriteId',
 } as const;
 
 /**
@@ -150,14 +156,29 @@ export function newWriteId(): string {
 
 /**
  * `expression` that also records `writeId` as the item's `writeId` (both our expressions begin
- * with SET). A tombstone keeps it; a create replaces the whole item, so a new life starts without.
+ * with SET), on the condition that the item is no plant created over the tombstone this write
+ * made (a delete's repeat). A tombstone keeps its `writeId`; a create replaces the whole item, the
+ * tombstone's `writeId` kept as `previousWriteId` when it was created over one.
  */
-export function withWriteId(expression: ItemUpdate, writeId: string): ItemUpdate {
+export function withWriteId(
+  expression: ItemUpdate,
+  writeId: string,
+): ItemUpdate & { readonly condition: string } {
   return {
     ...expression,
     update: expression.update.replace(/^SET /, 'SET #writeId = :writeId, '),
-    names: { ...expression.names, '#writeId': PLANT_ATTRIBUTES.writeId },
+    names: {
+      ...expression.names,
+      '#writeId': PLANT_ATTRIBUTES.writeId,
+      '#previousWriteId': PLANT_ATTRIBUTES.previousWriteId,
+    },
     values: { ...expression.values, ':writeId': writeId },
+    condition: [
+      expression.condition,
+      '(attribute_not_exists(#previousWriteId) OR #previousWriteId <> :writeId)',
+    ]
+      .filter(Boolean)
+      .join(' AND '),
   };
 }
 

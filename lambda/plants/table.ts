@@ -48,7 +48,12 @@ import {
 } from './write-condition';
 
 const KEY = PLANTS_TABLE.partitionKey.name;
-const { deletedAt: DELETED_AT, writeId: WRITE_ID } = PLANT_ATTRIBUTES;
+const {
+  deletedAt: DELETED_AT,
+  writeId: WRITE_ID,
+  previousWriteId: PREVIOUS_WRITE_ID,
+  version: VERSION,
+} = PLANT_ATTRIBUTES;
 const CREATED_AT = 'createdAt';
 /** A create's puts at most: one, and one over each tombstone met. */
 const PUT_ATTEMPTS = 3;
@@ -57,6 +62,7 @@ import {
   decodeId,
   decodePlant,
   decodeVersioned,
+  firstVersionOf,
   isDeleted,
   versionOf,
   type Versioned,
@@ -365,7 +371,7 @@ export class PlantsTable {
   ): Promise<T | Changed | Refusal> {
     const condition = writeCondition(preconditions);
     const writeId = newWriteId();
-    const { update, names, values } = withWriteId(expression, writeId);
+    const { update, names, values, condition: own } = withWriteId(expression, writeId);
     let old: Record<string, unknown> | undefined;
     try {
       const { Attributes } = await this.client.send(
@@ -373,9 +379,7 @@ export class PlantsTable {
           TableName: this.tableName,
           Key: { [KEY]: id },
           UpdateExpression: update,
-          ConditionExpression: expression.condition
-            ? `${condition.expression} AND ${expression.condition}`
-            : condition.expression,
+          ConditionExpression: `${condition.expression} AND ${own}`,
           ExpressionAttributeNames: { ...names, ...condition.names },
           ExpressionAttributeValues: { ':one': FIRST_VERSION, ...values, ...condition.values },
           ReturnValues: 'ALL_NEW',
@@ -389,6 +393,11 @@ export class PlantsTable {
       old = error.Item ? unmarshall(error.Item, { wrapNumbers: true }) : await this.item(id);
     }
     if (old?.[WRITE_ID] === writeId) return answer(old);
+    // A delete's repeat, on the plant created over the tombstone it made: its answer is that
+    // tombstone's version, the one before the new plant's first.
+    if (old?.[PREVIOUS_WRITE_ID] === writeId) {
+      return answer({ [VERSION]: firstVersionOf(old) - 1, [DELETED_AT]: old.createdAt });
+    }
     if (!old || isDeleted(old)) return { refused: 'missing' };
     const version = versionOf(old);
     if (preconditionsHold(preconditions, version) && unchanged(old)) {

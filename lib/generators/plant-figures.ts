@@ -116,6 +116,7 @@ export function plantFigures(): PlantFigures {
   const time = { valueBytes: utf8(at), rule: `${utf8(at)} (ISO-8601 UTC)` };
   const tokenId = { valueBytes: utf8(by), rule: `${utf8(by)} (a tokenId)` };
   const writeId = newWriteId();
+  const writeIdSize = { valueBytes: utf8(writeId), rule: `${utf8(writeId)} (a write's id)` };
   const attributes: AttributeSize[] = [
     attribute(PLANTS_TABLE.partitionKey.name, numberRule(idDigits)),
     ...PLANT_FIELD_NAMES.map((field) => attribute(field, largestValueSize(PLANT_FIELDS[field]))),
@@ -125,10 +126,8 @@ export function plantFigures(): PlantFigures {
     attribute(PLANT_ATTRIBUTES.firstVersion, numberRule(versionDigits)),
     attribute(PLANT_ATTRIBUTES.updatedAt, time),
     attribute(PLANT_ATTRIBUTES.updatedBy, tokenId),
-    attribute(PLANT_ATTRIBUTES.writeId, {
-      valueBytes: utf8(writeId),
-      rule: `${utf8(writeId)} (a write's id)`,
-    }),
+    attribute(PLANT_ATTRIBUTES.writeId, writeIdSize),
+    attribute(PLANT_ATTRIBUTES.previousWriteId, writeIdSize),
   ];
   const itemBytes = attributes.reduce((sum, a) => sum + a.bytes, 0);
   const pagePlants = PAGE_LIMIT.max;

@@ -227,8 +227,10 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
 
     await ops.create('81', 'Deleted');
     await ops.remove('81');
+    const { writeId: deletedBy } = (await store.readStored('81'))!;
     expect((await ops.create('81', 'Reborn')).statusCode).toBe(200);
-    // The new plant continues the tombstone's versions: no ETag of the id repeats.
+    // The new plant continues the tombstone's versions: no ETag of the id repeats. It keeps the
+    // delete's write id (a repeat of that delete leaves it alone).
     expect(await store.readStored('81')).toEqual({
       id: '81',
       name: 'Reborn',
@@ -236,6 +238,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
       createdBy: 'tok_example',
       version: '3',
       firstVersion: '3',
+      previousWriteId: deletedBy,
     });
     expect((await ops.get('81')).headers).toMatchObject({ etag: '"3"' });
   });
@@ -254,7 +257,14 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
       'PutItemCommand',
       'PutItemCommand',
     ]);
-    const stored = { id: '82', name: 'Early', createdBy: 'tok_b', version: '3', firstVersion: '3' };
+    const stored = {
+      id: '82',
+      name: 'Early',
+      createdBy: 'tok_b',
+      version: '3',
+      firstVersion: '3',
+      previousWriteId: expect.any(String),
+    };
     const after = new Date(Date.parse(later) + 1).toISOString();
     expect(await store.readStored('82')).toEqual({ ...stored, createdAt: after });
     // The same create again (a retry): the plant is there, answered as stored, nothing written.
@@ -272,6 +282,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
       ...next,
       version: '5',
       firstVersion: '5',
+      previousWriteId: expect.any(String),
     });
   });
 

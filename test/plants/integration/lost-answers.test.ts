@@ -21,24 +21,30 @@ import { realEngines, usePlantStore, type PlantOperations } from '../../support/
 /**
  * A proxy to `target` that drops the engine's answer to the first request of `operation` made
  * after `dropNext`: the request reaches the engine and is carried out, the client sees its
- * connection closed. `seen` lists every operation passed on, retries included.
+ * connection closed (once what `dropNext` was given to do meanwhile is done). `seen` lists every
+ * operation passed on, retries included.
  */
 async function lossyProxy(target: string) {
   const seen: string[] = [];
   let drop: string | undefined;
+  let meanwhile: (() => Promise<unknown>) | undefined;
   const server: Server = createServer((req, res) => {
     const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '?';
     seen.push(operation);
     const dropThis = operation === drop;
-    if (dropThis) drop = undefined;
+    const before = meanwhile;
+    if (dropThis) [drop, meanwhile] = [undefined, undefined];
     const upstream = request(
       `${target}${req.url ?? '/'}`,
       { method: req.method, headers: req.headers },
       (answer: IncomingMessage) => {
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          if (dropThis) return void res.socket?.destroy();
+        answer.on('end', async () => {
+          if (dropThis) {
+            await before?.();
+            return void res.socket?.destroy();
+          }
           res.writeHead(answer.statusCode ?? 500, answer.headers);
           res.end(Buffer.concat(chunks));
         });
@@ -54,8 +60,10 @@ async function lossyProxy(target: string) {
     /** An agent whose every connection goes to the proxy. */
     agent,
     seen,
-    dropNext(operation: string) {
+    /** Drops the next answer to `operation`, after running `then` (another client's requests). */
+    dropNext(operation: string, then?: () => Promise<unknown>) {
       drop = operation;
+      meanwhile = then;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -103,6 +111,24 @@ describe.each(realEngines())('on $engine', ({ start }) => {
     expect((await ops.get('9007199254740993')).statusCode).toBe(404);
     // A delete made again by another request still finds no plant.
     expect((await ops.remove('9007199254740993')).statusCode).toBe(404);
+  });
+
+  it('a DELETE whose answer was lost leaves the plant created before its repeat, and answers 204', async () => {
+    await ops.create('-9223372036854775808', 'Aloe');
+    proxy.dropNext('UpdateItem', () => ops.create('-9223372036854775808', 'Aloe again'));
+    const answer = await makeDeletePlantHandler(deps())(
+      plantsEvent({ ...one('DELETE', '-9223372036854775808') }),
+    );
+    expect(proxy.seen.filter((operation) => operation === 'UpdateItem')).toHaveLength(2);
+    expect(answer.statusCode).toBe(204);
+    // The plant created in between is the next life (versions 1, 2 deleted, 3), and stays.
+    expect(await ops.get('-9223372036854775808')).toMatchObject({
+      statusCode: 200,
+      headers: { etag: '"3"' },
+      body: '{"id":-9223372036854775808,"name":"Aloe again"}',
+    });
+    // A delete of it by another request deletes it.
+    expect((await ops.remove('-9223372036854775808')).statusCode).toBe(204);
   });
 
   it('a PUT with If-Match whose answer was lost answers 200 and the new ETag, not 412', async () => {
