@@ -398,7 +398,7 @@ export interface operations {
             query?: {
                 /** @description Plants per page at most: an integer from 1 to 100 in plain decimal; 20 when left out. */
                 limit?: number;
-                /** @description Only the plants with this tag, in id order: not empty (an empty tag cannot key the index: a plant with one is in no tag list), and at most 2048 bytes in UTF-8, the longest key of a DynamoDB index (a create takes a tag of 100 characters at most; a plant stored before the limits may have a longer one). Percent-encode it as any query value. */
+                /** @description Only the plants with this tag, in id order: not empty (an empty tag cannot key the index: a plant with one is in no tag list), and at most 2048 bytes in UTF-8, the longest key of a DynamoDB index (a create takes a tag of 100 characters at most; a plant stored before the limits may have a longer one, and is in no tag list if it is longer than the index takes). Percent-encode it as any query value. */
                 tag?: string;
                 /** @description The `next` of the previous page, unchanged; left out for the first page. Opaque: it only says where the walk resumes and grants nothing. */
                 cursor?: string;

@@ -3,7 +3,8 @@
  * (a receiver that hangs delays none of the others), each outcome's next step carried out on
  * the queue, and a partial batch answer: a message to receive again is reported failed. It
  * answers before its timeout, which would return the whole batch, delivered messages too: an
- * attempt starts only while it and one queue call after it fit in the time left.
+ * attempt starts only while it and one queue call after it fit in the time left, and a message
+ * not done when the time is up is reported failed.
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -93,30 +94,65 @@ export function makeDeliverHandler(deps: DeliverHandlerDeps) {
         },
       },
     };
-    const again = await Promise.all(
-      event.Records.map(async (record) => {
-        try {
-          const outcome = await deliver(record, batchDeps);
-          report(outcome);
-          return (await settle(record, outcome, deps, end)) ? undefined : record.messageId;
-        } catch (error) {
-          // A bug, or the queue unreachable: the message comes back after its visibility
-          // timeout, its attempts unspent (they are counted in the message).
-          logger().error('error', { messageId: record.messageId, error: describe(error) });
-          return record.messageId;
-        }
-      }),
-    );
+    // The batch answers by its end, less the margin, whatever is still running: a timeout would
+    // send every message back, delivered ones too. What is not done by then is reported failed.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<typeof LATE>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, end - END_MARGIN_MS - Date.now()), LATE);
+    });
     try {
-      await gate?.close();
-    } catch (error) {
-      // What the batch taught is lost (the run of failures goes on); its deliveries are settled.
-      logger().error('recording the attempts failed', { error: describe(error) });
+      const again = await Promise.all(
+        event.Records.map(async (record) => {
+          const done = await Promise.race([receive(record, batchDeps, deps, end), late]);
+          if (done !== LATE) return done;
+          // It comes back after its visibility timeout, its attempts unspent.
+          logger().error('out of time: the message comes back', { messageId: record.messageId });
+          return record.messageId;
+        }),
+      );
+      const closed = await Promise.race([
+        gate?.close().then(
+          () => undefined,
+          (e: unknown) => e,
+        ),
+        late,
+      ]);
+      if (closed !== undefined) {
+        // What the batch taught is lost (the run of failures goes on); its deliveries are settled.
+        const error = closed === LATE ? 'out of time' : describe(closed);
+        logger().error('recording the attempts failed', { error });
+      }
+      return {
+        batchItemFailures: again.flatMap((id) =>
+          id === undefined ? [] : [{ itemIdentifier: id }],
+        ),
+      };
+    } finally {
+      clearTimeout(timer);
     }
-    return {
-      batchItemFailures: again.flatMap((id) => (id === undefined ? [] : [{ itemIdentifier: id }])),
-    };
   });
+}
+
+/** What a batch's deadline settles to. */
+const LATE = Symbol('late');
+
+/** One message: delivered (or not) and its next step carried out; its id when it is to come back. */
+async function receive(
+  record: SQSRecord,
+  batchDeps: DeliverDeps,
+  deps: DeliverHandlerDeps,
+  end: number,
+): Promise<string | undefined> {
+  try {
+    const outcome = await deliver(record, batchDeps);
+    report(outcome);
+    return (await settle(record, outcome, deps, end)) ? undefined : record.messageId;
+  } catch (error) {
+    // A bug, or the queue unreachable: the message comes back after its visibility timeout, its
+    // attempts unspent (they are counted in the message).
+    logger().error('error', { messageId: record.messageId, error: describe(error) });
+    return record.messageId;
+  }
 }
 
 /** What the invocation keeps after it answers its last message: its answer, its metrics. */
@@ -127,7 +163,7 @@ const SETTLE_RESERVE_MS = SQS_CALL_MAX_MS + END_MARGIN_MS;
 
 /**
  * Carries out the next step, trying a queue call again in place for a few seconds (our queue's
- * outage is ours, and a short one should not cost the visibility timeout), while another try
+ * outage is ours, and a short one should not cost the visibility timeout), each try only while it
  * would end before the invocation does (at `end`); true when the received message is done with
  * (to be deleted).
  */
@@ -138,16 +174,17 @@ async function settle(
   end: number,
 ): Promise<boolean> {
   const retried = async (call: () => Promise<void>) => {
-    for (const pause of [...(deps.queueRetryPausesMs ?? QUEUE_RETRY_PAUSES_MS), undefined]) {
+    let failure: unknown = 'too little of the invocation is left';
+    for (const pause of [0, ...(deps.queueRetryPausesMs ?? QUEUE_RETRY_PAUSES_MS)]) {
+      if (Date.now() + pause + SETTLE_RESERVE_MS > end) break;
+      if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
       try {
         return await call();
       } catch (error) {
-        if (pause === undefined || Date.now() + pause + SETTLE_RESERVE_MS > end) {
-          throw new OurFailure('reaching the queue', error);
-        }
-        await new Promise((resolve) => setTimeout(resolve, pause));
+        failure = error;
       }
     }
+    throw new OurFailure('reaching the queue', failure);
   };
   switch (next.step) {
     case 'done':

@@ -36,9 +36,10 @@ const LIMIT: ParameterDescription = {
 const TAG: ParameterDescription = {
   name: 'tag',
   in: 'query',
-  description: `Only the plants with this tag, in id order: not empty (an empty tag cannot key the index: a plant with one is in no tag list), and at most ${INDEX_KEY_MAX_BYTES} bytes in UTF-8, the longest key of a DynamoDB index (a create takes a tag of ${PLANT_TEXT_LIMITS.tag} characters at most; a plant stored before the limits may have a longer one). Percent-encode it as any query value.`,
+  description: `Only the plants with this tag, in id order: not empty (an empty tag cannot key the index: a plant with one is in no tag list), and at most ${INDEX_KEY_MAX_BYTES} bytes in UTF-8, the longest key of a DynamoDB index (a create takes a tag of ${PLANT_TEXT_LIMITS.tag} characters at most; a plant stored before the limits may have a longer one, and is in no tag list if it is longer than the index takes). Percent-encode it as any query value.`,
   required: false,
-  schema: v.pipe(v.string(), v.minLength(1)),
+  // A string of that many bytes has at most that many characters: a bound clients can check.
+  schema: v.pipe(v.string(), v.minLength(1), v.maxLength(INDEX_KEY_MAX_BYTES)),
 };
 
 /** `cursor` of GET /plants. */

@@ -51,7 +51,10 @@ export const WEBHOOK_METRICS = {
   delivered: 'WebhooksDelivered',
   failed: 'WebhookAttemptsFailed',
   deadLettered: 'WebhooksDeadLettered',
-  /** Receives stopped by our own store, key or queue: retried soon, no attempt spent. */
+  /**
+   * Receives stopped by our own store, key or queue, or by too little time left in the
+   * invocation to start an attempt: retried soon, no attempt spent.
+   */
   ourFailures: 'WebhookOurFailures',
   /** Subscribers disabled (a 410, or nothing but failures for 5 days): the operator is told. */
   subscribersDisabled: 'WebhookSubscribersDisabled',

@@ -106,10 +106,10 @@ function decodeBody(event: APIGatewayProxyEventV2): string {
 /** The body's size in UTF-8 over the limit: 413 (`text` when the gateway passed on text). */
 function checkSize(bytes: number, text?: string): void {
   if (bytes > MAX_BODY_BYTES) {
-    // The gateway passes a text body on with each byte that is not UTF-8 as U+FFFD (3 bytes):
-    // a client that sent fewer bytes is told where the rest came from.
+    // The gateway passes a text body on with U+FFFD (3 bytes) in place of each sequence that is
+    // not UTF-8: a client that sent fewer bytes is told where the rest may have come from.
     const replaced = text?.includes('\uFFFD')
-      ? ' as the gateway passed it on, which replaces each byte that is not UTF-8 with U+FFFD (3 bytes)'
+      ? ', counting each U+FFFD (3 bytes), which the gateway puts in place of each sequence that is not UTF-8'
       : '';
     throw new PayloadTooLarge(
       `body: must be at most ${MAX_BODY_BYTES} bytes; got ${bytes}${replaced}`,

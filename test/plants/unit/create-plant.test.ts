@@ -225,7 +225,7 @@ describe('content type, size and encoding', () => {
     });
   });
 
-  it('over the limit with U+FFFD in it, says the gateway counts each byte that is not UTF-8 as 3', async () => {
+  it('over the limit with U+FFFD in it, says the gateway puts one, 3 bytes, for each sequence that is not UTF-8', async () => {
     const { call } = harness();
     // What the gateway passes on for 100,000 bytes of 0xFF among valid ones.
     const answer = await call({ body: `{"id":1,"name":"a","pad":"${'\uFFFD'.repeat(100_000)}"}` });
@@ -233,7 +233,7 @@ describe('content type, size and encoding', () => {
     expect(answer.json).toEqual({
       error: 413,
       message:
-        'body: must be at most 262144 bytes; got 300028 as the gateway passed it on, which replaces each byte that is not UTF-8 with U+FFFD (3 bytes)',
+        'body: must be at most 262144 bytes; got 300028, counting each U+FFFD (3 bytes), which the gateway puts in place of each sequence that is not UTF-8',
     });
   });
 

@@ -6,7 +6,8 @@
  * `standardwebhooks` package with either secret).
  */
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import { ATTEMPT_MAX_MS, deliver } from '../../../lambda/deliver/deliver';
+import { deliver } from '../../../lambda/deliver/deliver';
+import { DNS_DEADLINE_SECONDS } from '../../../lambda/deliver/resolver';
 import { SQS_CALL_MAX_MS } from '../../../lambda/webhook/delivery-queue';
 import { Webhook } from 'standardwebhooks';
 import { makeDeliverHandler, type DeliverHandlerDeps } from '../../../lambda/deliver/handler';
@@ -14,6 +15,7 @@ import { PUBLIC_ONLY } from '../../../lambda/webhook/address-policy';
 import type { DeliveryMessage } from '../../../lambda/webhook/message';
 import type { post } from '../../../lambda/deliver/post';
 import {
+  DELIVERY_TIMEOUT_SECONDS,
   HORIZON_SECONDS,
   MAX_ATTEMPTS,
   RETRY_DELAYS_SECONDS,
@@ -259,7 +261,8 @@ it('when the queue itself is out of reach the message comes back unchanged (its 
 
 it('starts no attempt that could not end, with its queue call, before the invocation does: ours, none spent', async () => {
   // After the reserve for the queue call, a millisecond less than a resolution and an answer take.
-  const remainingMs = SQS_CALL_MAX_MS + 1_000 + ATTEMPT_MAX_MS - 1;
+  const attemptMs = (DNS_DEADLINE_SECONDS + DELIVERY_TIMEOUT_SECONDS) * 1000;
+  const remainingMs = SQS_CALL_MAX_MS + 1_000 + attemptMs - 1;
   const late = await harness({ answer: { status: 204 }, remainingMs });
   const answer = await late.run(record({ subscriberId: 'sub_a', attempt: 2 }));
   expect(answer.batchItemFailures).toEqual([{ itemIdentifier: 'sub_a-1-2' }]);
@@ -272,6 +275,37 @@ it('starts no attempt that could not end, with its queue call, before the invoca
     batchItemFailures: [],
   });
   expect(inTime.posted.map((p) => p['webhook-attempt'])).toEqual(['3']);
+});
+
+it('answers by the end of its time, less a second, whatever still runs: what is not done comes back', async () => {
+  const h = await harness({
+    // The subscriber's read hangs for one of the two messages.
+    subscriber: async (subscriberId) =>
+      subscriberId === 'sub_hung'
+        ? new Promise<never>(() => undefined)
+        : {
+            subscriberId,
+            url: `https://${subscriberId}.example/`,
+            name: '',
+            createdAt: '',
+            secret: await TEST_SECRET_BOX.seal(generateSecret(), subscriberId),
+          },
+    remainingMs: 1_500,
+  });
+  const started = performance.now();
+  const answer = await h.run(
+    record({ subscriberId: 'sub_hung' }),
+    record({ subscriberId: 'sub_a' }),
+  );
+  expect(performance.now() - started).toBeLessThan(1_000);
+  // The other one, without the time to start its attempt, comes back too: neither spent one.
+  expect(answer.batchItemFailures).toEqual([
+    { itemIdentifier: 'sub_hung-1-0' },
+    { itemIdentifier: 'sub_a-1-0' },
+  ]);
+  expect(h.posted).toEqual([]);
+  // Nor had it the time for its queue call.
+  expect(h.visibility).toEqual([]);
 });
 
 it('tries a queue call again only while the try would end before the invocation does', async () => {
