@@ -40,9 +40,11 @@ export const PLANT_ATTRIBUTES = {
    */
   writeId: 'writeId',
   /**
-   * The `writeId` of the tombstone a plant was created over. A delete sent again after its answer
-   * was lost may find the plant created since: finding its own id here, it knows it deleted the
-   * plant before this one (204), and leaves this one alone.
+   * The `writeId` of the tombstone a plant was created over (its delete's). A delete sent again
+   * after its answer was lost may find the plant created over its tombstone since: finding its
+   * own id here, it knows it deleted the plant before this one (204), and leaves this one alone.
+   * Only the last tombstone's is kept: a repeat that comes after two deletes and creates of the
+   * id (the SDK's retries span a few seconds) is not told apart.
    */
   previousWriteId: 'previousWriteId',
 } as const;
@@ -239,6 +241,7 @@ const TOMBSTONE_REMOVES: readonly string[] = [
   ...PLANT_FIELD_NAMES,
   ...INDEX_KEY_MEMBERS.map(emptyMarker),
   PLANT_ATTRIBUTES.firstVersion,
+  PLANT_ATTRIBUTES.previousWriteId,
   PLANT_ATTRIBUTES.updatedAt,
   PLANT_ATTRIBUTES.updatedBy,
   'createdBy',

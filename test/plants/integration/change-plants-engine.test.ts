@@ -241,6 +241,15 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
       previousWriteId: deletedBy,
     });
     expect((await ops.get('81')).headers).toMatchObject({ etag: '"3"' });
+    // Its tombstone keeps only its own delete's id.
+    expect((await ops.remove('81')).statusCode).toBe(204);
+    expect(Object.keys((await store.readStored('81'))!).sort()).toEqual([
+      'createdAt',
+      'deletedAt',
+      'id',
+      'version',
+      'writeId',
+    ]);
   });
 
   it('a create whose clock was read before a later incarnation was created and deleted is stored after that incarnation', async () => {
