@@ -1,6 +1,6 @@
 /**
  * Sandbox pools for tests, on real processes running Lambda's Node: a counter function told by
- * its event what to do (hold, wait, crash, print, fail, touch memory for a moment, outgrow its heap, hang, report its flags, answer what JSON cannot hold), pools stopped after each
+ * its event what to do (hold, wait, crash, print, fail, touch memory for a moment, outgrow its heap, hang, report its flags or the time it was given, answer what JSON cannot hold), pools stopped after each
  * test, and invocations held until released.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,8 +21,9 @@ export function bundle(name: string, label: string): string {
 import v8 from 'node:v8';
 import vm from 'node:vm';
 let count = 0;
-export const handler = async (event = {}) => {
+export const handler = async (event = {}, context) => {
   count++;
+  const remainingMs = context.getRemainingTimeInMillis();
   if (event.hold) {
     writeFileSync(\`\${event.hold}.\${process.pid}\`, '');
     while (!existsSync(event.hold)) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -44,7 +45,7 @@ export const handler = async (event = {}) => {
   }
   if (event.grow) for (const kept = []; ; ) kept.push(new Array(1e5).fill(kept.length));
   if (event.hang) await new Promise(() => setInterval(() => undefined, 1000));
-  const answer = { label: ${JSON.stringify(label)}, pid: process.pid, count, version: process.version, ...(event.execArgv ? { execArgv: process.execArgv } : {}) };
+  const answer = { label: ${JSON.stringify(label)}, pid: process.pid, count, version: process.version, ...(event.execArgv ? { execArgv: process.execArgv } : {}), ...(event.remaining ? { remainingMs } : {}) };
   return event.http ? { statusCode: 200, body: JSON.stringify(answer) } : answer;
 };
 `,
@@ -59,6 +60,8 @@ export interface Answer {
   version: string;
   /** The sandbox's Node flags, when the event asks for them (`{ execArgv: true }`). */
   execArgv?: string[];
+  /** What the context said was left of the invocation, when asked (`{ remaining: true }`). */
+  remainingMs?: number;
 }
 
 const pools: SandboxPool[] = [];

@@ -271,6 +271,13 @@ it('kills a sandbox that runs past the timeout; the next invocation starts a new
   expect(p.size).toBe(1);
 });
 
+it('tells the function the time it has left, counted from the timeout, as Lambda’s context does', async () => {
+  const { invoke } = pool({ timeoutSeconds: 30 });
+  const { remainingMs } = await invoke({ remaining: true });
+  expect(remainingMs).toBeLessThanOrEqual(30_000);
+  expect(remainingMs).toBeGreaterThan(25_000);
+});
+
 it('a crash takes down its own sandbox only; the busy neighbour finishes and stays warm', async () => {
   const { pool: p, invoke } = pool();
   const [crashed, survived] = await Promise.allSettled([
