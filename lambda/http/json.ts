@@ -132,8 +132,9 @@ class Parser {
     private readonly literals: boolean,
   ) {}
 
-  fail(reason: string): never {
-    throw new JsonSyntaxError('body', `must be valid JSON (${reason} at position ${this.pos})`);
+  /** Refuses the body by `rule`: JSON's own grammar unless said (I-JSON's, or our limit). */
+  fail(reason: string, rule = 'must be valid JSON'): never {
+    throw new JsonSyntaxError('body', `${rule} (${reason} at position ${this.pos})`);
   }
 
   skipWhitespace(): void {
@@ -149,7 +150,12 @@ class Parser {
     this.skipWhitespace();
     const c = this.text[this.pos];
     if (c === '{' || c === '[') {
-      if (depth >= MAX_DEPTH) this.fail(`nesting deeper than ${MAX_DEPTH} levels`);
+      if (depth >= MAX_DEPTH) {
+        this.fail(
+          `nesting deeper than ${MAX_DEPTH} levels`,
+          `must nest at most ${MAX_DEPTH} levels`,
+        );
+      }
       return c === '{' ? this.object(depth + 1) : this.array(depth + 1);
     }
     if (c === '"') return this.string();
@@ -262,7 +268,7 @@ class Parser {
     this.pos++;
     if (!result.isWellFormed()) {
       this.pos = start;
-      this.fail('string with a lone surrogate');
+      this.fail('string with a lone surrogate', 'must be I-JSON, RFC 7493');
     }
     return result;
   }

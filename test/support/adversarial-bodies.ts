@@ -26,8 +26,8 @@ export type AdversarialBody = {
 
 const INT64_RULE = 'id: must be an integer from -9223372036854775808 to 9223372036854775807';
 const ID_RULE = new RegExp(`^${INT64_RULE}$`);
-const syntax = (reason: string) =>
-  new RegExp(`^body: must be valid JSON \\(${reason} at position \\d+\\)$`);
+const syntax = (reason: string, rule = 'must be valid JSON') =>
+  new RegExp(`^body: ${rule} \\(${reason} at position \\d+\\)$`);
 
 /** `body` padded with trailing spaces (JSON whitespace) to exactly `limit` bytes. */
 function pad(body: string, limit = MAX_BODY_BYTES): string {
@@ -212,7 +212,7 @@ export const ADVERSARIAL_BODIES: readonly AdversarialBody[] = [
     name: 'deep-nesting-beyond-the-limit',
     body: pad(`{"id":11,"name":"x","n":${nested(130_000)}}`),
     status: 400,
-    message: syntax('nesting deeper than 512 levels'),
+    message: syntax('nesting deeper than 512 levels', 'must nest at most 512 levels'),
   },
   {
     name: 'deep-objects',
@@ -268,7 +268,7 @@ export const ADVERSARIAL_BODIES: readonly AdversarialBody[] = [
     name: 'lone-surrogate-after-pairs',
     body: fill('{"id":1,"name":"', '\\ud83c\\udf31', () => '\\ud83c"}'),
     status: 400,
-    message: syntax('string with a lone surrogate'),
+    message: syntax('string with a lone surrogate', 'must be I-JSON, RFC 7493'),
   },
   {
     name: 'whitespace',

@@ -116,17 +116,28 @@ describe('bodies', () => {
     ['{"id":NaN,"name":"a"}', 'unexpected character at position 6'],
     ['{"id":1,"name":"a\tb"}', 'control character in string at position 17'],
     ['{"id":1,"name":"\\x"}', 'invalid escape at position 16'],
-    ['{"id":1,"name":"\\ud800"}', 'string with a lone surrogate at position 15'],
     ['\ufeff{"id":1,"name":"a"}', 'unexpected character at position 0'],
-    [
-      `{"id":1,"name":"a","deep":${'['.repeat(600)}${']'.repeat(600)}}`,
-      'nesting deeper than 512 levels at position 537',
-    ],
   ])('%j is 400: not JSON', async (body, reason) => {
     const { call, sent } = harness();
     const answer = await call({ body });
     expect(answer.statusCode).toBe(400);
     expect(answer.json).toEqual({ error: 400, message: `body: must be valid JSON (${reason})` });
+    expect(sent).toHaveLength(0);
+  });
+
+  it.each([
+    [
+      '{"id":1,"name":"\\ud800"}',
+      'must be I-JSON, RFC 7493 (string with a lone surrogate at position 15)',
+    ],
+    [
+      `{"id":1,"name":"a","deep":${'['.repeat(600)}${']'.repeat(600)}}`,
+      'must nest at most 512 levels (nesting deeper than 512 levels at position 537)',
+    ],
+  ])('%j is JSON this service refuses: 400', async (body, rule) => {
+    const { call, sent } = harness();
+    const answer = await call({ body });
+    expect(answer.json).toEqual({ error: 400, message: `body: ${rule}` });
     expect(sent).toHaveLength(0);
   });
 
