@@ -97,13 +97,16 @@ export function makeDeliverHandler(deps: DeliverHandlerDeps) {
     // The batch answers by its end, less the margin, whatever is still running: a timeout would
     // send every message back, delivered ones too. What is not done by then is reported failed.
     let timer: NodeJS.Timeout | undefined;
+    // Work left running once the batch is answered resumes, if ever, in a later invocation (Lambda
+    // freezes the sandbox): it then neither logs nor acts on the queue for a message reported.
+    const batch = { answered: false };
     const late = new Promise<typeof LATE>((resolve) => {
       timer = setTimeout(resolve, Math.max(0, end - END_MARGIN_MS - Date.now()), LATE);
     });
     try {
       const again = await Promise.all(
         event.Records.map(async (record) => {
-          const done = await Promise.race([receive(record, batchDeps, deps, end), late]);
+          const done = await Promise.race([receive(record, batchDeps, deps, end, batch), late]);
           if (done !== LATE) return done;
           // It comes back after its visibility timeout, its attempts unspent.
           logger().error('out of time: the message comes back', { messageId: record.messageId });
@@ -128,6 +131,7 @@ export function makeDeliverHandler(deps: DeliverHandlerDeps) {
         ),
       };
     } finally {
+      batch.answered = true;
       clearTimeout(timer);
     }
   });
@@ -142,12 +146,15 @@ async function receive(
   batchDeps: DeliverDeps,
   deps: DeliverHandlerDeps,
   end: number,
+  batch: { readonly answered: boolean },
 ): Promise<string | undefined> {
   try {
     const outcome = await deliver(record, batchDeps);
+    if (batch.answered) return undefined;
     report(outcome);
     return (await settle(record, outcome, deps, end)) ? undefined : record.messageId;
   } catch (error) {
+    if (batch.answered) return undefined;
     // A bug, or the queue unreachable: the message comes back after its visibility timeout, its
     // attempts unspent (they are counted in the message).
     logger().error('error', { messageId: record.messageId, error: describe(error) });

@@ -22,6 +22,7 @@ import {
 } from '../../../lambda/webhook/schedule';
 import { OpenedSecrets, ROTATION_OVERLAP_SECONDS } from '../../../lambda/webhook/secrets';
 import { TEST_SECRET_BOX } from '../../support/secret-box';
+import { captureOutput } from '../../support/output';
 import { generateSecret } from '../../../lambda/webhook/signature';
 import type { SealedSubscriber } from '../../../lambda/webhook/subscriptions-table';
 
@@ -306,6 +307,26 @@ it('answers by the end of its time, less a second, whatever still runs: what is 
   expect(h.posted).toEqual([]);
   // Nor had it the time for its queue call.
   expect(h.visibility).toEqual([]);
+});
+
+it('a message still running when its batch was answered neither logs nor settles when it ends', async () => {
+  let release: (subscriber: undefined) => void = () => undefined;
+  const h = await harness({
+    // Read after the answer: removed (a drop, which would log and be done with).
+    subscriber: () => new Promise((resolve) => (release = resolve)),
+    remainingMs: 1_100,
+  });
+  const answer = await h.run(record({ subscriberId: 'sub_late' }));
+  expect(answer.batchItemFailures).toEqual([{ itemIdentifier: 'sub_late-1-0' }]);
+  const output = captureOutput();
+  try {
+    release(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } finally {
+    output.restore();
+  }
+  expect(output.lines).toEqual([]);
+  expect([h.copies, h.deadLetters, h.visibility]).toEqual([[], [], []]);
 });
 
 it('tries a queue call again only while the try would end before the invocation does', async () => {
