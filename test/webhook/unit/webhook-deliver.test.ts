@@ -298,7 +298,8 @@ it('answers by the end of its time, less a second, whatever still runs: what is 
     record({ subscriberId: 'sub_hung' }),
     record({ subscriberId: 'sub_a' }),
   );
-  expect(performance.now() - started).toBeLessThan(1_000);
+  // Before the invocation's end, and its timeout.
+  expect(performance.now() - started).toBeLessThan(1_500);
   // The other one, without the time to start its attempt, comes back too: neither spent one.
   expect(answer.batchItemFailures).toEqual([
     { itemIdentifier: 'sub_hung-1-0' },
@@ -344,7 +345,7 @@ it('tries a queue call again only while the try would end before the invocation 
         },
       },
       deadLetters: { deadLetter: async () => undefined },
-      queueRetryPausesMs: [1, 1],
+      queueRetryPausesMs: [600, 600],
     });
     // A copy's first receive waits: its next step is a visibility change.
     const waiting = record({ subscriberId: 'sub_a', attempt: 1, waitSeconds: 60 });
@@ -355,8 +356,11 @@ it('tries a queue call again only while the try would end before the invocation 
   };
   // One try, and two more after their pauses: each could take SQS_CALL_MAX_MS.
   expect(await calls(30_000)).toBe(3);
-  // No room for a second try before the invocation's end (and its last second).
-  expect(await calls(SQS_CALL_MAX_MS + 1_000)).toBe(1);
+  // Room for one try (and its last second), with half a second to spare for a busy machine;
+  // none for a second after its pause.
+  expect(await calls(SQS_CALL_MAX_MS + 1_000 + 500)).toBe(1);
+  // None at all.
+  expect(await calls(SQS_CALL_MAX_MS + 1_000 - 1)).toBe(0);
 });
 
 it('opens each subscriber secret once per sandbox, keyed by subscriber and sealed value, sharing the promise', async () => {
