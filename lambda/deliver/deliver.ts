@@ -57,7 +57,7 @@ export interface DeliverDeps {
 }
 
 /** The longest an attempt takes: its host resolved, then the receiver's answer. */
-export const ATTEMPT_MAX_MS = (DNS_DEADLINE_SECONDS + DELIVERY_TIMEOUT_SECONDS) * 1000;
+const ATTEMPT_MAX_MS = (DNS_DEADLINE_SECONDS + DELIVERY_TIMEOUT_SECONDS) * 1000;
 
 /** What the queue does with the received message next. */
 export type NextStep =
