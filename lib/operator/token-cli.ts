@@ -14,7 +14,11 @@ import {
   tokenItem,
 } from '../../lambda/tokens/token';
 import { TOKENS_TABLE, TokensTable, type StoredTokenItem } from '../../lambda/tokens/table';
-import { UNSTORED_SCOPES_REVISION } from '../../lambda/tokens/principal';
+import {
+  CHANGE_NEED,
+  SCOPES_REVISION,
+  UNSTORED_SCOPES_REVISION,
+} from '../../lambda/tokens/principal';
 import { findingNpmStart, localCliClientConfig, localEngineTarget } from '../npm-start/find';
 
 /** The longest `--expires-in`: ten years. */
@@ -33,16 +37,16 @@ Commands:
                        expiry ends with "(expired)").
   show <tokenId|name>  One token's id, name, scopes, creation, expiry and revision, one
                        per line.
-
-A token's revision says what its scopes mean, as when it was made: 1 (made before
-1.2.0), plants:write creates; 2, it also changes plants (PUT, PATCH). Make a new token
-to change plants with one of revision 1.
   revoke <tokenId>     Delete a token. It stops working once the gateway's cache expires.
   revoke --name <name> The same, naming the token by its name.
 
 A token is named by its tokenId (tok_..., see list) or its name, never by the secret
 itself. An unknown token is exit code 1; a name that several tokens share is too (use
 the tokenId).
+
+A token's revision says what its scopes mean, as when it was made: ${UNSTORED_SCOPES_REVISION} (made before
+${CHANGE_NEED.release}), plants:write creates plants; ${SCOPES_REVISION}, it also changes them (PUT, PATCH). A
+token of revision ${UNSTORED_SCOPES_REVISION} cannot change plants: make a new one.
 
 Exit codes: 0 done, 1 failed or not found, 2 a usage mistake.
 
