@@ -158,29 +158,15 @@ export function newWriteId(): string {
 
 /**
  * `expression` that also records `writeId` as the item's `writeId` (both our expressions begin
- * with SET), on the condition that the item is no plant created over the tombstone this write
- * made (a delete's repeat). A tombstone keeps its `writeId`; a create replaces the whole item, the
+ * with SET), as `:writeId`. A tombstone keeps it; a create replaces the whole item, the
  * tombstone's `writeId` kept as `previousWriteId` when it was created over one.
  */
-export function withWriteId(
-  expression: ItemUpdate,
-  writeId: string,
-): ItemUpdate & { readonly condition: string } {
+export function withWriteId(expression: ItemUpdate, writeId: string): ItemUpdate {
   return {
     ...expression,
     update: expression.update.replace(/^SET /, 'SET #writeId = :writeId, '),
-    names: {
-      ...expression.names,
-      '#writeId': PLANT_ATTRIBUTES.writeId,
-      '#previousWriteId': PLANT_ATTRIBUTES.previousWriteId,
-    },
+    names: { ...expression.names, '#writeId': PLANT_ATTRIBUTES.writeId },
     values: { ...expression.values, ':writeId': writeId },
-    condition: [
-      expression.condition,
-      '(attribute_not_exists(#previousWriteId) OR #previousWriteId <> :writeId)',
-    ]
-      .filter(Boolean)
-      .join(' AND '),
   };
 }
 

@@ -41,6 +41,7 @@ import {
   changesSomething,
   createOverTombstone,
   leavesUnchanged,
+  NOT_OVER_OWN_TOMBSTONE,
   preconditionsHold,
   withCondition,
   writeCondition,
@@ -371,7 +372,12 @@ export class PlantsTable {
   ): Promise<T | Changed | Refusal> {
     const condition = writeCondition(preconditions);
     const writeId = newWriteId();
-    const { update, names, values, condition: own } = withWriteId(expression, writeId);
+    const {
+      update,
+      names,
+      values,
+      condition: own,
+    } = withCondition(withWriteId(expression, writeId), NOT_OVER_OWN_TOMBSTONE);
     let old: Record<string, unknown> | undefined;
     try {
       const { Attributes } = await this.client.send(
