@@ -32,7 +32,7 @@ export interface paths {
          *
          *     Send `Content-Type: application/json` (or any `application/*+json`; parameters allowed, a charset other than utf-8 is 415) and one JSON object of at most 262144 bytes. `id` is an integer from -9223372036854775808 to 9223372036854775807 in any JSON spelling of an integer (`5`, `5.0`, `5e0`), kept exactly: never through a float64. `name` is a string of at most 1000 characters and `tag`, when present, a string (`null` is not) of at most 100; a character is a Unicode code point, as `maxLength` counts (an emoji is one). Other members are ignored; a member that appears twice is a 400.
          *
-         *     Checks run in this order: scope (403), content type (415), size (413), JSON syntax (400), fields (400), store (200/409/503). Nothing is written unless the answer is 200.
+         *     Checks run in this order: scope (403), content type (415), size (413), JSON syntax (400), fields (400), store (200/409/503). Nothing is written unless the answer is 200, or a 503 for a create the store did not confirm (see 503).
          *
          *     A safe retry: sending the same id with the same name and tag again answers 200 and writes nothing.
          */
@@ -71,7 +71,7 @@ export interface paths {
          *
          *     A token that also has `plants:read` is answered the plant (200); a token with `plants:write` alone gets 204 with the new `ETag` and no body: a change never shows a stored member to a token that may not read it.
          *
-         *     Checks run in this order: scope (403), `id`, `If-Match` and `If-None-Match` (400), content type (415), size (413), JSON syntax (400), fields (400), store (200/204/404/412/503). Nothing is written unless the answer is 200 or 204, and not then when the change changes nothing.
+         *     Checks run in this order: scope (403), `id`, `If-Match` and `If-None-Match` (400), content type (415), size (413), JSON syntax (400), fields (400), store (200/204/404/412/503). Nothing is written unless the answer is 200 or 204 (and not then when the change changes nothing), or a 503 for a write the store did not confirm (see 503).
          */
         put: operations["updatePlant"];
         post?: never;
@@ -96,7 +96,7 @@ export interface paths {
          *
          *     A token that also has `plants:read` is answered the plant (200); a token with `plants:write` alone gets 204 with the new `ETag` and no body: a change never shows a stored member to a token that may not read it.
          *
-         *     Checks run in this order: scope (403), `id`, `If-Match` and `If-None-Match` (400), content type (415), size (413), JSON syntax (400), fields (400), store (200/204/404/412/503). Nothing is written unless the answer is 200 or 204, and not then when the change changes nothing.
+         *     Checks run in this order: scope (403), `id`, `If-Match` and `If-None-Match` (400), content type (415), size (413), JSON syntax (400), fields (400), store (200/204/404/412/503). Nothing is written unless the answer is 200 or 204 (and not then when the change changes nothing), or a 503 for a write the store did not confirm (see 503).
          */
         patch: operations["patchPlant"];
         trace?: never;
@@ -706,7 +706,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.
+             * @description From the function (Error): The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made, and the plant cannot tell because another write came since: then it may have been made. Retry after `Retry-After` seconds; before repeating a change, read the plant to see whether it is there.
              *
              *     From the gateway (GatewayMessage): `{"message":"Service Unavailable"}` when the function did not answer within 30 s.
              */
@@ -1111,7 +1111,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.
+             * @description From the function (Error): The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made, and the plant cannot tell because another write came since: then it may have been made. Retry after `Retry-After` seconds; before repeating a change, read the plant to see whether it is there.
              *
              *     From the gateway (GatewayMessage): `{"message":"Service Unavailable"}` when the function did not answer within 30 s.
              */
@@ -1281,7 +1281,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.
+             * @description From the function (Error): The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made, and the plant cannot tell because another write came since: then it may have been made. Retry after `Retry-After` seconds; before repeating a change, read the plant to see whether it is there.
              *
              *     From the gateway (GatewayMessage): `{"message":"Service Unavailable"}` when the function did not answer within 30 s.
              */
@@ -1503,7 +1503,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.
+             * @description From the function (Error): The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made, and the plant cannot tell because another write came since: then it may have been made. Retry after `Retry-After` seconds; before repeating a change, read the plant to see whether it is there.
              *
              *     From the gateway (GatewayMessage): `{"message":"Service Unavailable"}` when the function did not answer within 30 s.
              */

@@ -95,8 +95,9 @@ export const SDK_CLIENT_OPTIONS = { logger: SDK_LOGGER as Logger, sha256: Sha256
 
 /**
  * Three attempts of a call, each given up after 2 s from when its request starts (1 s to
- * connect): a call takes milliseconds, so one that hangs is sent again, and a call's retries fit
- * a function's time. DynamoDB's and KMS's clients are built with these.
+ * connect): a call takes milliseconds, so one that hangs is sent again (a plant's write only when
+ * it surely was not made: `sentOnce`), and a call's retries fit a function's time. DynamoDB's and
+ * KMS's clients are built with these.
  */
 export const BOUNDED_CALLS = {
   maxAttempts: 3,

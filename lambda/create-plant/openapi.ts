@@ -19,7 +19,7 @@ export const CREATE_PLANT_OPENAPI: OperationDescription = {
     '',
     `Send \`Content-Type: application/json\` (or any \`application/*+json\`; parameters allowed, a charset other than utf-8 is 415) and one JSON object of at most ${MAX_BODY_BYTES} bytes. \`id\` is an integer from -9223372036854775808 to 9223372036854775807 in any JSON spelling of an integer (\`5\`, \`5.0\`, \`5e0\`), kept exactly: never through a float64. ${FIELD_RULES}; a character is a Unicode code point, as \`maxLength\` counts (an emoji is one). Other members are ignored; a member that appears twice is a 400.`,
     '',
-    'Checks run in this order: scope (403), content type (415), size (413), JSON syntax (400), fields (400), store (200/409/503). Nothing is written unless the answer is 200.',
+    'Checks run in this order: scope (403), content type (415), size (413), JSON syntax (400), fields (400), store (200/409/503). Nothing is written unless the answer is 200, or a 503 for a create the store did not confirm (see 503).',
     '',
     `A safe retry: sending the same id with the same ${SAME_FIELDS} again answers 200 and writes nothing.`,
   ].join('\n'),
@@ -35,7 +35,7 @@ export const CREATE_PLANT_OPENAPI: OperationDescription = {
       body: 'Error',
       example: error(400, 'id: required; name: must be a string'),
     },
-    ...commonAnswers(PLANTS_WRITE),
+    ...commonAnswers(PLANTS_WRITE, true),
     409: {
       description: `The id is already taken by a plant with another ${PLANT_FIELDS_IN_WORDS}. Do not retry: choose another id.`,
       body: 'Error',

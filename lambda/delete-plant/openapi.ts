@@ -32,7 +32,7 @@ export const DELETE_PLANT_OPENAPI: OperationDescription = {
       body: 'Error',
       example: ID_ERROR,
     },
-    ...commonAnswers(PLANTS_DELETE),
+    ...commonAnswers(PLANTS_DELETE, true),
     404: {
       description: 'No plant had this id: `no plant with id N`. Nothing was deleted.',
       body: 'Error',

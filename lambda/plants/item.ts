@@ -33,18 +33,16 @@ export const PLANT_ATTRIBUTES = {
   /** When DynamoDB's TTL removes a tombstone (epoch seconds): the table's TTL attribute. */
   purgeAt: PLANTS_TABLE.timeToLiveAttribute,
   /**
-   * A random id of the change or delete that wrote the item last (`withWriteId`). DynamoDB may
-   * apply a write whose answer is then lost, and the SDK sends it again: the repeat's condition
-   * fails on the item the first try wrote, and finding its own id there, the write knows it was
-   * made (a delete answers 204, not 404; a change with `If-Match` 200, not 412).
+   * A random id of the change or delete that wrote the item last (`withWriteId`). A write is sent
+   * once (`sentOnce`); when it failed in a way that leaves open whether DynamoDB made it (its
+   * answer lost), the item bearing its id says it was made, and what it wrote.
    */
   writeId: 'writeId',
   /**
-   * The `writeId` of the tombstone a plant was created over (its delete's). A delete sent again
-   * after its answer was lost may find the plant created over its tombstone since: finding its
-   * own id here, it knows it deleted the plant before this one (204), and leaves this one alone.
-   * Only the last tombstone's is kept: a repeat that comes after two deletes and creates of the
-   * id (the SDK's retries span a few seconds) is not told apart.
+   * The `writeId` of the tombstone a plant was created over (its delete's). A delete whose answer
+   * was lost may find the plant created over its tombstone since: finding its own id here, it
+   * knows it deleted the plant before this one (204). Only the last tombstone's is kept: after two
+   * deletes and creates of the id, the delete's answer is 503.
    */
   previousWriteId: 'previousWriteId',
 } as const;

@@ -18,8 +18,9 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { isStoreUnavailable, tableDepsFromEnvironment, type TableDeps } from '../aws/dynamodb';
+import { MaybeWritten, sentOnce } from '../aws/sent-once';
 import { ServiceUnavailable } from '../http/answers';
-import type { NewPlant, PlantMembers, StoredPlant } from './schemas';
+import { differingMembers, type NewPlant, type PlantMembers, type StoredPlant } from './schemas';
 import type { MethodActions } from '../aws/table-definition';
 import { PLANTS_BY_TAG_INDEX, PLANTS_TABLE } from '../aws/tables';
 import { indexBuildingError } from './index-building';
@@ -41,7 +42,6 @@ import {
   changesSomething,
   createOverTombstone,
   leavesUnchanged,
-  NOT_OVER_OWN_TOMBSTONE,
   preconditionsHold,
   withCondition,
   writeCondition,
@@ -157,7 +157,11 @@ export class PlantsTable {
     throw new ServiceUnavailable('the plant id is being created and deleted concurrently');
   }
 
-  /** One conditional put of a create, on a free id or over `tombstone`; the item that refused it. */
+  /**
+   * One conditional put of a create, on a free id or over `tombstone`; the item that refused it.
+   * The put is sent once (`sentOnce`): when it may have been made, what it found is read instead
+   * (`foundByMaybePut`).
+   */
   private async putUnlessTaken(
     plant: NewPlant,
     audit: { readonly createdAt: string; readonly createdBy: string },
@@ -166,23 +170,48 @@ export class PlantsTable {
     const over = tombstone && createOverTombstone(tombstone, audit.createdAt);
     try {
       await this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { [KEY]: plant.id, ...storedMembers(plant), ...audit, ...over?.attributes },
-          ConditionExpression: over?.expression ?? 'attribute_not_exists(#key)',
-          ExpressionAttributeNames: over?.names ?? { '#key': KEY },
-          ...(over && Object.keys(over.values).length > 0
-            ? { ExpressionAttributeValues: over.values }
-            : {}),
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
+        sentOnce(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: { [KEY]: plant.id, ...storedMembers(plant), ...audit, ...over?.attributes },
+            ConditionExpression: over?.expression ?? 'attribute_not_exists(#key)',
+            ExpressionAttributeNames: over?.names ?? { '#key': KEY },
+            ...(over && Object.keys(over.values).length > 0
+              ? { ExpressionAttributeValues: over.values }
+              : {}),
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
       );
       return 'written';
     } catch (error) {
+      if (error instanceof MaybeWritten) return this.foundByMaybePut(plant, tombstone, error);
       if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
       if (error.Item) return unmarshall(error.Item, { wrapNumbers: true });
     }
     return this.item(plant.id);
+  }
+
+  /**
+   * What a put that may have been made leaves `putNew` to go on with, read (strongly consistent):
+   * - the item it was to be put over, as it was (no item, or that very tombstone): not made, so
+   *   put again;
+   * - a plant with its members: made, by it or by a create of the same plant (a safe retry).
+   * Anything else may be its plant changed or deleted since, or another's: 503, never a 409 for a
+   * plant it created, nor a put over a tombstone that may be its own plant's.
+   */
+  private async foundByMaybePut(
+    plant: NewPlant,
+    tombstone: Record<string, unknown> | undefined,
+    failure: MaybeWritten,
+  ): Promise<Record<string, unknown> | undefined> {
+    const item = await this.item(plant.id);
+    // No item: a put makes one, and TTL removes only tombstones of older builds.
+    if (!item) return undefined;
+    if (isDeleted(item)) {
+      if (tombstone && versionOf(item) === versionOf(tombstone)) return item;
+    } else if (differingMembers(readMembers(item), plant).length === 0) return item;
+    throw new ServiceUnavailable('store unavailable', { cause: failure.failure });
   }
 
   /**
@@ -359,9 +388,9 @@ export class PlantsTable {
 
   /**
    * One try of `conditionalWrite`, answering the written item as `answer` reads it; an empty index
-   * key's refusal is thrown as it came. The write records an id of its own (`withWriteId`): when
-   * the SDK sent it again after a lost answer, the refusal's item bears that id, and is what it
-   * wrote.
+   * key's refusal is thrown as it came. The write is sent once (`sentOnce`) and records an id of
+   * its own (`withWriteId`): when it may have been made, the item says whether it was
+   * (`maybeWritten`).
    */
   private async write<T extends { readonly version: number }>(
     id: bigint,
@@ -372,37 +401,31 @@ export class PlantsTable {
   ): Promise<T | Changed | Refusal> {
     const condition = writeCondition(preconditions);
     const writeId = newWriteId();
-    const {
-      update,
-      names,
-      values,
-      condition: own,
-    } = withCondition(withWriteId(expression, writeId), NOT_OVER_OWN_TOMBSTONE);
+    const { update, names, values } = withWriteId(expression, writeId);
     let old: Record<string, unknown> | undefined;
     try {
       const { Attributes } = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { [KEY]: id },
-          UpdateExpression: update,
-          ConditionExpression: `${condition.expression} AND ${own}`,
-          ExpressionAttributeNames: { ...names, ...condition.names },
-          ExpressionAttributeValues: { ':one': FIRST_VERSION, ...values, ...condition.values },
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
+        sentOnce(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { [KEY]: id },
+            UpdateExpression: update,
+            ConditionExpression: [condition.expression, expression.condition]
+              .filter(Boolean)
+              .join(' AND '),
+            ExpressionAttributeNames: { ...names, ...condition.names },
+            ExpressionAttributeValues: { ':one': FIRST_VERSION, ...values, ...condition.values },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
       );
       return answer(Attributes!);
     } catch (error) {
       if (isEmptyIndexKeyRefusal(error)) throw error;
+      if (error instanceof MaybeWritten) return this.maybeWritten(id, writeId, answer, error);
       if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
       old = error.Item ? unmarshall(error.Item, { wrapNumbers: true }) : await this.item(id);
-    }
-    if (old?.[WRITE_ID] === writeId) return answer(old);
-    // A delete's repeat, on the plant created over the tombstone it made: its answer is that
-    // tombstone's version, the one before the new plant's first.
-    if (old?.[PREVIOUS_WRITE_ID] === writeId) {
-      return answer({ [VERSION]: firstVersionOf(old) - 1, [DELETED_AT]: old.createdAt });
     }
     if (!old || isDeleted(old)) return { refused: 'missing' };
     const version = versionOf(old);
@@ -410,6 +433,27 @@ export class PlantsTable {
       return { ...decodeVersioned(old), unchanged: true };
     }
     return { refused: 'version', version };
+  }
+
+  /**
+   * What a change or delete that may have been made answers, from the item read (strongly
+   * consistent): the item, when it bears the write's id (made, and written over by nobody since);
+   * for a delete, the tombstone it made, when a plant has been created over it since (its
+   * `previousWriteId`: the version before that plant's first). Else nobody can tell whether it was
+   * made and written over since: 503, never a 404 or 412 for a write that may have been made.
+   */
+  private async maybeWritten<T extends { readonly version: number }>(
+    id: bigint,
+    writeId: string,
+    answer: (item: Record<string, unknown>) => T,
+    failure: MaybeWritten,
+  ): Promise<T> {
+    const item = await this.item(id);
+    if (item?.[WRITE_ID] === writeId) return answer(item);
+    if (item?.[PREVIOUS_WRITE_ID] === writeId) {
+      return answer({ [VERSION]: firstVersionOf(item) - 1, [DELETED_AT]: item.createdAt });
+    }
+    throw new ServiceUnavailable('store unavailable', { cause: failure.failure });
   }
 
   private async call<T>(send: () => Promise<T>): Promise<T> {

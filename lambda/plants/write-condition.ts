@@ -148,17 +148,6 @@ export function createOverTombstone(
   };
 }
 
-/**
- * The condition of every change and delete, with its `:writeId` (`withWriteId`): the item is no
- * plant created over the tombstone this very write made (`createOverTombstone` keeps the delete's
- * id), so that a delete sent again after its answer was lost leaves that plant alone.
- */
-export const NOT_OVER_OWN_TOMBSTONE: Condition = {
-  expression: '(attribute_not_exists(#previousWriteId) OR #previousWriteId <> :writeId)',
-  names: { '#previousWriteId': PLANT_ATTRIBUTES.previousWriteId },
-  values: {},
-};
-
 /** `expression` that also needs `condition` to hold. */
 export function withCondition(
   expression: ItemUpdate,

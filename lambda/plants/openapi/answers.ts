@@ -23,9 +23,13 @@ export const RETRY_AFTER: HeaderDescription = {
 
 /**
  * The answers every function gives when a scope is missing (or, for a `ScopeNeed`, the token was
- * made before its scope covered the operation), on a bug, and when the store is down.
+ * made before its scope covered the operation), on a bug, and when the store is down; an
+ * operation that `writes` also says when its 503 may follow a write that was made.
  */
-export function commonAnswers(need: string | ScopeNeed): Record<number, AnswerDescription> {
+export function commonAnswers(
+  need: string | ScopeNeed,
+  writes = false,
+): Record<number, AnswerDescription> {
   const scope = typeof need === 'string' ? need : need.scope;
   const older =
     typeof need === 'string'
@@ -44,8 +48,9 @@ export function commonAnswers(need: string | ScopeNeed): Record<number, AnswerDe
       example: error(500, SERVER_MESSAGES[500]!),
     },
     503: {
-      description:
-        'The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.',
+      description: writes
+        ? 'The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made, and the plant cannot tell because another write came since: then it may have been made. Retry after `Retry-After` seconds; before repeating a change, read the plant to see whether it is there.'
+        : 'The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.',
       body: 'Error',
       example: error(503, SERVER_MESSAGES[503]!),
       headers: { 'Retry-After': RETRY_AFTER },

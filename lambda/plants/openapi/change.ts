@@ -11,7 +11,7 @@ import { OPTIONAL_ONLY_IF_SET } from './plant-words';
 
 /** The order of a change's checks. */
 const ORDER =
-  'Checks run in this order: scope (403), `id`, `If-Match` and `If-None-Match` (400), content type (415), size (413), JSON syntax (400), fields (400), store (200/204/404/412/503). Nothing is written unless the answer is 200 or 204, and not then when the change changes nothing.';
+  'Checks run in this order: scope (403), `id`, `If-Match` and `If-None-Match` (400), content type (415), size (413), JSON syntax (400), fields (400), store (200/204/404/412/503). Nothing is written unless the answer is 200 or 204 (and not then when the change changes nothing), or a 503 for a write the store did not confirm (see 503).';
 
 /** How a change treats versions. */
 const VERSIONS =
@@ -43,7 +43,7 @@ export function changeAnswers(notAccepted: AnswerDescription): Record<number, An
         'The change was made (or changed nothing), for a token with `plants:write` but not `plants:read`: no body, never a stored member. `ETag` is the version.',
       headers: { ETag: ETAG },
     },
-    ...commonAnswers(CHANGE_NEED),
+    ...commonAnswers(CHANGE_NEED, true),
     404: {
       description:
         'No plant has this id: `no plant with id N`. A change never creates a plant (POST does). Preconditions count only for a plant that is there, so this comes before 412.',

@@ -1,13 +1,16 @@
 /**
- * A write the store made whose answer was lost on the way back, on real engines through a real
- * socket: the client's connections go to a proxy (its requests still name the engine's Host,
- * which the local engine requires), which passes the UpdateItem on, reads the engine's answer,
- * and closes the connection instead of passing it on. The SDK sends the write again; its condition then fails
- * on the item the first try wrote. The answer must be the one the write earned: 204 for a
- * delete, 200 with the new version for a change, never 404 or 412 for a write that was made.
+ * A write whose answer was lost, on real engines through a real socket: the client's connections
+ * go to a proxy (its requests still name the engine's Host, which the local engine requires),
+ * which passes the write on, reads the engine's answer, and closes the connection instead of
+ * passing it on (or closes it before passing the write on: a try not made). The write is sent
+ * once (`sentOnce`): the item read afterwards says what it earned. Made and not written over
+ * since: 204 for a delete, 200 with the new version for a change, 200 for a create. Not made:
+ * a create is put again. Written over since, or not made for a change: 503, never a 404, 409 or
+ * 412 for a write that may have been made, and never a write made twice.
  */
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
+import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
 import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
 import { makePatchPlantHandler } from '../../../lambda/patch-plant/handler';
 import { makeUpdatePlantHandler } from '../../../lambda/update-plant/handler';
@@ -15,25 +18,35 @@ import { Agent, createServer, request, type IncomingMessage, type Server } from 
 import { connect, type AddressInfo } from 'node:net';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TestStore } from '../../support/store';
-import { plantsEvent } from '../../support/events';
+import { createPlantEvent, plantBody, plantsEvent } from '../../support/events';
 import { realEngines, usePlantStore, type PlantOperations } from '../../support/plant-operations';
+
+/** What `dropNext` does to the next request of its operation. */
+interface Drop {
+  /** Another client's requests, run before the connection is closed. */
+  readonly meanwhile?: () => Promise<unknown>;
+  /** Close the connection before passing the request on: the try is not made. */
+  readonly unsent?: boolean;
+}
 
 /**
  * A proxy to `target` that drops the engine's answer to the first request of `operation` made
- * after `dropNext`: the request reaches the engine and is carried out, the client sees its
- * connection closed (once what `dropNext` was given to do meanwhile is done). `seen` lists every
- * operation passed on, retries included.
+ * after `dropNext`: the request reaches the engine and is carried out (unless `unsent`), the
+ * client sees its connection closed (once what `dropNext` was given to do meanwhile is done).
+ * `seen` lists every operation passed on or dropped, retries included.
  */
 async function lossyProxy(target: string) {
   const seen: string[] = [];
-  let drop: string | undefined;
-  let meanwhile: (() => Promise<unknown>) | undefined;
+  let next: (Drop & { readonly operation: string }) | undefined;
   const server: Server = createServer((req, res) => {
     const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '?';
     seen.push(operation);
-    const dropThis = operation === drop;
-    const before = meanwhile;
-    if (dropThis) [drop, meanwhile] = [undefined, undefined];
+    const drop = operation === next?.operation ? next : undefined;
+    if (drop) next = undefined;
+    if (drop?.unsent) {
+      void Promise.resolve(drop.meanwhile?.()).then(() => res.socket?.destroy());
+      return;
+    }
     const upstream = request(
       `${target}${req.url ?? '/'}`,
       { method: req.method, headers: req.headers },
@@ -41,8 +54,8 @@ async function lossyProxy(target: string) {
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
         answer.on('end', async () => {
-          if (dropThis) {
-            await before?.();
+          if (drop) {
+            await drop.meanwhile?.();
             return void res.socket?.destroy();
           }
           res.writeHead(answer.statusCode ?? 500, answer.headers);
@@ -60,10 +73,9 @@ async function lossyProxy(target: string) {
     /** An agent whose every connection goes to the proxy. */
     agent,
     seen,
-    /** Drops the next answer to `operation`, after running `then` (another client's requests). */
-    dropNext(operation: string, then?: () => Promise<unknown>) {
-      drop = operation;
-      meanwhile = then;
+    /** Drops the next answer to `operation`, as `drop` says. */
+    dropNext(operation: string, drop: Drop = {}) {
+      next = { operation, ...drop };
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -100,26 +112,32 @@ describe.each(realEngines())('on $engine', ({ start }) => {
     pathParameters: { id },
   });
 
+  const create = (id: string, name: string) =>
+    makeCreatePlantHandler(deps())(createPlantEvent({ body: plantBody(id, { name }) }));
+  const sent = (operation: string) => proxy.seen.filter((seen) => seen === operation).length;
+
   it('a DELETE whose answer was lost answers 204, not 404', async () => {
     await ops.create('9007199254740993', 'Aloe');
     proxy.dropNext('UpdateItem');
     const answer = await makeDeletePlantHandler(deps())(
       plantsEvent({ ...one('DELETE', '9007199254740993') }),
     );
-    expect(proxy.seen.filter((operation) => operation === 'UpdateItem')).toHaveLength(2);
+    expect(proxy.seen).toEqual(['UpdateItem', 'GetItem']);
     expect(answer.statusCode).toBe(204);
     expect((await ops.get('9007199254740993')).statusCode).toBe(404);
     // A delete made again by another request still finds no plant.
     expect((await ops.remove('9007199254740993')).statusCode).toBe(404);
   });
 
-  it('a DELETE whose answer was lost leaves the plant created before its repeat, and answers 204', async () => {
+  it('a DELETE whose answer was lost leaves the plant created since, and answers 204', async () => {
     await ops.create('-9223372036854775808', 'Aloe');
-    proxy.dropNext('UpdateItem', () => ops.create('-9223372036854775808', 'Aloe again'));
+    proxy.dropNext('UpdateItem', {
+      meanwhile: () => ops.create('-9223372036854775808', 'Aloe again'),
+    });
     const answer = await makeDeletePlantHandler(deps())(
       plantsEvent({ ...one('DELETE', '-9223372036854775808') }),
     );
-    expect(proxy.seen.filter((operation) => operation === 'UpdateItem')).toHaveLength(2);
+    expect(sent('UpdateItem')).toBe(1);
     expect(answer.statusCode).toBe(204);
     // The plant created in between is the next life (versions 1, 2 deleted, 3), and stays.
     expect(await ops.get('-9223372036854775808')).toMatchObject({
@@ -141,7 +159,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
         body: '{"name":"Aloe vera"}',
       }),
     );
-    expect(proxy.seen.filter((operation) => operation === 'UpdateItem')).toHaveLength(2);
+    expect(proxy.seen).toEqual(['UpdateItem', 'GetItem']);
     expect(answer).toMatchObject({
       statusCode: 200,
       headers: { etag: '"2"' },
@@ -165,6 +183,104 @@ describe.each(realEngines())('on $engine', ({ start }) => {
       headers: { etag: '"2"' },
       body: '{"id":17,"name":"Fern"}',
     });
+  });
+
+  it('a POST whose answer was lost answers 200, and is not put again', async () => {
+    proxy.dropNext('PutItem');
+    expect((await create('19', 'Moss')).statusCode).toBe(200);
+    expect(proxy.seen).toEqual(['PutItem', 'GetItem']);
+    expect(await ops.get('19')).toMatchObject({ headers: { etag: '"1"' } });
+  });
+
+  it('a POST whose try was not made is put again', async () => {
+    proxy.dropNext('PutItem', { unsent: true });
+    expect((await create('20', 'Moss')).statusCode).toBe(200);
+    expect(proxy.seen).toEqual(['PutItem', 'GetItem', 'PutItem']);
+    expect(await ops.get('20')).toMatchObject({ statusCode: 200, headers: { etag: '"1"' } });
+  });
+
+  it('a POST whose answer was lost and whose plant was deleted since is 503, not made again', async () => {
+    proxy.dropNext('PutItem', { meanwhile: () => ops.remove('21') });
+    expect((await create('21', 'Aloe')).statusCode).toBe(503);
+    expect(sent('PutItem')).toBe(1);
+    expect((await ops.get('21')).statusCode).toBe(404);
+  });
+
+  it('a POST whose answer was lost and whose plant was changed since is 503, not 409', async () => {
+    proxy.dropNext('PutItem', { meanwhile: () => ops.patch('22', '{"tag":"x"}') });
+    expect((await create('22', 'Rose')).statusCode).toBe(503);
+    expect((await ops.get('22')).body).toBe('{"id":22,"name":"Rose","tag":"x"}');
+  });
+
+  it('a PUT with If-Match whose answer was lost and that was written over is 503, not 412', async () => {
+    await ops.create('23', 'Fern');
+    proxy.dropNext('UpdateItem', { meanwhile: () => ops.patch('23', '{"tag":"x"}') });
+    const answer = await makeUpdatePlantHandler(deps())(
+      plantsEvent({
+        ...one('PUT', '23'),
+        headers: { 'if-match': '"1"' },
+        body: '{"name":"Fern 2"}',
+      }),
+    );
+    expect(answer.statusCode).toBe(503);
+    expect(await ops.get('23')).toMatchObject({ headers: { etag: '"3"' } });
+  });
+
+  it('a PUT whose answer was lost is not made again over the change made since', async () => {
+    await ops.create('24', 'Ivy');
+    proxy.dropNext('UpdateItem', { meanwhile: () => ops.patch('24', '{"tag":"x"}') });
+    const answer = await makeUpdatePlantHandler(deps())(
+      plantsEvent({ ...one('PUT', '24'), body: '{"name":"Ivy 2"}' }),
+    );
+    expect(answer.statusCode).toBe(503);
+    expect(sent('UpdateItem')).toBe(1);
+    // The PUT made version 2, the PATCH 3: nothing after.
+    expect(await ops.get('24')).toMatchObject({
+      headers: { etag: '"3"' },
+      body: '{"id":24,"name":"Ivy 2","tag":"x"}',
+    });
+  });
+
+  it('a PATCH whose answer was lost leaves the plant created since alone', async () => {
+    await ops.create('25', 'Palm', 'tree');
+    proxy.dropNext('UpdateItem', {
+      meanwhile: async () => [await ops.remove('25'), await ops.create('25', 'Palm', 'tree')],
+    });
+    const answer = await makePatchPlantHandler(deps())(
+      plantsEvent({ ...one('PATCH', '25'), body: '{"tag":null}' }),
+    );
+    expect(answer.statusCode).toBe(503);
+    expect(await ops.get('25')).toMatchObject({
+      headers: { etag: '"4"' },
+      body: '{"id":25,"name":"Palm","tag":"tree"}',
+    });
+  });
+
+  it('a DELETE whose answer was lost, after two deletes and creates since, is 503 and deletes nothing more', async () => {
+    await ops.create('26', 'Cactus');
+    proxy.dropNext('UpdateItem', {
+      meanwhile: async () => {
+        await ops.create('26', 'Cactus 2');
+        await ops.remove('26');
+        await ops.create('26', 'Cactus 3');
+      },
+    });
+    const answer = await makeDeletePlantHandler(deps())(plantsEvent({ ...one('DELETE', '26') }));
+    expect(answer.statusCode).toBe(503);
+    expect(await ops.get('26')).toMatchObject({ statusCode: 200, headers: { etag: '"5"' } });
+  });
+
+  it('a change whose try was not made is 503, and changes nothing', async () => {
+    await ops.create('27', 'Moss');
+    proxy.dropNext('UpdateItem', { unsent: true });
+    const answer = await makePatchPlantHandler(deps())(
+      plantsEvent({ ...one('PATCH', '27'), body: '{"tag":"x"}' }),
+    );
+    expect(answer).toMatchObject({
+      statusCode: 503,
+      headers: { 'retry-after': expect.any(String) },
+    });
+    expect(await ops.get('27')).toMatchObject({ headers: { etag: '"1"' } });
   });
 
   it('a write that finds another write there is still refused', async () => {

@@ -87,8 +87,7 @@ describe('path ids: the canonical decimal spelling of an int64', () => {
       expect(sent[1]!.input).toMatchObject({
         TableName: 'plants',
         Key: { id },
-        ConditionExpression:
-          'attribute_exists(#key) AND attribute_not_exists(#deletedAt) AND (attribute_not_exists(#previousWriteId) OR #previousWriteId <> :writeId)',
+        ConditionExpression: 'attribute_exists(#key) AND attribute_not_exists(#deletedAt)',
       });
       expect(sent[2]!.input).toEqual(read);
     },
