@@ -93,7 +93,6 @@ export async function send(
   const attempts = policy.retries + 1;
   const log = settings.log;
   let mayHaveActed = false;
-  let staleResends = 0;
 
   for (let attempt = 1; ; attempt++) {
     signal?.throwIfAborted();
@@ -120,15 +119,10 @@ export async function send(
       // The caller's own abort: its reason, as the platform's fetch does.
       if (signal?.aborted) throw signal.reason;
       const timedOut = deadline.timedOut();
-      if (!timedOut && !response && staleResends < MAX_STALE_RESENDS && isStaleConnection(error)) {
-        // Not an attempt: the server had closed that connection, so nothing reached it.
-        staleResends++;
-        attempt--;
-        log.debug(`plant-store: ${what} found its pooled connection closed; sending it again`);
-        continue;
-      }
       // fetch rejects with a TypeError when no answer came (refused, reset, DNS, CORS); by
       // name, as a `fetch` from another realm (a test runner's, an iframe's) has its own class.
+      // A kept-alive connection that closes before the answer is one too: that it carried
+      // earlier answers does not show that the server left this request unread.
       if (!timedOut && (error as { name?: unknown }).name !== 'TypeError') throw error;
       if (!timedOut && isRedirect(error)) {
         throw new ConnectionError(
@@ -184,28 +178,6 @@ export function parseError(text: string): unknown {
 /** Whether a parsed error body is the service's Error (`{error, message}`), not the gateway's. */
 export function hasErrorMember(body: unknown): boolean {
   return typeof body === 'object' && body !== null && 'error' in body;
-}
-
-/**
- * How many times one attempt is sent again after finding its pooled connection closed: each
- * time that connection leaves the pool, so more only happen when the server closed several
- * at once; the bound keeps a broken pool from looping.
- */
-const MAX_STALE_RESENDS = 10;
-
-/**
- * Whether `fetch` failed because the server had closed a kept-alive connection the request was
- * written to: the connection ended before the answer's headers (`fetch` had not resolved) and it
- * had carried earlier answers (undici, Node's `fetch`, says so: `UND_ERR_SOCKET` with the
- * socket's `bytesRead`). A server closes an idle connection without reading what arrives on it,
- * so nothing of the request reached it; browsers re-send such a request themselves. A fresh
- * connection that ends, or a reset that says nothing of its connection, may have been read:
- * those are attempts.
- */
-function isStaleConnection(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: unknown; socket?: { bytesRead?: unknown } } }).cause;
-  const bytesRead = cause?.socket?.bytesRead;
-  return cause?.code === 'UND_ERR_SOCKET' && typeof bytesRead === 'number' && bytesRead > 0;
 }
 
 /** Whether fetch refused to follow a redirect (undici says so in the cause; browsers do not). */
