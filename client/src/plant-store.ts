@@ -4,6 +4,7 @@
  * errors are the classes of errors.ts; each call's promise has `.withResponse()`.
  */
 import { APIPromise, type WithResponse } from './api-promise.js';
+import { checkBaseUrl } from './base-url.js';
 import {
   errorFromAnswer,
   malformedAnswer,
@@ -67,8 +68,17 @@ export interface WriteOptions extends CallOptions {
 
 /** Where the API is, as whom to call it, and how: the defaults of every call. */
 export interface PlantStoreOptions extends CallOptions {
-  /** The API's base URL: the stack's `ApiUrl`, or `http://127.0.0.1:3000` for `npm start`. */
+  /**
+   * The API's base URL: the stack's `ApiUrl`, or `http://127.0.0.1:3000` for `npm start`.
+   * `https:`, or `http:` to a loopback host; no query, fragment, user name or password.
+   */
   readonly baseUrl: string;
+  /**
+   * Allows `http:` to any host, for an API reached over a private network whose TLS ends in
+   * front of it: the token then crosses that network in clear text.
+   * @default false - plain HTTP only to a loopback host
+   */
+  readonly allowInsecureHttp?: boolean;
   /** A bearer token (`pst_…`) with the scopes of the operations called. */
   readonly token: string;
   /** The `fetch` to send requests with. @default globalThis.fetch */
@@ -123,7 +133,7 @@ export class PlantStore {
 
   constructor(options: PlantStoreOptions) {
     // Checked here, so that a typo fails at construction rather than on the first call.
-    const baseUrl = new URL(options.baseUrl).href.replace(/\/$/, '');
+    const baseUrl = checkBaseUrl(options.baseUrl, options.allowInsecureHttp === true);
     if (options.token === undefined || options.token === null || options.token === '') {
       // The usual cause is an unset environment variable: say that, not that the token is malformed.
       throw new TypeError('no token given: token must be a bearer token (pst_…)');
