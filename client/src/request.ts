@@ -100,9 +100,10 @@ export async function send(
     const deadline = startDeadline(timeout, signal);
     const started = Date.now();
     log.debug(`plant-store: ${what} (attempt ${attempt} of ${attempts})`);
-    let response: Response | undefined;
-    let text: string;
+    let outcome: Exchange;
     try {
+      // Outside `exchange`'s catch: a request the platform will not build (a TypeError too) is
+      // thrown as it is, not retried as a lost answer.
       const request = new Request(url, {
         method: route.method,
         headers,
@@ -111,11 +112,13 @@ export async function send(
         redirect: 'error',
         signal: deadline.signal,
       });
-      // Looked up on each call, so that a `fetch` installed later (a test's, a polyfill) is
-      // used; called unbound, as a browser's `fetch` must be.
-      response = await (settings.fetch ? settings.fetch(request) : globalThis.fetch(request));
-      text = await response.text();
-    } catch (error) {
+      outcome = await exchange(settings.fetch, request);
+    } finally {
+      deadline.clear();
+    }
+
+    if ('error' in outcome) {
+      const { error } = outcome;
       // The caller's own abort: its reason, as the platform's fetch does.
       if (signal?.aborted) throw signal.reason;
       const timedOut = deadline.timedOut();
@@ -142,10 +145,9 @@ export async function send(
       log.warn(retryLine(what, why, delay, attempt + 1, attempts));
       await sleep(delay, signal);
       continue;
-    } finally {
-      deadline.clear();
     }
 
+    const { response, text } = outcome;
     const { status, headers: answered } = response;
     const requestId = answered.get('apigw-requestid');
     const id = requestId === null ? '' : ` (apigw-requestid ${requestId})`;
@@ -159,6 +161,22 @@ export async function send(
     if (!changedNothing(status, fromGateway)) mayHaveActed = true;
     log.warn(retryLine(what, `answered ${status}${id}`, delay, attempt + 1, attempts));
     await sleep(delay, signal);
+  }
+}
+
+/** One attempt's answer read whole, or what `fetch` or the body's reading threw. */
+type Exchange =
+  { readonly response: Response; readonly text: string } | { readonly error: unknown };
+
+/** Sends `request` and reads its answer whole; what either step throws is the outcome. */
+async function exchange(fetch: Settings['fetch'], request: Request): Promise<Exchange> {
+  try {
+    // Looked up on each call, so that a `fetch` installed later (a test's, a polyfill) is used;
+    // called unbound, as a browser's `fetch` must be.
+    const response = await (fetch ? fetch(request) : globalThis.fetch(request));
+    return { response, text: await response.text() };
+  } catch (error) {
+    return { error };
   }
 }
 

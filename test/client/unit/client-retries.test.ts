@@ -70,6 +70,31 @@ describe('retries', () => {
     expect(always.requests).toHaveLength(3);
   });
 
+  it('a request the platform will not build is thrown as it is: not sent, not retried', async () => {
+    const refusal = new TypeError('the platform refuses this request');
+    const Refusing = function () {
+      throw refusal;
+    } as unknown as typeof Request;
+    // Node defines `Request` as a lazy getter, then as a value: put back whichever it is.
+    const original = Object.getOwnPropertyDescriptor(globalThis, 'Request')!;
+    Object.defineProperty(globalThis, 'Request', { value: Refusing, configurable: true });
+    try {
+      const { fetch, requests } = fakeFetch({ status: 200, body: '{"id":1,"name":"a"}' });
+      const warnings: string[] = [];
+      const client = new PlantStore({
+        baseUrl: 'https://api.example',
+        token: TEST_TOKEN,
+        fetch,
+        logger: { ...console, warn: (message: string) => warnings.push(message) },
+      });
+      await expect(client.getPlant(1)).rejects.toBe(refusal);
+      expect(requests).toHaveLength(0);
+      expect(warnings).toEqual([]);
+    } finally {
+      Object.defineProperty(globalThis, 'Request', original);
+    }
+  });
+
   it('a Retry-After beyond maxDelayMs is not waited for', async () => {
     const { fetch, requests } = fakeFetch({ ...unavailable, headers: { 'retry-after': '3600' } });
     await expect(fakeStore(fetch).getPlant(1)).rejects.toMatchObject({
