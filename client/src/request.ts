@@ -112,7 +112,7 @@ export async function send(
         redirect: 'error',
         signal: deadline.signal,
       });
-      outcome = await exchange(settings.fetch, request);
+      outcome = await exchange(settings.fetch, request, deadline.signal);
     } finally {
       deadline.clear();
     }
@@ -168,16 +168,40 @@ export async function send(
 type Exchange =
   { readonly response: Response; readonly text: string } | { readonly error: unknown };
 
-/** Sends `request` and reads its answer whole; what either step throws is the outcome. */
-async function exchange(fetch: Settings['fetch'], request: Request): Promise<Exchange> {
+/**
+ * Sends `request` and reads its answer whole; what either step throws is the outcome. Each step
+ * ends when the attempt's signal aborts, even with a `fetch` that ignores `request.signal` (or a
+ * body that never ends): the timeout and the caller's signal hold whatever `fetch` is given.
+ */
+async function exchange(
+  fetch: Settings['fetch'],
+  request: Request,
+  signal: AbortSignal,
+): Promise<Exchange> {
   try {
     // Looked up on each call, so that a `fetch` installed later (a test's, a polyfill) is used;
     // called unbound, as a browser's `fetch` must be.
-    const response = await (fetch ? fetch(request) : globalThis.fetch(request));
-    return { response, text: await response.text() };
+    const sent = fetch ? fetch(request) : globalThis.fetch(request);
+    // An answer that comes after the attempt was given up: nobody reads its body.
+    sent.then(
+      (late) => void (signal.aborted && late?.body?.cancel().catch(() => undefined)),
+      () => undefined,
+    );
+    const response = await untilAborted(sent, signal);
+    return { response, text: await untilAborted(response.text(), signal) };
   } catch (error) {
     return { error };
   }
+}
+
+/** `promise`, or a rejection with the signal's reason as soon as it aborts, whichever is first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
+  });
 }
 
 function retryLine(what: string, why: string, delay: number, next: number, attempts: number) {

@@ -285,6 +285,50 @@ describe('timeouts', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('a fetch that ignores the request’s signal is still held to the timeout and the caller’s abort', async () => {
+    let calls = 0;
+    const deaf = () => {
+      calls++;
+      return new Promise<Response>(() => undefined);
+    };
+    const options = {
+      baseUrl: 'https://a',
+      token: TEST_TOKEN,
+      fetch: deaf,
+      logLevel: 'off' as const,
+    };
+    const client = new PlantStore({
+      ...options,
+      timeout: 20,
+      retry: { retries: 1, baseDelayMs: 1 },
+    });
+    const error = await client.getPlant(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionTimeoutError);
+    expect((error as Error).message).toContain('timed out after 20 ms, on each of 2 attempts');
+    expect(calls).toBe(2);
+
+    const controller = new AbortController();
+    const call = new PlantStore(options).getPlant(1, { signal: controller.signal });
+    const reason = new Error('the user left');
+    setTimeout(() => controller.abort(reason), 10);
+    await expect(call).rejects.toBe(reason);
+  });
+
+  it('a body that never ends, from a fetch that ignores the signal, times out', async () => {
+    const endless = async () =>
+      new Response(new ReadableStream({ pull: () => new Promise<void>(() => undefined) }), {
+        headers: { 'content-type': 'application/json' },
+      });
+    const client = new PlantStore({
+      baseUrl: 'https://a',
+      token: TEST_TOKEN,
+      fetch: endless,
+      timeout: 20,
+      retry: { retries: 0 },
+    });
+    await expect(client.getPlant(1)).rejects.toBeInstanceOf(ConnectionTimeoutError);
+  });
+
   it('a caller’s abort is the signal’s own reason, not a timeout, and ends the retries', async () => {
     const hang = hangingFetch();
     const client = new PlantStore({ baseUrl: 'https://a', token: TEST_TOKEN, fetch: hang.fetch });
