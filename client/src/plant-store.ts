@@ -34,17 +34,19 @@ import { ifMatchHeader, versionOf, type IfMatch } from './versions.js';
 export type StoredPlant = components['schemas']['StoredPlant'];
 /**
  * A plant as a read or a change answers it, with its `version` (the answer's `ETag`): pass it
- * as `ifMatch` to change or delete only that version. `version` is not enumerable, so that
+ * as `ifMatch` to change or delete only that version. `undefined` when the answer had no `ETag`
+ * (a proxy dropped it): then there is no version to match. `version` is not enumerable, so that
  * `{ ...plant }`, `toEqual` and `console.log` see the API's StoredPlant.
  */
-export type VersionedPlant = StoredPlant & { readonly version: number };
+export type VersionedPlant = StoredPlant & { readonly version: number | undefined };
 /**
  * What `patchPlant` answers to a token without `plants:read`: the change happened, and the API
- * says only the new `version` (its `ETag`), so the plant's other members are unknown here.
+ * says only the new `version` (its `ETag`; `undefined` when a proxy dropped it), so the plant's
+ * other members are unknown here.
  */
 export interface PlantVersion {
   readonly id: bigint;
-  readonly version: number;
+  readonly version: number | undefined;
 }
 /** What `updatePlant` sends: every member but the id (one left out is removed). */
 export type PlantUpdate = Omit<components['schemas']['PlantReplacement'], 'id'>;
@@ -60,10 +62,11 @@ export type { CallOptions, IfMatch, PlantPage };
 export interface WriteOptions extends CallOptions {
   /**
    * Apply only while the plant is at this version (a read's `version`), one of these, or any
-   * (`'*'`: it exists); otherwise a `PreconditionFailedError` and nothing changes.
+   * (`'*'`: it exists); otherwise a `PreconditionFailedError` and nothing changes. `undefined`
+   * (a read's `version` when its answer had no `ETag`) sets no condition.
    * @default - whatever version is stored
    */
-  readonly ifMatch?: IfMatch;
+  readonly ifMatch?: IfMatch | undefined;
 }
 
 /** Where the API is, as whom to call it, and how: the defaults of every call. */
@@ -370,7 +373,9 @@ export class PlantStore {
       }
       if (current instanceof Error) return this.#versioned(answer, int64s);
       const plant = current as VersionedPlant;
-      if (after.includes(plant.version) && applied(plant)) return plant;
+      if (plant.version !== undefined && after.includes(plant.version) && applied(plant)) {
+        return plant;
+      }
     }
     return this.#versioned(answer, int64s);
   }
@@ -395,9 +400,14 @@ export class PlantStore {
     }) as VersionedPlant;
   }
 
-  /** The version an answer's `ETag` names; a malformed answer when it names none. */
-  #version(answer: Answer): number {
-    const version = versionOf(answer.response.headers.get('etag'));
+  /**
+   * The version an answer's `ETag` names; `undefined` when it has none (a proxy may drop it:
+   * inventing one would make every `ifMatch` with it fail); a malformed answer when it names none.
+   */
+  #version(answer: Answer): number | undefined {
+    const etag = answer.response.headers.get('etag');
+    if (etag === null) return undefined;
+    const version = versionOf(etag);
     if (version === undefined) throw malformedAnswer(answer.response, 'an ETag that is no version');
     return version;
   }
