@@ -164,10 +164,19 @@ export function malformedAnswer(response: Response, why: string, cause?: unknown
   );
 }
 
-/** `Retry-After` in seconds: either form of RFC 9110 (delay-seconds or an HTTP date). */
+/** RFC 9110's IMF-fixdate, the one date form a sender may use: `Sun, 06 Nov 1994 08:49:37 GMT`. */
+const IMF_FIXDATE =
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/**
+ * `Retry-After` in seconds: delay-seconds (a non-negative integer) or an IMF-fixdate (0 once
+ * past); anything else (`1.5`, `-1`, another date form) is treated as absent, never read by
+ * `Date.parse` as some date long past.
+ */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (value === null) return undefined;
-  if (/^\s*\d+\s*$/.test(value)) return Number(value);
-  const date = Date.parse(value);
+  const trimmed = value?.trim() ?? '';
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  if (!IMF_FIXDATE.test(trimmed)) return undefined;
+  const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }

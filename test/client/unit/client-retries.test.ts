@@ -6,6 +6,7 @@
 import {
   ConnectionError,
   ConnectionTimeoutError,
+  type InternalServerError,
   PermissionDeniedError,
   PlantStore,
   PreconditionFailedError,
@@ -92,6 +93,33 @@ describe('retries', () => {
       expect(warnings).toEqual([]);
     } finally {
       Object.defineProperty(globalThis, 'Request', original);
+    }
+  });
+
+  it('Retry-After is delay-seconds or an IMF-fixdate; any other value is treated as absent', async () => {
+    const retryAfter = async (value: string) => {
+      const { fetch } = fakeFetch({ ...unavailable, headers: { 'retry-after': value } });
+      const error = await fakeStore(fetch, 0)
+        .getPlant(1)
+        .catch((e: unknown) => e);
+      return (error as InternalServerError).retryAfter;
+    };
+    expect(await retryAfter('120')).toBe(120);
+    expect(await retryAfter(' 0 ')).toBe(0);
+    const inAnHour = new Date(Date.now() + 3_600_000).toUTCString();
+    expect(await retryAfter(inAnHour)).toBeGreaterThan(3_500);
+    expect(await retryAfter(inAnHour)).toBeLessThanOrEqual(3_600);
+    expect(await retryAfter('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(0);
+    for (const value of [
+      '1.5',
+      '-1',
+      '+5',
+      '1e3',
+      'soon',
+      '2030-01-01',
+      'Sunday, 06-Nov-94 08:49:37 GMT',
+    ]) {
+      expect(await retryAfter(value)).toBeUndefined();
     }
   });
 
