@@ -7,7 +7,9 @@ import { APIPromise, type WithResponse } from './api-promise.js';
 import { checkBaseUrl } from './base-url.js';
 import {
   errorFromAnswer,
+  isServiceError,
   malformedAnswer,
+  parseError,
   PermissionDeniedError,
   PreconditionFailedError,
 } from './errors.js';
@@ -16,8 +18,6 @@ import { toId, type PlantId } from './ids.js';
 import { levelLogger, type Logger, type LogLevel } from './logging.js';
 import { walkPages, type PlantPage } from './pages.js';
 import {
-  hasErrorMember,
-  parseError,
   send,
   type Answer,
   type CallOptions,
@@ -292,7 +292,7 @@ export class PlantStore {
       options,
       () => ({ method: 'DELETE', path: plantPath(id), headers: conditions(options) }),
       (answer) => {
-        if (answer.response.status === 404 && hasErrorMember(parseError(answer.text))) {
+        if (answer.response.status === 404 && isServiceError(parseError(answer.text))) {
           return answer.mayHaveActed;
         }
         this.#data(answer, int64sOf(PLANT, 'delete'));
@@ -353,7 +353,7 @@ export class PlantStore {
       answer.mayHaveActed &&
       typeof named !== 'string' &&
       named !== undefined &&
-      hasErrorMember(parseError(answer.text))
+      isServiceError(parseError(answer.text))
     ) {
       const after = (typeof named === 'number' ? [named] : named).map((version) => version + 1);
       const current = await this.getPlant(id, options).catch((error: unknown) => error);

@@ -4,7 +4,13 @@
  * the answer read whole (within the attempt's timeout); reading it into data or an error is the
  * operation's part.
  */
-import { ConnectionError, ConnectionTimeoutError, parseRetryAfter } from './errors.js';
+import {
+  ConnectionError,
+  ConnectionTimeoutError,
+  isServiceError,
+  parseError,
+  parseRetryAfter,
+} from './errors.js';
 import type { Logger } from './logging.js';
 import { changedNothing, isRetryable, retryDelay, retryPolicy, sleep } from './retry.js';
 import type { RetryOptions, RetryPolicy } from './retry.js';
@@ -154,7 +160,7 @@ export async function send(
     log.debug(`plant-store: ${what} answered ${status} in ${Date.now() - started} ms${id}`);
     const answer = { response, text, mayHaveActed };
     if (response.ok || last) return answer;
-    const fromGateway = !hasErrorMember(parseError(text));
+    const fromGateway = !isServiceError(parseError(text));
     if (!isRetryable(status, fromGateway)) return answer;
     const delay = retryDelay(policy, attempt - 1, parseRetryAfter(answered.get('retry-after')));
     if (delay === undefined) return answer;
@@ -206,20 +212,6 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 function retryLine(what: string, why: string, delay: number, next: number, attempts: number) {
   return `plant-store: ${what} ${why}; retrying in ${delay} ms (attempt ${next} of ${attempts})`;
-}
-
-/** An error body as JSON when it is JSON (the service's and the gateway's are), else its text. */
-export function parseError(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/** Whether a parsed error body is the service's Error (`{error, message}`), not the gateway's. */
-export function hasErrorMember(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && 'error' in body;
 }
 
 /** Whether fetch refused to follow a redirect (undici says so in the cause; browsers do not). */

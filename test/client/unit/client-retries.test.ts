@@ -54,6 +54,22 @@ describe('retries', () => {
     expect(invalid.requests).toHaveLength(1);
   });
 
+  it('an answer that is not the service’s Error (a proxy’s HTML 500) is retried and reported as from the gateway', async () => {
+    const html = '<html><head><title>500 Internal Server Error</title></head><body>…</body></html>';
+    const { fetch, requests } = fakeFetch({
+      status: 500,
+      body: html,
+      headers: { 'content-type': 'text/html' },
+    });
+    await expect(fakeStore(fetch, 1).getPlant(1)).rejects.toMatchObject({
+      name: 'InternalServerError',
+      status: 500,
+      fromGateway: true,
+      message: 'HTTP 500: 500 Internal Server Error',
+    });
+    expect(requests).toHaveLength(2);
+  });
+
   it('a network failure is retried, then a ConnectionError with status 0 and the cause', async () => {
     const refused = new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
     const once = fakeFetch(refused, { status: 204 });
