@@ -9,7 +9,7 @@ import { versionOf } from './versions.js';
 export interface ErrorDetails {
   /** The `error` member of the service's answer; the status when the answer had none. */
   readonly error?: number;
-  /** True for an answer of the API gateway itself (`{"message":…}` without `error`). */
+  /** True for an answer that is not the service's Error (see `isServiceError`). */
   readonly fromGateway?: boolean;
   /** Seconds from the answer's `Retry-After`. */
   readonly retryAfter?: number;
@@ -29,7 +29,10 @@ export class PlantStoreError extends Error {
    * and `fromGateway` is true.
    */
   readonly error: number;
-  /** True for an answer of the API gateway itself (`{"message":…}` without `error`). */
+  /**
+   * True for an answer that is not the service's Error (`{error, message}`): the API gateway's
+   * own (`{"message":…}`), or a page of a proxy in front of it (an HTML 502).
+   */
   readonly fromGateway: boolean;
   /** Seconds to wait before trying again, from the `Retry-After` header, when the answer had one. */
   readonly retryAfter?: number;
@@ -131,6 +134,24 @@ function classFor(status: number): typeof PlantStoreError {
   return BY_STATUS[status] ?? (status >= 500 ? InternalServerError : PlantStoreError);
 }
 
+/** An error body as JSON when it is JSON (the service's and the gateway's are), else its text. */
+export function parseError(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Whether a parsed error body is the service's Error (`{error, message}`). The one rule for
+ * `fromGateway`: anything else (the gateway's `{"message":…}`, a proxy's HTML) came from in
+ * front of the service, for retries and errors alike.
+ */
+export function isServiceError(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'error' in body;
+}
+
 /** The error for a non-2xx answer, from its status, headers and body (parsed JSON, or text). */
 export function errorFromAnswer(response: Response, body: unknown): PlantStoreError {
   const headers = response.headers;
@@ -140,16 +161,33 @@ export function errorFromAnswer(response: Response, body: unknown): PlantStoreEr
     message?: unknown;
   };
   const Class = classFor(response.status);
-  if (typeof message === 'string') {
-    return new Class(response.status, message, {
-      error: typeof error === 'number' ? error : undefined,
-      fromGateway: error === undefined,
-      retryAfter,
-      headers,
-    });
-  }
-  const text = typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : '';
-  return new Class(response.status, `HTTP ${response.status}${text}`, { retryAfter, headers });
+  const details = {
+    error: typeof error === 'number' ? error : undefined,
+    fromGateway: !isServiceError(body),
+    retryAfter,
+    headers,
+  };
+  if (typeof message === 'string') return new Class(response.status, message, details);
+  return new Class(response.status, `HTTP ${response.status}${excerpt(body)}`, details);
+}
+
+/** The most of a body that is not JSON (a proxy's page) that a message shows, in characters. */
+const EXCERPT_CHARS = 80;
+
+/**
+ * A few words of a body that is not JSON, for a one-line message: an HTML page's title, else its
+ * start without tags, whitespace folded, cut at `EXCERPT_CHARS`.
+ */
+function excerpt(body: unknown): string {
+  if (typeof body !== 'string') return '';
+  const title = /<title>([^<]*)<\/title>/i.exec(body)?.[1];
+  const text = (title ?? body.slice(0, 4 * EXCERPT_CHARS))
+    .replace(/<[^<>]*>?/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (text === '') return '';
+  const chars = [...text];
+  return `: ${chars.length > EXCERPT_CHARS ? `${chars.slice(0, EXCERPT_CHARS).join('')}…` : text}`;
 }
 
 /** A 2xx answer whose body is not what the API documents (not JSON, an id that is no int64). */
@@ -164,10 +202,19 @@ export function malformedAnswer(response: Response, why: string, cause?: unknown
   );
 }
 
-/** `Retry-After` in seconds: either form of RFC 9110 (delay-seconds or an HTTP date). */
+/** RFC 9110's IMF-fixdate, the one date form a sender may use: `Sun, 06 Nov 1994 08:49:37 GMT`. */
+const IMF_FIXDATE =
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/**
+ * `Retry-After` in seconds: delay-seconds (a non-negative integer) or an IMF-fixdate (0 once
+ * past); anything else (`1.5`, `-1`, another date form) is treated as absent, never read by
+ * `Date.parse` as some date long past.
+ */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (value === null) return undefined;
-  if (/^\s*\d+\s*$/.test(value)) return Number(value);
-  const date = Date.parse(value);
+  const trimmed = value?.trim() ?? '';
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  if (!IMF_FIXDATE.test(trimmed)) return undefined;
+  const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }

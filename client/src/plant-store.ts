@@ -4,9 +4,12 @@
  * errors are the classes of errors.ts; each call's promise has `.withResponse()`.
  */
 import { APIPromise, type WithResponse } from './api-promise.js';
+import { checkBaseUrl } from './base-url.js';
 import {
   errorFromAnswer,
+  isServiceError,
   malformedAnswer,
+  parseError,
   PermissionDeniedError,
   PreconditionFailedError,
 } from './errors.js';
@@ -15,8 +18,6 @@ import { toId, type PlantId } from './ids.js';
 import { levelLogger, type Logger, type LogLevel } from './logging.js';
 import { walkPages, type PlantPage } from './pages.js';
 import {
-  hasErrorMember,
-  parseError,
   send,
   type Answer,
   type CallOptions,
@@ -33,17 +34,19 @@ import { ifMatchHeader, versionOf, type IfMatch } from './versions.js';
 export type StoredPlant = components['schemas']['StoredPlant'];
 /**
  * A plant as a read or a change answers it, with its `version` (the answer's `ETag`): pass it
- * as `ifMatch` to change or delete only that version. `version` is not enumerable, so that
+ * as `ifMatch` to change or delete only that version. `undefined` when the answer had no `ETag`
+ * (a proxy dropped it): then there is no version to match. `version` is not enumerable, so that
  * `{ ...plant }`, `toEqual` and `console.log` see the API's StoredPlant.
  */
-export type VersionedPlant = StoredPlant & { readonly version: number };
+export type VersionedPlant = StoredPlant & { readonly version: number | undefined };
 /**
  * What `patchPlant` answers to a token without `plants:read`: the change happened, and the API
- * says only the new `version` (its `ETag`), so the plant's other members are unknown here.
+ * says only the new `version` (its `ETag`; `undefined` when a proxy dropped it), so the plant's
+ * other members are unknown here.
  */
 export interface PlantVersion {
   readonly id: bigint;
-  readonly version: number;
+  readonly version: number | undefined;
 }
 /** What `updatePlant` sends: every member but the id (one left out is removed). */
 export type PlantUpdate = Omit<components['schemas']['PlantReplacement'], 'id'>;
@@ -59,16 +62,26 @@ export type { CallOptions, IfMatch, PlantPage };
 export interface WriteOptions extends CallOptions {
   /**
    * Apply only while the plant is at this version (a read's `version`), one of these, or any
-   * (`'*'`: it exists); otherwise a `PreconditionFailedError` and nothing changes.
+   * (`'*'`: it exists); otherwise a `PreconditionFailedError` and nothing changes. `undefined`
+   * (a read's `version` when its answer had no `ETag`) sets no condition.
    * @default - whatever version is stored
    */
-  readonly ifMatch?: IfMatch;
+  readonly ifMatch?: IfMatch | undefined;
 }
 
 /** Where the API is, as whom to call it, and how: the defaults of every call. */
 export interface PlantStoreOptions extends CallOptions {
-  /** The API's base URL: the stack's `ApiUrl`, or `http://127.0.0.1:3000` for `npm start`. */
+  /**
+   * The API's base URL: the stack's `ApiUrl`, or `http://127.0.0.1:3000` for `npm start`.
+   * `https:`, or `http:` to a loopback host; no query, fragment, user name or password.
+   */
   readonly baseUrl: string;
+  /**
+   * Allows `http:` to any host, for an API reached over a private network whose TLS ends in
+   * front of it: the token then crosses that network in clear text.
+   * @default false - plain HTTP only to a loopback host
+   */
+  readonly allowInsecureHttp?: boolean;
   /** A bearer token (`pst_…`) with the scopes of the operations called. */
   readonly token: string;
   /** The `fetch` to send requests with. @default globalThis.fetch */
@@ -123,7 +136,7 @@ export class PlantStore {
 
   constructor(options: PlantStoreOptions) {
     // Checked here, so that a typo fails at construction rather than on the first call.
-    const baseUrl = new URL(options.baseUrl).href.replace(/\/$/, '');
+    const baseUrl = checkBaseUrl(options.baseUrl, options.allowInsecureHttp === true);
     if (options.token === undefined || options.token === null || options.token === '') {
       // The usual cause is an unset environment variable: say that, not that the token is malformed.
       throw new TypeError('no token given: token must be a bearer token (pst_…)');
@@ -273,13 +286,15 @@ export class PlantStore {
    * Deletes the plant stored under `id`. `true`: it is gone, and this call deleted it — or may
    * have: when an earlier attempt's answer was lost (a reset, a timeout, the gateway's 500 or
    * 503) and the retry finds nothing, that attempt probably deleted it. `false`: there was none.
+   * Without `ifMatch`, that retry deletes a plant created again under `id` in between; with it,
+   * it throws `PreconditionFailedError` instead.
    */
   deletePlant(id: PlantId, options?: WriteOptions): APIPromise<boolean> {
     return this.#send(
       options,
       () => ({ method: 'DELETE', path: plantPath(id), headers: conditions(options) }),
       (answer) => {
-        if (answer.response.status === 404 && hasErrorMember(parseError(answer.text))) {
+        if (answer.response.status === 404 && isServiceError(parseError(answer.text))) {
           return answer.mayHaveActed;
         }
         this.#data(answer, int64sOf(PLANT, 'delete'));
@@ -340,7 +355,7 @@ export class PlantStore {
       answer.mayHaveActed &&
       typeof named !== 'string' &&
       named !== undefined &&
-      hasErrorMember(parseError(answer.text))
+      isServiceError(parseError(answer.text))
     ) {
       const after = (typeof named === 'number' ? [named] : named).map((version) => version + 1);
       const current = await this.getPlant(id, options).catch((error: unknown) => error);
@@ -360,7 +375,9 @@ export class PlantStore {
       }
       if (current instanceof Error) return this.#versioned(answer, int64s);
       const plant = current as VersionedPlant;
-      if (after.includes(plant.version) && applied(plant)) return plant;
+      if (plant.version !== undefined && after.includes(plant.version) && applied(plant)) {
+        return plant;
+      }
     }
     return this.#versioned(answer, int64s);
   }
@@ -385,9 +402,14 @@ export class PlantStore {
     }) as VersionedPlant;
   }
 
-  /** The version an answer's `ETag` names; a malformed answer when it names none. */
-  #version(answer: Answer): number {
-    const version = versionOf(answer.response.headers.get('etag'));
+  /**
+   * The version an answer's `ETag` names; `undefined` when it has none (a proxy may drop it:
+   * inventing one would make every `ifMatch` with it fail); a malformed answer when it names none.
+   */
+  #version(answer: Answer): number | undefined {
+    const etag = answer.response.headers.get('etag');
+    if (etag === null) return undefined;
+    const version = versionOf(etag);
     if (version === undefined) throw malformedAnswer(answer.response, 'an ETag that is no version');
     return version;
   }

@@ -4,7 +4,13 @@
  * the answer read whole (within the attempt's timeout); reading it into data or an error is the
  * operation's part.
  */
-import { ConnectionError, ConnectionTimeoutError, parseRetryAfter } from './errors.js';
+import {
+  ConnectionError,
+  ConnectionTimeoutError,
+  isServiceError,
+  parseError,
+  parseRetryAfter,
+} from './errors.js';
 import type { Logger } from './logging.js';
 import { changedNothing, isRetryable, retryDelay, retryPolicy, sleep } from './retry.js';
 import type { RetryOptions, RetryPolicy } from './retry.js';
@@ -93,7 +99,6 @@ export async function send(
   const attempts = policy.retries + 1;
   const log = settings.log;
   let mayHaveActed = false;
-  let staleResends = 0;
 
   for (let attempt = 1; ; attempt++) {
     signal?.throwIfAborted();
@@ -101,9 +106,10 @@ export async function send(
     const deadline = startDeadline(timeout, signal);
     const started = Date.now();
     log.debug(`plant-store: ${what} (attempt ${attempt} of ${attempts})`);
-    let response: Response | undefined;
-    let text: string;
+    let outcome: Exchange;
     try {
+      // Outside `exchange`'s catch: a request the platform will not build (a TypeError too) is
+      // thrown as it is, not retried as a lost answer.
       const request = new Request(url, {
         method: route.method,
         headers,
@@ -112,23 +118,20 @@ export async function send(
         redirect: 'error',
         signal: deadline.signal,
       });
-      // Looked up on each call, so that a `fetch` installed later (a test's, a polyfill) is
-      // used; called unbound, as a browser's `fetch` must be.
-      response = await (settings.fetch ? settings.fetch(request) : globalThis.fetch(request));
-      text = await response.text();
-    } catch (error) {
+      outcome = await exchange(settings.fetch, request, deadline.signal);
+    } finally {
+      deadline.clear();
+    }
+
+    if ('error' in outcome) {
+      const { error } = outcome;
       // The caller's own abort: its reason, as the platform's fetch does.
       if (signal?.aborted) throw signal.reason;
       const timedOut = deadline.timedOut();
-      if (!timedOut && !response && staleResends < MAX_STALE_RESENDS && isStaleConnection(error)) {
-        // Not an attempt: the server had closed that connection, so nothing reached it.
-        staleResends++;
-        attempt--;
-        log.debug(`plant-store: ${what} found its pooled connection closed; sending it again`);
-        continue;
-      }
       // fetch rejects with a TypeError when no answer came (refused, reset, DNS, CORS); by
       // name, as a `fetch` from another realm (a test runner's, an iframe's) has its own class.
+      // A kept-alive connection that closes before the answer is one too: that it carried
+      // earlier answers does not show that the server left this request unread.
       if (!timedOut && (error as { name?: unknown }).name !== 'TypeError') throw error;
       if (!timedOut && isRedirect(error)) {
         throw new ConnectionError(
@@ -148,17 +151,16 @@ export async function send(
       log.warn(retryLine(what, why, delay, attempt + 1, attempts));
       await sleep(delay, signal);
       continue;
-    } finally {
-      deadline.clear();
     }
 
+    const { response, text } = outcome;
     const { status, headers: answered } = response;
     const requestId = answered.get('apigw-requestid');
     const id = requestId === null ? '' : ` (apigw-requestid ${requestId})`;
     log.debug(`plant-store: ${what} answered ${status} in ${Date.now() - started} ms${id}`);
     const answer = { response, text, mayHaveActed };
     if (response.ok || last) return answer;
-    const fromGateway = !hasErrorMember(parseError(text));
+    const fromGateway = !isServiceError(parseError(text));
     if (!isRetryable(status, fromGateway)) return answer;
     const delay = retryDelay(policy, attempt - 1, parseRetryAfter(answered.get('retry-after')));
     if (delay === undefined) return answer;
@@ -168,44 +170,48 @@ export async function send(
   }
 }
 
-function retryLine(what: string, why: string, delay: number, next: number, attempts: number) {
-  return `plant-store: ${what} ${why}; retrying in ${delay} ms (attempt ${next} of ${attempts})`;
-}
+/** One attempt's answer read whole, or what `fetch` or the body's reading threw. */
+type Exchange =
+  { readonly response: Response; readonly text: string } | { readonly error: unknown };
 
-/** An error body as JSON when it is JSON (the service's and the gateway's are), else its text. */
-export function parseError(text: string): unknown {
+/**
+ * Sends `request` and reads its answer whole; what either step throws is the outcome. Each step
+ * ends when the attempt's signal aborts, even with a `fetch` that ignores `request.signal` (or a
+ * body that never ends): the timeout and the caller's signal hold whatever `fetch` is given.
+ */
+async function exchange(
+  fetch: Settings['fetch'],
+  request: Request,
+  signal: AbortSignal,
+): Promise<Exchange> {
   try {
-    return JSON.parse(text);
-  } catch {
-    return text;
+    // Looked up on each call, so that a `fetch` installed later (a test's, a polyfill) is used;
+    // called unbound, as a browser's `fetch` must be.
+    const sent = fetch ? fetch(request) : globalThis.fetch(request);
+    // An answer that comes after the attempt was given up: nobody reads its body.
+    sent.then(
+      (late) => void (signal.aborted && late?.body?.cancel().catch(() => undefined)),
+      () => undefined,
+    );
+    const response = await untilAborted(sent, signal);
+    return { response, text: await untilAborted(response.text(), signal) };
+  } catch (error) {
+    return { error };
   }
 }
 
-/** Whether a parsed error body is the service's Error (`{error, message}`), not the gateway's. */
-export function hasErrorMember(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && 'error' in body;
+/** `promise`, or a rejection with the signal's reason as soon as it aborts, whichever is first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
+  });
 }
 
-/**
- * How many times one attempt is sent again after finding its pooled connection closed: each
- * time that connection leaves the pool, so more only happen when the server closed several
- * at once; the bound keeps a broken pool from looping.
- */
-const MAX_STALE_RESENDS = 10;
-
-/**
- * Whether `fetch` failed because the server had closed a kept-alive connection the request was
- * written to: the connection ended before the answer's headers (`fetch` had not resolved) and it
- * had carried earlier answers (undici, Node's `fetch`, says so: `UND_ERR_SOCKET` with the
- * socket's `bytesRead`). A server closes an idle connection without reading what arrives on it,
- * so nothing of the request reached it; browsers re-send such a request themselves. A fresh
- * connection that ends, or a reset that says nothing of its connection, may have been read:
- * those are attempts.
- */
-function isStaleConnection(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: unknown; socket?: { bytesRead?: unknown } } }).cause;
-  const bytesRead = cause?.socket?.bytesRead;
-  return cause?.code === 'UND_ERR_SOCKET' && typeof bytesRead === 'number' && bytesRead > 0;
+function retryLine(what: string, why: string, delay: number, next: number, attempts: number) {
+  return `plant-store: ${what} ${why}; retrying in ${delay} ms (attempt ${next} of ${attempts})`;
 }
 
 /** Whether fetch refused to follow a redirect (undici says so in the cause; browsers do not). */

@@ -7,9 +7,6 @@
 /** A version to match: the number a read answered (`plant.version`), several, or `'*'` (any). */
 export type IfMatch = number | readonly number[] | '*';
 
-/** The version of a plant that was never changed (and of every plant a server without versions holds). */
-const FIRST_VERSION = 1;
-
 /** The `If-Match` header for `ifMatch`: `"3"`, `"3", "4"` or `*`. */
 export function ifMatchHeader(ifMatch: IfMatch): string {
   if (ifMatch === '*') return '*';
@@ -23,11 +20,10 @@ export function ifMatchHeader(ifMatch: IfMatch): string {
 }
 
 /**
- * The version an `ETag` names, `FIRST_VERSION` when there is none (a server before versions),
- * `undefined` when it is not one of ours.
+ * The version an `ETag` names: `"4"`, or `W/"4"` as a proxy that compresses the answer marks it
+ * (the plant is the same; a change sends it back as `"4"`); `undefined` when it is not one of ours.
  */
-export function versionOf(etag: string | null): number | undefined {
-  if (etag === null) return FIRST_VERSION;
-  const digits = /^"([1-9]\d{0,14})"$/.exec(etag)?.[1];
+export function versionOf(etag: string): number | undefined {
+  const digits = /^(?:W\/)?"([1-9]\d{0,14})"$/.exec(etag)?.[1];
   return digits === undefined ? undefined : Number(digits);
 }

@@ -6,6 +6,7 @@
 import {
   ConnectionError,
   ConnectionTimeoutError,
+  type InternalServerError,
   PermissionDeniedError,
   PlantStore,
   PreconditionFailedError,
@@ -53,6 +54,22 @@ describe('retries', () => {
     expect(invalid.requests).toHaveLength(1);
   });
 
+  it('an answer that is not the service’s Error (a proxy’s HTML 500) is retried and reported as from the gateway', async () => {
+    const html = '<html><head><title>500 Internal Server Error</title></head><body>…</body></html>';
+    const { fetch, requests } = fakeFetch({
+      status: 500,
+      body: html,
+      headers: { 'content-type': 'text/html' },
+    });
+    await expect(fakeStore(fetch, 1).getPlant(1)).rejects.toMatchObject({
+      name: 'InternalServerError',
+      status: 500,
+      fromGateway: true,
+      message: 'HTTP 500: 500 Internal Server Error',
+    });
+    expect(requests).toHaveLength(2);
+  });
+
   it('a network failure is retried, then a ConnectionError with status 0 and the cause', async () => {
     const refused = new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
     const once = fakeFetch(refused, { status: 204 });
@@ -68,6 +85,58 @@ describe('retries', () => {
     expect((error as Error).cause).toBe(refused);
     expect((error as Error).message).toContain('ECONNREFUSED');
     expect(always.requests).toHaveLength(3);
+  });
+
+  it('a request the platform will not build is thrown as it is: not sent, not retried', async () => {
+    const refusal = new TypeError('the platform refuses this request');
+    const Refusing = function () {
+      throw refusal;
+    } as unknown as typeof Request;
+    // Node defines `Request` as a lazy getter, then as a value: put back whichever it is.
+    const original = Object.getOwnPropertyDescriptor(globalThis, 'Request')!;
+    Object.defineProperty(globalThis, 'Request', { value: Refusing, configurable: true });
+    try {
+      const { fetch, requests } = fakeFetch({ status: 200, body: '{"id":1,"name":"a"}' });
+      const warnings: string[] = [];
+      const client = new PlantStore({
+        baseUrl: 'https://api.example',
+        token: TEST_TOKEN,
+        fetch,
+        logger: { ...console, warn: (message: string) => warnings.push(message) },
+      });
+      await expect(client.getPlant(1)).rejects.toBe(refusal);
+      expect(requests).toHaveLength(0);
+      expect(warnings).toEqual([]);
+    } finally {
+      Object.defineProperty(globalThis, 'Request', original);
+    }
+  });
+
+  it('Retry-After is delay-seconds or an IMF-fixdate; any other value is treated as absent', async () => {
+    const retryAfter = async (value: string) => {
+      const { fetch } = fakeFetch({ ...unavailable, headers: { 'retry-after': value } });
+      const error = await fakeStore(fetch, 0)
+        .getPlant(1)
+        .catch((e: unknown) => e);
+      return (error as InternalServerError).retryAfter;
+    };
+    expect(await retryAfter('120')).toBe(120);
+    expect(await retryAfter(' 0 ')).toBe(0);
+    const inAnHour = new Date(Date.now() + 3_600_000).toUTCString();
+    expect(await retryAfter(inAnHour)).toBeGreaterThan(3_500);
+    expect(await retryAfter(inAnHour)).toBeLessThanOrEqual(3_600);
+    expect(await retryAfter('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(0);
+    for (const value of [
+      '1.5',
+      '-1',
+      '+5',
+      '1e3',
+      'soon',
+      '2030-01-01',
+      'Sunday, 06-Nov-94 08:49:37 GMT',
+    ]) {
+      expect(await retryAfter(value)).toBeUndefined();
+    }
   });
 
   it('a Retry-After beyond maxDelayMs is not waited for', async () => {
@@ -258,6 +327,50 @@ describe('timeouts', () => {
     const { fetch, requests } = fakeFetch({ status: 200, body: '{}' });
     await expect(fakeStore(fetch).getPlant(1, { timeout: -1 })).rejects.toThrow(TypeError);
     expect(requests).toHaveLength(0);
+  });
+
+  it('a fetch that ignores the request’s signal is still held to the timeout and the caller’s abort', async () => {
+    let calls = 0;
+    const deaf = () => {
+      calls++;
+      return new Promise<Response>(() => undefined);
+    };
+    const options = {
+      baseUrl: 'https://a',
+      token: TEST_TOKEN,
+      fetch: deaf,
+      logLevel: 'off' as const,
+    };
+    const client = new PlantStore({
+      ...options,
+      timeout: 20,
+      retry: { retries: 1, baseDelayMs: 1 },
+    });
+    const error = await client.getPlant(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionTimeoutError);
+    expect((error as Error).message).toContain('timed out after 20 ms, on each of 2 attempts');
+    expect(calls).toBe(2);
+
+    const controller = new AbortController();
+    const call = new PlantStore(options).getPlant(1, { signal: controller.signal });
+    const reason = new Error('the user left');
+    setTimeout(() => controller.abort(reason), 10);
+    await expect(call).rejects.toBe(reason);
+  });
+
+  it('a body that never ends, from a fetch that ignores the signal, times out', async () => {
+    const endless = async () =>
+      new Response(new ReadableStream({ pull: () => new Promise<void>(() => undefined) }), {
+        headers: { 'content-type': 'application/json' },
+      });
+    const client = new PlantStore({
+      baseUrl: 'https://a',
+      token: TEST_TOKEN,
+      fetch: endless,
+      timeout: 20,
+      retry: { retries: 0 },
+    });
+    await expect(client.getPlant(1)).rejects.toBeInstanceOf(ConnectionTimeoutError);
   });
 
   it('a caller’s abort is the signal’s own reason, not a timeout, and ends the retries', async () => {

@@ -105,11 +105,47 @@ it('412 is a PreconditionFailedError that says the current version; 404 a NotFou
   await expect(client.patchPlant(5, { name: 'x' })).rejects.toBeInstanceOf(NotFoundError);
 });
 
-it('an ETag that is not a version is a malformed answer; none (a server before versions) is version 1', async () => {
-  const odd = fakeFetch({ status: 200, body: PLANT, headers: { etag: 'W/"abc"' } });
-  await expect(store(odd.fetch).getPlant(1)).rejects.toThrow(/malformed answer/);
-  const old = fakeFetch({ status: 200, body: PLANT });
-  expect((await store(old.fetch).getPlant(1)).version).toBe(1);
+it('a weak ETag (a compressing proxy’s) names its version; none leaves version undefined; another is malformed', async () => {
+  const weak = fakeFetch(
+    { status: 200, body: PLANT, headers: { etag: 'W/"4"' } },
+    { status: 200, body: PLANT, headers: { etag: 'W/"5"' } },
+    { status: 204, headers: { etag: 'W/"6"' } },
+    {
+      status: 412,
+      body: '{"error":412,"message":"plant 1 is at version 6"}',
+      headers: { etag: 'W/"6"' },
+    },
+  );
+  const client = store(weak.fetch);
+  expect((await client.getPlant(1)).version).toBe(4);
+  expect((await client.updatePlant(1, { name: 'Monstera' }, { ifMatch: 4 })).version).toBe(5);
+  await expect(client.patchPlant(1, { name: 'x' }, { ifMatch: 5 })).resolves.toStrictEqual({
+    id: 1n,
+    version: 6,
+  });
+  await expect(client.deletePlant(1, { ifMatch: 5 })).rejects.toMatchObject({
+    name: 'PreconditionFailedError',
+    currentVersion: 6,
+  });
+  // A change sends the version back as the strong ETag the API made.
+  expect(weak.requests[1]!.headers.get('if-match')).toBe('"4"');
+
+  const none = fakeFetch({ status: 200, body: PLANT }, { status: 204 });
+  const read = await store(none.fetch).getPlant(1);
+  expect([read, read.version]).toEqual([
+    { id: 9007199254740993n, name: 'Monstera', tag: 'aroid' },
+    undefined,
+  ]);
+  // A change made and answered without an ETag resolves: it happened; its version is unknown.
+  await expect(store(none.fetch).patchPlant(1, { tag: null })).resolves.toStrictEqual({
+    id: 1n,
+    version: undefined,
+  });
+
+  for (const etag of ['W/"abc"', '"0"', 'W/4', '"4"x']) {
+    const odd = fakeFetch({ status: 200, body: PLANT, headers: { etag } });
+    await expect(store(odd.fetch).getPlant(1)).rejects.toThrow(/malformed answer/);
+  }
 });
 
 it('a token without plants:read: updatePlant’s 204 answers the plant it sent, at the ETag’s version', async () => {
@@ -126,6 +162,6 @@ it('a token without plants:read: patchPlant’s 204 answers the id and the ETag�
   const patched = await store(fetch).patchPlant(9007199254740993n, { tag: null }, { ifMatch: 7 });
   expect(patched).toStrictEqual({ id: 9007199254740993n, version: 8 });
   expect(requests).toHaveLength(1);
-  const odd = fakeFetch({ status: 204, headers: { etag: 'W/"x"' } });
+  const odd = fakeFetch({ status: 204, headers: { etag: '"x"' } });
   await expect(store(odd.fetch).patchPlant(1, { name: 'x' })).rejects.toThrow(/malformed answer/);
 });

@@ -146,8 +146,27 @@ describe('answers', () => {
     });
     await expect(client.getPlant(5)).rejects.toMatchObject({
       status: 502,
-      message: 'HTTP 502: <html>Bad Gateway</html>',
+      message: 'HTTP 502: Bad Gateway',
+      fromGateway: true,
     });
+  });
+
+  it('a page that is not JSON: only its title, or a short start of its text, is in the message', async () => {
+    const page = (head: string) =>
+      `<!DOCTYPE html>\n<html>${head}<body>\n<h1>Bad Gateway</h1>\n${'<p>details '.repeat(500)}</body></html>`;
+    const { fetch } = fakeFetch(
+      { status: 502, body: page('<head><title>502 Bad Gateway</title></head>') },
+      { status: 502, body: page('') },
+      { status: 502, body: '  ' },
+    );
+    const client = fakeStore(fetch, 0);
+    await expect(client.getPlant(5)).rejects.toMatchObject({
+      message: 'HTTP 502: 502 Bad Gateway',
+    });
+    const untitled = (await client.getPlant(5).catch((e: unknown) => e)) as Error;
+    expect(untitled.message).toMatch(/^HTTP 502: Bad Gateway details details .*…$/);
+    expect(untitled.message.length).toBeLessThanOrEqual('HTTP 502: '.length + 81);
+    await expect(client.getPlant(5)).rejects.toMatchObject({ message: 'HTTP 502' });
   });
 });
 

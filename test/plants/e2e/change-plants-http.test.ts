@@ -90,16 +90,16 @@ it('40 concurrent PATCHes with the same If-Match: one 200, 39 412; without: all 
     token: service.devToken,
     logger: { debug: quiet, info: quiet, error: quiet, warn: () => void retried++ },
   });
-  const before = (await store.getPlant(4040n)).version;
+  const before = (await store.getPlant(4040n)).version!;
   const all = await Promise.all(
     Array.from({ length: 40 }, (_, n) => counted.patchPlant(4040n, { tag: `t${n}` })),
   );
   // Each answered with a version of its own (no update lost), and the plant is at the latest:
   // exactly 40 more, or more by at most the retries.
-  const versions = all.map((plant) => plant.version);
+  const versions = all.map((plant) => plant.version!);
   expect(new Set(versions).size).toBe(40);
   expect(versions.every((version) => version > before)).toBe(true);
-  const after = (await store.getPlant(4040n)).version;
+  const after = (await store.getPlant(4040n)).version!;
   expect(after).toBe(Math.max(...versions));
   expect(after - before - 40).toBeGreaterThanOrEqual(0);
   expect(after - before - 40).toBeLessThanOrEqual(retried);

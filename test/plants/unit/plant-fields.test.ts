@@ -140,7 +140,7 @@ describe.each([
     it('is what the client sends', async () => {
       const sent: string[] = [];
       const client = new PlantStore({
-        baseUrl: 'http://plants.test',
+        baseUrl: 'https://plants.test',
         token: 'pst_test',
         fetch: async (request) => {
           sent.push(await request.text());
