@@ -188,6 +188,50 @@ describe('guards', () => {
   });
 });
 
+describe('what it shows', () => {
+  const own = () => ({ host: `127.0.0.1:${consolePage.port}`, [CONSOLE_HEADER]: consolePage.key });
+
+  it("hides a request's secrets in the list and in each entry: query values and credential headers", async () => {
+    const secrets = {
+      query: 'query-secret-1f3a9',
+      proxy: 'cHJveHk6c2VjcmV0LTdkMmU=',
+      session: 'session-token-6b0c4',
+      apiKey: 'custom-api-key-92e1',
+    };
+    const response = await fetch(`${service.url}/plants?token=${secrets.query}&tag=kept`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${service.devToken}`,
+        'proxy-authorization': `Basic ${secrets.proxy}`,
+        'x-amz-security-token': secrets.session,
+        'x-custom-api-key': secrets.apiKey,
+        'content-type': 'application/json',
+      },
+      body: '{"id":1.5}',
+    });
+    expect(response.status).toBe(400);
+    const requestId = response.headers.get('apigw-requestid')!;
+    const list = await answer('/api/entries', own());
+    const entries = (JSON.parse(list.text) as { entries: { seq: number; requestId: string }[] })
+      .entries;
+    const mine = entries.filter((e) => e.requestId === requestId);
+    // create-plant's invocation, and the authorizer's unless its answer was cached.
+    expect(mine.length).toBeGreaterThan(0);
+    const shown = [list.text];
+    for (const { seq } of mine) shown.push((await answer(`/api/entries/${seq}`, own())).text);
+    for (const text of shown) {
+      for (const secret of [...Object.values(secrets), service.devToken]) {
+        expect(text).not.toContain(secret);
+      }
+    }
+    expect(list.text).toContain('/plants?token=(hidden)&tag=kept');
+    const detail = shown.slice(1).join('\n');
+    expect(detail).toContain('"rawQueryString":"token=(hidden)&tag=kept"');
+    expect(detail).toContain('"proxy-authorization":"(hidden)"');
+    expect(detail).toContain('"x-amz-security-token":"(hidden)"');
+  });
+});
+
 const hasBrowser = existsSync(CHROMIUM);
 if (!hasBrowser && process.env.CI) {
   throw new Error(`console.test.ts: no Chromium at ${CHROMIUM} in CI: .ci/run installs it`);
