@@ -2,20 +2,20 @@
  * The local console: a page `npm start` serves on a port of its own (not a path of the API: the
  * gateway adds the API's CORS headers to every answer it sends, and the console must answer no
  * other origin) with the run's invocations, its data and the CLIs' actions. Safe by default: it
- * listens on 127.0.0.1 only, answers only to its own Host (as the gateway does, against DNS
- * rebinding), sends no CORS header, refuses any request another origin makes, and its API needs
- * this run's key in a header, which a page of another origin cannot send without a preflight
- * (refused). The key travels in the URL's fragment, which the browser never sends: whoever has
- * the printed URL, or can read `console-url` in the private data directory, may use the console;
- * another user of the machine may not. The page is plain HTML, JavaScript and CSS from this
- * folder: nothing from a CDN.
+ * listens on 127.0.0.1 only, answers only to Host `127.0.0.1:<port>` (against DNS rebinding, and
+ * never `localhost`, which a browser may send to ::1, an address another user can hold), sends no
+ * CORS header, refuses any request another origin makes, and its API needs this run's key in a
+ * header, which a page of another origin cannot send without a preflight (refused). The key
+ * travels in the URL's fragment, which the browser never sends: whoever has the printed URL, or
+ * can read `console-url` in the private data directory, may use the console; another user of the
+ * machine may not. The page is plain HTML, JavaScript and CSS from this folder: nothing from a
+ * CDN.
  */
 import { readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import {
-  LOOPBACK_HOST_NAMES,
   detailOf,
   redacted,
   summaryOf,
@@ -84,7 +84,12 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const hosts = LOOPBACK_HOST_NAMES.map((name) => `${name}:${port}`);
+  // 127.0.0.1 alone, the name the printed URL uses, never `localhost`: a browser tries ::1 first
+  // for `localhost`, where another user of the machine may listen on this port and read the key
+  // in the fragment. Refusing the name keeps every working console URL on the address this
+  // server holds; holding [::1]:<port> as well would need a second socket that another process
+  // can take first and that a machine without IPv6 cannot open.
+  const hosts = [`127.0.0.1:${port}`];
   allowed = { ...allowed, hosts, origins: hosts.map((host) => `http://${host}`) };
   const url = `http://127.0.0.1:${port}/#key=${allowed.key}`;
   const file = consoleUrlFile(options.dataDir);

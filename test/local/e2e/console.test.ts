@@ -101,6 +101,12 @@ describe('guards', () => {
     ).toBe(403);
   });
 
+  it('refuses Host localhost, which a browser may send to [::1], where another user can listen', async () => {
+    const localhost = `localhost:${consolePage.port}`;
+    expect(await raw('/', { host: localhost })).toBe(403);
+    expect(await raw('/api/entries', { ...own(), host: localhost })).toBe(403);
+  });
+
   it('refuses another origin, an API call without its header, and an action that is not JSON', async () => {
     expect(await raw('/api/entries', { ...own(), origin: 'http://attacker.example' })).toBe(403);
     expect(await raw('/api/entries', { ...own(), 'sec-fetch-site': 'cross-site' })).toBe(403);
