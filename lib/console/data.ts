@@ -12,6 +12,7 @@ import {
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
 import { PLANTS_BY_TAG_INDEX, PLANTS_TABLE } from '../../lambda/aws/tables';
+import { PLANT_ATTRIBUTES } from '../../lambda/plants/item';
 import { PAGE_LIMIT } from '../../lambda/plants/schemas';
 import type { CliIo } from '../cli/run';
 import { localCliClientConfig, localEngineTarget } from '../npm-start/find';
@@ -88,9 +89,12 @@ function plain(value: AttributeValue): unknown {
 
 /** A page of plants. */
 export interface PlantsPage {
+  /** The items as kept: a deleted plant's tombstone among them, with its `deletedAt`. */
   readonly items: Record<string, unknown>[];
   /** The next page's cursor, when there is one. */
   readonly next?: string;
+  /** What the API would say of the id looked up, when it is not a plant: deleted, or none. */
+  readonly notice?: string;
 }
 
 const INTEGER = /^-?\d{1,19}$/;
@@ -112,7 +116,13 @@ export async function readPlants(
           ConsistentRead: true,
         }),
       );
-      return { items: Item ? [plainItem(Item)] : [] };
+      if (!Item) return { items: [], notice: `no plant with id ${query.id}` };
+      const item = plainItem(Item);
+      if (item[PLANT_ATTRIBUTES.deletedAt] === undefined) return { items: [item] };
+      return {
+        items: [item],
+        notice: `plant ${query.id} was deleted at ${String(item[PLANT_ATTRIBUTES.deletedAt])}: the API answers 404 for it`,
+      };
     }
     const limit = Math.min(
       Math.max(Number(query.limit) || PAGE_LIMIT.default, PAGE_LIMIT.min),

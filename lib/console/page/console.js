@@ -354,35 +354,41 @@ async function showPlants(cursor) {
   const columns = [...new Set(answer.items.flatMap((item) => Object.keys(item)))];
   columns.sort((a, b) => (a === 'id' ? -1 : b === 'id' ? 1 : 0));
   $('#plants-out').replaceChildren(
+    answer.notice ? el('p', { className: 'notice' }, answer.notice) : '',
     answer.items.length
       ? el(
           'table',
           {},
           el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', {}, c)))),
-          el(
-            'tbody',
-            {},
-            ...answer.items.map((item) =>
-              el(
-                'tr',
-                { className: 'deletedAt' in item ? 'tombstone' : '' },
-                ...columns.map((c) =>
-                  el(
-                    'td',
-                    { className: c === 'id' ? 'id' : '' },
-                    item[c] === undefined
-                      ? ''
-                      : typeof item[c] === 'string'
-                        ? item[c]
-                        : JSON.stringify(item[c]),
-                  ),
-                ),
-              ),
-            ),
-          ),
+          el('tbody', {}, ...answer.items.map((item) => plantRow(item, columns))),
         )
-      : el('p', {}, 'no plants'),
+      : answer.notice
+        ? ''
+        : el('p', {}, 'no plants'),
     plantCursor ? button('Next page', () => showPlants(plantCursor)) : '',
+  );
+}
+
+/** A plant's row; a deleted plant's tombstone muted and struck through, marked with its time. */
+function plantRow(item, columns) {
+  const deleted = typeof item.deletedAt === 'string';
+  return el(
+    'tr',
+    { className: deleted ? 'tombstone' : '' },
+    ...columns.map((c) =>
+      el(
+        'td',
+        { className: c === 'id' ? 'id' : '' },
+        item[c] === undefined
+          ? ''
+          : typeof item[c] === 'string'
+            ? item[c]
+            : JSON.stringify(item[c]),
+        c === 'id' && deleted
+          ? el('span', { className: 'badge' }, `deleted ${item.deletedAt}`)
+          : '',
+      ),
+    ),
   );
 }
 $('#plants-form').addEventListener('submit', (event) => {

@@ -412,6 +412,35 @@ if (!hasBrowser && process.env.CI) {
     expect((await sendAsDev(service, 'GET', '/plants/5')).status).toBe(404);
   });
 
+  it('shows a deleted plant as deleted: struck through, with its time, and by id that the API answers 404', async () => {
+    const fading = '4242';
+    const created = await sendAsDev(service, 'POST', '/plants', `{"id":${fading},"name":"Fading"}`);
+    expect(created.status).toBe(200);
+    expect((await sendAsDev(service, 'DELETE', `/plants/${fading}`)).status).toBe(204);
+    expect((await sendAsDev(service, 'GET', `/plants/${fading}`)).status).toBe(404);
+    await page.click('nav button[data-tab=plants]');
+    await page.fill('#plants-form input[name=tag]', '');
+    await page.fill('#plants-form input[name=id]', fading);
+    await page.click('#plants-form button');
+    const notice = page.locator('#plants-out .notice');
+    await notice.waitFor();
+    expect(await notice.innerText()).toMatch(
+      new RegExp(`^plant ${fading} was deleted at \\S+: the API answers 404 for it$`),
+    );
+    const row = page.locator('#plants-out tr.tombstone');
+    expect(await row.locator('.badge').innerText()).toMatch(/^deleted \d{4}-\d\d-\d\dT/);
+    // An expression run in the page (this suite's types know no DOM).
+    const struck = await page.evaluate(
+      "getComputedStyle(document.querySelector('#plants-out tr.tombstone td')).textDecorationLine",
+    );
+    expect(struck).toBe('line-through');
+    // In the whole list too, beside the plants that are there.
+    await page.fill('#plants-form input[name=id]', '');
+    await page.click('#plants-form button');
+    await page.locator('#plants-out tr:not(.tombstone) td', { hasText: ID }).waitFor();
+    expect(await page.locator('#plants-out tr.tombstone', { hasText: fading }).count()).toBe(1);
+  });
+
   it('the plant is still read through the API as created', async () => {
     const read = await sendAsDev(service, 'GET', `/plants/${ID}`);
     expect(read.text).toBe(`{"id":${ID},"name":"Monstera","tag":"aroid"}`);
