@@ -5,7 +5,7 @@
 import { parseDeliveryMessage } from '../../lambda/webhook/message';
 import { redacted, type Invocations } from '../npm-start/find';
 import { runCommand, type Ran, type Where } from './data';
-import { stateAction } from './state-actions';
+import { overwriteRefusal, stateAction } from './state-actions';
 
 /** Where the actions act, and the recorded invocations (a delivery is replayed from one). */
 export interface ActionContext extends Where {
@@ -48,7 +48,7 @@ export async function act(
       case 'replay-delivery':
         return shown(await replayDelivery(Number(body.seq), options));
       case 'state':
-        return shown(await stateAction(body, options));
+        return (await overwriteRefusal(body, options)) ?? shown(await stateAction(body, options));
       default:
         return [400, { error: `unknown action ${String(body.action)}` }];
     }

@@ -12,6 +12,20 @@ export function stateNames(where: Where): Promise<string[]> {
 }
 
 /**
+ * The answer to a `save` that would replace a saved state without `overwrite: true` (409, which
+ * the page confirms and sends again), else `undefined`.
+ */
+export async function overwriteRefusal(
+  body: Record<string, unknown>,
+  where: Where,
+): Promise<[number, unknown] | undefined> {
+  if (body.command !== 'save' || body.overwrite === true) return undefined;
+  const name = String(body.name ?? '');
+  if (!(await stateNames(where)).includes(name)) return undefined;
+  return [409, { error: `a state named ${name} is saved already: overwrite it?`, exists: true }];
+}
+
+/**
  * `{command: 'save'|'load', name}`, `{command: 'reset', tokens}` or `{command: 'seed', text}`
  * (the file's text, pasted or picked in the page).
  */

@@ -81,7 +81,7 @@ async function act(body) {
   result.hidden = false;
   result.className = response.ok ? '' : 'bad';
   result.textContent = lines.join('\n') || (response.ok ? 'done' : 'failed');
-  return response.ok;
+  return { ok: response.ok, status: response.status, answer };
 }
 
 // ---- tabs
@@ -406,13 +406,23 @@ $('#state-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const command = event.submitter?.dataset.command;
   const form = new FormData(event.target);
-  if (command === 'reset' && !confirm('Remove every plant and subscriber?')) return;
-  await act({
-    action: 'state',
-    command,
-    name: String(form.get('name') ?? ''),
-    tokens: form.get('tokens') === 'on',
-  });
+  const name = String(form.get('name') ?? '');
+  const tokens = form.get('tokens') === 'on';
+  const question = {
+    reset: tokens
+      ? 'Remove every plant, subscriber and token (the dev token too)?'
+      : 'Remove every plant and subscriber (the tokens stay)?',
+    load: `Replace all the data (plants, subscribers, tokens, dead letters) with the saved state ${name}? What it does not hold is removed.`,
+  }[command];
+  if (question && !confirm(question)) return;
+  const body = { action: 'state', command, name, tokens };
+  const done = await act(body);
+  // The server refuses to replace a saved state unasked: ask, then send again.
+  if (done.status === 409 && done.answer.exists) {
+    if (confirm(`A state named ${name} is saved already. Overwrite it?`)) {
+      await act({ ...body, overwrite: true });
+    }
+  }
   loaders.state();
 });
 $('#seed-form').addEventListener('submit', async (event) => {

@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Dialog, type Page } from 'playwright-core';
 import {
   CONSOLE_HEADER,
   consoleUrlFile,
@@ -439,6 +439,53 @@ if (!hasBrowser && process.env.CI) {
     await page.click('#plants-form button');
     await page.locator('#plants-out tr:not(.tombstone) td', { hasText: ID }).waitFor();
     expect(await page.locator('#plants-out tr.tombstone', { hasText: fading }).count()).toBe(1);
+  });
+
+  it('confirms what Reset, Load and an overwriting Save replace, and does nothing when dismissed', async () => {
+    await page.click('nav button[data-tab=state]');
+    const asked: string[] = [];
+    /** Clicks a state button and answers its confirms in turn; resolves with their texts. */
+    const click = async (command: string, ...answers: boolean[]) => {
+      asked.length = 0;
+      const handle = (dialog: Dialog) => {
+        asked.push(dialog.message());
+        void (answers.shift() ? dialog.accept() : dialog.dismiss());
+      };
+      page.on('dialog', handle);
+      try {
+        await page.click(`#state-form button[data-command=${command}]`);
+        await until(() => answers.length === 0, `the confirms of ${command}`);
+        // The last confirm's consequence (an action, then the states' list) has been asked for.
+        await page.waitForLoadState('networkidle');
+      } finally {
+        page.off('dialog', handle);
+      }
+      return [...asked];
+    };
+    await page.check('#state-form input[name=tokens]');
+    expect(await click('reset', false)).toEqual([expect.stringMatching(/\btoken\b/)]);
+    await page.uncheck('#state-form input[name=tokens]');
+    expect(await click('reset', false)).toEqual([expect.stringMatching(/the tokens stay/)]);
+    await page.fill('#state-form input[name=name]', 'from-console');
+    expect(await click('load', false)).toEqual([
+      expect.stringMatching(
+        /^Replace all the data .* from-console\? What it does not hold is removed\.$/,
+      ),
+    ]);
+    // The same name again: the server refuses to overwrite unasked; dismissed, the file stays.
+    const file = join(service.dataDir, 'states', 'from-console.json');
+    const before = readFileSync(file, 'utf8');
+    expect(await click('save', false)).toEqual([
+      'A state named from-console is saved already. Overwrite it?',
+    ]);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    await sendAsDev(service, 'POST', '/plants', '{"id":7,"name":"Aloe"}');
+    expect(await click('save', true)).toHaveLength(1);
+    await page.locator('#result', { hasText: 'saved from-console:' }).waitFor();
+    expect(readFileSync(file, 'utf8')).toContain('{"id":{"N":"7"},"name":{"S":"Aloe"}');
+    // Nothing was reset or loaded: the plants are there.
+    expect((await sendAsDev(service, 'GET', '/plants/7')).status).toBe(200);
+    expect((await sendAsDev(service, 'GET', `/plants/${ID}`)).status).toBe(200);
   });
 
   it('the plant is still read through the API as created', async () => {
