@@ -88,8 +88,11 @@ async function act(body) {
 const loaders = {};
 for (const button of document.querySelectorAll('nav button')) {
   button.addEventListener('click', () => {
-    for (const b of document.querySelectorAll('nav button'))
+    for (const b of document.querySelectorAll('nav button')) {
       b.classList.toggle('active', b === button);
+      if (b === button) b.setAttribute('aria-current', 'page');
+      else b.removeAttribute('aria-current');
+    }
     for (const s of document.querySelectorAll('.tab'))
       s.classList.toggle('active', s.id === button.dataset.tab);
     $('#result').hidden = true;
@@ -113,8 +116,13 @@ function ms(value) {
   return value === null || value === undefined ? '' : `${value.toFixed(1)} ms`;
 }
 
+/**
+ * The list, each row opened by a click or by its first cell's button (Tab, then Enter or Space).
+ * A row's button keeps the focus when the list is drawn again.
+ */
 function renderEntries() {
   const body = $('#entries tbody');
+  const focused = document.activeElement?.closest?.('#entries tbody tr')?.dataset.seq;
   body.replaceChildren(
     ...entries.map((e) =>
       el(
@@ -124,7 +132,20 @@ function renderEntries() {
           className: [e.seq === openSeq ? 'open' : '', e.denied ? 'has-denial' : ''].join(' '),
           onclick: () => openEntry(e.seq),
         },
-        el('td', {}, new Date(e.time).toLocaleTimeString()),
+        el(
+          'td',
+          {},
+          el(
+            'button',
+            {
+              className: 'open-entry',
+              'aria-label': `Open ${e.functionName ?? 'gateway'} ${e.source} at ${new Date(e.time).toLocaleTimeString()}`,
+              'aria-expanded': e.seq === openSeq,
+              'aria-controls': 'detail',
+            },
+            new Date(e.time).toLocaleTimeString(),
+          ),
+        ),
         el('td', { className: 'mono' }, e.path ? `${e.source}  ${e.path}` : e.source),
         el('td', {}, e.functionName ?? '(gateway)'),
         el(
@@ -140,6 +161,7 @@ function renderEntries() {
       ),
     ),
   );
+  if (focused !== undefined) body.querySelector(`tr[data-seq="${focused}"] button`)?.focus();
 }
 
 async function poll() {
@@ -270,8 +292,9 @@ function rowsTable(rows, actions = () => []) {
   );
 }
 
-function button(label, onclick) {
-  return el('button', { className: 'action', onclick }, label);
+/** A row's button: `name` says what it acts on ("Revoke tok_…"), for a screen reader. */
+function button(label, onclick, name) {
+  return el('button', { className: 'action', onclick, 'aria-label': name }, label);
 }
 
 function notes(answer) {
@@ -282,11 +305,15 @@ loaders.tokens = async () => {
   const answer = await get('tokens');
   $('#tokens-out').replaceChildren(
     rowsTable(answer.rows, (row) => [
-      button('Revoke', async () => {
-        if (!confirm(`Revoke ${row.tokenId} (${row.name})?`)) return;
-        await act({ action: 'revoke', tokenId: row.tokenId });
-        loaders.tokens();
-      }),
+      button(
+        'Revoke',
+        async () => {
+          if (!confirm(`Revoke ${row.tokenId} (${row.name})?`)) return;
+          await act({ action: 'revoke', tokenId: row.tokenId });
+          loaders.tokens();
+        },
+        `Revoke ${row.tokenId} (${row.name})`,
+      ),
     ]),
     ...notes(answer),
   );
@@ -296,25 +323,39 @@ loaders.subscribers = async () => {
   const answer = await get('subscribers');
   $('#subscribers-out').replaceChildren(
     rowsTable(answer.rows, (row) => [
-      button('Attempts', async () => {
-        const attempts = await get(`subscribers/${encodeURIComponent(row.subscriberId)}/attempts`);
-        $('#attempts-out').replaceChildren(
-          el('h3', {}, `Recent attempts of ${row.subscriberId}`),
-          rowsTable(attempts.rows),
-          ...notes(attempts),
-        );
-      }),
-      button('Enable', async () => {
-        await act({ action: 'enable', subscriberId: row.subscriberId });
-        loaders.subscribers();
-      }),
-      button('Replay…', async () => {
-        const since = prompt(
-          'Replay the plants stored since (ISO time):',
-          new Date(Date.now() - 3600e3).toISOString(),
-        );
-        if (since) await act({ action: 'replay', since, subscriberId: row.subscriberId });
-      }),
+      button(
+        'Attempts',
+        async () => {
+          const attempts = await get(
+            `subscribers/${encodeURIComponent(row.subscriberId)}/attempts`,
+          );
+          $('#attempts-out').replaceChildren(
+            el('h3', {}, `Recent attempts of ${row.subscriberId}`),
+            rowsTable(attempts.rows),
+            ...notes(attempts),
+          );
+        },
+        `Attempts of ${row.subscriberId}`,
+      ),
+      button(
+        'Enable',
+        async () => {
+          await act({ action: 'enable', subscriberId: row.subscriberId });
+          loaders.subscribers();
+        },
+        `Enable ${row.subscriberId}`,
+      ),
+      button(
+        'Replay…',
+        async () => {
+          const since = prompt(
+            'Replay the plants stored since (ISO time):',
+            new Date(Date.now() - 3600e3).toISOString(),
+          );
+          if (since) await act({ action: 'replay', since, subscriberId: row.subscriberId });
+        },
+        `Replay to ${row.subscriberId}…`,
+      ),
     ]),
     ...notes(answer),
   );
@@ -324,10 +365,14 @@ loaders['dead-letters'] = async () => {
   const answer = await get('dead-letters');
   $('#dead-letters-out').replaceChildren(
     rowsTable(answer.rows, (row) => [
-      button('Redrive', async () => {
-        await act({ action: 'redrive', webhookId: row.webhookId });
-        loaders['dead-letters']();
-      }),
+      button(
+        'Redrive',
+        async () => {
+          await act({ action: 'redrive', webhookId: row.webhookId });
+          loaders['dead-letters']();
+        },
+        `Redrive ${row.webhookId}`,
+      ),
     ]),
     answer.rows.length
       ? button('Redrive all', async () => {

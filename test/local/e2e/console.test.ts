@@ -370,6 +370,29 @@ if (!hasBrowser && process.env.CI) {
     await page.screenshot({ path: join(IMAGES, 'console-denial.png') });
   });
 
+  it('opens a row from the keyboard, and marks what a screen reader needs', async () => {
+    // From the last tab's button, Tab reaches the first row's button; Enter opens that row.
+    await page.focus('nav button[data-tab=state]');
+    await page.keyboard.press('Tab');
+    const focused = page.locator('#entries tbody tr:first-child button:focus');
+    await focused.waitFor();
+    // An expression run in the page (this suite's types know no DOM).
+    const outline = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
+    expect(outline).toBe('solid');
+    const seq = await page.locator('#entries tbody tr:first-child').getAttribute('data-seq');
+    await page.keyboard.press('Enter');
+    await page.locator(`#entries tbody tr.open[data-seq="${seq}"]`).waitFor();
+    await page.locator('#detail h3', { hasText: 'Log' }).waitFor();
+    expect(await page.locator('#detail').isVisible()).toBe(true);
+    await expect(page.locator('nav button[aria-current=page]').innerText()).resolves.toBe(
+      'Invocations',
+    );
+    for (const id of ['#result', '#live']) {
+      expect(await page.locator(id).getAttribute('role')).toBe('status');
+      expect(await page.locator(id).getAttribute('aria-live')).toBe('polite');
+    }
+  });
+
   it('replays a delivery from its deliver invocation: the receiver gets the same webhook-id again', async () => {
     const [webhookId] = receiver.delivered().keys();
     await page
@@ -396,6 +419,9 @@ if (!hasBrowser && process.env.CI) {
     await page.screenshot({ path: join(IMAGES, 'console-plants.png') });
     await page.click('nav button[data-tab=tokens]');
     await page.locator('#tokens-out td', { hasText: 'tok_dev' }).waitFor();
+    await expect(page.locator('nav button[aria-current=page]').innerText()).resolves.toBe('Tokens');
+    // Each row's button names the token it acts on.
+    await page.getByRole('button', { name: /^Revoke tok_dev \(/ }).waitFor();
     expect(await page.locator('body').innerText()).not.toContain(service.devToken);
   });
 
