@@ -58,6 +58,16 @@ export async function runCommand(
   return { code, out, err };
 }
 
+/**
+ * A value from the page, checked to be passed to a CLI after `--`: a non-empty string that does
+ * not start with `-`, so that it is never read as an option (`--aws` would reach AWS).
+ */
+export function argument(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') throw new TypeError(`${name} is required`);
+  if (value.startsWith('-')) throw new TypeError(`${name} must not start with -, not ${value}`);
+  return value;
+}
+
 /** A tab-separated listing (a header row, then rows) as objects. */
 export function rowsOf(lines: readonly string[]): Record<string, string>[] {
   const [header, ...rows] = lines;

@@ -22,7 +22,7 @@ import {
   writePrivateFile,
   type Invocations,
 } from '../npm-start/find';
-import { readPlants, rowsOf, runCommand, type Ran, type Where } from './data';
+import { argument, readPlants, rowsOf, runCommand, type Ran, type Where } from './data';
 import { act } from './actions';
 import { makeConsoleKey, refusal, type Allowed } from './guards';
 import { stateNames } from './state-actions';
@@ -171,8 +171,8 @@ async function read(url: URL, options: ConsoleOptions): Promise<[number, unknown
     return listed(await runCommand('webhook', ['dead-letters'], options));
   const attempts = /^subscribers\/([^/]+)\/attempts$/.exec(path);
   if (attempts) {
-    const id = decodeURIComponent(attempts[1]!);
-    return listed(await runCommand('webhook', ['attempts', id], options));
+    const id = argument('subscriberId', decodeURIComponent(attempts[1]!));
+    return listed(await runCommand('webhook', ['attempts', '--', id], options));
   }
   if (path === 'states') return [200, { names: await stateNames(options) }];
   return [404, { error: 'not found' }];

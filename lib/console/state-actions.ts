@@ -4,7 +4,7 @@ import { runStateCli } from '../operator/state/cli';
 import { stateTarget } from '../operator/state/engine';
 import { seedPlants } from '../operator/state/seed';
 import { savedStates } from '../operator/state/state';
-import { cliEnv, type Ran, type Where } from './data';
+import { argument, cliEnv, type Ran, type Where } from './data';
 
 /** The saved states' names. */
 export function stateNames(where: Where): Promise<string[]> {
@@ -46,10 +46,13 @@ export async function stateAction(body: Record<string, unknown>, where: Where): 
       return { code: 1, out, err: [`state: ${(error as Error).message}`] };
     }
   }
+  if (command !== 'reset' && command !== 'save' && command !== 'load') {
+    return { code: 2, out, err: [`state: unknown command ${String(command)}`] };
+  }
   const argv =
     command === 'reset'
       ? ['reset', ...(body.tokens === true ? ['--tokens'] : [])]
-      : [String(command), String(body.name ?? '')];
+      : [command, '--', argument('name', body.name)];
   const code = await runStateCli(argv, io);
   return { code, out, err };
 }

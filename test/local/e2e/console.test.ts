@@ -238,6 +238,44 @@ describe('what it shows', () => {
   });
 });
 
+describe('actions', () => {
+  const own = () => ({
+    host: `127.0.0.1:${consolePage.port}`,
+    [CONSOLE_HEADER]: consolePage.key,
+    'content-type': 'application/json',
+  });
+  const action = async (body: object) => {
+    const { status, text } = await answer('/api/actions', own(), 'POST', JSON.stringify(body));
+    return { status, ...(JSON.parse(text) as { error?: string; err?: string[] }) };
+  };
+
+  it('refuses a value that would be read as an option, and passes the others after --', async () => {
+    expect(await action({ action: 'revoke', tokenId: '--aws' })).toEqual({
+      status: 400,
+      error: 'tokenId must not start with -, not --aws',
+    });
+    for (const body of [
+      { action: 'enable', subscriberId: '--aws' },
+      { action: 'redrive', webhookId: '--aws' },
+      { action: 'replay', since: '--aws' },
+      { action: 'replay', since: '2020-01-01T00:00:00Z', subscriberId: '-x' },
+      { action: 'state', command: 'save', name: '--tokens' },
+    ]) {
+      const refused = await action(body);
+      expect({ body, status: refused.status }).toEqual({ body, status: 400 });
+      expect(refused.error).toMatch(/^\w+ must not start with -, not -/);
+    }
+    expect(await action({ action: 'state', command: '--tokens' })).toMatchObject({
+      status: 400,
+      err: ['state: unknown command --tokens'],
+    });
+    // A value that is none reaches the command as its argument, which answers for it.
+    const enabled = await action({ action: 'enable', subscriberId: 'nobody' });
+    expect(enabled.status).toBe(400);
+    expect(enabled.err?.join('\n')).toContain('no subscriber with id nobody');
+  });
+});
+
 const hasBrowser = existsSync(CHROMIUM);
 if (!hasBrowser && process.env.CI) {
   throw new Error(`console.test.ts: no Chromium at ${CHROMIUM} in CI: .ci/run installs it`);
