@@ -12,6 +12,7 @@ import {
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
 import { PLANTS_BY_TAG_INDEX, PLANTS_TABLE } from '../../lambda/aws/tables';
+import { BadRequest } from '../../lambda/http/answers';
 import { PLANT_ATTRIBUTES } from '../../lambda/plants/item';
 import { PAGE_LIMIT } from '../../lambda/plants/schemas';
 import type { CliIo } from '../cli/run';
@@ -63,8 +64,8 @@ export async function runCommand(
  * not start with `-`, so that it is never read as an option (`--aws` would reach AWS).
  */
 export function argument(name: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '') throw new TypeError(`${name} is required`);
-  if (value.startsWith('-')) throw new TypeError(`${name} must not start with -, not ${value}`);
+  if (typeof value !== 'string' || value === '') throw new BadRequest(`${name} is required`);
+  if (value.startsWith('-')) throw new BadRequest(`${name} must not start with -, not ${value}`);
   return value;
 }
 

@@ -22,6 +22,7 @@ import {
   writePrivateFile,
   type Invocations,
 } from '../npm-start/find';
+import { BadRequest, HttpError } from '../../lambda/http/answers';
 import { argument, readPlants, rowsOf, runCommand, type Ran, type Where } from './data';
 import { act } from './actions';
 import { makeConsoleKey, refusal, type Allowed } from './guards';
@@ -76,7 +77,13 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   let allowed: Allowed = { hosts: [], origins: [], key: makeConsoleKey() };
   const server: Server = createServer((req, res) => {
     serve(req, res, options, allowed).catch((error: unknown) => {
-      send(res, 500, { error: String((error as Error)?.message ?? error) });
+      if (error instanceof HttpError && error.status < 500) {
+        req.resume();
+        return send(res, error.status, { error: error.message });
+      }
+      const shown = String((error as Error)?.stack ?? error);
+      options.log(`[console] ${req.method} ${urlOf(req).pathname}: ${shown}`);
+      send(res, 500, { error: "the console failed (the details are in npm start's log)" });
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -122,8 +129,8 @@ async function serve(
   options: ConsoleOptions,
   allowed: Allowed,
 ): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://console.invalid');
-  const api = url.pathname.startsWith('/api/');
+  const { pathname } = urlOf(req);
+  const api = pathname.startsWith('/api/');
   const refused = refusal(req, allowed, api);
   if (refused) {
     options.log(`[console] ${refused}`);
@@ -131,16 +138,21 @@ async function serve(
     return send(res, 403, { error: refused });
   }
   if (!api) {
-    const asset = req.method === 'GET' ? ASSETS[url.pathname] : undefined;
+    const asset = req.method === 'GET' ? ASSETS[pathname] : undefined;
     if (!asset) return send(res, 404, { error: 'not found' });
     return send(res, 200, await readFile(join(PAGE_DIR, asset[0]), 'utf8'), asset[1]);
   }
-  if (req.method === 'GET') return send(res, ...(await read(url, options)));
+  if (req.method === 'GET') return send(res, ...(await read(urlOf(req), options)));
   if (req.method === 'POST') {
     const body = await readJson(req);
     return send(res, ...(await act(body, options)));
   }
   return send(res, 405, { error: 'GET or POST' });
+}
+
+/** A request's URL (its path and query; the host is the console's). */
+function urlOf(req: IncomingMessage): URL {
+  return new URL(req.url ?? '/', 'http://console.invalid');
 }
 
 /** The console's reads. */
@@ -171,7 +183,7 @@ async function read(url: URL, options: ConsoleOptions): Promise<[number, unknown
     return listed(await runCommand('webhook', ['dead-letters'], options));
   const attempts = /^subscribers\/([^/]+)\/attempts$/.exec(path);
   if (attempts) {
-    const id = argument('subscriberId', decodeURIComponent(attempts[1]!));
+    const id = argument('subscriberId', decoded(attempts[1]!));
     return listed(await runCommand('webhook', ['attempts', '--', id], options));
   }
   if (path === 'states') return [200, { names: await stateNames(options) }];
@@ -182,18 +194,32 @@ function listed(ran: Ran): [number, unknown] {
   return [200, redacted({ code: ran.code, rows: rowsOf(ran.out), notes: ran.err })];
 }
 
-/** A JSON object body of at most 1 MB. */
+/** A percent-encoded path segment, decoded; 400 when it is not valid percent-encoding. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new BadRequest(`${segment} is not valid percent-encoding`);
+  }
+}
+
+/** A JSON object body of at most 1 MB; 413 past it, 400 for anything but a JSON object. */
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > 1_048_576) throw new Error('an action is at most 1 MB');
+    if (size > 1_048_576) throw new HttpError(413, 'an action is at most 1 MB');
     chunks.push(chunk);
   }
-  const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+  } catch (error) {
+    throw new BadRequest(`an action is a JSON object: ${(error as Error).message}`);
+  }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new Error('an action is a JSON object');
+    throw new BadRequest('an action is a JSON object');
   }
   return value as Record<string, unknown>;
 }

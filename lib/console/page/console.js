@@ -64,9 +64,41 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** A response's JSON, or `{error}` saying its status when it has none. */
+async function answerOf(response) {
+  try {
+    return await response.json();
+  } catch {
+    return { error: `the console answered ${response.status} ${response.statusText}` };
+  }
+}
+
+/** A read's answer; an error answer (not 2xx) throws its message. */
 async function get(path) {
   const response = await call(path);
-  return response.json();
+  const answer = await answerOf(response);
+  if (!response.ok) throw new Error(answer.error ?? `the console answered ${response.status}`);
+  return answer;
+}
+
+/** A failed load or click, in #result; nothing when the key is missing (#no-key says so). */
+function showError(error) {
+  if (!key) return;
+  const result = $('#result');
+  result.hidden = false;
+  result.className = 'bad';
+  result.textContent = String(error?.message ?? error);
+}
+
+/** Runs a loader or a click's work, showing its failure rather than leaving it uncaught. */
+function guarded(work) {
+  return (...args) => {
+    try {
+      return Promise.resolve(work(...args)).catch(showError);
+    } catch (error) {
+      showError(error);
+    }
+  };
 }
 
 async function act(body) {
@@ -75,7 +107,7 @@ async function act(body) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  const answer = await response.json();
+  const answer = await answerOf(response);
   const lines = answer.error ? [answer.error] : [...(answer.out ?? []), ...(answer.err ?? [])];
   const result = $('#result');
   result.hidden = false;
@@ -96,7 +128,8 @@ for (const button of document.querySelectorAll('nav button')) {
     for (const s of document.querySelectorAll('.tab'))
       s.classList.toggle('active', s.id === button.dataset.tab);
     $('#result').hidden = true;
-    loaders[button.dataset.tab]?.();
+    const load = loaders[button.dataset.tab];
+    if (load) guarded(load)();
   });
 }
 
@@ -130,7 +163,7 @@ function renderEntries() {
         {
           'data-seq': e.seq,
           className: [e.seq === openSeq ? 'open' : '', e.denied ? 'has-denial' : ''].join(' '),
-          onclick: () => openEntry(e.seq),
+          onclick: guarded(() => openEntry(e.seq)),
         },
         el(
           'td',
@@ -226,10 +259,15 @@ function responseOf(d) {
 async function openEntry(seq, refresh = false) {
   openSeq = seq;
   if (!refresh) renderEntries();
-  const d = await get(`entries/${seq}`);
   const detail = $('#detail');
+  let d;
+  try {
+    d = await get(`entries/${seq}`);
+  } catch (error) {
+    detail.hidden = false;
+    return detail.replaceChildren(el('p', { className: 'bad' }, error.message));
+  }
   detail.hidden = false;
-  if (d.error) return detail.replaceChildren(el('p', {}, d.error));
   const replayable = d.functionName && /^queue /.test(d.source) && d.ended;
   detail.replaceChildren(
     el(
@@ -261,7 +299,10 @@ async function openEntry(seq, refresh = false) {
     replayable
       ? el(
           'button',
-          { className: 'action', onclick: () => act({ action: 'replay-delivery', seq: d.seq }) },
+          {
+            className: 'action',
+            onclick: guarded(() => act({ action: 'replay-delivery', seq: d.seq })),
+          },
           'Replay this delivery',
         )
       : '',
@@ -294,7 +335,11 @@ function rowsTable(rows, actions = () => []) {
 
 /** A row's button: `name` says what it acts on ("Revoke tok_…"), for a screen reader. */
 function button(label, onclick, name) {
-  return el('button', { className: 'action', onclick, 'aria-label': name }, label);
+  return el(
+    'button',
+    { className: 'action', onclick: guarded(onclick), 'aria-label': name },
+    label,
+  );
 }
 
 function notes(answer) {
@@ -310,7 +355,7 @@ loaders.tokens = async () => {
         async () => {
           if (!confirm(`Revoke ${row.tokenId} (${row.name})?`)) return;
           await act({ action: 'revoke', tokenId: row.tokenId });
-          loaders.tokens();
+          await loaders.tokens();
         },
         `Revoke ${row.tokenId} (${row.name})`,
       ),
@@ -341,7 +386,7 @@ loaders.subscribers = async () => {
         'Enable',
         async () => {
           await act({ action: 'enable', subscriberId: row.subscriberId });
-          loaders.subscribers();
+          await loaders.subscribers();
         },
         `Enable ${row.subscriberId}`,
       ),
@@ -369,7 +414,7 @@ loaders['dead-letters'] = async () => {
         'Redrive',
         async () => {
           await act({ action: 'redrive', webhookId: row.webhookId });
-          loaders['dead-letters']();
+          await loaders['dead-letters']();
         },
         `Redrive ${row.webhookId}`,
       ),
@@ -377,7 +422,7 @@ loaders['dead-letters'] = async () => {
     answer.rows.length
       ? button('Redrive all', async () => {
           await act({ action: 'redrive' });
-          loaders['dead-letters']();
+          await loaders['dead-letters']();
         })
       : '',
     ...notes(answer),
@@ -392,9 +437,12 @@ async function showPlants(cursor) {
   for (const key of ['id', 'tag', 'limit'])
     if (form.get(key)) query.set(key, String(form.get(key)).trim());
   if (cursor) query.set('cursor', cursor);
-  const answer = await get(`plants?${query}`);
-  if (answer.error)
-    return $('#plants-out').replaceChildren(el('p', { className: 'bad' }, answer.error));
+  let answer;
+  try {
+    answer = await get(`plants?${query}`);
+  } catch (error) {
+    return $('#plants-out').replaceChildren(el('p', { className: 'bad' }, error.message));
+  }
   plantCursor = answer.next;
   const columns = [...new Set(answer.items.flatMap((item) => Object.keys(item)))];
   columns.sort((a, b) => (a === 'id' ? -1 : b === 'id' ? 1 : 0));
@@ -438,7 +486,7 @@ function plantRow(item, columns) {
 }
 $('#plants-form').addEventListener('submit', (event) => {
   event.preventDefault();
-  showPlants();
+  guarded(showPlants)();
 });
 loaders.plants = () => showPlants();
 
@@ -447,37 +495,43 @@ loaders.state = async () => {
   const answer = await get('states');
   $('#states-out').textContent = answer.names.join(', ') || 'none yet';
 };
-$('#state-form').addEventListener('submit', async (event) => {
-  event.preventDefault();
-  const command = event.submitter?.dataset.command;
-  const form = new FormData(event.target);
-  const name = String(form.get('name') ?? '');
-  const tokens = form.get('tokens') === 'on';
-  const question = {
-    reset: tokens
-      ? 'Remove every plant, subscriber and token (the dev token too)?'
-      : 'Remove every plant and subscriber (the tokens stay)?',
-    load: `Replace all the data (plants, subscribers, tokens, dead letters) with the saved state ${name}? What it does not hold is removed.`,
-  }[command];
-  if (question && !confirm(question)) return;
-  const body = { action: 'state', command, name, tokens };
-  const done = await act(body);
-  // The server refuses to replace a saved state unasked: ask, then send again.
-  if (done.status === 409 && done.answer.exists) {
-    if (confirm(`A state named ${name} is saved already. Overwrite it?`)) {
-      await act({ ...body, overwrite: true });
+$('#state-form').addEventListener(
+  'submit',
+  guarded(async (event) => {
+    event.preventDefault();
+    const command = event.submitter?.dataset.command;
+    const form = new FormData(event.target);
+    const name = String(form.get('name') ?? '');
+    const tokens = form.get('tokens') === 'on';
+    const question = {
+      reset: tokens
+        ? 'Remove every plant, subscriber and token (the dev token too)?'
+        : 'Remove every plant and subscriber (the tokens stay)?',
+      load: `Replace all the data (plants, subscribers, tokens, dead letters) with the saved state ${name}? What it does not hold is removed.`,
+    }[command];
+    if (question && !confirm(question)) return;
+    const body = { action: 'state', command, name, tokens };
+    const done = await act(body);
+    // The server refuses to replace a saved state unasked: ask, then send again.
+    if (done.status === 409 && done.answer.exists) {
+      if (confirm(`A state named ${name} is saved already. Overwrite it?`)) {
+        await act({ ...body, overwrite: true });
+      }
     }
-  }
-  loaders.state();
-});
-$('#seed-form').addEventListener('submit', async (event) => {
-  event.preventDefault();
-  await act({
-    action: 'state',
-    command: 'seed',
-    text: String(new FormData(event.target).get('text')),
-  });
-});
+    await loaders.state();
+  }),
+);
+$('#seed-form').addEventListener(
+  'submit',
+  guarded(async (event) => {
+    event.preventDefault();
+    await act({
+      action: 'state',
+      command: 'seed',
+      text: String(new FormData(event.target).get('text')),
+    });
+  }),
+);
 
 if (key) poll();
 else needKey();

@@ -249,6 +249,27 @@ describe('actions', () => {
     return { status, ...(JSON.parse(text) as { error?: string; err?: string[] }) };
   };
 
+  it('answers a malformed body or path with 400 and what is wrong, not 500', async () => {
+    const refused = await action({});
+    expect(refused.status).toBe(400);
+    const { status, text } = await answer('/api/actions', own(), 'POST', '{');
+    expect(status).toBe(400);
+    expect(JSON.parse(text)).toEqual({
+      error: expect.stringMatching(/^an action is a JSON object: /),
+    });
+    for (const [path, error] of [
+      ['/api/subscribers/%E0%A4%A/attempts', '%E0%A4%A is not valid percent-encoding'],
+      ['/api/subscribers/--aws/attempts', 'subscriberId must not start with -, not --aws'],
+    ]) {
+      const read = await answer(path!, own());
+      expect({ path, status: read.status, ...(JSON.parse(read.text) as object) }).toEqual({
+        path,
+        status: 400,
+        error,
+      });
+    }
+  });
+
   it('refuses a value that would be read as an option, and passes the others after --', async () => {
     expect(await action({ action: 'revoke', tokenId: '--aws' })).toEqual({
       status: 400,
@@ -429,6 +450,29 @@ if (!hasBrowser && process.env.CI) {
       expect(await page.locator(id).getAttribute('role')).toBe('status');
       expect(await page.locator(id).getAttribute('aria-live')).toBe('polite');
     }
+  });
+
+  it('shows an error answer, or one that is not JSON, as an error rather than failing', async () => {
+    const failures: string[] = [];
+    const onError = (error: Error) => failures.push(error.message);
+    page.on('pageerror', onError);
+    try {
+      await page.route('**/api/tokens', (route) =>
+        route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }),
+      );
+      await page.route('**/api/dead-letters', (route) =>
+        route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>Bad Gateway</h1>' }),
+      );
+      await page.click('nav button[data-tab=tokens]');
+      await page.locator('#result.bad', { hasText: 'boom' }).waitFor();
+      await page.click('nav button[data-tab=dead-letters]');
+      await page.locator('#result.bad', { hasText: 'the console answered 502' }).waitFor();
+    } finally {
+      await page.unrouteAll();
+      page.off('pageerror', onError);
+    }
+    expect(failures).toEqual([]);
+    await page.click('nav button[data-tab=invocations]');
   });
 
   it('replays a delivery from its deliver invocation: the receiver gets the same webhook-id again', async () => {
