@@ -174,7 +174,8 @@ async function read(url: URL, options: ConsoleOptions): Promise<[number, unknown
     try {
       return [200, await readPlants(options, q)];
     } catch (error) {
-      return [400, { error: (error as Error).message }];
+      if (error instanceof HttpError) throw error;
+      return [502, { error: `the engine did not answer: ${(error as Error).message}` }];
     }
   }
   if (path === 'tokens') return listed(await runCommand('token', ['list'], options));

@@ -238,6 +238,44 @@ describe('what it shows', () => {
   });
 });
 
+describe('plants', () => {
+  const own = () => ({ host: `127.0.0.1:${consolePage.port}`, [CONSOLE_HEADER]: consolePage.key });
+  const consoleSays = async (query: string) => {
+    const { status, text } = await answer(`/api/plants?${query}`, own());
+    return { status, ...(JSON.parse(text) as { error?: string; notice?: string }) };
+  };
+  const apiSays = async (path: string) => {
+    const { status, text } = await sendAsDev(service, 'GET', path);
+    return { status, error: (JSON.parse(text) as { message?: string }).message };
+  };
+
+  it.each(['9223372036854775808', '00000000000000000001', '0001', '-0', '1.5', '+1', '1e3'])(
+    'refuses the id %s as GET /plants/{id} does, in its words',
+    async (id) => {
+      const api = await apiSays(`/plants/${encodeURIComponent(id)}`);
+      expect(api.status).toBe(400);
+      expect(await consoleSays(`id=${encodeURIComponent(id)}`)).toEqual(api);
+    },
+  );
+
+  it.each(['-1', '1.5', 'abc', '0', '101', '010'])(
+    'refuses the limit %s as GET /plants does, in its words',
+    async (limit) => {
+      const api = await apiSays(`/plants?limit=${limit}`);
+      expect(api.status).toBe(400);
+      expect(await consoleSays(`limit=${limit}`)).toEqual(api);
+    },
+  );
+
+  it('looks up the largest int64 id, and says when no plant has it', async () => {
+    expect(await consoleSays('id=9223372036854775807')).toEqual({
+      status: 200,
+      items: [],
+      notice: 'no plant with id 9223372036854775807',
+    });
+  });
+});
+
 describe('actions', () => {
   const own = () => ({
     host: `127.0.0.1:${consolePage.port}`,
