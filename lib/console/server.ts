@@ -191,7 +191,15 @@ async function read(url: URL, options: ConsoleOptions): Promise<[number, unknown
   return [404, { error: 'not found' }];
 }
 
+/**
+ * A listing command's rows, with its notes; a failed command (the engine not answering, an
+ * unknown subscriber) is an error answer, 502, with what the command said.
+ */
 function listed(ran: Ran): [number, unknown] {
+  if (ran.code !== 0) {
+    const error = ran.err.join('\n') || `the command failed (exit code ${ran.code})`;
+    return [502, redacted({ error })];
+  }
   return [200, redacted({ code: ran.code, rows: rowsOf(ran.out), notes: ran.err })];
 }
 

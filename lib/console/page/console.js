@@ -197,12 +197,18 @@ function renderEntries() {
   if (focused !== undefined) body.querySelector(`tr[data-seq="${focused}"] button`)?.focus();
 }
 
+/** Failed polls in a row; past `GONE_AFTER`, npm start has stopped or started again. */
+let failedPolls = 0;
+const GONE_AFTER = 3;
+
 async function poll() {
   if (!key) return;
   if (document.visibilityState === 'visible') {
     try {
       const answer = await get(`entries?version=${version}`);
       $('#live').textContent = 'live';
+      if (failedPolls >= GONE_AFTER) $('#no-key').hidden = true;
+      failedPolls = 0;
       if (answer.entries) {
         version = answer.version;
         entries = answer.entries;
@@ -213,6 +219,13 @@ async function poll() {
     } catch {
       if (!key) return;
       $('#live').textContent = 'npm start is not answering';
+      failedPolls += 1;
+      if (failedPolls === GONE_AFTER) {
+        const notice = $('#no-key');
+        notice.hidden = false;
+        notice.textContent =
+          'npm start is not answering. If it started again, open the console URL it printed: each start makes a new key and may pick another port (the URL is also in the file console-url in the data directory, .plant-store/ by default).';
+      }
     }
   }
   setTimeout(poll, 1000);
@@ -343,11 +356,22 @@ function button(label, onclick, name) {
 }
 
 function notes(answer) {
-  return (answer.notes ?? []).map((n) => el('p', {}, n));
+  return (answer.notes ?? []).map((n) => el('p', { className: 'note' }, n));
+}
+
+/** A tab's data; a failed load is shown in `out` as an error, and answers `undefined`. */
+async function loadInto(out, path) {
+  try {
+    return await get(path);
+  } catch (error) {
+    if (key) out.replaceChildren(el('p', { className: 'bad', role: 'alert' }, error.message));
+    return undefined;
+  }
 }
 
 loaders.tokens = async () => {
-  const answer = await get('tokens');
+  const answer = await loadInto($('#tokens-out'), 'tokens');
+  if (!answer) return;
   $('#tokens-out').replaceChildren(
     rowsTable(answer.rows, (row) => [
       button(
@@ -365,16 +389,18 @@ loaders.tokens = async () => {
 };
 
 loaders.subscribers = async () => {
-  const answer = await get('subscribers');
+  const answer = await loadInto($('#subscribers-out'), 'subscribers');
+  if (!answer) return;
   $('#subscribers-out').replaceChildren(
     rowsTable(answer.rows, (row) => [
       button(
         'Attempts',
         async () => {
-          const attempts = await get(
-            `subscribers/${encodeURIComponent(row.subscriberId)}/attempts`,
-          );
-          $('#attempts-out').replaceChildren(
+          const out = $('#attempts-out');
+          const path = `subscribers/${encodeURIComponent(row.subscriberId)}/attempts`;
+          const attempts = await loadInto(out, path);
+          if (!attempts) return;
+          out.replaceChildren(
             el('h3', {}, `Recent attempts of ${row.subscriberId}`),
             rowsTable(attempts.rows),
             ...notes(attempts),
@@ -407,7 +433,8 @@ loaders.subscribers = async () => {
 };
 
 loaders['dead-letters'] = async () => {
-  const answer = await get('dead-letters');
+  const answer = await loadInto($('#dead-letters-out'), 'dead-letters');
+  if (!answer) return;
   $('#dead-letters-out').replaceChildren(
     rowsTable(answer.rows, (row) => [
       button(
@@ -492,7 +519,8 @@ loaders.plants = () => showPlants();
 
 // ---- state
 loaders.state = async () => {
-  const answer = await get('states');
+  const answer = await loadInto($('#states-out'), 'states');
+  if (!answer) return;
   $('#states-out').textContent = answer.names.join(', ') || 'none yet';
 };
 $('#state-form').addEventListener(

@@ -502,15 +502,64 @@ if (!hasBrowser && process.env.CI) {
         route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>Bad Gateway</h1>' }),
       );
       await page.click('nav button[data-tab=tokens]');
-      await page.locator('#result.bad', { hasText: 'boom' }).waitFor();
+      await page.locator('#tokens-out .bad', { hasText: 'boom' }).waitFor();
       await page.click('nav button[data-tab=dead-letters]');
-      await page.locator('#result.bad', { hasText: 'the console answered 502' }).waitFor();
+      await page
+        .locator('#dead-letters-out .bad', { hasText: 'the console answered 502' })
+        .waitFor();
     } finally {
       await page.unrouteAll();
       page.off('pageerror', onError);
     }
     expect(failures).toEqual([]);
     await page.click('nav button[data-tab=invocations]');
+  });
+
+  it('shows the engine not answering as an error, not as an empty list', async () => {
+    service.setEngineAvailable(false);
+    try {
+      await page.click('nav button[data-tab=tokens]');
+      const error = page.locator('#tokens-out .bad');
+      await error.waitFor();
+      expect(await page.locator('#tokens-out').innerText()).not.toMatch(/^none$/m);
+      await page.click('nav button[data-tab=subscribers]');
+      await page.locator('#subscribers-out .bad').waitFor();
+    } finally {
+      service.setEngineAvailable(true);
+    }
+    await page.click('nav button[data-tab=tokens]');
+    await page.locator('#tokens-out td', { hasText: 'tok_dev' }).waitFor();
+    await page.click('nav button[data-tab=invocations]');
+  });
+
+  it('says to open the printed URL once the console has stopped answering, and fails no click', async () => {
+    const failures: string[] = [];
+    const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-console-gone-'));
+    const gone = await startConsole({
+      invocations: service.invocations,
+      dataDir,
+      dbPort: service.dbPort,
+      port: 0,
+      log: () => undefined,
+    });
+    const other = await browser!.newPage();
+    other.on('pageerror', (error) => failures.push(error.message));
+    try {
+      await other.goto(gone.url);
+      await other.locator('#live', { hasText: 'live' }).waitFor();
+      await gone.close();
+      const notice = other.locator('#no-key');
+      await notice.waitFor();
+      expect(await notice.innerText()).toMatch(/open the console URL it printed.*console-url/);
+      expect(await other.locator('#live').innerText()).toBe('npm start is not answering');
+      await other.click('nav button[data-tab=tokens]');
+      await other.locator('#tokens-out .bad').waitFor();
+    } finally {
+      await other.close();
+      await gone.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    expect(failures).toEqual([]);
   });
 
   it('replays a delivery from its deliver invocation: the receiver gets the same webhook-id again', async () => {
