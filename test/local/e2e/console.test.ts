@@ -687,4 +687,33 @@ if (!hasBrowser && process.env.CI) {
     const read = await sendAsDev(service, 'GET', `/plants/${ID}`);
     expect(read.text).toBe(`{"id":${ID},"name":"Monstera","tag":"aroid"}`);
   });
+
+  it("isolates each value's direction and wraps a long one within the window", async () => {
+    const hostile = `\u202Egnp.${'W'.repeat(300)}`;
+    const made = await sendAsDev(
+      service,
+      'POST',
+      '/plants',
+      JSON.stringify({ id: 31415, name: hostile }),
+    );
+    expect(made.status).toBe(200);
+    await page.setViewportSize({ width: 900, height: 900 });
+    try {
+      await page.click('nav button[data-tab=plants]');
+      await page.fill('#plants-form input[name=tag]', '');
+      await page.fill('#plants-form input[name=id]', '31415');
+      await page.click('#plants-form button');
+      await page.locator('#plants-out td', { hasText: 'gnp.' }).waitFor();
+      // Expressions run in the page (this suite's types know no DOM).
+      const cell =
+        "[...document.querySelectorAll('#plants-out td')].find((td) => td.textContent.includes('gnp.'))";
+      expect(await page.evaluate(`getComputedStyle(${cell}).unicodeBidi`)).toBe('plaintext');
+      const fits = await page.evaluate(
+        "document.querySelector('#plants-out table').scrollWidth <= document.querySelector('main').clientWidth",
+      );
+      expect(fits).toBe(true);
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
+  });
 });
