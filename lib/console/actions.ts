@@ -4,8 +4,8 @@
  */
 import { parseDeliveryMessage } from '../../lambda/webhook/message';
 import { redacted, type Invocations } from '../npm-start/find';
-import { runCommand, type Ran, type Where } from './data';
-import { stateAction } from './state-actions';
+import { argument, runCommand, type Ran, type Where } from './data';
+import { overwriteRefusal, stateAction } from './state-actions';
 
 /** Where the actions act, and the recorded invocations (a delivery is replayed from one). */
 export interface ActionContext extends Where {
@@ -21,34 +21,35 @@ export async function act(
   body: Record<string, unknown>,
   options: ActionContext,
 ): Promise<[number, unknown]> {
-  const text = (name: string) => {
-    const value = body[name];
-    if (typeof value !== 'string' || value === '') throw new TypeError(`${name} is required`);
-    return value;
-  };
+  const text = (name: string) => argument(name, body[name]);
+  const given = (name: string) =>
+    body[name] === undefined || body[name] === '' ? [] : [text(name)];
   try {
     switch (body.action) {
       case 'revoke':
-        return shown(await runCommand('token', ['revoke', text('tokenId')], options));
+        return shown(await runCommand('token', ['revoke', '--', text('tokenId')], options));
       case 'enable':
-        return shown(await runCommand('webhook', ['enable', text('subscriberId')], options));
+        return shown(await runCommand('webhook', ['enable', '--', text('subscriberId')], options));
       case 'redrive': {
-        const one = typeof body.webhookId === 'string' && body.webhookId ? [body.webhookId] : [];
-        return shown(await runCommand('webhook', ['dead-letters', '--redrive', ...one], options));
+        const one = given('webhookId');
+        return shown(
+          await runCommand('webhook', ['dead-letters', '--redrive', '--', ...one], options),
+        );
       }
       case 'replay': {
-        const subscriber =
-          typeof body.subscriberId === 'string' && body.subscriberId
-            ? ['--subscriber', body.subscriberId]
-            : [];
+        const subscriber = given('subscriberId').map((id) => `--subscriber=${id}`);
         return shown(
-          await runCommand('webhook', ['replay', '--since', text('since'), ...subscriber], options),
+          await runCommand(
+            'webhook',
+            ['replay', `--since=${text('since')}`, ...subscriber],
+            options,
+          ),
         );
       }
       case 'replay-delivery':
         return shown(await replayDelivery(Number(body.seq), options));
       case 'state':
-        return shown(await stateAction(body, options));
+        return (await overwriteRefusal(body, options)) ?? shown(await stateAction(body, options));
       default:
         return [400, { error: `unknown action ${String(body.action)}` }];
     }
@@ -75,10 +76,10 @@ async function replayDelivery(seq: number, options: ActionContext): Promise<Ran>
       continue;
     }
     const until = new Date(Date.parse(delivery.storedAt) + 1).toISOString();
-    const argv = ['replay', '--since', delivery.storedAt, '--until', until];
+    const argv = ['replay', `--since=${delivery.storedAt}`, `--until=${until}`];
     const one = await runCommand(
       'webhook',
-      [...argv, '--subscriber', delivery.subscriberId],
+      [...argv, `--subscriber=${delivery.subscriberId}`],
       options,
     );
     ran.out.push(...one.out);

@@ -11,8 +11,11 @@ import {
   ScanCommand,
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
+import * as v from 'valibot';
 import { PLANTS_BY_TAG_INDEX, PLANTS_TABLE } from '../../lambda/aws/tables';
-import { PAGE_LIMIT } from '../../lambda/plants/schemas';
+import { BadRequest } from '../../lambda/http/answers';
+import { PLANT_ATTRIBUTES } from '../../lambda/plants/item';
+import { PageQuery, PlantPath, describeIssues } from '../../lambda/plants/schemas';
 import type { CliIo } from '../cli/run';
 import { localCliClientConfig, localEngineTarget } from '../npm-start/find';
 import { runTokenCli } from '../operator/token-cli';
@@ -57,6 +60,16 @@ export async function runCommand(
   return { code, out, err };
 }
 
+/**
+ * A value from the page, checked to be passed to a CLI after `--`: a non-empty string that does
+ * not start with `-`, so that it is never read as an option (`--aws` would reach AWS).
+ */
+export function argument(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') throw new BadRequest(`${name} is required`);
+  if (value.startsWith('-')) throw new BadRequest(`${name} must not start with -, not ${value}`);
+  return value;
+}
+
 /** A tab-separated listing (a header row, then rows) as objects. */
 export function rowsOf(lines: readonly string[]): Record<string, string>[] {
   const [header, ...rows] = lines;
@@ -88,61 +101,87 @@ function plain(value: AttributeValue): unknown {
 
 /** A page of plants. */
 export interface PlantsPage {
+  /** The items as kept: a deleted plant's tombstone among them, with its `deletedAt`. */
   readonly items: Record<string, unknown>[];
   /** The next page's cursor, when there is one. */
   readonly next?: string;
+  /** What the API would say of the id looked up, when it is not a plant: deleted, or none. */
+  readonly notice?: string;
 }
 
-const INTEGER = /^-?\d{1,19}$/;
+/** `input` as the API's own `schema` reads it, or a 400 with the API's own message. */
+function asTheApiReads<TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  input: unknown,
+): v.InferOutput<TSchema> {
+  const result = v.safeParse(schema, input);
+  if (!result.success) throw new BadRequest(describeIssues(result.issues));
+  return result.output;
+}
 
-/** One plant by id, the plants of a tag, or all of them; `limit` a page, from `cursor`. */
+/** The console's own cursor (the page's last evaluated key), or a 400. */
+function startKey(cursor: string): Record<string, AttributeValue> {
+  try {
+    const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (key && typeof key === 'object' && !Array.isArray(key)) {
+      return key as Record<string, AttributeValue>;
+    }
+  } catch {
+    // Refused below.
+  }
+  throw new BadRequest('cursor: must be the next value of a previous page');
+}
+
+/**
+ * One plant by id, the plants of a tag, or all of them; `limit` a page, from `cursor`. The id,
+ * the limit and the tag follow GET /plants/{id}'s and GET /plants' rules, with their messages.
+ */
 export async function readPlants(
   where: Where,
   query: { id?: string; tag?: string; cursor?: string; limit?: string },
 ): Promise<PlantsPage> {
+  const byId = query.id === undefined ? undefined : asTheApiReads(PlantPath, { id: query.id }).id;
+  const { limit, tag } = asTheApiReads(PageQuery, { limit: query.limit, tag: query.tag });
+  const start = query.cursor ? startKey(query.cursor) : undefined;
   const engine = localEngineTarget(cliEnv(where));
   const client = new DynamoDBClient(localCliClientConfig(engine.endpoint, engine.credentials));
   try {
-    if (query.id) {
-      if (!INTEGER.test(query.id)) throw new RangeError('id must be an integer');
+    if (byId !== undefined) {
       const { Item } = await client.send(
         new GetItemCommand({
           TableName: PLANTS_TABLE.localName,
-          Key: { id: { N: query.id } },
+          Key: { id: { N: byId.toString() } },
           ConsistentRead: true,
         }),
       );
-      return { items: Item ? [plainItem(Item)] : [] };
+      if (!Item) return { items: [], notice: `no plant with id ${query.id}` };
+      const item = plainItem(Item);
+      if (item[PLANT_ATTRIBUTES.deletedAt] === undefined) return { items: [item] };
+      return {
+        items: [item],
+        notice: `plant ${query.id} was deleted at ${String(item[PLANT_ATTRIBUTES.deletedAt])}: the API answers 404 for it`,
+      };
     }
-    const limit = Math.min(
-      Math.max(Number(query.limit) || PAGE_LIMIT.default, PAGE_LIMIT.min),
-      PAGE_LIMIT.max,
-    );
-    const start = query.cursor
-      ? (JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8')) as Record<
-          string,
-          AttributeValue
-        >)
-      : undefined;
-    const page = query.tag
-      ? await client.send(
-          new QueryCommand({
-            TableName: PLANTS_TABLE.localName,
-            IndexName: PLANTS_BY_TAG_INDEX.name,
-            KeyConditionExpression: '#tag = :tag',
-            ExpressionAttributeNames: { '#tag': PLANTS_BY_TAG_INDEX.partitionKey.name },
-            ExpressionAttributeValues: { ':tag': { S: query.tag } },
-            Limit: limit,
-            ExclusiveStartKey: start,
-          }),
-        )
-      : await client.send(
-          new ScanCommand({
-            TableName: PLANTS_TABLE.localName,
-            Limit: limit,
-            ExclusiveStartKey: start,
-          }),
-        );
+    const page =
+      tag !== undefined
+        ? await client.send(
+            new QueryCommand({
+              TableName: PLANTS_TABLE.localName,
+              IndexName: PLANTS_BY_TAG_INDEX.name,
+              KeyConditionExpression: '#tag = :tag',
+              ExpressionAttributeNames: { '#tag': PLANTS_BY_TAG_INDEX.partitionKey.name },
+              ExpressionAttributeValues: { ':tag': { S: tag } },
+              Limit: limit,
+              ExclusiveStartKey: start,
+            }),
+          )
+        : await client.send(
+            new ScanCommand({
+              TableName: PLANTS_TABLE.localName,
+              Limit: limit,
+              ExclusiveStartKey: start,
+            }),
+          );
     return {
       items: (page.Items ?? []).map(plainItem),
       ...(page.LastEvaluatedKey

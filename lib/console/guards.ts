@@ -13,7 +13,7 @@ export const CONSOLE_HEADER = 'x-plant-store-console';
 
 /** Whom the console answers. */
 export interface Allowed {
-  /** `Host` values: the console's own, by each loopback name. */
+  /** `Host` values: the console's own (`127.0.0.1:<port>`). */
   readonly hosts: readonly string[];
   /** `Origin` values: the console's own page. */
   readonly origins: readonly string[];

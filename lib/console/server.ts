@@ -2,27 +2,28 @@
  * The local console: a page `npm start` serves on a port of its own (not a path of the API: the
  * gateway adds the API's CORS headers to every answer it sends, and the console must answer no
  * other origin) with the run's invocations, its data and the CLIs' actions. Safe by default: it
- * listens on 127.0.0.1 only, answers only to its own Host (as the gateway does, against DNS
- * rebinding), sends no CORS header, refuses any request another origin makes, and its API needs
- * this run's key in a header, which a page of another origin cannot send without a preflight
- * (refused). The key travels in the URL's fragment, which the browser never sends: whoever has
- * the printed URL, or can read `console-url` in the private data directory, may use the console;
- * another user of the machine may not. The page is plain HTML, JavaScript and CSS from this
- * folder: nothing from a CDN.
+ * listens on 127.0.0.1 only, answers only to Host `127.0.0.1:<port>` (against DNS rebinding, and
+ * never `localhost`, which a browser may send to ::1, an address another user can hold), sends no
+ * CORS header, refuses any request another origin makes, and its API needs this run's key in a
+ * header, which a page of another origin cannot send without a preflight (refused). The key
+ * travels in the URL's fragment, which the browser never sends: whoever has the printed URL, or
+ * can read `console-url` in the private data directory, may use the console; another user of the
+ * machine may not. The page is plain HTML, JavaScript and CSS from this folder: nothing from a
+ * CDN.
  */
 import { readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import {
-  LOOPBACK_HOST_NAMES,
   detailOf,
   redacted,
   summaryOf,
   writePrivateFile,
   type Invocations,
 } from '../npm-start/find';
-import { readPlants, rowsOf, runCommand, type Ran, type Where } from './data';
+import { BadRequest, HttpError } from '../../lambda/http/answers';
+import { argument, readPlants, rowsOf, runCommand, type Ran, type Where } from './data';
 import { act } from './actions';
 import { makeConsoleKey, refusal, type Allowed } from './guards';
 import { stateNames } from './state-actions';
@@ -76,7 +77,13 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   let allowed: Allowed = { hosts: [], origins: [], key: makeConsoleKey() };
   const server: Server = createServer((req, res) => {
     serve(req, res, options, allowed).catch((error: unknown) => {
-      send(res, 500, { error: String((error as Error)?.message ?? error) });
+      if (error instanceof HttpError && error.status < 500) {
+        req.resume();
+        return send(res, error.status, { error: error.message });
+      }
+      const shown = String((error as Error)?.stack ?? error);
+      options.log(`[console] ${req.method} ${urlOf(req).pathname}: ${shown}`);
+      send(res, 500, { error: "the console failed (the details are in npm start's log)" });
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -84,7 +91,12 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const hosts = LOOPBACK_HOST_NAMES.map((name) => `${name}:${port}`);
+  // 127.0.0.1 alone, the name the printed URL uses, never `localhost`: a browser tries ::1 first
+  // for `localhost`, where another user of the machine may listen on this port and read the key
+  // in the fragment. Refusing the name keeps every working console URL on the address this
+  // server holds; holding [::1]:<port> as well would need a second socket that another process
+  // can take first and that a machine without IPv6 cannot open.
+  const hosts = [`127.0.0.1:${port}`];
   allowed = { ...allowed, hosts, origins: hosts.map((host) => `http://${host}`) };
   const url = `http://127.0.0.1:${port}/#key=${allowed.key}`;
   const file = consoleUrlFile(options.dataDir);
@@ -117,8 +129,8 @@ async function serve(
   options: ConsoleOptions,
   allowed: Allowed,
 ): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://console.invalid');
-  const api = url.pathname.startsWith('/api/');
+  const { pathname } = urlOf(req);
+  const api = pathname.startsWith('/api/');
   const refused = refusal(req, allowed, api);
   if (refused) {
     options.log(`[console] ${refused}`);
@@ -126,16 +138,21 @@ async function serve(
     return send(res, 403, { error: refused });
   }
   if (!api) {
-    const asset = req.method === 'GET' ? ASSETS[url.pathname] : undefined;
+    const asset = req.method === 'GET' ? ASSETS[pathname] : undefined;
     if (!asset) return send(res, 404, { error: 'not found' });
     return send(res, 200, await readFile(join(PAGE_DIR, asset[0]), 'utf8'), asset[1]);
   }
-  if (req.method === 'GET') return send(res, ...(await read(url, options)));
+  if (req.method === 'GET') return send(res, ...(await read(urlOf(req), options)));
   if (req.method === 'POST') {
     const body = await readJson(req);
     return send(res, ...(await act(body, options)));
   }
   return send(res, 405, { error: 'GET or POST' });
+}
+
+/** A request's URL (its path and query; the host is the console's). */
+function urlOf(req: IncomingMessage): URL {
+  return new URL(req.url ?? '/', 'http://console.invalid');
 }
 
 /** The console's reads. */
@@ -157,7 +174,8 @@ async function read(url: URL, options: ConsoleOptions): Promise<[number, unknown
     try {
       return [200, await readPlants(options, q)];
     } catch (error) {
-      return [400, { error: (error as Error).message }];
+      if (error instanceof HttpError) throw error;
+      return [502, { error: `the engine did not answer: ${(error as Error).message}` }];
     }
   }
   if (path === 'tokens') return listed(await runCommand('token', ['list'], options));
@@ -166,29 +184,51 @@ async function read(url: URL, options: ConsoleOptions): Promise<[number, unknown
     return listed(await runCommand('webhook', ['dead-letters'], options));
   const attempts = /^subscribers\/([^/]+)\/attempts$/.exec(path);
   if (attempts) {
-    const id = decodeURIComponent(attempts[1]!);
-    return listed(await runCommand('webhook', ['attempts', id], options));
+    const id = argument('subscriberId', decoded(attempts[1]!));
+    return listed(await runCommand('webhook', ['attempts', '--', id], options));
   }
   if (path === 'states') return [200, { names: await stateNames(options) }];
   return [404, { error: 'not found' }];
 }
 
+/**
+ * A listing command's rows, with its notes; a failed command (the engine not answering, an
+ * unknown subscriber) is an error answer, 502, with what the command said.
+ */
 function listed(ran: Ran): [number, unknown] {
+  if (ran.code !== 0) {
+    const error = ran.err.join('\n') || `the command failed (exit code ${ran.code})`;
+    return [502, redacted({ error })];
+  }
   return [200, redacted({ code: ran.code, rows: rowsOf(ran.out), notes: ran.err })];
 }
 
-/** A JSON object body of at most 1 MB. */
+/** A percent-encoded path segment, decoded; 400 when it is not valid percent-encoding. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new BadRequest(`${segment} is not valid percent-encoding`);
+  }
+}
+
+/** A JSON object body of at most 1 MB; 413 past it, 400 for anything but a JSON object. */
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > 1_048_576) throw new Error('an action is at most 1 MB');
+    if (size > 1_048_576) throw new HttpError(413, 'an action is at most 1 MB');
     chunks.push(chunk);
   }
-  const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+  } catch (error) {
+    throw new BadRequest(`an action is a JSON object: ${(error as Error).message}`);
+  }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new Error('an action is a JSON object');
+    throw new BadRequest('an action is a JSON object');
   }
   return value as Record<string, unknown>;
 }

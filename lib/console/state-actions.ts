@@ -4,11 +4,25 @@ import { runStateCli } from '../operator/state/cli';
 import { stateTarget } from '../operator/state/engine';
 import { seedPlants } from '../operator/state/seed';
 import { savedStates } from '../operator/state/state';
-import { cliEnv, type Ran, type Where } from './data';
+import { argument, cliEnv, type Ran, type Where } from './data';
 
 /** The saved states' names. */
 export function stateNames(where: Where): Promise<string[]> {
   return savedStates(where.dataDir);
+}
+
+/**
+ * The answer to a `save` that would replace a saved state without `overwrite: true` (409, which
+ * the page confirms and sends again), else `undefined`.
+ */
+export async function overwriteRefusal(
+  body: Record<string, unknown>,
+  where: Where,
+): Promise<[number, unknown] | undefined> {
+  if (body.command !== 'save' || body.overwrite === true) return undefined;
+  const name = String(body.name ?? '');
+  if (!(await stateNames(where)).includes(name)) return undefined;
+  return [409, { error: `a state named ${name} is saved already: overwrite it?`, exists: true }];
 }
 
 /**
@@ -32,10 +46,13 @@ export async function stateAction(body: Record<string, unknown>, where: Where): 
       return { code: 1, out, err: [`state: ${(error as Error).message}`] };
     }
   }
+  if (command !== 'reset' && command !== 'save' && command !== 'load') {
+    return { code: 2, out, err: [`state: unknown command ${String(command)}`] };
+  }
   const argv =
     command === 'reset'
       ? ['reset', ...(body.tokens === true ? ['--tokens'] : [])]
-      : [String(command), String(body.name ?? '')];
+      : [command, '--', argument('name', body.name)];
   const code = await runStateCli(argv, io);
   return { code, out, err };
 }

@@ -64,9 +64,41 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** A response's JSON, or `{error}` saying its status when it has none. */
+async function answerOf(response) {
+  try {
+    return await response.json();
+  } catch {
+    return { error: `the console answered ${response.status} ${response.statusText}` };
+  }
+}
+
+/** A read's answer; an error answer (not 2xx) throws its message. */
 async function get(path) {
   const response = await call(path);
-  return response.json();
+  const answer = await answerOf(response);
+  if (!response.ok) throw new Error(answer.error ?? `the console answered ${response.status}`);
+  return answer;
+}
+
+/** A failed load or click, in #result; nothing when the key is missing (#no-key says so). */
+function showError(error) {
+  if (!key) return;
+  const result = $('#result');
+  result.hidden = false;
+  result.className = 'bad';
+  result.textContent = String(error?.message ?? error);
+}
+
+/** Runs a loader or a click's work, showing its failure rather than leaving it uncaught. */
+function guarded(work) {
+  return (...args) => {
+    try {
+      return Promise.resolve(work(...args)).catch(showError);
+    } catch (error) {
+      showError(error);
+    }
+  };
 }
 
 async function act(body) {
@@ -75,25 +107,29 @@ async function act(body) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  const answer = await response.json();
+  const answer = await answerOf(response);
   const lines = answer.error ? [answer.error] : [...(answer.out ?? []), ...(answer.err ?? [])];
   const result = $('#result');
   result.hidden = false;
   result.className = response.ok ? '' : 'bad';
   result.textContent = lines.join('\n') || (response.ok ? 'done' : 'failed');
-  return response.ok;
+  return { ok: response.ok, status: response.status, answer };
 }
 
 // ---- tabs
 const loaders = {};
 for (const button of document.querySelectorAll('nav button')) {
   button.addEventListener('click', () => {
-    for (const b of document.querySelectorAll('nav button'))
+    for (const b of document.querySelectorAll('nav button')) {
       b.classList.toggle('active', b === button);
+      if (b === button) b.setAttribute('aria-current', 'page');
+      else b.removeAttribute('aria-current');
+    }
     for (const s of document.querySelectorAll('.tab'))
       s.classList.toggle('active', s.id === button.dataset.tab);
     $('#result').hidden = true;
-    loaders[button.dataset.tab]?.();
+    const load = loaders[button.dataset.tab];
+    if (load) guarded(load)();
   });
 }
 
@@ -113,8 +149,13 @@ function ms(value) {
   return value === null || value === undefined ? '' : `${value.toFixed(1)} ms`;
 }
 
+/**
+ * The list, each row opened by a click or by its first cell's button (Tab, then Enter or Space).
+ * A row's button keeps the focus when the list is drawn again.
+ */
 function renderEntries() {
   const body = $('#entries tbody');
+  const focused = document.activeElement?.closest?.('#entries tbody tr')?.dataset.seq;
   body.replaceChildren(
     ...entries.map((e) =>
       el(
@@ -122,9 +163,22 @@ function renderEntries() {
         {
           'data-seq': e.seq,
           className: [e.seq === openSeq ? 'open' : '', e.denied ? 'has-denial' : ''].join(' '),
-          onclick: () => openEntry(e.seq),
+          onclick: guarded(() => openEntry(e.seq)),
         },
-        el('td', {}, new Date(e.time).toLocaleTimeString()),
+        el(
+          'td',
+          {},
+          el(
+            'button',
+            {
+              className: 'open-entry',
+              'aria-label': `Open ${e.functionName ?? 'gateway'} ${e.source} at ${new Date(e.time).toLocaleTimeString()}`,
+              'aria-expanded': e.seq === openSeq,
+              'aria-controls': 'detail',
+            },
+            new Date(e.time).toLocaleTimeString(),
+          ),
+        ),
         el('td', { className: 'mono' }, e.path ? `${e.source}  ${e.path}` : e.source),
         el('td', {}, e.functionName ?? '(gateway)'),
         el(
@@ -140,7 +194,12 @@ function renderEntries() {
       ),
     ),
   );
+  if (focused !== undefined) body.querySelector(`tr[data-seq="${focused}"] button`)?.focus();
 }
+
+/** Failed polls in a row; past `GONE_AFTER`, npm start has stopped or started again. */
+let failedPolls = 0;
+const GONE_AFTER = 3;
 
 async function poll() {
   if (!key) return;
@@ -148,6 +207,8 @@ async function poll() {
     try {
       const answer = await get(`entries?version=${version}`);
       $('#live').textContent = 'live';
+      if (failedPolls >= GONE_AFTER) $('#no-key').hidden = true;
+      failedPolls = 0;
       if (answer.entries) {
         version = answer.version;
         entries = answer.entries;
@@ -158,6 +219,13 @@ async function poll() {
     } catch {
       if (!key) return;
       $('#live').textContent = 'npm start is not answering';
+      failedPolls += 1;
+      if (failedPolls === GONE_AFTER) {
+        const notice = $('#no-key');
+        notice.hidden = false;
+        notice.textContent =
+          'npm start is not answering. If it started again, open the console URL it printed: each start makes a new key and may pick another port (the URL is also in the file console-url in the data directory, .plant-store/ by default).';
+      }
     }
   }
   setTimeout(poll, 1000);
@@ -204,10 +272,15 @@ function responseOf(d) {
 async function openEntry(seq, refresh = false) {
   openSeq = seq;
   if (!refresh) renderEntries();
-  const d = await get(`entries/${seq}`);
   const detail = $('#detail');
+  let d;
+  try {
+    d = await get(`entries/${seq}`);
+  } catch (error) {
+    detail.hidden = false;
+    return detail.replaceChildren(el('p', { className: 'bad' }, error.message));
+  }
   detail.hidden = false;
-  if (d.error) return detail.replaceChildren(el('p', {}, d.error));
   const replayable = d.functionName && /^queue /.test(d.source) && d.ended;
   detail.replaceChildren(
     el(
@@ -239,7 +312,10 @@ async function openEntry(seq, refresh = false) {
     replayable
       ? el(
           'button',
-          { className: 'action', onclick: () => act({ action: 'replay-delivery', seq: d.seq }) },
+          {
+            className: 'action',
+            onclick: guarded(() => act({ action: 'replay-delivery', seq: d.seq })),
+          },
           'Replay this delivery',
         )
       : '',
@@ -270,69 +346,110 @@ function rowsTable(rows, actions = () => []) {
   );
 }
 
-function button(label, onclick) {
-  return el('button', { className: 'action', onclick }, label);
+/** A row's button: `name` says what it acts on ("Revoke tok_…"), for a screen reader. */
+function button(label, onclick, name) {
+  return el(
+    'button',
+    { className: 'action', onclick: guarded(onclick), 'aria-label': name },
+    label,
+  );
 }
 
 function notes(answer) {
-  return (answer.notes ?? []).map((n) => el('p', {}, n));
+  return (answer.notes ?? []).map((n) => el('p', { className: 'note' }, n));
+}
+
+/** A tab's data; a failed load is shown in `out` as an error, and answers `undefined`. */
+async function loadInto(out, path) {
+  try {
+    return await get(path);
+  } catch (error) {
+    if (key) out.replaceChildren(el('p', { className: 'bad', role: 'alert' }, error.message));
+    return undefined;
+  }
 }
 
 loaders.tokens = async () => {
-  const answer = await get('tokens');
+  const answer = await loadInto($('#tokens-out'), 'tokens');
+  if (!answer) return;
   $('#tokens-out').replaceChildren(
     rowsTable(answer.rows, (row) => [
-      button('Revoke', async () => {
-        if (!confirm(`Revoke ${row.tokenId} (${row.name})?`)) return;
-        await act({ action: 'revoke', tokenId: row.tokenId });
-        loaders.tokens();
-      }),
+      button(
+        'Revoke',
+        async () => {
+          if (!confirm(`Revoke ${row.tokenId} (${row.name})?`)) return;
+          await act({ action: 'revoke', tokenId: row.tokenId });
+          await loaders.tokens();
+        },
+        `Revoke ${row.tokenId} (${row.name})`,
+      ),
     ]),
     ...notes(answer),
   );
 };
 
 loaders.subscribers = async () => {
-  const answer = await get('subscribers');
+  const answer = await loadInto($('#subscribers-out'), 'subscribers');
+  if (!answer) return;
   $('#subscribers-out').replaceChildren(
     rowsTable(answer.rows, (row) => [
-      button('Attempts', async () => {
-        const attempts = await get(`subscribers/${encodeURIComponent(row.subscriberId)}/attempts`);
-        $('#attempts-out').replaceChildren(
-          el('h3', {}, `Recent attempts of ${row.subscriberId}`),
-          rowsTable(attempts.rows),
-          ...notes(attempts),
-        );
-      }),
-      button('Enable', async () => {
-        await act({ action: 'enable', subscriberId: row.subscriberId });
-        loaders.subscribers();
-      }),
-      button('Replay…', async () => {
-        const since = prompt(
-          'Replay the plants stored since (ISO time):',
-          new Date(Date.now() - 3600e3).toISOString(),
-        );
-        if (since) await act({ action: 'replay', since, subscriberId: row.subscriberId });
-      }),
+      button(
+        'Attempts',
+        async () => {
+          const out = $('#attempts-out');
+          const path = `subscribers/${encodeURIComponent(row.subscriberId)}/attempts`;
+          const attempts = await loadInto(out, path);
+          if (!attempts) return;
+          out.replaceChildren(
+            el('h3', {}, `Recent attempts of ${row.subscriberId}`),
+            rowsTable(attempts.rows),
+            ...notes(attempts),
+          );
+        },
+        `Attempts of ${row.subscriberId}`,
+      ),
+      button(
+        'Enable',
+        async () => {
+          await act({ action: 'enable', subscriberId: row.subscriberId });
+          await loaders.subscribers();
+        },
+        `Enable ${row.subscriberId}`,
+      ),
+      button(
+        'Replay…',
+        async () => {
+          const since = prompt(
+            'Replay the plants stored since (ISO time):',
+            new Date(Date.now() - 3600e3).toISOString(),
+          );
+          if (since) await act({ action: 'replay', since, subscriberId: row.subscriberId });
+        },
+        `Replay to ${row.subscriberId}…`,
+      ),
     ]),
     ...notes(answer),
   );
 };
 
 loaders['dead-letters'] = async () => {
-  const answer = await get('dead-letters');
+  const answer = await loadInto($('#dead-letters-out'), 'dead-letters');
+  if (!answer) return;
   $('#dead-letters-out').replaceChildren(
     rowsTable(answer.rows, (row) => [
-      button('Redrive', async () => {
-        await act({ action: 'redrive', webhookId: row.webhookId });
-        loaders['dead-letters']();
-      }),
+      button(
+        'Redrive',
+        async () => {
+          await act({ action: 'redrive', webhookId: row.webhookId });
+          await loaders['dead-letters']();
+        },
+        `Redrive ${row.webhookId}`,
+      ),
     ]),
     answer.rows.length
       ? button('Redrive all', async () => {
           await act({ action: 'redrive' });
-          loaders['dead-letters']();
+          await loaders['dead-letters']();
         })
       : '',
     ...notes(answer),
@@ -347,76 +464,102 @@ async function showPlants(cursor) {
   for (const key of ['id', 'tag', 'limit'])
     if (form.get(key)) query.set(key, String(form.get(key)).trim());
   if (cursor) query.set('cursor', cursor);
-  const answer = await get(`plants?${query}`);
-  if (answer.error)
-    return $('#plants-out').replaceChildren(el('p', { className: 'bad' }, answer.error));
+  let answer;
+  try {
+    answer = await get(`plants?${query}`);
+  } catch (error) {
+    return $('#plants-out').replaceChildren(el('p', { className: 'bad' }, error.message));
+  }
   plantCursor = answer.next;
   const columns = [...new Set(answer.items.flatMap((item) => Object.keys(item)))];
   columns.sort((a, b) => (a === 'id' ? -1 : b === 'id' ? 1 : 0));
   $('#plants-out').replaceChildren(
+    answer.notice ? el('p', { className: 'notice' }, answer.notice) : '',
     answer.items.length
       ? el(
           'table',
           {},
           el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', {}, c)))),
-          el(
-            'tbody',
-            {},
-            ...answer.items.map((item) =>
-              el(
-                'tr',
-                { className: 'deletedAt' in item ? 'tombstone' : '' },
-                ...columns.map((c) =>
-                  el(
-                    'td',
-                    { className: c === 'id' ? 'id' : '' },
-                    item[c] === undefined
-                      ? ''
-                      : typeof item[c] === 'string'
-                        ? item[c]
-                        : JSON.stringify(item[c]),
-                  ),
-                ),
-              ),
-            ),
-          ),
+          el('tbody', {}, ...answer.items.map((item) => plantRow(item, columns))),
         )
-      : el('p', {}, 'no plants'),
+      : answer.notice
+        ? ''
+        : el('p', {}, 'no plants'),
     plantCursor ? button('Next page', () => showPlants(plantCursor)) : '',
+  );
+}
+
+/** A plant's row; a deleted plant's tombstone muted and struck through, marked with its time. */
+function plantRow(item, columns) {
+  const deleted = typeof item.deletedAt === 'string';
+  return el(
+    'tr',
+    { className: deleted ? 'tombstone' : '' },
+    ...columns.map((c) =>
+      el(
+        'td',
+        { className: c === 'id' ? 'id' : '' },
+        item[c] === undefined
+          ? ''
+          : typeof item[c] === 'string'
+            ? item[c]
+            : JSON.stringify(item[c]),
+        c === 'id' && deleted
+          ? el('span', { className: 'badge' }, `deleted ${item.deletedAt}`)
+          : '',
+      ),
+    ),
   );
 }
 $('#plants-form').addEventListener('submit', (event) => {
   event.preventDefault();
-  showPlants();
+  guarded(showPlants)();
 });
 loaders.plants = () => showPlants();
 
 // ---- state
 loaders.state = async () => {
-  const answer = await get('states');
+  const answer = await loadInto($('#states-out'), 'states');
+  if (!answer) return;
   $('#states-out').textContent = answer.names.join(', ') || 'none yet';
 };
-$('#state-form').addEventListener('submit', async (event) => {
-  event.preventDefault();
-  const command = event.submitter?.dataset.command;
-  const form = new FormData(event.target);
-  if (command === 'reset' && !confirm('Remove every plant and subscriber?')) return;
-  await act({
-    action: 'state',
-    command,
-    name: String(form.get('name') ?? ''),
-    tokens: form.get('tokens') === 'on',
-  });
-  loaders.state();
-});
-$('#seed-form').addEventListener('submit', async (event) => {
-  event.preventDefault();
-  await act({
-    action: 'state',
-    command: 'seed',
-    text: String(new FormData(event.target).get('text')),
-  });
-});
+$('#state-form').addEventListener(
+  'submit',
+  guarded(async (event) => {
+    event.preventDefault();
+    const command = event.submitter?.dataset.command;
+    const form = new FormData(event.target);
+    const name = String(form.get('name') ?? '');
+    const tokens = form.get('tokens') === 'on';
+    const question = {
+      reset: tokens
+        ? 'Remove every plant, subscriber and token (the dev token too)?'
+        : 'Remove every plant and subscriber (the tokens stay)?',
+      load: `Replace all the data (plants, subscribers, tokens, dead letters) with the saved state ${name}? What it does not hold is removed.`,
+    }[command];
+    if (question && !confirm(question)) return;
+    const body = { action: 'state', command, name, tokens };
+    const done = await act(body);
+    // The server refuses to replace a saved state unasked: ask, then send again.
+    if (done.status === 409 && done.answer.exists) {
+      if (confirm(`A state named ${name} is saved already. Overwrite it?`)) {
+        await act({ ...body, overwrite: true });
+      }
+    }
+    await loaders.state();
+  }),
+);
+$('#seed-form').addEventListener(
+  'submit',
+  guarded(async (event) => {
+    event.preventDefault();
+    await act({
+      action: 'state',
+      command: 'seed',
+      text: String(new FormData(event.target).get('text')),
+    });
+  }),
+);
 
 if (key) poll();
 else needKey();

@@ -6,29 +6,79 @@
 import type { Entry } from './invocations';
 import { formatLogLine } from './log-format';
 
-/** Header and field names whose values are never shown. */
-const SECRET_KEYS = /^(authorization|cookie|set-cookie|identitysource|x-api-key)$|secret/i;
+/** Field names whose values are never shown, wherever they appear. */
+const SECRET_KEYS =
+  /^(authorization|proxy-authorization|cookies?|set-cookie|identitysource|x-api-key|x-amz-security-token)$|secret/i;
+/**
+ * Header and query parameter names whose values are never shown: any name that says it carries
+ * a credential. Applied only to headers and query parameters, where the caller chose the names;
+ * elsewhere (a token list's `tokenId`, an authorizer's context) such a name is no secret.
+ */
+const SECRET_NAMES = /authorization|token|secret|cookie|api-?key/i;
+/** The members whose own members are headers or query parameters, named by the caller. */
+const CALLER_NAMED =
+  /^(headers|multiValueHeaders|requestHeaders|queryStringParameters|multiValueQueryStringParameters)$/i;
 /** Tokens and webhook secrets, wherever they appear in text. */
 const SECRET_TEXT = /\b(pst_|whsec_)[\w+/=-]+|\b(Bearer)\s+\S+/g;
 
-/** `value` with every Authorization value, token and webhook secret replaced. */
-export function redacted(value: unknown, key = ''): unknown {
-  if (SECRET_KEYS.test(key) && value !== undefined && value !== null) return '(hidden)';
+/**
+ * `value` with every Authorization value, token and webhook secret replaced: the value of a
+ * secret field, header or query parameter (in `rawQueryString` and a `path`'s query too), and
+ * a token or secret in any text.
+ */
+export function redacted(value: unknown, key = '', hidden: RegExp = SECRET_KEYS): unknown {
+  if (hidden.test(key) && value !== undefined && value !== null) return '(hidden)';
   if (typeof value === 'string') {
-    return value.replace(SECRET_TEXT, (_, prefix?: string, bearer?: string) =>
-      bearer ? `${bearer} (hidden)` : `${prefix}(hidden)`,
-    );
+    if (key === 'rawQueryString') return redactedQuery(value);
+    if (key === 'path') return redactedPath(value);
+    return redactedText(value);
   }
   if (Array.isArray(value)) return value.map((item) => redacted(item));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redacted(v, k)]));
+    const names = CALLER_NAMED.test(key) ? SECRET_NAMES : SECRET_KEYS;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redacted(v, k, names)]));
   }
   return value;
 }
 
-/** A row of the list. */
+function redactedText(text: string): string {
+  return text.replace(SECRET_TEXT, (_, prefix?: string, bearer?: string) =>
+    bearer ? `${bearer} (hidden)` : `${prefix}(hidden)`,
+  );
+}
+
+/** A path, its query's secret values hidden. */
+function redactedPath(path: string): string {
+  const at = path.indexOf('?');
+  if (at < 0) return redactedText(path);
+  return `${redactedText(path.slice(0, at))}?${redactedQuery(path.slice(at + 1))}`;
+}
+
+/** A raw query string, each parameter whose (decoded) name says it is a secret hidden. */
+function redactedQuery(query: string): string {
+  return query
+    .split('&')
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      const name = at < 0 ? pair : pair.slice(0, at);
+      return at >= 0 && SECRET_NAMES.test(decodedName(name))
+        ? `${name}=(hidden)`
+        : redactedText(pair);
+    })
+    .join('&');
+}
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/** A row of the list, secrets hidden. */
 export function summaryOf(entry: Entry): Record<string, unknown> {
-  return {
+  return redacted({
     seq: entry.seq,
     time: entry.time,
     kind: entry.kind,
@@ -43,7 +93,7 @@ export function summaryOf(entry: Entry): Record<string, unknown> {
     lambdaRequestId: entry.lambdaRequestId ?? null,
     ended: entry.ended,
     denied: entry.denials.length > 0,
-  };
+  }) as Record<string, unknown>;
 }
 
 /** One entry opened: its request and answer (secrets hidden), its log lines, its denials. */
@@ -54,7 +104,7 @@ export function detailOf(entry: Entry): Record<string, unknown> {
     failure: entry.failure ?? null,
     event: redacted(entry.event ?? null),
     result: redacted(entry.result ?? null),
-    requestHeaders: redacted(entry.requestHeaders ?? null),
+    requestHeaders: redacted(entry.requestHeaders ?? null, 'requestHeaders'),
     response: redacted(entry.response ?? null),
     lines: entry.lines.map((line) => {
       const shown = formatLogLine(entry.functionName ?? '', line, { metrics: true });

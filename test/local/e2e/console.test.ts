@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Dialog, type Page } from 'playwright-core';
 import {
   CONSOLE_HEADER,
   consoleUrlFile,
@@ -99,6 +99,12 @@ describe('guards', () => {
     expect(
       await raw('/api/entries', { ...own(), host: `attacker.example:${consolePage.port}` }),
     ).toBe(403);
+  });
+
+  it('refuses Host localhost, which a browser may send to [::1], where another user can listen', async () => {
+    const localhost = `localhost:${consolePage.port}`;
+    expect(await raw('/', { host: localhost })).toBe(403);
+    expect(await raw('/api/entries', { ...own(), host: localhost })).toBe(403);
   });
 
   it('refuses another origin, an API call without its header, and an action that is not JSON', async () => {
@@ -185,6 +191,147 @@ describe('guards', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('what it shows', () => {
+  const own = () => ({ host: `127.0.0.1:${consolePage.port}`, [CONSOLE_HEADER]: consolePage.key });
+
+  it("hides a request's secrets in the list and in each entry: query values and credential headers", async () => {
+    const secrets = {
+      query: 'query-secret-1f3a9',
+      proxy: 'cHJveHk6c2VjcmV0LTdkMmU=',
+      session: 'session-token-6b0c4',
+      apiKey: 'custom-api-key-92e1',
+    };
+    const response = await fetch(`${service.url}/plants?token=${secrets.query}&tag=kept`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${service.devToken}`,
+        'proxy-authorization': `Basic ${secrets.proxy}`,
+        'x-amz-security-token': secrets.session,
+        'x-custom-api-key': secrets.apiKey,
+        'content-type': 'application/json',
+      },
+      body: '{"id":1.5}',
+    });
+    expect(response.status).toBe(400);
+    const requestId = response.headers.get('apigw-requestid')!;
+    const list = await answer('/api/entries', own());
+    const entries = (JSON.parse(list.text) as { entries: { seq: number; requestId: string }[] })
+      .entries;
+    const mine = entries.filter((e) => e.requestId === requestId);
+    // create-plant's invocation, and the authorizer's unless its answer was cached.
+    expect(mine.length).toBeGreaterThan(0);
+    const shown = [list.text];
+    for (const { seq } of mine) shown.push((await answer(`/api/entries/${seq}`, own())).text);
+    for (const text of shown) {
+      for (const secret of [...Object.values(secrets), service.devToken]) {
+        expect(text).not.toContain(secret);
+      }
+    }
+    expect(list.text).toContain('/plants?token=(hidden)&tag=kept');
+    const detail = shown.slice(1).join('\n');
+    expect(detail).toContain('"rawQueryString":"token=(hidden)&tag=kept"');
+    expect(detail).toContain('"proxy-authorization":"(hidden)"');
+    expect(detail).toContain('"x-amz-security-token":"(hidden)"');
+  });
+});
+
+describe('plants', () => {
+  const own = () => ({ host: `127.0.0.1:${consolePage.port}`, [CONSOLE_HEADER]: consolePage.key });
+  const consoleSays = async (query: string) => {
+    const { status, text } = await answer(`/api/plants?${query}`, own());
+    return { status, ...(JSON.parse(text) as { error?: string; notice?: string }) };
+  };
+  const apiSays = async (path: string) => {
+    const { status, text } = await sendAsDev(service, 'GET', path);
+    return { status, error: (JSON.parse(text) as { message?: string }).message };
+  };
+
+  it.each(['9223372036854775808', '00000000000000000001', '0001', '-0', '1.5', '+1', '1e3'])(
+    'refuses the id %s as GET /plants/{id} does, in its words',
+    async (id) => {
+      const api = await apiSays(`/plants/${encodeURIComponent(id)}`);
+      expect(api.status).toBe(400);
+      expect(await consoleSays(`id=${encodeURIComponent(id)}`)).toEqual(api);
+    },
+  );
+
+  it.each(['-1', '1.5', 'abc', '0', '101', '010'])(
+    'refuses the limit %s as GET /plants does, in its words',
+    async (limit) => {
+      const api = await apiSays(`/plants?limit=${limit}`);
+      expect(api.status).toBe(400);
+      expect(await consoleSays(`limit=${limit}`)).toEqual(api);
+    },
+  );
+
+  it('looks up the largest int64 id, and says when no plant has it', async () => {
+    expect(await consoleSays('id=9223372036854775807')).toEqual({
+      status: 200,
+      items: [],
+      notice: 'no plant with id 9223372036854775807',
+    });
+  });
+});
+
+describe('actions', () => {
+  const own = () => ({
+    host: `127.0.0.1:${consolePage.port}`,
+    [CONSOLE_HEADER]: consolePage.key,
+    'content-type': 'application/json',
+  });
+  const action = async (body: object) => {
+    const { status, text } = await answer('/api/actions', own(), 'POST', JSON.stringify(body));
+    return { status, ...(JSON.parse(text) as { error?: string; err?: string[] }) };
+  };
+
+  it('answers a malformed body or path with 400 and what is wrong, not 500', async () => {
+    const refused = await action({});
+    expect(refused.status).toBe(400);
+    const { status, text } = await answer('/api/actions', own(), 'POST', '{');
+    expect(status).toBe(400);
+    expect(JSON.parse(text)).toEqual({
+      error: expect.stringMatching(/^an action is a JSON object: /),
+    });
+    for (const [path, error] of [
+      ['/api/subscribers/%E0%A4%A/attempts', '%E0%A4%A is not valid percent-encoding'],
+      ['/api/subscribers/--aws/attempts', 'subscriberId must not start with -, not --aws'],
+    ]) {
+      const read = await answer(path!, own());
+      expect({ path, status: read.status, ...(JSON.parse(read.text) as object) }).toEqual({
+        path,
+        status: 400,
+        error,
+      });
+    }
+  });
+
+  it('refuses a value that would be read as an option, and passes the others after --', async () => {
+    expect(await action({ action: 'revoke', tokenId: '--aws' })).toEqual({
+      status: 400,
+      error: 'tokenId must not start with -, not --aws',
+    });
+    for (const body of [
+      { action: 'enable', subscriberId: '--aws' },
+      { action: 'redrive', webhookId: '--aws' },
+      { action: 'replay', since: '--aws' },
+      { action: 'replay', since: '2020-01-01T00:00:00Z', subscriberId: '-x' },
+      { action: 'state', command: 'save', name: '--tokens' },
+    ]) {
+      const refused = await action(body);
+      expect({ body, status: refused.status }).toEqual({ body, status: 400 });
+      expect(refused.error).toMatch(/^\w+ must not start with -, not -/);
+    }
+    expect(await action({ action: 'state', command: '--tokens' })).toMatchObject({
+      status: 400,
+      err: ['state: unknown command --tokens'],
+    });
+    // A value that is none reaches the command as its argument, which answers for it.
+    const enabled = await action({ action: 'enable', subscriberId: 'nobody' });
+    expect(enabled.status).toBe(400);
+    expect(enabled.err?.join('\n')).toContain('no subscriber with id nobody');
   });
 });
 
@@ -320,6 +467,101 @@ if (!hasBrowser && process.env.CI) {
     await page.screenshot({ path: join(IMAGES, 'console-denial.png') });
   });
 
+  it('opens a row from the keyboard, and marks what a screen reader needs', async () => {
+    // From the last tab's button, Tab reaches the first row's button; Enter opens that row.
+    await page.focus('nav button[data-tab=state]');
+    await page.keyboard.press('Tab');
+    const focused = page.locator('#entries tbody tr:first-child button:focus');
+    await focused.waitFor();
+    // An expression run in the page (this suite's types know no DOM).
+    const outline = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
+    expect(outline).toBe('solid');
+    const seq = await page.locator('#entries tbody tr:first-child').getAttribute('data-seq');
+    await page.keyboard.press('Enter');
+    await page.locator(`#entries tbody tr.open[data-seq="${seq}"]`).waitFor();
+    await page.locator('#detail h3', { hasText: 'Log' }).waitFor();
+    expect(await page.locator('#detail').isVisible()).toBe(true);
+    await expect(page.locator('nav button[aria-current=page]').innerText()).resolves.toBe(
+      'Invocations',
+    );
+    for (const id of ['#result', '#live']) {
+      expect(await page.locator(id).getAttribute('role')).toBe('status');
+      expect(await page.locator(id).getAttribute('aria-live')).toBe('polite');
+    }
+  });
+
+  it('shows an error answer, or one that is not JSON, as an error rather than failing', async () => {
+    const failures: string[] = [];
+    const onError = (error: Error) => failures.push(error.message);
+    page.on('pageerror', onError);
+    try {
+      await page.route('**/api/tokens', (route) =>
+        route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }),
+      );
+      await page.route('**/api/dead-letters', (route) =>
+        route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>Bad Gateway</h1>' }),
+      );
+      await page.click('nav button[data-tab=tokens]');
+      await page.locator('#tokens-out .bad', { hasText: 'boom' }).waitFor();
+      await page.click('nav button[data-tab=dead-letters]');
+      await page
+        .locator('#dead-letters-out .bad', { hasText: 'the console answered 502' })
+        .waitFor();
+    } finally {
+      await page.unrouteAll();
+      page.off('pageerror', onError);
+    }
+    expect(failures).toEqual([]);
+    await page.click('nav button[data-tab=invocations]');
+  });
+
+  it('shows the engine not answering as an error, not as an empty list', async () => {
+    service.setEngineAvailable(false);
+    try {
+      await page.click('nav button[data-tab=tokens]');
+      const error = page.locator('#tokens-out .bad');
+      await error.waitFor();
+      expect(await page.locator('#tokens-out').innerText()).not.toMatch(/^none$/m);
+      await page.click('nav button[data-tab=subscribers]');
+      await page.locator('#subscribers-out .bad').waitFor();
+    } finally {
+      service.setEngineAvailable(true);
+    }
+    await page.click('nav button[data-tab=tokens]');
+    await page.locator('#tokens-out td', { hasText: 'tok_dev' }).waitFor();
+    await page.click('nav button[data-tab=invocations]');
+  });
+
+  it('says to open the printed URL once the console has stopped answering, and fails no click', async () => {
+    const failures: string[] = [];
+    const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-console-gone-'));
+    const gone = await startConsole({
+      invocations: service.invocations,
+      dataDir,
+      dbPort: service.dbPort,
+      port: 0,
+      log: () => undefined,
+    });
+    const other = await browser!.newPage();
+    other.on('pageerror', (error) => failures.push(error.message));
+    try {
+      await other.goto(gone.url);
+      await other.locator('#live', { hasText: 'live' }).waitFor();
+      await gone.close();
+      const notice = other.locator('#no-key');
+      await notice.waitFor();
+      expect(await notice.innerText()).toMatch(/open the console URL it printed.*console-url/);
+      expect(await other.locator('#live').innerText()).toBe('npm start is not answering');
+      await other.click('nav button[data-tab=tokens]');
+      await other.locator('#tokens-out .bad').waitFor();
+    } finally {
+      await other.close();
+      await gone.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('replays a delivery from its deliver invocation: the receiver gets the same webhook-id again', async () => {
     const [webhookId] = receiver.delivered().keys();
     await page
@@ -346,6 +588,9 @@ if (!hasBrowser && process.env.CI) {
     await page.screenshot({ path: join(IMAGES, 'console-plants.png') });
     await page.click('nav button[data-tab=tokens]');
     await page.locator('#tokens-out td', { hasText: 'tok_dev' }).waitFor();
+    await expect(page.locator('nav button[aria-current=page]').innerText()).resolves.toBe('Tokens');
+    // Each row's button names the token it acts on.
+    await page.getByRole('button', { name: /^Revoke tok_dev \(/ }).waitFor();
     expect(await page.locator('body').innerText()).not.toContain(service.devToken);
   });
 
@@ -362,8 +607,113 @@ if (!hasBrowser && process.env.CI) {
     expect((await sendAsDev(service, 'GET', '/plants/5')).status).toBe(404);
   });
 
+  it('shows a deleted plant as deleted: struck through, with its time, and by id that the API answers 404', async () => {
+    const fading = '4242';
+    const created = await sendAsDev(service, 'POST', '/plants', `{"id":${fading},"name":"Fading"}`);
+    expect(created.status).toBe(200);
+    expect((await sendAsDev(service, 'DELETE', `/plants/${fading}`)).status).toBe(204);
+    expect((await sendAsDev(service, 'GET', `/plants/${fading}`)).status).toBe(404);
+    await page.click('nav button[data-tab=plants]');
+    await page.fill('#plants-form input[name=tag]', '');
+    await page.fill('#plants-form input[name=id]', fading);
+    await page.click('#plants-form button');
+    const notice = page.locator('#plants-out .notice');
+    await notice.waitFor();
+    expect(await notice.innerText()).toMatch(
+      new RegExp(`^plant ${fading} was deleted at \\S+: the API answers 404 for it$`),
+    );
+    const row = page.locator('#plants-out tr.tombstone');
+    expect(await row.locator('.badge').innerText()).toMatch(/^deleted \d{4}-\d\d-\d\dT/);
+    // An expression run in the page (this suite's types know no DOM).
+    const struck = await page.evaluate(
+      "getComputedStyle(document.querySelector('#plants-out tr.tombstone td')).textDecorationLine",
+    );
+    expect(struck).toBe('line-through');
+    // In the whole list too, beside the plants that are there.
+    await page.fill('#plants-form input[name=id]', '');
+    await page.click('#plants-form button');
+    await page.locator('#plants-out tr:not(.tombstone) td', { hasText: ID }).waitFor();
+    expect(await page.locator('#plants-out tr.tombstone', { hasText: fading }).count()).toBe(1);
+  });
+
+  it('confirms what Reset, Load and an overwriting Save replace, and does nothing when dismissed', async () => {
+    await page.click('nav button[data-tab=state]');
+    const asked: string[] = [];
+    /** Clicks a state button and answers its confirms in turn; resolves with their texts. */
+    const click = async (command: string, ...answers: boolean[]) => {
+      asked.length = 0;
+      const handle = (dialog: Dialog) => {
+        asked.push(dialog.message());
+        void (answers.shift() ? dialog.accept() : dialog.dismiss());
+      };
+      page.on('dialog', handle);
+      try {
+        await page.click(`#state-form button[data-command=${command}]`);
+        await until(() => answers.length === 0, `the confirms of ${command}`);
+        // The last confirm's consequence (an action, then the states' list) has been asked for.
+        await page.waitForLoadState('networkidle');
+      } finally {
+        page.off('dialog', handle);
+      }
+      return [...asked];
+    };
+    await page.check('#state-form input[name=tokens]');
+    expect(await click('reset', false)).toEqual([expect.stringMatching(/\btoken\b/)]);
+    await page.uncheck('#state-form input[name=tokens]');
+    expect(await click('reset', false)).toEqual([expect.stringMatching(/the tokens stay/)]);
+    await page.fill('#state-form input[name=name]', 'from-console');
+    expect(await click('load', false)).toEqual([
+      expect.stringMatching(
+        /^Replace all the data .* from-console\? What it does not hold is removed\.$/,
+      ),
+    ]);
+    // The same name again: the server refuses to overwrite unasked; dismissed, the file stays.
+    const file = join(service.dataDir, 'states', 'from-console.json');
+    const before = readFileSync(file, 'utf8');
+    expect(await click('save', false)).toEqual([
+      'A state named from-console is saved already. Overwrite it?',
+    ]);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    await sendAsDev(service, 'POST', '/plants', '{"id":7,"name":"Aloe"}');
+    expect(await click('save', true)).toHaveLength(1);
+    await page.locator('#result', { hasText: 'saved from-console:' }).waitFor();
+    expect(readFileSync(file, 'utf8')).toContain('{"id":{"N":"7"},"name":{"S":"Aloe"}');
+    // Nothing was reset or loaded: the plants are there.
+    expect((await sendAsDev(service, 'GET', '/plants/7')).status).toBe(200);
+    expect((await sendAsDev(service, 'GET', `/plants/${ID}`)).status).toBe(200);
+  });
+
   it('the plant is still read through the API as created', async () => {
     const read = await sendAsDev(service, 'GET', `/plants/${ID}`);
     expect(read.text).toBe(`{"id":${ID},"name":"Monstera","tag":"aroid"}`);
+  });
+
+  it("isolates each value's direction and wraps a long one within the window", async () => {
+    const hostile = `\u202Egnp.${'W'.repeat(300)}`;
+    const made = await sendAsDev(
+      service,
+      'POST',
+      '/plants',
+      JSON.stringify({ id: 31415, name: hostile }),
+    );
+    expect(made.status).toBe(200);
+    await page.setViewportSize({ width: 900, height: 900 });
+    try {
+      await page.click('nav button[data-tab=plants]');
+      await page.fill('#plants-form input[name=tag]', '');
+      await page.fill('#plants-form input[name=id]', '31415');
+      await page.click('#plants-form button');
+      await page.locator('#plants-out td', { hasText: 'gnp.' }).waitFor();
+      // Expressions run in the page (this suite's types know no DOM).
+      const cell =
+        "[...document.querySelectorAll('#plants-out td')].find((td) => td.textContent.includes('gnp.'))";
+      expect(await page.evaluate(`getComputedStyle(${cell}).unicodeBidi`)).toBe('plaintext');
+      const fits = await page.evaluate(
+        "document.querySelector('#plants-out table').scrollWidth <= document.querySelector('main').clientWidth",
+      );
+      expect(fits).toBe(true);
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
   });
 });

@@ -110,3 +110,30 @@ it('keeps a bounded number of characters: lines, bodies and denials clipped, the
   expect(detail.deniedMore).toBe(100 - MAX_DENIALS);
   expect(kept[0]!.response!.body).toMatch(/… \(200000 bytes\)$/);
 });
+
+it('hides the values of headers and query parameters whose names say they carry a credential', () => {
+  const invocations = new Invocations();
+  const observer = invocations.observer('authorizer');
+  observer.started('lambda-1', {
+    ...httpEvent('gw-1'),
+    rawQueryString: 'access%5Ftoken=q1&tag=aroid',
+    queryStringParameters: { access_token: 'q1', tag: 'aroid' },
+    headers: { 'Proxy-Authorization': 'Basic cDE=', 'X-Amz-Security-Token': 's1', 'x-ok': 'v' },
+  });
+  observer.ended('lambda-1', {
+    ...END,
+    result: { isAuthorized: true, context: { tokenId: 't1' } },
+  });
+  const shown = detailOf(invocations.list()[0]!);
+  const event = shown.event as Record<string, unknown>;
+  expect(shown.path).toBe('/plants?access%5Ftoken=(hidden)&tag=aroid');
+  expect(event.rawQueryString).toBe('access%5Ftoken=(hidden)&tag=aroid');
+  expect(event.queryStringParameters).toEqual({ access_token: '(hidden)', tag: 'aroid' });
+  expect(event.headers).toEqual({
+    'Proxy-Authorization': '(hidden)',
+    'X-Amz-Security-Token': '(hidden)',
+    'x-ok': 'v',
+  });
+  // Outside headers and queries such a name is no secret: the token's id stays.
+  expect(shown.result).toEqual({ isAuthorized: true, context: { tokenId: 't1' } });
+});
