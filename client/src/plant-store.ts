@@ -62,8 +62,9 @@ export type { CallOptions, IfMatch, PlantPage };
 export interface WriteOptions extends CallOptions {
   /**
    * Apply only while the plant is at this version (a read's `version`), one of these, or any
-   * (`'*'`: it exists); otherwise a `PreconditionFailedError` and nothing changes. `undefined`
-   * (a read's `version` when its answer had no `ETag`) sets no condition.
+   * (`'*'`: it exists); otherwise a `PreconditionFailedError` and nothing changes. Given as
+   * `undefined` (a read's `version` when its answer had no `ETag`), a `TypeError`: a condition
+   * asked for is never dropped unasked.
    * @default - whatever version is stored
    */
   readonly ifMatch?: IfMatch | undefined;
@@ -444,8 +445,16 @@ function newPlantMembers(plant: object, keepNull = false): Record<string, unknow
   );
 }
 
-/** The `If-Match` header a write's options ask for, if any. */
+/**
+ * The `If-Match` header a write's options ask for, if any; `ifMatch` given as `undefined` (a
+ * version unknown: its answer had no `ETag`) is a `TypeError` rather than no condition.
+ */
 function conditions(options: WriteOptions | undefined): Record<string, string> | undefined {
+  if (options && 'ifMatch' in options && options.ifMatch === undefined) {
+    throw new TypeError(
+      'ifMatch is undefined: the version is unknown (its answer had no ETag); read the plant again, or leave ifMatch out to change whatever is stored',
+    );
+  }
   return options?.ifMatch === undefined
     ? undefined
     : { 'if-match': ifMatchHeader(options.ifMatch) };

@@ -142,6 +142,22 @@ it('a weak ETag (a compressing proxy’s) names its version; none leaves version
     version: undefined,
   });
 
+  // That unknown version given as ifMatch is refused before anything is sent: no condition is
+  // dropped unasked.
+  const unsent = fakeFetch();
+  for (const call of [
+    () => store(unsent.fetch).patchPlant(1, { tag: null }, { ifMatch: read.version }),
+    () => store(unsent.fetch).updatePlant(1, { name: 'x' }, { ifMatch: read.version }),
+    () => store(unsent.fetch).deletePlant(1, { ifMatch: read.version }),
+  ]) {
+    await expect(call()).rejects.toThrow(
+      new TypeError(
+        'ifMatch is undefined: the version is unknown (its answer had no ETag); read the plant again, or leave ifMatch out to change whatever is stored',
+      ),
+    );
+  }
+  expect(unsent.requests).toHaveLength(0);
+
   for (const etag of ['W/"abc"', '"0"', 'W/4', '"4"x']) {
     const odd = fakeFetch({ status: 200, body: PLANT, headers: { etag } });
     await expect(store(odd.fetch).getPlant(1)).rejects.toThrow(/malformed answer/);
