@@ -49,7 +49,7 @@ export function commonAnswers(
     },
     503: {
       description: writes
-        ? 'The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made, and the plant cannot tell because another write came since: then it may have been made. Retry after `Retry-After` seconds; before repeating a change, read the plant to see whether it is there.'
+        ? 'The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made and the plant does not show it: then it may have been made and written over since. Retry after `Retry-After` seconds; before repeating a change, read the plant to see whether it is there.'
         : 'The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.',
       body: 'Error',
       example: error(503, SERVER_MESSAGES[503]!),
