@@ -18,7 +18,7 @@ export function header(event: APIGatewayProxyEventV2, name: string): string | un
 
 /** The id of `/plants/{id}`, or `BadRequest` unless it is an int64's canonical spelling. */
 export function readPlantId(event: PlantsEvent): bigint {
-  return parse(PlantPath, event.pathParameters ?? {}).id;
+  return readInput(PlantPath, event.pathParameters ?? {}).id;
 }
 
 /**
@@ -35,10 +35,11 @@ export function readPageQuery(event: PlantsEvent): PageQuery {
   if (repeated.length > 0) {
     throw new BadRequest(repeated.map((name) => `${name}: must be given once`).join('; '));
   }
-  return parse(PageQuery, event.queryStringParameters ?? {});
+  return readInput(PageQuery, event.queryStringParameters ?? {});
 }
 
-function parse<TSchema extends v.GenericSchema>(
+/** `input` as `schema` reads it, or `BadRequest` naming each issue (also the local console's). */
+export function readInput<TSchema extends v.GenericSchema>(
   schema: TSchema,
   input: unknown,
 ): v.InferOutput<TSchema> {

@@ -11,11 +11,11 @@ import {
   ScanCommand,
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
-import * as v from 'valibot';
 import { PLANTS_BY_TAG_INDEX, PLANTS_TABLE } from '../../lambda/aws/tables';
 import { BadRequest } from '../../lambda/http/answers';
 import { PLANT_ATTRIBUTES } from '../../lambda/plants/item';
-import { PageQuery, PlantPath, describeIssues } from '../../lambda/plants/schemas';
+import { readInput } from '../../lambda/plants/request';
+import { PageQuery, PlantPath } from '../../lambda/plants/schemas';
 import type { CliIo } from '../cli/run';
 import { localCliClientConfig, localEngineTarget } from '../npm-start/find';
 import { runTokenCli } from '../operator/token-cli';
@@ -109,16 +109,6 @@ export interface PlantsPage {
   readonly notice?: string;
 }
 
-/** `input` as the API's own `schema` reads it, or a 400 with the API's own message. */
-function asTheApiReads<TSchema extends v.GenericSchema>(
-  schema: TSchema,
-  input: unknown,
-): v.InferOutput<TSchema> {
-  const result = v.safeParse(schema, input);
-  if (!result.success) throw new BadRequest(describeIssues(result.issues));
-  return result.output;
-}
-
 /** The console's own cursor (the page's last evaluated key), or a 400. */
 function startKey(cursor: string): Record<string, AttributeValue> {
   try {
@@ -140,8 +130,8 @@ export async function readPlants(
   where: Where,
   query: { id?: string; tag?: string; cursor?: string; limit?: string },
 ): Promise<PlantsPage> {
-  const byId = query.id === undefined ? undefined : asTheApiReads(PlantPath, { id: query.id }).id;
-  const { limit, tag } = asTheApiReads(PageQuery, { limit: query.limit, tag: query.tag });
+  const byId = query.id === undefined ? undefined : readInput(PlantPath, { id: query.id }).id;
+  const { limit, tag } = readInput(PageQuery, { limit: query.limit, tag: query.tag });
   const start = query.cursor ? startKey(query.cursor) : undefined;
   const engine = localEngineTarget(cliEnv(where));
   const client = new DynamoDBClient(localCliClientConfig(engine.endpoint, engine.credentials));
