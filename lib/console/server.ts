@@ -82,7 +82,8 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
         return send(res, error.status, { error: error.message });
       }
       const shown = String((error as Error)?.stack ?? error);
-      options.log(`[console] ${req.method} ${urlOf(req).pathname}: ${shown}`);
+      // The target as sent, up to its query (which may hold a secret): it may be no URL at all.
+      options.log(`[console] ${req.method} ${(req.url ?? '/').split('?')[0]}: ${shown}`);
       send(res, 500, { error: "the console failed (the details are in npm start's log)" });
     });
   });
@@ -150,9 +151,13 @@ async function serve(
   return send(res, 405, { error: 'GET or POST' });
 }
 
-/** A request's URL (its path and query; the host is the console's). */
+/** A request's URL (its path and query; the host is the console's), or a 400 for a target that is none. */
 function urlOf(req: IncomingMessage): URL {
-  return new URL(req.url ?? '/', 'http://console.invalid');
+  try {
+    return new URL(req.url ?? '/', 'http://console.invalid');
+  } catch {
+    throw new BadRequest('the request target is no path');
+  }
 }
 
 /** The console's reads. */

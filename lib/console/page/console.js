@@ -269,10 +269,18 @@ function responseOf(d) {
   return pre(d.result ?? '(none)');
 }
 
+/**
+ * Opens entry `seq` in the detail pane, drawn again on each `refresh`. Opening moves the focus to
+ * the pane's heading (after the whole list, a keyboard would otherwise Tab through every row);
+ * drawing it again keeps the focus on the control that had it (`data-focus`).
+ */
 async function openEntry(seq, refresh = false) {
   openSeq = seq;
   if (!refresh) renderEntries();
   const detail = $('#detail');
+  const focused = detail.contains(document.activeElement)
+    ? document.activeElement.dataset.focus
+    : undefined;
   let d;
   try {
     d = await get(`entries/${seq}`);
@@ -285,7 +293,7 @@ async function openEntry(seq, refresh = false) {
   detail.replaceChildren(
     el(
       'h2',
-      {},
+      { tabindex: '-1', 'data-focus': 'heading' },
       `${d.functionName ?? 'gateway'} · ${d.source}${d.path ? ` ${d.path}` : ''} · ${d.ended ? d.status : 'running'}`,
     ),
     el(
@@ -314,6 +322,7 @@ async function openEntry(seq, refresh = false) {
           'button',
           {
             className: 'action',
+            'data-focus': 'replay',
             onclick: guarded(() => act({ action: 'replay-delivery', seq: d.seq })),
           },
           'Replay this delivery',
@@ -326,6 +335,8 @@ async function openEntry(seq, refresh = false) {
     el('h3', {}, 'Log'),
     pre(d.lines.length ? d.lines.join('\n') : '(no lines)'),
   );
+  const target = refresh ? focused : 'heading';
+  if (target) detail.querySelector(`[data-focus="${target}"]`)?.focus();
 }
 
 // ---- tables of rows (tokens, subscribers, dead letters, attempts)

@@ -14,12 +14,17 @@ const SECRET_KEYS =
  * a credential. Applied only to headers and query parameters, where the caller chose the names;
  * elsewhere (a token list's `tokenId`, an authorizer's context) such a name is no secret.
  */
-const SECRET_NAMES = /authorization|token|secret|cookie|api-?key/i;
+const SECRET_NAMES =
+  /authorization|token|secret|cookie|api[-_]?key|passw|signature|credential|^(key|sig)$/i;
 /** The members whose own members are headers or query parameters, named by the caller. */
 const CALLER_NAMED =
   /^(headers|multiValueHeaders|requestHeaders|queryStringParameters|multiValueQueryStringParameters)$/i;
-/** Tokens and webhook secrets, wherever they appear in text. */
-const SECRET_TEXT = /\b(pst_|whsec_)[\w+/=-]+|\b(Bearer)\s+\S+/g;
+/**
+ * Tokens and webhook secrets, wherever they appear in text: after any character (a `%20` or a
+ * `\u0020` ends in a word character), percent-escapes within them taken too, and a bearer
+ * credential after a space however it is written (` `, `+`, `%20`).
+ */
+const SECRET_TEXT = /(pst_|whsec_)[\w+/=%-]+|\b(bearer)(?:\s|\+|%20)+[^\s&"]+/gi;
 
 /**
  * `value` with every Authorization value, token and webhook secret replaced: the value of a

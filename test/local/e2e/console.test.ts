@@ -94,6 +94,15 @@ describe('guards', () => {
     expect(await raw('/api/entries', own())).toBe(200);
   });
 
+  it('answers a request target that is no URL 400, and goes on serving', async () => {
+    // `new URL('//x:99999', base)` throws: once unhandled, it stopped npm start.
+    expect(await answer('//x:99999', { host: 'attacker.example' })).toEqual({
+      status: 400,
+      text: '{"error":"the request target is no path"}',
+    });
+    expect(await raw('/api/entries', own())).toBe(200);
+  });
+
   it('refuses a foreign Host (a rebound DNS name), the page and the API alike', async () => {
     expect(await raw('/', { host: 'attacker.example' })).toBe(403);
     expect(
@@ -481,6 +490,14 @@ if (!hasBrowser && process.env.CI) {
     await page.locator(`#entries tbody tr.open[data-seq="${seq}"]`).waitFor();
     await page.locator('#detail h3', { hasText: 'Log' }).waitFor();
     expect(await page.locator('#detail').isVisible()).toBe(true);
+    // The focus moves to the opened entry's heading, and stays there while the list grows and
+    // the pane is drawn again.
+    await page.locator('#detail h2:focus').waitFor();
+    const count = await page.locator('#entries tbody tr').count();
+    expect((await sendAsDev(service, 'GET', '/plants/78')).status).toBe(404);
+    await page.locator('#entries tbody tr').nth(count).waitFor();
+    await page.locator('#detail h3', { hasText: 'Log' }).waitFor();
+    await page.locator('#detail h2:focus').waitFor();
     await expect(page.locator('nav button[aria-current=page]').innerText()).resolves.toBe(
       'Invocations',
     );

@@ -137,3 +137,22 @@ it('hides the values of headers and query parameters whose names say they carry 
   // Outside headers and queries such a name is no secret: the token's id stays.
   expect(shown.result).toEqual({ isAuthorized: true, context: { tokenId: 't1' } });
 });
+
+it('hides a token after an escape, a bearer credential however spaced, and more credential names', () => {
+  const token = `pst_${'A'.repeat(43)}`;
+  const invocations = new Invocations();
+  const observer = invocations.observer('create-plant');
+  observer.started('lambda-1', {
+    ...httpEvent('gw-1', `{"name":"n\\u0020${token}"}`),
+    rawPath: `/plants/x%20${token}`,
+    rawQueryString: `q=Bearer%20${token}&f=%7B%22t%22%3A%22${token}%22%7D&b=bearer+abc&api_key=k1&password=p1&X-Amz-Signature=s1&key=k2&tag=aroid`,
+    headers: { api_key: 'k3', 'x-ok': 'v' },
+  });
+  observer.ended('lambda-1', END);
+  const shown = JSON.stringify(detailOf(invocations.list()[0]!));
+  expect(shown).not.toMatch(/AAAA|k1|p1|s1|k2|k3|bearer\+abc/);
+  expect(shown).toContain(
+    'api_key=(hidden)&password=(hidden)&X-Amz-Signature=(hidden)&key=(hidden)&tag=aroid',
+  );
+  expect(shown).toContain('"api_key":"(hidden)","x-ok":"v"');
+});
