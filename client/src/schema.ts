@@ -706,7 +706,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made and the plant does not show it: then it may have been made and written over since. Retry after `Retry-After` seconds; before repeating a change, read the plant to see whether it is there.
+             * @description From the function (Error): The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made, and reading the plant did not tell: then it may have been made (and written over since), and may still be made within seconds. Retry after `Retry-After` seconds; repeat a change with `If-Match`, after reading the plant to see whether it is there.
              *
              *     From the gateway (GatewayMessage): `{"message":"Service Unavailable"}` when the function did not answer within 30 s.
              */
@@ -1111,7 +1111,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made and the plant does not show it: then it may have been made and written over since. Retry after `Retry-After` seconds; before repeating a change, read the plant to see whether it is there.
+             * @description From the function (Error): The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made, and reading the plant did not tell: then it may have been made (and written over since), and may still be made within seconds. Retry after `Retry-After` seconds; repeat a change with `If-Match`, after reading the plant to see whether it is there.
              *
              *     From the gateway (GatewayMessage): `{"message":"Service Unavailable"}` when the function did not answer within 30 s.
              */
@@ -1281,7 +1281,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made and the plant does not show it: then it may have been made and written over since. Retry after `Retry-After` seconds; before repeating a change, read the plant to see whether it is there.
+             * @description From the function (Error): The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made, and reading the plant did not tell: then it may have been made (and written over since), and may still be made within seconds. Retry after `Retry-After` seconds; repeat a change with `If-Match`, after reading the plant to see whether it is there.
              *
              *     From the gateway (GatewayMessage): `{"message":"Service Unavailable"}` when the function did not answer within 30 s.
              */
@@ -1503,7 +1503,7 @@ export interface operations {
                 };
             };
             /**
-             * @description From the function (Error): The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made and the plant does not show it: then it may have been made and written over since. Retry after `Retry-After` seconds; before repeating a change, read the plant to see whether it is there.
+             * @description From the function (Error): The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made, and reading the plant did not tell: then it may have been made (and written over since), and may still be made within seconds. Retry after `Retry-After` seconds; repeat a change with `If-Match`, after reading the plant to see whether it is there.
              *
              *     From the gateway (GatewayMessage): `{"message":"Service Unavailable"}` when the function did not answer within 30 s.
              */

@@ -30,26 +30,36 @@ const NOT_CONNECTED = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
 ]);
+/**
+ * The SDK's HTTP handler's connection timeout (`connectionTimeout`), a `TimeoutError` without a
+ * code, told by its message (@smithy/node-http-handler's set-connection-timeout): not connected.
+ */
+const CONNECTION_TIMEOUT = /did not establish a connection/;
 
 /**
  * Whether a failed try may have been made: not when DynamoDB refused it (an error of the client's
  * fault, a 4xx: a refused condition, a throttle, a bad request), nor when no connection was made.
+ * Anything else may follow a write DynamoDB made: a 5xx ("may or may not have succeeded"), a
+ * reset, a request timeout, an answer cut off.
  */
 export function mayHaveBeenMade(error: unknown): boolean {
-  const { $fault, $metadata, code } = (error ?? {}) as {
+  const { $fault, $metadata, code, message } = (error ?? {}) as {
     $fault?: string;
     $metadata?: { httpStatusCode?: number };
     code?: string;
+    message?: unknown;
   };
   const status = $metadata?.httpStatusCode;
   if ($fault === 'client' || (status !== undefined && status >= 400 && status < 500)) return false;
-  return !(typeof code === 'string' && NOT_CONNECTED.has(code));
+  if (typeof code === 'string' && NOT_CONNECTED.has(code)) return false;
+  return !(typeof message === 'string' && CONNECTION_TIMEOUT.test(message));
 }
 
 /**
  * `command`, which the SDK now sends again only when its try was surely not made: a middleware
  * inside the SDK's retry loop turns every other failure into `MaybeWritten`, which that loop does
- * not retry.
+ * not retry. Added to the command, not the client, and so lost if the client were built with
+ * `cacheMiddleware` (one resolved stack per command class): ours are not.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any command's: its middleware reads neither input nor output
 export function sentOnce<T extends { readonly middlewareStack: MiddlewareStack<any, any> }>(

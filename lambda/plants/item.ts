@@ -45,6 +45,19 @@ export const PLANT_ATTRIBUTES = {
    * deletes and creates of the id, the delete's answer is 503.
    */
   previousWriteId: 'previousWriteId',
+  /**
+   * A random id of the create that began the plant's life, kept by its changes and its
+   * tombstone: a create whose answer was lost, finding its id on the item it reads, knows the
+   * plant (or its tombstone) is its own, and that it was made.
+   */
+  createId: 'createId',
+  /**
+   * The `createId` of the tombstone a plant was created over (the life before), kept as
+   * `createId` is: a create whose answer was lost knows it was made also after its plant was
+   * deleted and the id created again. Only one life back: after two deletes and creates of the
+   * id within the moment a lost answer takes, the create is made again.
+   */
+  previousCreateId: 'previousCreateId',
 } as const;
 
 /**
@@ -219,7 +232,8 @@ export const TOMBSTONE_DAYS = 35;
 /**
  * The attributes a tombstone keeps: the key, the version (so that a plant created again continues
  * it and no ETag of the id repeats), `deletedAt`, `createdAt` (the incarnation a
- * `plantDeleted` event names) and the delete's `writeId`. Every other attribute is removed.
+ * `plantDeleted` event names), the delete's `writeId`, and the `createId` and `previousCreateId`
+ * of the lives it ends. Every other attribute is removed.
  */
 const TOMBSTONE_REMOVES: readonly string[] = [
   ...PLANT_FIELD_NAMES,

@@ -20,7 +20,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { isStoreUnavailable, tableDepsFromEnvironment, type TableDeps } from '../aws/dynamodb';
 import { MaybeWritten, sentOnce } from '../aws/sent-once';
 import { ServiceUnavailable } from '../http/answers';
-import { differingMembers, type NewPlant, type PlantMembers, type StoredPlant } from './schemas';
+import type { NewPlant, PlantMembers, StoredPlant } from './schemas';
 import type { MethodActions } from '../aws/table-definition';
 import { PLANTS_BY_TAG_INDEX, PLANTS_TABLE } from '../aws/tables';
 import { indexBuildingError } from './index-building';
@@ -146,9 +146,11 @@ export class PlantsTable {
     plant: NewPlant,
     audit: { readonly createdAt: string; readonly createdBy: string },
   ): Promise<TakenBy | undefined> {
+    // One id for every put of this create: whichever is made, the item then bears it.
+    const createId = newWriteId();
     let tombstone: Record<string, unknown> | undefined;
     for (let attempt = 0; attempt < PUT_ATTEMPTS; attempt += 1) {
-      const old = await this.putUnlessTaken(plant, audit, tombstone);
+      const old = await this.putUnlessTaken(plant, { ...audit, createId }, tombstone);
       if (old === 'written') return undefined;
       if (old && !isDeleted(old)) return readMembers(old);
       // A tombstone to put over (or nothing: gone since, purged by TTL).
@@ -158,22 +160,34 @@ export class PlantsTable {
   }
 
   /**
-   * One conditional put of a create, on a free id or over `tombstone`; the item that refused it.
-   * The put is sent once (`sentOnce`): when it may have been made, what it found is read instead
-   * (`foundByMaybePut`).
+   * One conditional put of a create, on a free id or over `tombstone`: `written`, or the item that
+   * refused it. The put is sent once (`sentOnce`): when it may have been made, the item is read,
+   * and decides as a refusal's does. An item that bears the create's id, as `createId` (its
+   * plant, or that plant's tombstone) or `previousCreateId` (the plant created over that
+   * tombstone), is `written`: this put, or an earlier one of the same create whose answer was lost.
+   * Any other item says this create was not made: the one it was to be put over (put again), or
+   * another create's plant (200 or 409 by its members).
    */
   private async putUnlessTaken(
     plant: NewPlant,
-    audit: { readonly createdAt: string; readonly createdBy: string },
+    audit: { readonly createdAt: string; readonly createdBy: string; readonly createId: string },
     tombstone: Record<string, unknown> | undefined,
   ): Promise<'written' | Record<string, unknown> | undefined> {
     const over = tombstone && createOverTombstone(tombstone, audit.createdAt);
+    let found: Record<string, unknown> | undefined;
     try {
       await this.client.send(
         sentOnce(
           new PutCommand({
             TableName: this.tableName,
-            Item: { [KEY]: plant.id, ...storedMembers(plant), ...audit, ...over?.attributes },
+            Item: {
+              [KEY]: plant.id,
+              ...storedMembers(plant),
+              createdAt: audit.createdAt,
+              createdBy: audit.createdBy,
+              [PLANT_ATTRIBUTES.createId]: audit.createId,
+              ...over?.attributes,
+            },
             ConditionExpression: over?.expression ?? 'attribute_not_exists(#key)',
             ExpressionAttributeNames: over?.names ?? { '#key': KEY },
             ...(over && Object.keys(over.values).length > 0
@@ -185,33 +199,16 @@ export class PlantsTable {
       );
       return 'written';
     } catch (error) {
-      if (error instanceof MaybeWritten) return this.foundByMaybePut(plant, tombstone, error);
-      if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-      if (error.Item) return unmarshall(error.Item, { wrapNumbers: true });
+      if (error instanceof MaybeWritten) found = await this.item(plant.id);
+      else if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
+      else if (error.Item) found = unmarshall(error.Item, { wrapNumbers: true });
+      else found = await this.item(plant.id);
     }
-    return this.item(plant.id);
-  }
-
-  /**
-   * What a put that may have been made leaves `putNew` to go on with, read (strongly consistent):
-   * - the item it was to be put over, as it was (no item, or that very tombstone): not made, so
-   *   put again;
-   * - a plant with its members: made, by it or by a create of the same plant (a safe retry).
-   * Anything else may be its plant changed or deleted since, or another's: 503, never a 409 for a
-   * plant it created, nor a put over a tombstone that may be its own plant's.
-   */
-  private async foundByMaybePut(
-    plant: NewPlant,
-    tombstone: Record<string, unknown> | undefined,
-    failure: MaybeWritten,
-  ): Promise<Record<string, unknown> | undefined> {
-    const item = await this.item(plant.id);
-    // No item: a put makes one, and TTL removes only tombstones of older builds.
-    if (!item) return undefined;
-    if (isDeleted(item)) {
-      if (tombstone && versionOf(item) === versionOf(tombstone)) return item;
-    } else if (differingMembers(readMembers(item), plant).length === 0) return item;
-    throw new ServiceUnavailable('store unavailable', { cause: failure.failure });
+    const { createId, previousCreateId } = PLANT_ATTRIBUTES;
+    if (found?.[createId] === audit.createId || found?.[previousCreateId] === audit.createId) {
+      return 'written';
+    }
+    return found;
   }
 
   /**
@@ -389,8 +386,8 @@ export class PlantsTable {
   /**
    * One try of `conditionalWrite`, answering the written item as `answer` reads it; an empty index
    * key's refusal is thrown as it came. The write is sent once (`sentOnce`) and records an id of
-   * its own (`withWriteId`): when it may have been made, the item says whether it was
-   * (`maybeWritten`).
+   * its own (`withWriteId`): when it may have been made, the item read says whether it was
+   * (`maybeWritten`), and the write is sent again only when the item shows it was not.
    */
   private async write<T extends { readonly version: number }>(
     id: bigint,
@@ -402,9 +399,8 @@ export class PlantsTable {
     const condition = writeCondition(preconditions);
     const writeId = newWriteId();
     const { update, names, values } = withWriteId(expression, writeId);
-    let old: Record<string, unknown> | undefined;
-    try {
-      const { Attributes } = await this.client.send(
+    const send = () =>
+      this.client.send(
         sentOnce(
           new UpdateCommand({
             TableName: this.tableName,
@@ -420,40 +416,34 @@ export class PlantsTable {
           }),
         ),
       );
-      return answer(Attributes!);
-    } catch (error) {
-      if (isEmptyIndexKeyRefusal(error)) throw error;
-      if (error instanceof MaybeWritten) return this.maybeWritten(id, writeId, answer, error);
-      if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-      old = error.Item ? unmarshall(error.Item, { wrapNumbers: true }) : await this.item(id);
+    let old: Record<string, unknown> | undefined;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const { Attributes } = await send();
+        return answer(Attributes!);
+      } catch (error) {
+        if (isEmptyIndexKeyRefusal(error)) throw error;
+        if (error instanceof MaybeWritten) {
+          const item = await this.item(id);
+          const made = madeBy(item, writeId, answer);
+          if (made) return made;
+          if (attempt < WRITE_ATTEMPTS && stillAt(preconditions, item)) continue;
+          throw new ServiceUnavailable('store unavailable', { cause: error.failure });
+        }
+        if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
+        old = error.Item ? unmarshall(error.Item, { wrapNumbers: true }) : await this.item(id);
+      }
+      break;
     }
+    // A try whose answer was lost, made after the item was read: this one is refused by it.
+    const made = madeBy(old, writeId, answer);
+    if (made) return made;
     if (!old || isDeleted(old)) return { refused: 'missing' };
     const version = versionOf(old);
     if (preconditionsHold(preconditions, version) && unchanged(old)) {
       return { ...decodeVersioned(old), unchanged: true };
     }
     return { refused: 'version', version };
-  }
-
-  /**
-   * What a change or delete that may have been made answers, from the item read (strongly
-   * consistent): the item, when it bears the write's id (made, and written over by nobody since);
-   * for a delete, the tombstone it made, when a plant has been created over it since (its
-   * `previousWriteId`: the version before that plant's first). Else nobody can tell whether it was
-   * made and written over since: 503, never a 404 or 412 for a write that may have been made.
-   */
-  private async maybeWritten<T extends { readonly version: number }>(
-    id: bigint,
-    writeId: string,
-    answer: (item: Record<string, unknown>) => T,
-    failure: MaybeWritten,
-  ): Promise<T> {
-    const item = await this.item(id);
-    if (item?.[WRITE_ID] === writeId) return answer(item);
-    if (item?.[PREVIOUS_WRITE_ID] === writeId) {
-      return answer({ [VERSION]: firstVersionOf(item) - 1, [DELETED_AT]: item.createdAt });
-    }
-    throw new ServiceUnavailable('store unavailable', { cause: failure.failure });
   }
 
   private async call<T>(send: () => Promise<T>): Promise<T> {
@@ -463,6 +453,43 @@ export class PlantsTable {
       throw storeError(error);
     }
   }
+}
+
+/** A change's or delete's tries: one, and one more each time the item shows it was not made. */
+const WRITE_ATTEMPTS = 3;
+
+/**
+ * What a change or delete answers from the item it finds, when that item shows the write made:
+ * the item itself, when it bears the write's id (made, and written over by nobody since); for a
+ * delete, the tombstone it made, when a plant has been created over it since (its
+ * `previousWriteId`: the version before that plant's first). Else `undefined`.
+ */
+function madeBy<T>(
+  item: Record<string, unknown> | undefined,
+  writeId: string,
+  answer: (item: Record<string, unknown>) => T,
+): T | undefined {
+  if (item?.[WRITE_ID] === writeId) return answer(item);
+  if (item?.[PREVIOUS_WRITE_ID] === writeId) {
+    return answer({ [VERSION]: firstVersionOf(item) - 1, [DELETED_AT]: item.createdAt });
+  }
+  return undefined;
+}
+
+/**
+ * Whether `item` shows that a write conditioned on `preconditions`, which may have been made, was
+ * not: it is the plant at the one version `If-Match` names, so no write has been made since that
+ * version, and the write's own condition lets at most one of its tries be made. Without such an
+ * `If-Match`, a write made and then written over leaves an item that shows nothing of it.
+ */
+function stillAt(preconditions: Preconditions, item: Record<string, unknown> | undefined): boolean {
+  const versions = preconditions.ifMatch?.any ? [] : (preconditions.ifMatch?.versions ?? []);
+  return (
+    versions.length === 1 &&
+    item !== undefined &&
+    !isDeleted(item) &&
+    versionOf(item) === versions[0]
+  );
 }
 
 /** The DynamoDB actions of each method (a function given a method is granted them). */

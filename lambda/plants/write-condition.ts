@@ -123,8 +123,9 @@ export function leavesUnchanged(change: PlantChange, item: Record<string, unknow
 /**
  * What a create puts over `tombstone`, a deleted plant's item: the version one more than the
  * tombstone's (so that no ETag of the id repeats), recorded as `firstVersion`, a `createdAt`
- * after the tombstone's incarnation's, and the delete's `writeId` as `previousWriteId`, on the
- * condition that the item is still that tombstone.
+ * after the tombstone's incarnation's, the delete's `writeId` as `previousWriteId` and the
+ * tombstone's `createId` as `previousCreateId`, on the condition that the item is still that
+ * tombstone.
  */
 export function createOverTombstone(
   tombstone: Record<string, unknown>,
@@ -135,12 +136,16 @@ export function createOverTombstone(
   const after = typeof previous === 'string' ? Date.parse(previous) + 1 : 0;
   const stored = tombstone[PLANT_ATTRIBUTES.version] !== undefined;
   const deletedBy = tombstone[PLANT_ATTRIBUTES.writeId];
+  const createdBefore = tombstone[PLANT_ATTRIBUTES.createId];
   return {
     attributes: {
       [PLANT_ATTRIBUTES.version]: version + 1,
       [PLANT_ATTRIBUTES.firstVersion]: version + 1,
       createdAt: new Date(Math.max(Date.parse(createdAt), after)).toISOString(),
       ...(typeof deletedBy === 'string' && { [PLANT_ATTRIBUTES.previousWriteId]: deletedBy }),
+      ...(typeof createdBefore === 'string' && {
+        [PLANT_ATTRIBUTES.previousCreateId]: createdBefore,
+      }),
     },
     expression: `attribute_exists(#deletedAt) AND ${stored ? '#version = :tombstone' : 'attribute_not_exists(#version)'}`,
     names: { '#deletedAt': KEY_NAMES['#deletedAt'], '#version': KEY_NAMES['#version'] },

@@ -128,6 +128,8 @@ export function plantFigures(): PlantFigures {
     attribute(PLANT_ATTRIBUTES.updatedBy, tokenId),
     attribute(PLANT_ATTRIBUTES.writeId, writeIdSize),
     attribute(PLANT_ATTRIBUTES.previousWriteId, writeIdSize),
+    attribute(PLANT_ATTRIBUTES.createId, writeIdSize),
+    attribute(PLANT_ATTRIBUTES.previousCreateId, writeIdSize),
   ];
   const itemBytes = attributes.reduce((sum, a) => sum + a.bytes, 0);
   const pagePlants = PAGE_LIMIT.max;

@@ -49,7 +49,7 @@ export function commonAnswers(
     },
     503: {
       description: writes
-        ? 'The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made and the plant does not show it: then it may have been made and written over since. Retry after `Retry-After` seconds; before repeating a change, read the plant to see whether it is there.'
+        ? 'The store is throttled or unreachable after retries, and nothing was written; or the store did not answer whether the write was made, and reading the plant did not tell: then it may have been made (and written over since), and may still be made within seconds. Retry after `Retry-After` seconds; repeat a change with `If-Match`, after reading the plant to see whether it is there.'
         : 'The store is throttled or unreachable after retries. Nothing was written; retry after `Retry-After` seconds.',
       body: 'Error',
       example: error(503, SERVER_MESSAGES[503]!),

@@ -21,7 +21,7 @@ export function plantSize(): string {
     ),
     `| **largest item** | | | **${item}** |`,
     '',
-    `- The largest plant is one created over a deleted plant's tombstone (\`firstVersion\`, \`previousWriteId\`) and then changed (\`version\`, \`updatedAt\`, \`updatedBy\`, \`writeId\`). A change or a delete of it writes **${f.writeUnits} WRU** (⌈${item} / ${format(WRITE_UNIT_BYTES)}⌉); a strongly consistent read of it is **${f.readUnits} RRU** (⌈${item} / ${format(READ_UNIT_BYTES)}⌉).`,
+    `- The largest plant is one created over a deleted plant's tombstone (\`firstVersion\`, \`previousWriteId\`, \`previousCreateId\`) and then changed (\`version\`, \`updatedAt\`, \`updatedBy\`, \`writeId\`). A change or a delete of it writes **${f.writeUnits} WRU** (⌈${item} / ${format(WRITE_UNIT_BYTES)}⌉); a strongly consistent read of it is **${f.readUnits} RRU** (⌈${item} / ${format(READ_UNIT_BYTES)}⌉).`,
     `- The largest list page, ${f.pagePlants} such plants, scans ${page} bytes: **${f.pageReadUnits} RRU** (⌈${page} / ${format(READ_UNIT_BYTES)}⌉); its JSON answer is about ${kB(f.pageAnswerBytes)} KB with 4-byte characters, up to about ${kB(f.pageAnswerEscapedBytes)} KB with control characters (six bytes each, escaped).`,
   ].join('\n');
 }

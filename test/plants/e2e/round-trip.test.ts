@@ -126,10 +126,11 @@ describe.each(ALL)('the plant %p, stored', (id, plant) => {
       }),
     );
     // Each attribute as DynamoDB holds it: a number's exact decimal text, a string, a boolean.
-    const { createdAt, createdBy, ...members } = Item!;
+    const { createdAt, createdBy, createId, ...members } = Item!;
     expect(members).toEqual(marshall({ id, ...plant }));
     expect(createdAt).toEqual({ S: expect.any(String) });
     expect(createdBy).toEqual({ S: expect.any(String) });
+    expect(createId).toEqual({ S: expect.stringMatching(/^[\w-]{16}$/) });
   });
 
   it('the client reads it exactly', async () => {

@@ -107,6 +107,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
         createdAt: expect.any(String),
         deletedAt: expect.any(String),
         writeId: expect.stringMatching(/^[\w-]{16}$/),
+        createId: expect.stringMatching(/^[\w-]{16}$/),
       });
       expect((await ops.create('120', 'Second life')).statusCode).toBe(200);
       const read = await ops.get('120');

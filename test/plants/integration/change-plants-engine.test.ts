@@ -37,6 +37,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
         name: 'Monstera deliciosa',
         createdAt: created!.createdAt,
         createdBy: created!.createdBy,
+        createId: created!.createId,
         version: '2',
         updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         updatedBy: 'tok_example',
@@ -227,7 +228,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
 
     await ops.create('81', 'Deleted');
     await ops.remove('81');
-    const { writeId: deletedBy } = (await store.readStored('81'))!;
+    const { writeId: deletedBy, createId: firstLife } = (await store.readStored('81'))!;
     expect((await ops.create('81', 'Reborn')).statusCode).toBe(200);
     // The new plant continues the tombstone's versions: no ETag of the id repeats. It keeps the
     // delete's write id (a repeat of that delete leaves it alone).
@@ -239,14 +240,18 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
       version: '3',
       firstVersion: '3',
       previousWriteId: deletedBy,
+      createId: expect.stringMatching(/^[\w-]{16}$/),
+      previousCreateId: firstLife,
     });
     expect((await ops.get('81')).headers).toMatchObject({ etag: '"3"' });
-    // Its tombstone keeps only its own delete's id.
+    // Its tombstone keeps its own delete's id, and the ids of its create and the one before.
     expect((await ops.remove('81')).statusCode).toBe(204);
     expect(Object.keys((await store.readStored('81'))!).sort()).toEqual([
+      'createId',
       'createdAt',
       'deletedAt',
       'id',
+      'previousCreateId',
       'version',
       'writeId',
     ]);
@@ -273,6 +278,8 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
       version: '3',
       firstVersion: '3',
       previousWriteId: expect.any(String),
+      createId: expect.any(String),
+      previousCreateId: expect.any(String),
     };
     const after = new Date(Date.parse(later) + 1).toISOString();
     expect(await store.readStored('82')).toEqual({ ...stored, createdAt: after });
@@ -292,6 +299,8 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
       version: '5',
       firstVersion: '5',
       previousWriteId: expect.any(String),
+      createId: expect.any(String),
+      previousCreateId: expect.any(String),
     });
   });
 

@@ -68,6 +68,7 @@ describe.each(ENGINES)('on $engine', ({ start, conflictRequests }) => {
         tag: 'aroid',
         createdBy: 'tok_example',
         createdAt: expect.any(String),
+        createId: expect.stringMatching(/^[\w-]{16}$/),
       });
     });
 

@@ -4,8 +4,9 @@
  * which passes the write on, reads the engine's answer, and closes the connection instead of
  * passing it on (or closes it before passing the write on: a try not made). The write is sent
  * once (`sentOnce`): the item read afterwards says what it earned. Made and not written over
- * since: 204 for a delete, 200 with the new version for a change, 200 for a create. Not made:
- * a create is put again. Written over since, or not made for a change: 503, never a 404, 409 or
+ * since: 204 for a delete, 200 with the new version for a change. A create knows its plant by
+ * its id, changed or deleted since (200), and is put again when not made. A change not made is
+ * sent again with a single `If-Match` the item still meets; else it is 503, never a 404, 409 or
  * 412 for a write that may have been made, and never a write made twice.
  */
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
@@ -14,7 +15,14 @@ import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
 import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
 import { makePatchPlantHandler } from '../../../lambda/patch-plant/handler';
 import { makeUpdatePlantHandler } from '../../../lambda/update-plant/handler';
-import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TestStore } from '../../support/store';
@@ -27,6 +35,16 @@ interface Drop {
   readonly meanwhile?: () => Promise<unknown>;
   /** Close the connection before passing the request on: the try is not made. */
   readonly unsent?: boolean;
+  /** Answer DynamoDB's InternalServerError (500) instead of closing the connection. */
+  readonly serverError?: boolean;
+}
+
+/** DynamoDB's answer to a request it may or may not have carried out. */
+function serverError(res: ServerResponse): void {
+  res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
+  res.end(
+    '{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"}',
+  );
 }
 
 /**
@@ -43,8 +61,9 @@ async function lossyProxy(target: string) {
     seen.push(operation);
     const drop = operation === next?.operation ? next : undefined;
     if (drop) next = undefined;
+    const fail = () => (drop?.serverError ? serverError(res) : void res.socket?.destroy());
     if (drop?.unsent) {
-      void Promise.resolve(drop.meanwhile?.()).then(() => res.socket?.destroy());
+      void Promise.resolve(drop.meanwhile?.()).then(fail);
       return;
     }
     const upstream = request(
@@ -56,7 +75,7 @@ async function lossyProxy(target: string) {
         answer.on('end', async () => {
           if (drop) {
             await drop.meanwhile?.();
-            return void res.socket?.destroy();
+            return fail();
           }
           res.writeHead(answer.statusCode ?? 500, answer.headers);
           res.end(Buffer.concat(chunks));
@@ -199,17 +218,47 @@ describe.each(realEngines())('on $engine', ({ start }) => {
     expect(await ops.get('20')).toMatchObject({ statusCode: 200, headers: { etag: '"1"' } });
   });
 
-  it('a POST whose answer was lost and whose plant was deleted since is 503, not made again', async () => {
+  it('a POST whose answer was lost and whose plant was deleted since answers 200, not made again', async () => {
     proxy.dropNext('PutItem', { meanwhile: () => ops.remove('21') });
-    expect((await create('21', 'Aloe')).statusCode).toBe(503);
-    expect(sent('PutItem')).toBe(1);
+    expect((await create('21', 'Aloe')).statusCode).toBe(200);
+    expect(proxy.seen).toEqual(['PutItem', 'GetItem']);
     expect((await ops.get('21')).statusCode).toBe(404);
   });
 
-  it('a POST whose answer was lost and whose plant was changed since is 503, not 409', async () => {
+  it('a POST whose answer was lost and whose plant was changed since answers 200, not 409', async () => {
     proxy.dropNext('PutItem', { meanwhile: () => ops.patch('22', '{"tag":"x"}') });
-    expect((await create('22', 'Rose')).statusCode).toBe(503);
+    expect((await create('22', 'Rose')).statusCode).toBe(200);
     expect((await ops.get('22')).body).toBe('{"id":22,"name":"Rose","tag":"x"}');
+  });
+
+  it('a POST whose answer was lost, its plant deleted and the id created again since: 200, the new plant stays', async () => {
+    proxy.dropNext('PutItem', {
+      meanwhile: async () => [await ops.remove('29'), await ops.create('29', 'Other')],
+    });
+    expect((await create('29', 'Aloe')).statusCode).toBe(200);
+    expect(sent('PutItem')).toBe(1);
+    expect(await ops.get('29')).toMatchObject({
+      headers: { etag: '"3"' },
+      body: '{"id":29,"name":"Other"}',
+    });
+  });
+
+  it('a POST whose answer was lost on an id deleted before is put over its tombstone', async () => {
+    await ops.create('28', 'Moss');
+    expect((await ops.remove('28')).statusCode).toBe(204);
+    proxy.dropNext('PutItem');
+    expect((await create('28', 'Moss again')).statusCode).toBe(200);
+    expect(proxy.seen).toEqual(['PutItem', 'GetItem', 'PutItem']);
+    expect(await ops.get('28')).toMatchObject({
+      headers: { etag: '"3"' },
+      body: '{"id":28,"name":"Moss again"}',
+    });
+  });
+
+  it('a POST another create beat, the answer lost, is 409 by the members it found', async () => {
+    proxy.dropNext('PutItem', { unsent: true, meanwhile: () => ops.create('30', 'Fern') });
+    expect((await create('30', 'Rose')).statusCode).toBe(409);
+    expect((await ops.get('30')).body).toBe('{"id":30,"name":"Fern"}');
   });
 
   it('a PUT with If-Match whose answer was lost and that was written over is 503, not 412', async () => {
@@ -268,6 +317,28 @@ describe.each(realEngines())('on $engine', ({ start }) => {
     const answer = await makeDeletePlantHandler(deps())(plantsEvent({ ...one('DELETE', '26') }));
     expect(answer.statusCode).toBe(503);
     expect(await ops.get('26')).toMatchObject({ statusCode: 200, headers: { etag: '"5"' } });
+  });
+
+  it('a change with If-Match whose try was not made is sent again', async () => {
+    await ops.create('31', 'Moss');
+    proxy.dropNext('UpdateItem', { unsent: true });
+    const answer = await makePatchPlantHandler(deps())(
+      plantsEvent({ ...one('PATCH', '31'), headers: { 'if-match': '"1"' }, body: '{"tag":"x"}' }),
+    );
+    expect(answer).toMatchObject({ statusCode: 200, headers: { etag: '"2"' } });
+    expect(proxy.seen).toEqual(['UpdateItem', 'GetItem', 'UpdateItem']);
+  });
+
+  it('a 500 from the store: a change made answers 200; a create not made is put again', async () => {
+    await ops.create('32', 'Moss');
+    proxy.dropNext('UpdateItem', { serverError: true });
+    const changed = await makePatchPlantHandler(deps())(
+      plantsEvent({ ...one('PATCH', '32'), body: '{"tag":"x"}' }),
+    );
+    expect(changed).toMatchObject({ statusCode: 200, headers: { etag: '"2"' } });
+    proxy.dropNext('PutItem', { serverError: true, unsent: true });
+    expect((await create('33', 'Fern')).statusCode).toBe(200);
+    expect(proxy.seen).toEqual(['UpdateItem', 'GetItem', 'PutItem', 'GetItem', 'PutItem']);
   });
 
   it('a change whose try was not made is 503, and changes nothing', async () => {

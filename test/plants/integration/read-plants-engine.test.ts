@@ -133,6 +133,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
         version: '2',
         deletedAt: expect.any(String),
         writeId: expect.stringMatching(/^[\w-]{16}$/),
+        createId: expect.stringMatching(/^[\w-]{16}$/),
       });
       store.requests.length = 0;
       expect(await ops.remove('12')).toMatchObject({

@@ -157,7 +157,13 @@ describe('bodies', () => {
     });
     expect(answer.statusCode).toBe(200);
     expect(answer.json).toEqual({ name: 'a' });
-    expect(Object.keys(stored() ?? {}).sort()).toEqual(['createdAt', 'createdBy', 'id', 'name']);
+    expect(Object.keys(stored() ?? {}).sort()).toEqual([
+      'createId',
+      'createdAt',
+      'createdBy',
+      'id',
+      'name',
+    ]);
   });
 
   it('answers the plant with its tag and without its id, and stores who created it', async () => {
@@ -170,6 +176,7 @@ describe('bodies', () => {
       tag: 'aroid',
       createdBy: 'tok_example',
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      createId: expect.stringMatching(/^[\w-]{16}$/),
     });
   });
 

@@ -93,10 +93,11 @@ describe.each([
       expect(answer).toEqual({ status: 200, json: plant });
       expectStrictly('Plant', answer.json);
       expect(table.writes).toHaveLength(1);
-      const { createdAt, createdBy, ...item } = table.writes[0]!;
+      const { createdAt, createdBy, createId, ...item } = table.writes[0]!;
       expect(item).toEqual({ id: ID, ...plant });
       expect(typeof createdAt).toBe('string');
       expect(typeof createdBy).toBe('string');
+      expect(typeof createId).toBe('string');
     });
 
     it('is answered by GET and the list exactly', async () => {
