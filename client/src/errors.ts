@@ -144,12 +144,15 @@ export function parseError(text: string): unknown {
 }
 
 /**
- * Whether a parsed error body is the service's Error (`{error, message}`). The one rule for
+ * Whether a parsed error body is the service's Error (`{error: <integer>, message: <string>}`;
+ * a proxy's JSON may have an `error` of its own, a string). The one rule for
  * `fromGateway`: anything else (the gateway's `{"message":…}`, a proxy's HTML) came from in
  * front of the service, for retries and errors alike.
  */
 export function isServiceError(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && 'error' in body;
+  if (typeof body !== 'object' || body === null) return false;
+  const { error, message } = body as { error?: unknown; message?: unknown };
+  return Number.isInteger(error) && typeof message === 'string';
 }
 
 /** The error for a non-2xx answer, from its status, headers and body (parsed JSON, or text). */
@@ -206,15 +209,27 @@ export function malformedAnswer(response: Response, why: string, cause?: unknown
 const IMF_FIXDATE =
   /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
+/** The two obsolete HTTP-date forms a recipient must still read (RFC 9110 section 5.6.7). */
+const RFC_850_DATE =
+  /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/;
+const ASCTIME_DATE =
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
+
 /**
- * `Retry-After` in seconds: delay-seconds (a non-negative integer) or an IMF-fixdate (0 once
- * past); anything else (`1.5`, `-1`, another date form) is treated as absent, never read by
- * `Date.parse` as some date long past.
+ * `Retry-After` in seconds: delay-seconds (a non-negative integer) or an HTTP-date (0 once past),
+ * in any of its three forms (asctime's read as GMT, as it is); anything else (`1.5`, `-1`, a
+ * number past what can be counted exactly) is treated as absent, never read by `Date.parse` as
+ * some date long past.
  */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   const trimmed = value?.trim() ?? '';
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  if (!IMF_FIXDATE.test(trimmed)) return undefined;
-  const date = Date.parse(trimmed);
+  if (/^\d+$/.test(trimmed)) {
+    const seconds = Number(trimmed);
+    return Number.isSafeInteger(seconds) ? seconds : undefined;
+  }
+  let date: number;
+  if (IMF_FIXDATE.test(trimmed) || RFC_850_DATE.test(trimmed)) date = Date.parse(trimmed);
+  else if (ASCTIME_DATE.test(trimmed)) date = Date.parse(`${trimmed} GMT`);
+  else return undefined;
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }

@@ -67,7 +67,7 @@ export interface WriteOptions extends CallOptions {
    * asked for is never dropped unasked.
    * @default - whatever version is stored
    */
-  readonly ifMatch?: IfMatch | undefined;
+  readonly ifMatch?: IfMatch;
 }
 
 /** Where the API is, as whom to call it, and how: the defaults of every call. */

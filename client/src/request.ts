@@ -99,6 +99,7 @@ export async function send(
   const attempts = policy.retries + 1;
   const log = settings.log;
   let mayHaveActed = false;
+  let staleReads = 0;
 
   for (let attempt = 1; ; attempt++) {
     signal?.throwIfAborted();
@@ -128,10 +129,22 @@ export async function send(
       // The caller's own abort: its reason, as the platform's fetch does.
       if (signal?.aborted) throw signal.reason;
       const timedOut = deadline.timedOut();
+      if (
+        !timedOut &&
+        route.method === 'GET' &&
+        staleReads < MAX_STALE_READS &&
+        isStaleConnection(error)
+      ) {
+        // A read, safe to send again whether or not the server read it: not an attempt.
+        staleReads++;
+        attempt--;
+        log.debug(`plant-store: ${what} found its pooled connection closed; sending it again`);
+        continue;
+      }
       // fetch rejects with a TypeError when no answer came (refused, reset, DNS, CORS); by
       // name, as a `fetch` from another realm (a test runner's, an iframe's) has its own class.
       // A kept-alive connection that closes before the answer is one too: that it carried
-      // earlier answers does not show that the server left this request unread.
+      // earlier answers does not show that the server left a write unread.
       if (!timedOut && (error as { name?: unknown }).name !== 'TypeError') throw error;
       if (!timedOut && isRedirect(error)) {
         throw new ConnectionError(
@@ -184,16 +197,26 @@ async function exchange(
   request: Request,
   signal: AbortSignal,
 ): Promise<Exchange> {
+  let response: Response;
   try {
     // Looked up on each call, so that a `fetch` installed later (a test's, a polyfill) is used;
     // called unbound, as a browser's `fetch` must be.
-    const sent = fetch ? fetch(request) : globalThis.fetch(request);
+    const sent = Promise.resolve(fetch ? fetch(request) : globalThis.fetch(request));
     // An answer that comes after the attempt was given up: nobody reads its body.
     sent.then(
       (late) => void (signal.aborted && late?.body?.cancel().catch(() => undefined)),
       () => undefined,
     );
-    const response = await untilAborted(sent, signal);
+    response = await untilAborted(sent, signal);
+  } catch (error) {
+    return { error };
+  }
+  // A `fetch` given that answers no Response is a programming error: thrown as it is, not
+  // retried as a lost answer.
+  if (typeof (response as Partial<Response> | undefined)?.text !== 'function') {
+    throw new TypeError(`fetch resolved to ${String(response)}, not a Response`);
+  }
+  try {
     return { response, text: await untilAborted(response.text(), signal) };
   } catch (error) {
     return { error };
@@ -212,6 +235,22 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 function retryLine(what: string, why: string, delay: number, next: number, attempts: number) {
   return `plant-store: ${what} ${why}; retrying in ${delay} ms (attempt ${next} of ${attempts})`;
+}
+
+/** Sends of a read after a pooled connection was found closed, beyond its attempts. */
+const MAX_STALE_READS = 10;
+
+/**
+ * Whether `fetch` failed because a kept-alive connection the request was written to had been
+ * closed: it ended before the answer's headers and had carried earlier answers (undici, Node's
+ * `fetch`, says so: `UND_ERR_SOCKET` with the socket's `bytesRead`). Most often the server had
+ * closed it idle, without reading the request; but that cannot be told from a server that read
+ * it and then failed, so only a read is sent again for it without counting an attempt.
+ */
+function isStaleConnection(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown; socket?: { bytesRead?: unknown } } }).cause;
+  const bytesRead = cause?.socket?.bytesRead;
+  return cause?.code === 'UND_ERR_SOCKET' && typeof bytesRead === 'number' && bytesRead > 0;
 }
 
 /** Whether fetch refused to follow a redirect (undici says so in the cause; browsers do not). */

@@ -10,8 +10,10 @@ export type IfMatch = number | readonly number[] | '*';
 /** The `If-Match` header for `ifMatch`: `"3"`, `"3", "4"` or `*`. */
 export function ifMatchHeader(ifMatch: IfMatch): string {
   if (ifMatch === '*') return '*';
-  const versions = typeof ifMatch === 'number' ? [ifMatch] : ifMatch;
-  if (versions.length === 0 || !versions.every((v) => Number.isSafeInteger(v) && v >= 1)) {
+  // From JavaScript any value may come: only a number or an array of them is read further.
+  const versions: readonly unknown[] =
+    typeof ifMatch === 'number' ? [ifMatch] : Array.isArray(ifMatch) ? ifMatch : [];
+  if (versions.length === 0 || !versions.every((v) => Number.isSafeInteger(v) && Number(v) >= 1)) {
     throw new TypeError(
       `ifMatch must be '*' or versions (positive integers), not ${String(ifMatch)}`,
     );

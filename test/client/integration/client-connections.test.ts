@@ -87,14 +87,15 @@ it('a call on a pooled connection the server closed is retried on a fresh one', 
   }
 });
 
-it('a pooled connection that closes before the answer is an attempt: retries: 0 throws ConnectionError', async () => {
+it('a pooled connection that closes before a write is answered is an attempt: retries: 0 throws ConnectionError', async () => {
   const server = await closingServer(1);
   try {
     const { store, sent } = counting(server.url, 0);
-    // Calls until one goes out on a connection that answered before (fetch pools them).
+    // Calls until one goes out on a connection that answered before (fetch pools them). A read
+    // would be sent again, not counted; a write may have been read and acted on.
     let error: unknown;
     for (let call = 0; call < 20 && error === undefined; call++) {
-      error = await store.getPlant(1).then(
+      error = await store.patchPlant(1, { name: 'x' }).then(
         () => undefined,
         (e: unknown) => e,
       );
@@ -121,7 +122,7 @@ it('a fresh connection that closes before any answer is an attempt: retries: 0 t
   }
 });
 
-it('calls made right after the server closed its idle connections all succeed', async () => {
+it('reads made right after the server closed its idle connections all succeed, retries 0 too', async () => {
   let received = 0;
   const server = createHttpServer((request, response) => {
     received++;
@@ -130,7 +131,7 @@ it('calls made right after the server closed its idle connections all succeed', 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const { store } = counting(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 3);
+    const { store } = counting(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 0);
     for (let call = 0; call < 5; call++) {
       await store.getPlant(1);
       server.closeIdleConnections();

@@ -112,7 +112,7 @@ describe('retries', () => {
     }
   });
 
-  it('Retry-After is delay-seconds or an IMF-fixdate; any other value is treated as absent', async () => {
+  it('Retry-After is delay-seconds or an HTTP-date of any of its forms; any other value is treated as absent', async () => {
     const retryAfter = async (value: string) => {
       const { fetch } = fakeFetch({ ...unavailable, headers: { 'retry-after': value } });
       const error = await fakeStore(fetch, 0)
@@ -126,17 +126,47 @@ describe('retries', () => {
     expect(await retryAfter(inAnHour)).toBeGreaterThan(3_500);
     expect(await retryAfter(inAnHour)).toBeLessThanOrEqual(3_600);
     expect(await retryAfter('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(0);
-    for (const value of [
-      '1.5',
-      '-1',
-      '+5',
-      '1e3',
-      'soon',
-      '2030-01-01',
-      'Sunday, 06-Nov-94 08:49:37 GMT',
-    ]) {
+    // The obsolete forms: RFC 850's and asctime's (GMT, though it says no zone).
+    expect(await retryAfter('Sunday, 06-Nov-94 08:49:37 GMT')).toBe(0);
+    const asctime = new Date(Date.now() + 3_600_000)
+      .toUTCString()
+      .replace(/^(\w{3}), (\d\d) (\w{3}) (\d{4}) ([\d:]+) GMT$/, '$1 $3 $2 $5 $4');
+    expect(await retryAfter(asctime)).toBeGreaterThan(3_500);
+    expect(await retryAfter(asctime)).toBeLessThanOrEqual(3_600);
+    for (const value of ['1.5', '-1', '+5', '1e3', 'soon', '2030-01-01', '9'.repeat(400)]) {
       expect(await retryAfter(value)).toBeUndefined();
     }
+  });
+
+  it('a JSON error of a proxy in front (an `error` that is no status) is no answer of the service', async () => {
+    const proxy = {
+      status: 503,
+      body: '{"status":503,"error":"Service Unavailable","path":"/plants/7"}',
+      headers: { 'content-type': 'application/json' },
+    };
+    const { fetch, requests } = fakeFetch(proxy, {
+      status: 404,
+      body: '{"error":404,"message":"no plant with id 7"}',
+    });
+    // Behind the proxy's 503 the delete may have been made: its retry's 404 is that delete's.
+    await expect(fakeStore(fetch).deletePlant(7)).resolves.toBe(true);
+    expect(requests).toHaveLength(2);
+    const refused = await fakeStore(fakeFetch(proxy).fetch, 0)
+      .getPlant(7)
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 503, fromGateway: true });
+  });
+
+  it('a fetch that answers no Response is thrown at once, not retried as a lost answer', async () => {
+    let calls = 0;
+    const fetch = (() => {
+      calls++;
+      return undefined;
+    }) as unknown as typeof globalThis.fetch;
+    await expect(fakeStore(fetch).getPlant(1)).rejects.toThrow(
+      new TypeError('fetch resolved to undefined, not a Response'),
+    );
+    expect(calls).toBe(1);
   });
 
   it('a Retry-After beyond maxDelayMs is not waited for', async () => {

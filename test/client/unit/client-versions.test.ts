@@ -77,8 +77,10 @@ it.each([
 
 it('a bad ifMatch is a TypeError and nothing is sent', async () => {
   const { fetch, requests } = fakeFetch({ status: 200, body: PLANT });
-  for (const ifMatch of [0, 1.5, [], 'latest'] as never[]) {
-    await expect(store(fetch).patchPlant(1, { name: 'x' }, { ifMatch })).rejects.toThrow(TypeError);
+  for (const ifMatch of [0, 1.5, [], 'latest', null, '4', [1, '2']] as never[]) {
+    await expect(store(fetch).patchPlant(1, { name: 'x' }, { ifMatch })).rejects.toThrow(
+      /^ifMatch must be '\*' or versions \(positive integers\)/,
+    );
   }
   expect(requests).toHaveLength(0);
 });
