@@ -119,8 +119,11 @@ function startKey(cursor: string): Record<string, AttributeValue> {
   } catch {
     // Refused below.
   }
-  throw new BadRequest('cursor: must be the next value of a previous page');
+  throw cursorRefused();
 }
+
+/** The answer to a cursor no page gave. */
+const cursorRefused = () => new BadRequest('cursor: must be the next value of a previous page');
 
 /**
  * One plant by id, the plants of a tag, or all of them; `limit` a page, from `cursor`. The id,
@@ -180,6 +183,10 @@ export async function readPlants(
           }
         : {}),
     };
+  } catch (error) {
+    // A cursor of the right shape that names no key of this table or index: the engine says so.
+    if (start && (error as Error).name === 'ValidationException') throw cursorRefused();
+    throw error;
   } finally {
     client.destroy();
   }

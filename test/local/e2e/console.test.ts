@@ -267,6 +267,16 @@ describe('plants', () => {
     },
   );
 
+  it('refuses a cursor no page gave, however it is shaped, 400', async () => {
+    const cursor = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url');
+    for (const forged of ['%%%', cursor([1]), cursor({ id: { N: 'abc' } })]) {
+      expect(await consoleSays(`cursor=${forged}`)).toEqual({
+        status: 400,
+        error: 'cursor: must be the next value of a previous page',
+      });
+    }
+  });
+
   it.each(['-1', '1.5', 'abc', '0', '101', '010'])(
     'refuses the limit %s as GET /plants does, in its words',
     async (limit) => {
