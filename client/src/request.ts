@@ -177,7 +177,7 @@ export async function send(
     if (!isRetryable(status, fromGateway)) return answer;
     const delay = retryDelay(policy, attempt - 1, parseRetryAfter(answered.get('retry-after')));
     if (delay === undefined) return answer;
-    if (!changedNothing(status, fromGateway)) mayHaveActed = true;
+    if (!changedNothing(status, fromGateway, route.method)) mayHaveActed = true;
     log.warn(retryLine(what, `answered ${status}${id}`, delay, attempt + 1, attempts));
     await sleep(delay, signal);
   }

@@ -41,11 +41,12 @@ export function isRetryable(status: number, fromGateway: boolean): boolean {
 
 /**
  * Whether an answer proves that its request changed nothing: a 429 (refused before the
- * function), or the service's own 503 (its store was unavailable). The gateway's 500 and 503
- * (integration failure or timeout) may come after the function ran.
+ * function), or the service's own 503 to a read. The service's 503 to a write may follow a write
+ * the store made without saying so; the gateway's 500 and 503 (integration failure or timeout)
+ * may come after the function ran.
  */
-export function changedNothing(status: number, fromGateway: boolean): boolean {
-  return status === 429 || (status === 503 && !fromGateway);
+export function changedNothing(status: number, fromGateway: boolean, method: string): boolean {
+  return status === 429 || (status === 503 && !fromGateway && method === 'GET');
 }
 
 /**

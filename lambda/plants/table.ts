@@ -148,10 +148,21 @@ export class PlantsTable {
   ): Promise<TakenBy | undefined> {
     // One id for every put of this create: whichever is made, the item then bears it.
     const createId = newWriteId();
+    const signal = AbortSignal.timeout(WRITE_BUDGET_MS);
     let tombstone: Record<string, unknown> | undefined;
+    // The first version a put that may have been made would have made: the create's plant, if it
+    // was made, began its life there.
+    let maybeAt: number | undefined;
     for (let attempt = 0; attempt < PUT_ATTEMPTS; attempt += 1) {
-      const old = await this.putUnlessTaken(plant, { ...audit, createId }, tombstone);
-      if (old === 'written') return undefined;
+      const put = await this.putUnlessTaken(plant, { ...audit, createId }, tombstone, signal);
+      if (put.found === 'written') return undefined;
+      if (put.maybe) maybeAt ??= tombstone ? versionOf(tombstone) + 1 : FIRST_VERSION;
+      const old = put.found;
+      // An item whose life may have begun two lives after the create's plant's, since the create
+      // began, may follow that plant: its ids reach one life back, so they cannot tell.
+      if (maybeAt !== undefined && old && mayFollow(old, maybeAt, audit.createdAt)) {
+        throw new ServiceUnavailable('store unavailable: a create may have been made');
+      }
       if (old && !isDeleted(old)) return readMembers(old);
       // A tombstone to put over (or nothing: gone since, purged by TTL).
       tombstone = old;
@@ -172,9 +183,11 @@ export class PlantsTable {
     plant: NewPlant,
     audit: { readonly createdAt: string; readonly createdBy: string; readonly createId: string },
     tombstone: Record<string, unknown> | undefined,
-  ): Promise<'written' | Record<string, unknown> | undefined> {
+    signal: AbortSignal,
+  ): Promise<{ found: 'written' | Record<string, unknown> | undefined; maybe?: true }> {
     const over = tombstone && createOverTombstone(tombstone, audit.createdAt);
     let found: Record<string, unknown> | undefined;
+    let maybe: true | undefined;
     try {
       await this.client.send(
         sentOnce(
@@ -196,19 +209,22 @@ export class PlantsTable {
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),
+        { abortSignal: signal },
       );
-      return 'written';
+      return { found: 'written' };
     } catch (error) {
-      if (error instanceof MaybeWritten) found = await this.item(plant.id);
-      else if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
+      if (error instanceof MaybeWritten) {
+        maybe = true;
+        found = await this.item(plant.id, signal);
+      } else if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
       else if (error.Item) found = unmarshall(error.Item, { wrapNumbers: true });
-      else found = await this.item(plant.id);
+      else found = await this.item(plant.id, signal);
     }
     const { createId, previousCreateId } = PLANT_ATTRIBUTES;
     if (found?.[createId] === audit.createId || found?.[previousCreateId] === audit.createId) {
-      return 'written';
+      return { found: 'written' };
     }
-    return found;
+    return { found, ...(maybe && { maybe }) };
   }
 
   /**
@@ -340,10 +356,14 @@ export class PlantsTable {
   }
 
   /** The item under `id` as stored, marked or not (one strongly consistent GetItem). */
-  private async item(id: bigint): Promise<Record<string, unknown> | undefined> {
+  private async item(
+    id: bigint,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown> | undefined> {
     const { Item } = await this.call(() =>
       this.client.send(
         new GetCommand({ TableName: this.tableName, Key: { [KEY]: id }, ConsistentRead: true }),
+        { abortSignal: signal },
       ),
     );
     return Item;
@@ -362,7 +382,9 @@ export class PlantsTable {
     answer: (item: Record<string, unknown>) => T,
     unchanged: (item: Record<string, unknown>) => boolean = () => false,
   ): Promise<T | Changed | Refusal> {
-    const write = (update: ItemUpdate) => this.write(id, update, preconditions, answer, unchanged);
+    const signal = AbortSignal.timeout(WRITE_BUDGET_MS);
+    const write = (update: ItemUpdate) =>
+      this.write(id, update, preconditions, answer, unchanged, signal);
     try {
       return await write(expression);
     } catch (error) {
@@ -395,6 +417,7 @@ export class PlantsTable {
     preconditions: Preconditions,
     answer: (item: Record<string, unknown>) => T,
     unchanged: (item: Record<string, unknown>) => boolean,
+    signal: AbortSignal,
   ): Promise<T | Changed | Refusal> {
     const condition = writeCondition(preconditions);
     const writeId = newWriteId();
@@ -415,8 +438,10 @@ export class PlantsTable {
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),
+        { abortSignal: signal },
       );
     let old: Record<string, unknown> | undefined;
+    let maybe: MaybeWritten | undefined;
     for (let attempt = 1; ; attempt += 1) {
       try {
         const { Attributes } = await send();
@@ -424,20 +449,26 @@ export class PlantsTable {
       } catch (error) {
         if (isEmptyIndexKeyRefusal(error)) throw error;
         if (error instanceof MaybeWritten) {
-          const item = await this.item(id);
+          maybe = error;
+          const item = await this.item(id, signal);
           const made = madeBy(item, writeId, answer);
           if (made) return made;
           if (attempt < WRITE_ATTEMPTS && stillAt(preconditions, item)) continue;
           throw new ServiceUnavailable('store unavailable', { cause: error.failure });
         }
         if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-        old = error.Item ? unmarshall(error.Item, { wrapNumbers: true }) : await this.item(id);
+        old = error.Item
+          ? unmarshall(error.Item, { wrapNumbers: true })
+          : await this.item(id, signal);
       }
       break;
     }
     // A try whose answer was lost, made after the item was read: this one is refused by it.
     const made = madeBy(old, writeId, answer);
     if (made) return made;
+    // Refused after a try that may have been made, by an item without its id: that try may have
+    // been made and written over since. No refusal (nor `unchanged`) can be answered for it.
+    if (maybe) throw new ServiceUnavailable('store unavailable', { cause: maybe.failure });
     if (!old || isDeleted(old)) return { refused: 'missing' };
     const version = versionOf(old);
     if (preconditionsHold(preconditions, version) && unchanged(old)) {
@@ -457,6 +488,33 @@ export class PlantsTable {
 
 /** A change's or delete's tries: one, and one more each time the item shows it was not made. */
 const WRITE_ATTEMPTS = 3;
+
+/**
+ * How long a create, change or delete may take with its reads and tries before it answers 503:
+ * every call of it is aborted then (a write in flight may still be made). Under the plant
+ * functions' 10 s timeout, with time left to answer: a Lambda timed out would be the gateway's
+ * 500.
+ */
+export const WRITE_BUDGET_MS = 8_000;
+
+/**
+ * How much earlier than a create another create's clock may have been read and its plant still
+ * be made after it: its function's whole time, and what a put may take to land, with room.
+ */
+const CREATE_CLOCK_MARGIN_MS = 60_000;
+
+/**
+ * Whether `item`'s life may have begun two lives or more after a plant begun at version `at` by a
+ * create started at `createdAt`: at a version at least four later (a create and a delete each,
+ * twice), by a create whose clock was not read well before this one's. An item begun earlier, or
+ * too soon, is another create's: this create was not made under it.
+ */
+function mayFollow(item: Record<string, unknown>, at: number, createdAt: string): boolean {
+  // The latest version its life can have begun at: its first, or its tombstone's last.
+  const began = isDeleted(item) ? versionOf(item) - 1 : firstVersionOf(item);
+  const created = Date.parse(String(item.createdAt));
+  return began >= at + 4 && !(created < Date.parse(createdAt) - CREATE_CLOCK_MARGIN_MS);
+}
 
 /**
  * What a change or delete answers from the item it finds, when that item shows the write made:
@@ -513,7 +571,8 @@ export const PLANTS_INDEX_METHODS = {
 } as const satisfies Partial<Record<keyof typeof PLANTS_TABLE_ACTIONS, string>>;
 
 function storeError(error: unknown): unknown {
-  if (isStoreUnavailable(error))
+  // A call aborted at the end of `WRITE_BUDGET_MS`: out of time.
+  if (isStoreUnavailable(error) || (error as Error)?.name === 'AbortError')
     return new ServiceUnavailable('store unavailable', { cause: error });
   return indexBuildingError(error) ?? error;
 }

@@ -90,8 +90,9 @@ export interface FunctionDefinition {
   readonly memorySize: number;
   /**
    * Lambda timeout in seconds. The SDK makes at most 3 attempts of at most 2 s each plus
-   * backoff, so 10 s always covers a call's retries and the function answers 503 itself rather
-   * than timing out. The authorizer's 10 s is the gateway's own limit for an authorizer.
+   * backoff, so 10 s covers a call's retries, and a plant's write, with its reads and tries,
+   * answers 503 itself by `WRITE_BUDGET_MS` (8 s) rather than timing out (the gateway's 500).
+   * The authorizer's 10 s is the gateway's own limit for an authorizer.
    */
   readonly timeoutSeconds: number;
   /**

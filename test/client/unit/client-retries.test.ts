@@ -157,6 +157,21 @@ describe('retries', () => {
     expect(refused).toMatchObject({ status: 503, fromGateway: true });
   });
 
+  it('the service’s 503 to a write may follow the write made: a delete retried to 404 answers true', async () => {
+    const { fetch, requests } = fakeFetch(
+      { status: 503, body: '{"error":503,"message":"Service Unavailable"}' },
+      { status: 404, body: '{"error":404,"message":"no plant with id 7"}' },
+    );
+    await expect(fakeStore(fetch).deletePlant(7)).resolves.toBe(true);
+    expect(requests).toHaveLength(2);
+    // To a read it proves nothing was done: a read has nothing to do.
+    const read = fakeFetch(
+      { status: 503, body: '{"error":503,"message":"Service Unavailable"}' },
+      { status: 404, body: '{"error":404,"message":"no plant with id 7"}' },
+    );
+    await expect(fakeStore(read.fetch).getPlant(7)).rejects.toMatchObject({ status: 404 });
+  });
+
   it('a fetch that answers no Response is thrown at once, not retried as a lost answer', async () => {
     let calls = 0;
     const fetch = (() => {
@@ -207,10 +222,10 @@ describe('deletePlant after a retry', () => {
     await expect(fakeStore(gateway.fetch).deletePlant(5)).resolves.toBe(true);
   });
 
-  it('is false when every earlier answer proves nothing was deleted (429, the store’s 503)', async () => {
+  it('is false when every earlier answer proves nothing was deleted (429)', async () => {
     const { fetch, requests } = fakeFetch(
       { status: 429, body: '{"message":"Too Many Requests"}' },
-      { status: 503, body: '{"error":503,"message":"the store is unavailable"}' },
+      { status: 429, body: '{"message":"Too Many Requests"}' },
       gone,
     );
     await expect(fakeStore(fetch).deletePlant(5)).resolves.toBe(false);

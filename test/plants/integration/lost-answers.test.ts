@@ -1,8 +1,8 @@
 /**
  * A write whose answer was lost, on real engines through a real socket: the client's connections
- * go to a proxy (its requests still name the engine's Host, which the local engine requires),
- * which passes the write on, reads the engine's answer, and closes the connection instead of
- * passing it on (or closes it before passing the write on: a try not made). The write is sent
+ * go to a proxy (`engineProxy`) which passes the write on, reads the engine's answer, and closes
+ * the connection instead of passing it on (or closes it before passing the write on: a try not
+ * made; or answers DynamoDB's 500). The write is sent
  * once (`sentOnce`): the item read afterwards says what it earned. Made and not written over
  * since: 204 for a delete, 200 with the new version for a change. A create knows its plant by
  * its id, changed or deleted since (200), and is put again when not made. A change not made is
@@ -15,105 +15,21 @@ import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
 import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
 import { makePatchPlantHandler } from '../../../lambda/patch-plant/handler';
 import { makeUpdatePlantHandler } from '../../../lambda/update-plant/handler';
-import {
-  Agent,
-  createServer,
-  request,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TestStore } from '../../support/store';
 import { createPlantEvent, plantBody, plantsEvent } from '../../support/events';
+import { engineProxy } from '../../support/engine-proxy';
 import { realEngines, usePlantStore, type PlantOperations } from '../../support/plant-operations';
-
-/** What `dropNext` does to the next request of its operation. */
-interface Drop {
-  /** Another client's requests, run before the connection is closed. */
-  readonly meanwhile?: () => Promise<unknown>;
-  /** Close the connection before passing the request on: the try is not made. */
-  readonly unsent?: boolean;
-  /** Answer DynamoDB's InternalServerError (500) instead of closing the connection. */
-  readonly serverError?: boolean;
-}
-
-/** DynamoDB's answer to a request it may or may not have carried out. */
-function serverError(res: ServerResponse): void {
-  res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
-  res.end(
-    '{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"}',
-  );
-}
-
-/**
- * A proxy to `target` that drops the engine's answer to the first request of `operation` made
- * after `dropNext`: the request reaches the engine and is carried out (unless `unsent`), the
- * client sees its connection closed (once what `dropNext` was given to do meanwhile is done).
- * `seen` lists every operation passed on or dropped, retries included.
- */
-async function lossyProxy(target: string) {
-  const seen: string[] = [];
-  let next: (Drop & { readonly operation: string }) | undefined;
-  const server: Server = createServer((req, res) => {
-    const operation = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '?';
-    seen.push(operation);
-    const drop = operation === next?.operation ? next : undefined;
-    if (drop) next = undefined;
-    const fail = () => (drop?.serverError ? serverError(res) : void res.socket?.destroy());
-    if (drop?.unsent) {
-      void Promise.resolve(drop.meanwhile?.()).then(fail);
-      return;
-    }
-    const upstream = request(
-      `${target}${req.url ?? '/'}`,
-      { method: req.method, headers: req.headers },
-      (answer: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', async () => {
-          if (drop) {
-            await drop.meanwhile?.();
-            return fail();
-          }
-          res.writeHead(answer.statusCode ?? 500, answer.headers);
-          res.end(Buffer.concat(chunks));
-        });
-      },
-    );
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const agent = new Agent({ keepAlive: true });
-  agent.createConnection = () => connect(port, '127.0.0.1');
-  return {
-    /** An agent whose every connection goes to the proxy. */
-    agent,
-    seen,
-    /** Drops the next answer to `operation`, as `drop` says. */
-    dropNext(operation: string, drop: Drop = {}) {
-      next = { operation, ...drop };
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        agent.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describe.each(realEngines())('on $engine', ({ start }) => {
   let store: TestStore;
   let ops: PlantOperations;
   usePlantStore(start, (s, o) => void ([store, ops] = [s, o]));
 
-  let proxy: Awaited<ReturnType<typeof lossyProxy>>;
+  let proxy: Awaited<ReturnType<typeof engineProxy>>;
   let client: DynamoDBDocumentClient;
   beforeEach(async () => {
-    proxy = await lossyProxy(String(store.engine.clientConfig.endpoint));
+    proxy = await engineProxy(String(store.engine.clientConfig.endpoint));
     client = makeDocumentClient({
       ...store.engine.clientConfig,
       requestHandler: { httpAgent: proxy.agent },
@@ -137,7 +53,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a DELETE whose answer was lost answers 204, not 404', async () => {
     await ops.create('9007199254740993', 'Aloe');
-    proxy.dropNext('UpdateItem');
+    proxy.next('UpdateItem', { kind: 'drop' });
     const answer = await makeDeletePlantHandler(deps())(
       plantsEvent({ ...one('DELETE', '9007199254740993') }),
     );
@@ -150,7 +66,8 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a DELETE whose answer was lost leaves the plant created since, and answers 204', async () => {
     await ops.create('-9223372036854775808', 'Aloe');
-    proxy.dropNext('UpdateItem', {
+    proxy.next('UpdateItem', {
+      kind: 'drop',
       meanwhile: () => ops.create('-9223372036854775808', 'Aloe again'),
     });
     const answer = await makeDeletePlantHandler(deps())(
@@ -170,7 +87,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a PUT with If-Match whose answer was lost answers 200 and the new ETag, not 412', async () => {
     await ops.create('9007199254740995', 'Aloe', 'succulent');
-    proxy.dropNext('UpdateItem');
+    proxy.next('UpdateItem', { kind: 'drop' });
     const answer = await makeUpdatePlantHandler(deps())(
       plantsEvent({
         ...one('PUT', '9007199254740995'),
@@ -193,7 +110,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a PATCH whose answer was lost answers the change it made', async () => {
     await ops.create('17', 'Fern', 'pteridophyte');
-    proxy.dropNext('UpdateItem');
+    proxy.next('UpdateItem', { kind: 'drop' });
     const answer = await makePatchPlantHandler(deps())(
       plantsEvent({ ...one('PATCH', '17'), body: '{"tag":null}' }),
     );
@@ -205,34 +122,35 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   });
 
   it('a POST whose answer was lost answers 200, and is not put again', async () => {
-    proxy.dropNext('PutItem');
+    proxy.next('PutItem', { kind: 'drop' });
     expect((await create('19', 'Moss')).statusCode).toBe(200);
     expect(proxy.seen).toEqual(['PutItem', 'GetItem']);
     expect(await ops.get('19')).toMatchObject({ headers: { etag: '"1"' } });
   });
 
   it('a POST whose try was not made is put again', async () => {
-    proxy.dropNext('PutItem', { unsent: true });
+    proxy.next('PutItem', { kind: 'unsent' });
     expect((await create('20', 'Moss')).statusCode).toBe(200);
     expect(proxy.seen).toEqual(['PutItem', 'GetItem', 'PutItem']);
     expect(await ops.get('20')).toMatchObject({ statusCode: 200, headers: { etag: '"1"' } });
   });
 
   it('a POST whose answer was lost and whose plant was deleted since answers 200, not made again', async () => {
-    proxy.dropNext('PutItem', { meanwhile: () => ops.remove('21') });
+    proxy.next('PutItem', { kind: 'drop', meanwhile: () => ops.remove('21') });
     expect((await create('21', 'Aloe')).statusCode).toBe(200);
     expect(proxy.seen).toEqual(['PutItem', 'GetItem']);
     expect((await ops.get('21')).statusCode).toBe(404);
   });
 
   it('a POST whose answer was lost and whose plant was changed since answers 200, not 409', async () => {
-    proxy.dropNext('PutItem', { meanwhile: () => ops.patch('22', '{"tag":"x"}') });
+    proxy.next('PutItem', { kind: 'drop', meanwhile: () => ops.patch('22', '{"tag":"x"}') });
     expect((await create('22', 'Rose')).statusCode).toBe(200);
     expect((await ops.get('22')).body).toBe('{"id":22,"name":"Rose","tag":"x"}');
   });
 
   it('a POST whose answer was lost, its plant deleted and the id created again since: 200, the new plant stays', async () => {
-    proxy.dropNext('PutItem', {
+    proxy.next('PutItem', {
+      kind: 'drop',
       meanwhile: async () => [await ops.remove('29'), await ops.create('29', 'Other')],
     });
     expect((await create('29', 'Aloe')).statusCode).toBe(200);
@@ -246,7 +164,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   it('a POST whose answer was lost on an id deleted before is put over its tombstone', async () => {
     await ops.create('28', 'Moss');
     expect((await ops.remove('28')).statusCode).toBe(204);
-    proxy.dropNext('PutItem');
+    proxy.next('PutItem', { kind: 'drop' });
     expect((await create('28', 'Moss again')).statusCode).toBe(200);
     expect(proxy.seen).toEqual(['PutItem', 'GetItem', 'PutItem']);
     expect(await ops.get('28')).toMatchObject({
@@ -256,14 +174,14 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   });
 
   it('a POST another create beat, the answer lost, is 409 by the members it found', async () => {
-    proxy.dropNext('PutItem', { unsent: true, meanwhile: () => ops.create('30', 'Fern') });
+    proxy.next('PutItem', { kind: 'unsent', meanwhile: () => ops.create('30', 'Fern') });
     expect((await create('30', 'Rose')).statusCode).toBe(409);
     expect((await ops.get('30')).body).toBe('{"id":30,"name":"Fern"}');
   });
 
   it('a PUT with If-Match whose answer was lost and that was written over is 503, not 412', async () => {
     await ops.create('23', 'Fern');
-    proxy.dropNext('UpdateItem', { meanwhile: () => ops.patch('23', '{"tag":"x"}') });
+    proxy.next('UpdateItem', { kind: 'drop', meanwhile: () => ops.patch('23', '{"tag":"x"}') });
     const answer = await makeUpdatePlantHandler(deps())(
       plantsEvent({
         ...one('PUT', '23'),
@@ -277,7 +195,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a PUT whose answer was lost is not made again over the change made since', async () => {
     await ops.create('24', 'Ivy');
-    proxy.dropNext('UpdateItem', { meanwhile: () => ops.patch('24', '{"tag":"x"}') });
+    proxy.next('UpdateItem', { kind: 'drop', meanwhile: () => ops.patch('24', '{"tag":"x"}') });
     const answer = await makeUpdatePlantHandler(deps())(
       plantsEvent({ ...one('PUT', '24'), body: '{"name":"Ivy 2"}' }),
     );
@@ -292,7 +210,8 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a PATCH whose answer was lost leaves the plant created since alone', async () => {
     await ops.create('25', 'Palm', 'tree');
-    proxy.dropNext('UpdateItem', {
+    proxy.next('UpdateItem', {
+      kind: 'drop',
       meanwhile: async () => [await ops.remove('25'), await ops.create('25', 'Palm', 'tree')],
     });
     const answer = await makePatchPlantHandler(deps())(
@@ -307,7 +226,8 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a DELETE whose answer was lost, after two deletes and creates since, is 503 and deletes nothing more', async () => {
     await ops.create('26', 'Cactus');
-    proxy.dropNext('UpdateItem', {
+    proxy.next('UpdateItem', {
+      kind: 'drop',
       meanwhile: async () => {
         await ops.create('26', 'Cactus 2');
         await ops.remove('26');
@@ -321,7 +241,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a change with If-Match whose try was not made is sent again', async () => {
     await ops.create('31', 'Moss');
-    proxy.dropNext('UpdateItem', { unsent: true });
+    proxy.next('UpdateItem', { kind: 'unsent' });
     const answer = await makePatchPlantHandler(deps())(
       plantsEvent({ ...one('PATCH', '31'), headers: { 'if-match': '"1"' }, body: '{"tag":"x"}' }),
     );
@@ -331,19 +251,19 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a 500 from the store: a change made answers 200; a create not made is put again', async () => {
     await ops.create('32', 'Moss');
-    proxy.dropNext('UpdateItem', { serverError: true });
+    proxy.next('UpdateItem', { kind: 'drop', serverError: true });
     const changed = await makePatchPlantHandler(deps())(
       plantsEvent({ ...one('PATCH', '32'), body: '{"tag":"x"}' }),
     );
     expect(changed).toMatchObject({ statusCode: 200, headers: { etag: '"2"' } });
-    proxy.dropNext('PutItem', { serverError: true, unsent: true });
+    proxy.next('PutItem', { kind: 'unsent', serverError: true });
     expect((await create('33', 'Fern')).statusCode).toBe(200);
     expect(proxy.seen).toEqual(['UpdateItem', 'GetItem', 'PutItem', 'GetItem', 'PutItem']);
   });
 
   it('a change whose try was not made is 503, and changes nothing', async () => {
     await ops.create('27', 'Moss');
-    proxy.dropNext('UpdateItem', { unsent: true });
+    proxy.next('UpdateItem', { kind: 'unsent' });
     const answer = await makePatchPlantHandler(deps())(
       plantsEvent({ ...one('PATCH', '27'), body: '{"tag":"x"}' }),
     );
