@@ -409,7 +409,7 @@ export class PlantsTable {
    * One try of `conditionalWrite`, answering the written item as `answer` reads it; an empty index
    * key's refusal is thrown as it came. The write is sent once (`sentOnce`) and records an id of
    * its own (`withWriteId`): when it may have been made, the item read says whether it was
-   * (`maybeWritten`), and the write is sent again only when the item shows it was not.
+   * (`madeBy`), and the write is sent again only when the item shows it was not (`stillAt`).
    */
   private async write<T extends { readonly version: number }>(
     id: bigint,

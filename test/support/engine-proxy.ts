@@ -12,6 +12,10 @@
  */
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { makeDocumentClient } from '../../lambda/aws/dynamodb';
+import { PLANTS_TABLE } from '../../lambda/aws/tables';
+import type { TestStore } from './store';
 
 export type ProxyAction =
   | {
@@ -105,5 +109,32 @@ export async function engineProxy(target: string) {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * For each test of a suite: an `engineProxy` to the engine of `store()` and a document client as
+ * the functions make it, whose every connection goes through that proxy; `deps()` are the plant
+ * handlers' dependencies over it.
+ */
+export function useEngineProxy(store: () => TestStore) {
+  let proxy: Awaited<ReturnType<typeof engineProxy>>;
+  let client: DynamoDBDocumentClient;
+  beforeEach(async () => {
+    proxy = await engineProxy(String(store().engine.clientConfig.endpoint));
+    client = makeDocumentClient({
+      ...store().engine.clientConfig,
+      requestHandler: { httpAgent: proxy.agent },
+    });
+  });
+  afterEach(async () => {
+    client.destroy();
+    await proxy.close();
+  });
+  return {
+    get proxy() {
+      return proxy;
+    },
+    deps: () => ({ plants: client, tableName: PLANTS_TABLE.localName }),
   };
 }

@@ -5,37 +5,22 @@
  * refusal (404, 409, 412) its own late try could belie, nor made twice; and a create or change
  * whose calls keep hanging answers 503 within `WRITE_BUDGET_MS`, before its function's timeout.
  */
-import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
-import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
 import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
 import { makeUpdatePlantHandler } from '../../../lambda/update-plant/handler';
 import { WRITE_BUDGET_MS } from '../../../lambda/plants/table';
 import { FUNCTIONS } from '../../../lib/definitions/functions';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TestStore } from '../../support/store';
 import { createPlantEvent, plantBody, plantsEvent } from '../../support/events';
-import { engineProxy } from '../../support/engine-proxy';
+import { useEngineProxy } from '../../support/engine-proxy';
 import { realEngines, usePlantStore, type PlantOperations } from '../../support/plant-operations';
 
 describe.each(realEngines())('on $engine', ({ start }) => {
   let store: TestStore;
   let ops: PlantOperations;
   usePlantStore(start, (s, o) => void ([store, ops] = [s, o]));
-  let proxy: Awaited<ReturnType<typeof engineProxy>>;
-  let client: DynamoDBDocumentClient;
-  beforeEach(async () => {
-    proxy = await engineProxy(String(store.engine.clientConfig.endpoint));
-    client = makeDocumentClient({
-      ...store.engine.clientConfig,
-      requestHandler: { httpAgent: proxy.agent },
-    });
-  });
-  afterEach(async () => {
-    client.destroy();
-    await proxy.close();
-  });
-  const deps = () => ({ plants: client, tableName: PLANTS_TABLE.localName });
+  const via = useEngineProxy(() => store);
+  const { deps } = via;
   const one = (method: 'DELETE' | 'PUT', id: string) => ({
     method,
     route: '/plants/{id}',
@@ -47,7 +32,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   it('a PUT with If-Match sent again, its first try landing late under another change, is 503, not 412', async () => {
     await ops.create('40', 'Fern');
     let land!: () => Promise<number>;
-    proxy.next(
+    via.proxy.next(
       'UpdateItem',
       { kind: 'hold', held: (l) => (land = l) },
       // Before the try sent again reaches the engine, the first lands, and another client changes.
@@ -60,7 +45,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
         body: '{"name":"Fern 2"}',
       }),
     );
-    expect(proxy.seen.slice(0, 3)).toEqual(['UpdateItem', 'GetItem', 'UpdateItem']);
+    expect(via.proxy.seen.slice(0, 3)).toEqual(['UpdateItem', 'GetItem', 'UpdateItem']);
     expect(answer.statusCode).toBe(503);
     expect(await ops.get('40')).toMatchObject({
       headers: { etag: '"3"' },
@@ -71,7 +56,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   it('a DELETE with If-Match sent again, its first try landing late before a create and delete, is 503, not 404', async () => {
     await ops.create('41', 'Fern');
     let land!: () => Promise<number>;
-    proxy.next(
+    via.proxy.next(
       'UpdateItem',
       { kind: 'hold', held: (l) => (land = l) },
       {
@@ -86,7 +71,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   });
 
   it('a create whose answer was lost, two lives since, is 503, not 409', async () => {
-    proxy.next('PutItem', {
+    via.proxy.next('PutItem', {
       kind: 'drop',
       meanwhile: async () => [
         await ops.remove('42'),
@@ -100,7 +85,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   });
 
   it('a create whose answer was lost, two lives since ending in a delete, is 503 and not made twice', async () => {
-    proxy.next('PutItem', {
+    via.proxy.next('PutItem', {
       kind: 'drop',
       meanwhile: async () => [
         await ops.remove('43'),
@@ -111,13 +96,13 @@ describe.each(realEngines())('on $engine', ({ start }) => {
       ],
     });
     expect((await create('43', 'A')).statusCode).toBe(503);
-    expect(proxy.seen.filter((seen) => seen === 'PutItem')).toHaveLength(1);
+    expect(via.proxy.seen.filter((seen) => seen === 'PutItem')).toHaveLength(1);
     expect((await ops.get('43')).statusCode).toBe(404);
   });
 
   it('a create whose calls keep hanging answers 503 within its budget, before the function times out', async () => {
-    proxy.next('PutItem', { kind: 'hang' }, { kind: 'hang' }, { kind: 'hang' });
-    proxy.next(
+    via.proxy.next('PutItem', { kind: 'hang' }, { kind: 'hang' }, { kind: 'hang' });
+    via.proxy.next(
       'GetItem',
       { kind: 'hang' },
       { kind: 'before', run: async () => 0 },

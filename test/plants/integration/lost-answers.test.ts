@@ -9,16 +9,13 @@
  * sent again with a single `If-Match` the item still meets; else it is 503, never a 404, 409 or
  * 412 for a write that may have been made, and never a write made twice.
  */
-import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
-import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
 import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
 import { makePatchPlantHandler } from '../../../lambda/patch-plant/handler';
 import { makeUpdatePlantHandler } from '../../../lambda/update-plant/handler';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TestStore } from '../../support/store';
 import { createPlantEvent, plantBody, plantsEvent } from '../../support/events';
-import { engineProxy } from '../../support/engine-proxy';
+import { useEngineProxy } from '../../support/engine-proxy';
 import { realEngines, usePlantStore, type PlantOperations } from '../../support/plant-operations';
 
 describe.each(realEngines())('on $engine', ({ start }) => {
@@ -26,21 +23,8 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   let ops: PlantOperations;
   usePlantStore(start, (s, o) => void ([store, ops] = [s, o]));
 
-  let proxy: Awaited<ReturnType<typeof engineProxy>>;
-  let client: DynamoDBDocumentClient;
-  beforeEach(async () => {
-    proxy = await engineProxy(String(store.engine.clientConfig.endpoint));
-    client = makeDocumentClient({
-      ...store.engine.clientConfig,
-      requestHandler: { httpAgent: proxy.agent },
-    });
-  });
-  afterEach(async () => {
-    client.destroy();
-    await proxy.close();
-  });
-
-  const deps = () => ({ plants: client, tableName: PLANTS_TABLE.localName });
+  const via = useEngineProxy(() => store);
+  const { deps } = via;
   const one = (method: 'DELETE' | 'PUT' | 'PATCH', id: string) => ({
     method,
     route: '/plants/{id}',
@@ -49,15 +33,15 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   const create = (id: string, name: string) =>
     makeCreatePlantHandler(deps())(createPlantEvent({ body: plantBody(id, { name }) }));
-  const sent = (operation: string) => proxy.seen.filter((seen) => seen === operation).length;
+  const sent = (operation: string) => via.proxy.seen.filter((seen) => seen === operation).length;
 
   it('a DELETE whose answer was lost answers 204, not 404', async () => {
     await ops.create('9007199254740993', 'Aloe');
-    proxy.next('UpdateItem', { kind: 'drop' });
+    via.proxy.next('UpdateItem', { kind: 'drop' });
     const answer = await makeDeletePlantHandler(deps())(
       plantsEvent({ ...one('DELETE', '9007199254740993') }),
     );
-    expect(proxy.seen).toEqual(['UpdateItem', 'GetItem']);
+    expect(via.proxy.seen).toEqual(['UpdateItem', 'GetItem']);
     expect(answer.statusCode).toBe(204);
     expect((await ops.get('9007199254740993')).statusCode).toBe(404);
     // A delete made again by another request still finds no plant.
@@ -66,7 +50,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a DELETE whose answer was lost leaves the plant created since, and answers 204', async () => {
     await ops.create('-9223372036854775808', 'Aloe');
-    proxy.next('UpdateItem', {
+    via.proxy.next('UpdateItem', {
       kind: 'drop',
       meanwhile: () => ops.create('-9223372036854775808', 'Aloe again'),
     });
@@ -87,7 +71,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a PUT with If-Match whose answer was lost answers 200 and the new ETag, not 412', async () => {
     await ops.create('9007199254740995', 'Aloe', 'succulent');
-    proxy.next('UpdateItem', { kind: 'drop' });
+    via.proxy.next('UpdateItem', { kind: 'drop' });
     const answer = await makeUpdatePlantHandler(deps())(
       plantsEvent({
         ...one('PUT', '9007199254740995'),
@@ -95,7 +79,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
         body: '{"name":"Aloe vera"}',
       }),
     );
-    expect(proxy.seen).toEqual(['UpdateItem', 'GetItem']);
+    expect(via.proxy.seen).toEqual(['UpdateItem', 'GetItem']);
     expect(answer).toMatchObject({
       statusCode: 200,
       headers: { etag: '"2"' },
@@ -110,7 +94,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a PATCH whose answer was lost answers the change it made', async () => {
     await ops.create('17', 'Fern', 'pteridophyte');
-    proxy.next('UpdateItem', { kind: 'drop' });
+    via.proxy.next('UpdateItem', { kind: 'drop' });
     const answer = await makePatchPlantHandler(deps())(
       plantsEvent({ ...one('PATCH', '17'), body: '{"tag":null}' }),
     );
@@ -122,34 +106,34 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   });
 
   it('a POST whose answer was lost answers 200, and is not put again', async () => {
-    proxy.next('PutItem', { kind: 'drop' });
+    via.proxy.next('PutItem', { kind: 'drop' });
     expect((await create('19', 'Moss')).statusCode).toBe(200);
-    expect(proxy.seen).toEqual(['PutItem', 'GetItem']);
+    expect(via.proxy.seen).toEqual(['PutItem', 'GetItem']);
     expect(await ops.get('19')).toMatchObject({ headers: { etag: '"1"' } });
   });
 
   it('a POST whose try was not made is put again', async () => {
-    proxy.next('PutItem', { kind: 'unsent' });
+    via.proxy.next('PutItem', { kind: 'unsent' });
     expect((await create('20', 'Moss')).statusCode).toBe(200);
-    expect(proxy.seen).toEqual(['PutItem', 'GetItem', 'PutItem']);
+    expect(via.proxy.seen).toEqual(['PutItem', 'GetItem', 'PutItem']);
     expect(await ops.get('20')).toMatchObject({ statusCode: 200, headers: { etag: '"1"' } });
   });
 
   it('a POST whose answer was lost and whose plant was deleted since answers 200, not made again', async () => {
-    proxy.next('PutItem', { kind: 'drop', meanwhile: () => ops.remove('21') });
+    via.proxy.next('PutItem', { kind: 'drop', meanwhile: () => ops.remove('21') });
     expect((await create('21', 'Aloe')).statusCode).toBe(200);
-    expect(proxy.seen).toEqual(['PutItem', 'GetItem']);
+    expect(via.proxy.seen).toEqual(['PutItem', 'GetItem']);
     expect((await ops.get('21')).statusCode).toBe(404);
   });
 
   it('a POST whose answer was lost and whose plant was changed since answers 200, not 409', async () => {
-    proxy.next('PutItem', { kind: 'drop', meanwhile: () => ops.patch('22', '{"tag":"x"}') });
+    via.proxy.next('PutItem', { kind: 'drop', meanwhile: () => ops.patch('22', '{"tag":"x"}') });
     expect((await create('22', 'Rose')).statusCode).toBe(200);
     expect((await ops.get('22')).body).toBe('{"id":22,"name":"Rose","tag":"x"}');
   });
 
   it('a POST whose answer was lost, its plant deleted and the id created again since: 200, the new plant stays', async () => {
-    proxy.next('PutItem', {
+    via.proxy.next('PutItem', {
       kind: 'drop',
       meanwhile: async () => [await ops.remove('29'), await ops.create('29', 'Other')],
     });
@@ -164,9 +148,9 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   it('a POST whose answer was lost on an id deleted before is put over its tombstone', async () => {
     await ops.create('28', 'Moss');
     expect((await ops.remove('28')).statusCode).toBe(204);
-    proxy.next('PutItem', { kind: 'drop' });
+    via.proxy.next('PutItem', { kind: 'drop' });
     expect((await create('28', 'Moss again')).statusCode).toBe(200);
-    expect(proxy.seen).toEqual(['PutItem', 'GetItem', 'PutItem']);
+    expect(via.proxy.seen).toEqual(['PutItem', 'GetItem', 'PutItem']);
     expect(await ops.get('28')).toMatchObject({
       headers: { etag: '"3"' },
       body: '{"id":28,"name":"Moss again"}',
@@ -174,14 +158,14 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   });
 
   it('a POST another create beat, the answer lost, is 409 by the members it found', async () => {
-    proxy.next('PutItem', { kind: 'unsent', meanwhile: () => ops.create('30', 'Fern') });
+    via.proxy.next('PutItem', { kind: 'unsent', meanwhile: () => ops.create('30', 'Fern') });
     expect((await create('30', 'Rose')).statusCode).toBe(409);
     expect((await ops.get('30')).body).toBe('{"id":30,"name":"Fern"}');
   });
 
   it('a PUT with If-Match whose answer was lost and that was written over is 503, not 412', async () => {
     await ops.create('23', 'Fern');
-    proxy.next('UpdateItem', { kind: 'drop', meanwhile: () => ops.patch('23', '{"tag":"x"}') });
+    via.proxy.next('UpdateItem', { kind: 'drop', meanwhile: () => ops.patch('23', '{"tag":"x"}') });
     const answer = await makeUpdatePlantHandler(deps())(
       plantsEvent({
         ...one('PUT', '23'),
@@ -195,7 +179,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a PUT whose answer was lost is not made again over the change made since', async () => {
     await ops.create('24', 'Ivy');
-    proxy.next('UpdateItem', { kind: 'drop', meanwhile: () => ops.patch('24', '{"tag":"x"}') });
+    via.proxy.next('UpdateItem', { kind: 'drop', meanwhile: () => ops.patch('24', '{"tag":"x"}') });
     const answer = await makeUpdatePlantHandler(deps())(
       plantsEvent({ ...one('PUT', '24'), body: '{"name":"Ivy 2"}' }),
     );
@@ -210,7 +194,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a PATCH whose answer was lost leaves the plant created since alone', async () => {
     await ops.create('25', 'Palm', 'tree');
-    proxy.next('UpdateItem', {
+    via.proxy.next('UpdateItem', {
       kind: 'drop',
       meanwhile: async () => [await ops.remove('25'), await ops.create('25', 'Palm', 'tree')],
     });
@@ -226,7 +210,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a DELETE whose answer was lost, after two deletes and creates since, is 503 and deletes nothing more', async () => {
     await ops.create('26', 'Cactus');
-    proxy.next('UpdateItem', {
+    via.proxy.next('UpdateItem', {
       kind: 'drop',
       meanwhile: async () => {
         await ops.create('26', 'Cactus 2');
@@ -241,29 +225,29 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a change with If-Match whose try was not made is sent again', async () => {
     await ops.create('31', 'Moss');
-    proxy.next('UpdateItem', { kind: 'unsent' });
+    via.proxy.next('UpdateItem', { kind: 'unsent' });
     const answer = await makePatchPlantHandler(deps())(
       plantsEvent({ ...one('PATCH', '31'), headers: { 'if-match': '"1"' }, body: '{"tag":"x"}' }),
     );
     expect(answer).toMatchObject({ statusCode: 200, headers: { etag: '"2"' } });
-    expect(proxy.seen).toEqual(['UpdateItem', 'GetItem', 'UpdateItem']);
+    expect(via.proxy.seen).toEqual(['UpdateItem', 'GetItem', 'UpdateItem']);
   });
 
   it('a 500 from the store: a change made answers 200; a create not made is put again', async () => {
     await ops.create('32', 'Moss');
-    proxy.next('UpdateItem', { kind: 'drop', serverError: true });
+    via.proxy.next('UpdateItem', { kind: 'drop', serverError: true });
     const changed = await makePatchPlantHandler(deps())(
       plantsEvent({ ...one('PATCH', '32'), body: '{"tag":"x"}' }),
     );
     expect(changed).toMatchObject({ statusCode: 200, headers: { etag: '"2"' } });
-    proxy.next('PutItem', { kind: 'unsent', serverError: true });
+    via.proxy.next('PutItem', { kind: 'unsent', serverError: true });
     expect((await create('33', 'Fern')).statusCode).toBe(200);
-    expect(proxy.seen).toEqual(['UpdateItem', 'GetItem', 'PutItem', 'GetItem', 'PutItem']);
+    expect(via.proxy.seen).toEqual(['UpdateItem', 'GetItem', 'PutItem', 'GetItem', 'PutItem']);
   });
 
   it('a change whose try was not made is 503, and changes nothing', async () => {
     await ops.create('27', 'Moss');
-    proxy.next('UpdateItem', { kind: 'unsent' });
+    via.proxy.next('UpdateItem', { kind: 'unsent' });
     const answer = await makePatchPlantHandler(deps())(
       plantsEvent({ ...one('PATCH', '27'), body: '{"tag":"x"}' }),
     );
