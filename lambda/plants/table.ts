@@ -467,8 +467,11 @@ export class PlantsTable {
     const made = madeBy(old, writeId, answer);
     if (made) return made;
     // Refused after a try that may have been made, by an item without its id: that try may have
-    // been made and written over since. No refusal (nor `unchanged`) can be answered for it.
-    if (maybe) throw new ServiceUnavailable('store unavailable', { cause: maybe.failure });
+    // been made and written over since, so no refusal (nor `unchanged`) can be answered for it;
+    // unless the item is still at the one version `If-Match` names, which no try was made over.
+    if (maybe && !stillAt(preconditions, old)) {
+      throw new ServiceUnavailable('store unavailable', { cause: maybe.failure });
+    }
     if (!old || isDeleted(old)) return { refused: 'missing' };
     const version = versionOf(old);
     if (preconditionsHold(preconditions, version) && unchanged(old)) {
@@ -498,22 +501,17 @@ const WRITE_ATTEMPTS = 3;
 export const WRITE_BUDGET_MS = 8_000;
 
 /**
- * How much earlier than a create another create's clock may have been read and its plant still
- * be made after it: its function's whole time, and what a put may take to land, with room.
- */
-const CREATE_CLOCK_MARGIN_MS = 60_000;
-
-/**
  * Whether `item`'s life may have begun two lives or more after a plant begun at version `at` by a
- * create started at `createdAt`: at a version at least four later (a create and a delete each,
- * twice), by a create whose clock was not read well before this one's. An item begun earlier, or
- * too soon, is another create's: this create was not made under it.
+ * create stamped `createdAt`: at a version at least four later (a create and a delete each,
+ * twice), and created after it. A create over a tombstone is stamped after the tombstone's life
+ * (`createOverTombstone`), so every life after the create's plant is stamped after it, whatever
+ * the clocks: an item stamped at or before it is another create's, under which this create was
+ * not made. An item without a stamp (older builds) may follow.
  */
 function mayFollow(item: Record<string, unknown>, at: number, createdAt: string): boolean {
   // The latest version its life can have begun at: its first, or its tombstone's last.
   const began = isDeleted(item) ? versionOf(item) - 1 : firstVersionOf(item);
-  const created = Date.parse(String(item.createdAt));
-  return began >= at + 4 && !(created < Date.parse(createdAt) - CREATE_CLOCK_MARGIN_MS);
+  return began >= at + 4 && !(Date.parse(String(item.createdAt)) <= Date.parse(createdAt));
 }
 
 /**

@@ -6,7 +6,8 @@
  *   connection instead of answering (the answer lost), or answers DynamoDB's 500;
  * - `unsent`: the same without passing it on: the try is not made;
  * - `hold`: closes the connection and keeps the request, for the test to pass on later (`land`);
- * - `hang`: never answers (the SDK's request timeout fires) and never passes it on;
+ * - `hang`: never answers (the SDK's request timeout, `BOUNDED_CALLS`, fires) and never passes
+ *   it on;
  * - `before`: runs `run`, then passes it on and answers as the engine does.
  * `seen` lists every operation that reached it, retries included.
  */
@@ -14,6 +15,7 @@ import { Agent, createServer, request, type IncomingMessage, type ServerResponse
 import { connect, type AddressInfo } from 'node:net';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../lambda/aws/dynamodb';
+import { BOUNDED_CALLS } from '../../lambda/aws/sdk-client';
 import { PLANTS_TABLE } from '../../lambda/aws/tables';
 import type { TestStore } from './store';
 
@@ -124,7 +126,8 @@ export function useEngineProxy(store: () => TestStore) {
     proxy = await engineProxy(String(store().engine.clientConfig.endpoint));
     client = makeDocumentClient({
       ...store().engine.clientConfig,
-      requestHandler: { httpAgent: proxy.agent },
+      // The functions' own timeouts, with the proxy's agent.
+      requestHandler: { ...BOUNDED_CALLS.requestHandler, httpAgent: proxy.agent },
     });
   });
   afterEach(async () => {

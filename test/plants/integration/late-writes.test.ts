@@ -111,7 +111,9 @@ describe.each(realEngines())('on $engine', ({ start }) => {
     const started = Date.now();
     expect((await create('45', 'A')).statusCode).toBe(503);
     const took = Date.now() - started;
+    // Each hang ends at the SDK's 2 s request timeout; the last call is cut off by the budget.
+    expect(via.proxy.seen).toEqual(['PutItem', 'GetItem', 'GetItem', 'PutItem', 'GetItem']);
     expect(took).toBeGreaterThanOrEqual(WRITE_BUDGET_MS - 100);
-    expect(took).toBeLessThan(FUNCTIONS['create-plant'].timeoutSeconds * 1000 - 1_000);
+    expect(took).toBeLessThan(FUNCTIONS['create-plant'].timeoutSeconds * 1000 - 500);
   }, 30_000);
 });

@@ -157,6 +157,16 @@ describe.each(realEngines())('on $engine', ({ start }) => {
     });
   });
 
+  it('a POST whose answer was lost on the id of a plant changed many times, then deleted, is put over its tombstone', async () => {
+    await ops.create('34', 'Moss');
+    for (const tag of ['a', 'b', 'c', 'd']) await ops.patch('34', `{"tag":"${tag}"}`);
+    expect((await ops.remove('34')).statusCode).toBe(204);
+    via.proxy.next('PutItem', { kind: 'drop' });
+    expect((await create('34', 'Moss again')).statusCode).toBe(200);
+    expect(via.proxy.seen).toEqual(['PutItem', 'GetItem', 'PutItem']);
+    expect(await ops.get('34')).toMatchObject({ headers: { etag: '"7"' } });
+  });
+
   it('a POST another create beat, the answer lost, is 409 by the members it found', async () => {
     via.proxy.next('PutItem', { kind: 'unsent', meanwhile: () => ops.create('30', 'Fern') });
     expect((await create('30', 'Rose')).statusCode).toBe(409);
@@ -221,6 +231,19 @@ describe.each(realEngines())('on $engine', ({ start }) => {
     const answer = await makeDeletePlantHandler(deps())(plantsEvent({ ...one('DELETE', '26') }));
     expect(answer.statusCode).toBe(503);
     expect(await ops.get('26')).toMatchObject({ statusCode: 200, headers: { etag: '"5"' } });
+  });
+
+  it('a change that changes nothing, its answer lost, answers the plant unchanged', async () => {
+    await ops.create('35', 'Moss', 'x');
+    via.proxy.next('UpdateItem', { kind: 'drop' });
+    const answer = await makeUpdatePlantHandler(deps())(
+      plantsEvent({
+        ...one('PUT', '35'),
+        headers: { 'if-match': '"1"' },
+        body: '{"name":"Moss","tag":"x"}',
+      }),
+    );
+    expect(answer).toMatchObject({ statusCode: 200, headers: { etag: '"1"' } });
   });
 
   it('a change with If-Match whose try was not made is sent again', async () => {
