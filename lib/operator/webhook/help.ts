@@ -35,7 +35,8 @@ Commands:
                        ${PLANT_EVENTS.join(', ')} (default newPlant
                        alone, whose body is the plant as always; a subscriber of
                        more gets bodies with type, createdAt and version).
-                       With --aws it returns after ${SUBSCRIBERS_FRESH_SECONDS + 1} s, once every fan-out reads it.
+                       With --aws it prints them at once, then returns after
+                       ${SUBSCRIBERS_FRESH_SECONDS + 1} s, once every fan-out reads the subscriber.
   update <subscriberId> [--rate <per second>] [--events <names>]
                        Change a subscriber's rate (deliveries over it wait, spending no
                        attempt) or the events it receives from now on (as add's).

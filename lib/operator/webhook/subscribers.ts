@@ -6,9 +6,13 @@
 import { addressRefusal, PUBLIC_ONLY } from '../../../lambda/webhook/address-policy';
 import { SUBSCRIBERS_FRESH_SECONDS } from '../../../lambda/webhook/config';
 import { sustainedRate } from '../../../lambda/webhook/rate-limit';
-import { ROTATION_OVERLAP_SECONDS } from '../../../lambda/webhook/secrets';
+import { ROTATION_OVERLAP_SECONDS, type SecretBox } from '../../../lambda/webhook/secrets';
 import { generateSecret } from '../../../lambda/webhook/signature';
-import { newSubscriberId } from '../../../lambda/webhook/subscriptions-table';
+import type { ReceiverStates } from '../../../lambda/webhook/receiver-state';
+import {
+  newSubscriberId,
+  type SubscriptionsTable,
+} from '../../../lambda/webhook/subscriptions-table';
 import { parseEvents, type PlantEvent } from '../../../lambda/webhook/events';
 import { UsageError } from '../../cli/args';
 import type { CliIo } from '../../cli/run';
@@ -61,6 +65,29 @@ function eventsOption(raw: string | undefined): PlantEvent[] | undefined {
 /** `add --id`: a chosen subscriber id, locally only (deployed ids stay random). */
 const CHOSEN_ID = /^sub_[\w-]{1,64}$/;
 
+/** What `add` writes to and how it waits: the target's own, or a test's. */
+export interface AddDeps {
+  readonly subscriptions: SubscriptionsTable;
+  readonly receiverStates: ReceiverStates;
+  readonly secretBox: SecretBox;
+  /** Resolves after `seconds`. */
+  readonly wait: (seconds: number) => Promise<void>;
+}
+
+/** The subscriptions table, receivers' state and secret box of `target`, and a real wait. */
+function addDeps(target: Target): AddDeps {
+  return {
+    subscriptions: subscriptions(target),
+    receiverStates: receiverStates(target),
+    secretBox: secretBox(target),
+    wait: (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000)),
+  };
+}
+
+/**
+ * `add --url <url>`: writes the subscriber, prints its secret (stdout, alone) and id at once, then,
+ * deployed, waits until every fan-out has read the subscribers again.
+ */
 export async function add(
   target: Target,
   {
@@ -79,6 +106,7 @@ export async function add(
     readonly 'show-urls'?: boolean;
   },
   io: CliIo,
+  deps?: AddDeps,
 ): Promise<void> {
   const url = subscriberUrl(rawUrl, target.local);
   const rate = rateOption(rawRate);
@@ -88,7 +116,12 @@ export async function add(
   if (id !== undefined && !CHOSEN_ID.test(id)) {
     throw new UsageError(`--id must be sub_ and 1 to 64 letters, digits, _ or -, not ${id}`);
   }
-  const table = subscriptions(target);
+  const {
+    subscriptions: table,
+    receiverStates: states,
+    secretBox: box,
+    wait,
+  } = deps ?? addDeps(target);
   const subscriberId = id ?? newSubscriberId();
   const secret = generateSecret();
   await table.add({
@@ -97,27 +130,30 @@ export async function add(
     name: name?.trim() || url.host,
     createdAt: new Date().toISOString(),
     ...(events ? { events } : {}),
-    secret: await secretBox(target).seal(secret, subscriberId),
+    secret: await box.seal(secret, subscriberId),
   });
-  if (rate !== undefined) await receiverStates(target).setRate(subscriberId, rate);
-  if (!target.local) {
-    // Registered once every fan-out sandbox's list was read after the write (locally it reads
-    // on every batch): a plant stored after this returns is delivered to the new subscriber.
-    const seconds = SUBSCRIBERS_FRESH_SECONDS + 1;
-    io.err(
-      `registering: every fan-out reads the subscribers at least every ${SUBSCRIBERS_FRESH_SECONDS} s; waiting ${seconds} s`,
-    );
-    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  }
+  // Shown as soon as it is stored: the subscriber is active from here, and a command that ends
+  // now (Ctrl-C, a dropped session, a failure below) must not leave a secret nobody saw.
   io.out(secret);
   io.err(
     `subscriberId ${subscriberId}  url ${showUrls ? url.href : shownUrl(url.href)}  (the secret above is shown this once)`,
   );
+  if (rate !== undefined) await states.setRate(subscriberId, rate);
   const refused = target.local ? deployedRefusal(url) : undefined;
   if (refused) {
     io.err(
       `note: npm start delivers to it, but a deployed stack would refuse this URL (${refused}): deployed, a subscriber must be https to a public address`,
     );
+  }
+  if (!target.local) {
+    // Registered once every fan-out sandbox's list was read after the write (locally it reads
+    // on every batch): a plant stored after this returns is delivered to the new subscriber.
+    const seconds = SUBSCRIBERS_FRESH_SECONDS + 1;
+    io.err(
+      `registering: every fan-out reads the subscribers at least every ${SUBSCRIBERS_FRESH_SECONDS} s; waiting ${seconds} s (stopping now keeps the subscriber; a plant stored before the wait ends may not reach it)`,
+    );
+    await wait(seconds);
+    io.err(`registered: every plant stored from now on is delivered to ${subscriberId}`);
   }
 }
 
