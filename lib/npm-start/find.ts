@@ -6,8 +6,9 @@
  * lib/lab import of the emulator; eslint.config.mjs holds them to it.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { UsageError } from '../cli/args';
 import { devTokenFile } from '../local/dev/dev-token';
-import { portsFile } from '../local/process/ports-file';
+import { portsFile, readRecordedPorts } from '../local/process/ports-file';
 import { dataDirOf } from '../local/process/settings';
 
 export { DEV_TOKEN_ID, devTokenFile } from '../local/dev/dev-token';
@@ -40,6 +41,34 @@ export { detailOf, redacted, summaryOf } from '../local/dev/invocation-view';
 /** The dev token `npm start` keeps in the data directory of `env`, or `undefined` when none is there. */
 export function readDevToken(env: NodeJS.ProcessEnv): string | undefined {
   return readDevTokenIn(dataDirOf(env));
+}
+
+/**
+ * npm start's dev token, for a command given no token that is about to call `url`: only a live
+ * npm start that recorded `url` as its API (in the data directory of `env`) is sent it. On any
+ * other port (the default one after npm start has stopped, where any local user may listen) the
+ * full-scope token would go to whoever answers; the usage error says so and names
+ * PLANT_STORE_TOKEN.
+ */
+export function devTokenFor(url: string, env: NodeJS.ProcessEnv): string {
+  const dataDir = dataDirOf(env);
+  const file = portsFile(dataDir);
+  const recorded = readRecordedPorts(dataDir)?.url;
+  const token = recorded === undefined ? undefined : readDevTokenIn(dataDir);
+  const why =
+    recorded === undefined
+      ? `none recorded its ports in ${file}`
+      : new URL(recorded).origin !== new URL(url).origin
+        ? `the one recorded in ${file} listens on ${recorded}, not ${url}`
+        : token === undefined
+          ? `the one at ${recorded} keeps none in ${dataDir}`
+          : undefined;
+  if (why !== undefined) {
+    throw new UsageError(
+      `no token: set PLANT_STORE_TOKEN (npm start's dev token goes only to a running npm start, and ${why})`,
+    );
+  }
+  return token!;
 }
 
 /** The dev token kept in `dataDir`, or `undefined` when none is there (yet). */

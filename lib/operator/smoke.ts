@@ -8,7 +8,7 @@ import { PlantStore, PlantStoreError } from '@plant-store/client';
 import { randomBytes } from 'node:crypto';
 import { parseCommandLine, UsageError } from '../cli/args';
 import type { CliIo } from '../cli/run';
-import { findingNpmStart, localApiTarget, readDevToken } from '../npm-start/find';
+import { devTokenFor, findingNpmStart, localApiTarget } from '../npm-start/find';
 import { randomIdIn, RESERVED_ID_RANGES } from './reserved-ids';
 
 /** Where and as whom to run. */
@@ -42,8 +42,9 @@ The id is random, from ${SMOKE_ID_RANGE.min} to ${SMOKE_ID_RANGE.max}.
   --help           this text
 
   PLANT_STORE_TOKEN  a token with plants:write (plants:read and plants:delete to read and clean
-                     up); without one and without --url, npm start's dev token (the file
-                     dev-token in PLANT_STORE_DATA_DIR, default .plant-store)
+                     up); without one and without --url, the dev token of the npm start running
+                     with its data in PLANT_STORE_DATA_DIR (default .plant-store), sent only to
+                     the URL it recorded there
 
 A token the service refuses (unknown, expired, revoked, or without plants:write) stops the check
 at the first step: "token refused", and why.
@@ -365,7 +366,7 @@ export async function runSmokeCli(argv: readonly string[], io: CliIo): Promise<n
   const token =
     values.token ??
     (io.env.PLANT_STORE_TOKEN || undefined) ??
-    (local ? readDevToken(io.env) : undefined);
+    (local ? devTokenFor(url, io.env) : undefined);
   if (!token) throw new UsageError('no token: set PLANT_STORE_TOKEN');
   const steps = await runSmoke({ url, token });
   io.out(formatSmoke(steps));

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { integerOption, parseCommandLine, UsageError } from '../../cli/args';
 import type { CliIo } from '../../cli/run';
-import { findingNpmStart, localApiTarget, readDevToken, untilRecorded } from '../../npm-start/find';
+import { devTokenFor, findingNpmStart, localApiTarget, untilRecorded } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnOnFreePorts } from '../../npm-start/spawn';
 import { apiUrlFromOutputs } from '../../release/start-check';
@@ -57,7 +57,8 @@ anything; a case that needs a scope the token lacks is skipped, by name.
                        by npm and ps, and kept in shell history
   --help               this text
 
-  PLANT_STORE_TOKEN             the token (default without --url: npm start's dev token)
+  PLANT_STORE_TOKEN             the token (default without --url: the dev token of the npm
+                                start that recorded its ports, sent only to its URL)
   PLANT_STORE_WRITE_ONLY_TOKEN  a token with plants:write alone, for what such a token is
                                 answered (skipped without it)
 
@@ -173,7 +174,7 @@ export async function runVerifyCli(argv: readonly string[], io: CliIo): Promise<
   const token =
     values.token ??
     (io.env.PLANT_STORE_TOKEN || undefined) ??
-    (given === undefined ? readDevToken(io.env) : undefined);
+    (given === undefined ? devTokenFor(url!, io.env) : undefined);
   if (!token) throw new UsageError('no token: set PLANT_STORE_TOKEN');
   const receiver: ReceiverOptions | undefined = values.receiver
     ? {

@@ -6,11 +6,13 @@
  * (`runCommand`); npm runs it where finding npm start is the point.
  */
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../../lib/local/process/free-port';
-import { recordPorts } from '../../../lib/local/process/ports-file';
+import { portsFile, recordPorts } from '../../../lib/local/process/ports-file';
 import {
   formatSmoke,
   randomSmokeId,
@@ -106,21 +108,46 @@ it('fails (exit 1) when nothing answers, with one failed step', async () => {
   expect(result.stdout).toContain('0 passed, 1 failed, 0 skipped (1 steps)');
 });
 
-it('without --url it checks npm start on PORT with the dev token from its data directory', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-smoke-'));
-  try {
-    writeFileSync(join(dataDir, 'dev-token'), `${service.devToken}\n`, { mode: 0o600 });
-    const result = await npmRunSmoke([], {
-      PORT: String(service.port),
-      PLANT_STORE_DATA_DIR: dataDir,
-      PLANT_STORE_TOKEN: '',
+it.each([
+  ['no npm start recorded its ports', undefined],
+  ['the npm start that recorded them is gone', 2 ** 22 + 12_345],
+])(
+  'without --url, when %s, the dev token goes nowhere: whatever listens on PORT gets nothing',
+  async (_, pid) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-smoke-'));
+    // Any local user can listen on the port npm start left (or never took).
+    const heard: string[] = [];
+    const impostor = createServer((request, response) => {
+      heard.push(`${request.method} ${request.url} ${request.headers.authorization ?? ''}`);
+      response.end();
     });
-    expect(result.stdout).toMatch(/^\d+ passed, 0 failed, 0 skipped/m);
-    expect(result.code).toBe(0);
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+    await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve));
+    const port = (impostor.address() as AddressInfo).port;
+    try {
+      writeFileSync(join(dataDir, 'dev-token'), `${service.devToken}\n`, { mode: 0o600 });
+      if (pid !== undefined) {
+        writeFileSync(
+          portsFile(dataDir),
+          JSON.stringify({ pid, dbPort: service.dbPort, url: `http://127.0.0.1:${port}` }),
+        );
+      }
+      const result = await runCommand('smoke', [], {
+        PORT: String(port),
+        PLANT_STORE_DATA_DIR: dataDir,
+        PLANT_STORE_TOKEN: '',
+      });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `smoke: no token: set PLANT_STORE_TOKEN (npm start's dev token goes only to a running npm start, and none recorded its ports in ${portsFile(dataDir)}) (see npm run smoke -- --help)\n`,
+      });
+      expect(heard).toEqual([]);
+    } finally {
+      await new Promise((resolve) => impostor.close(resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+);
 
 it('without --url it finds npm start where it recorded its ports, on any port', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-smoke-'));
@@ -164,7 +191,10 @@ it('a token the service refuses stops at the first step: token refused', async (
 
 const URL_WORDING = 'must be an http(s) URL like the stack output ApiUrl, got';
 it.each([
-  [[], 'smoke: no token: set PLANT_STORE_TOKEN (see npm run smoke -- --help)\n'],
+  [
+    [],
+    `smoke: no token: set PLANT_STORE_TOKEN (npm start's dev token goes only to a running npm start, and none recorded its ports in ${join(tmpdir(), 'plant-store-no-such-dir', 'ports.json')}) (see npm run smoke -- --help)\n`,
+  ],
   [['--url', 'http://x'], 'smoke: no token: set PLANT_STORE_TOKEN (see npm run smoke -- --help)\n'],
   [
     ['--url', 'ftp://x', '--token', 't'],
