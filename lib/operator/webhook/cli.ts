@@ -14,7 +14,13 @@ import { enable, printAttempts } from './receivers';
 import { deadLetters, replayCommand, sendTest } from './redelivery';
 import { replay, replayNotes } from './replay';
 import { add, list, remove, rotate, update } from './subscribers';
-import { receiverStates, replayDependencies, resolveTarget, type Target } from './target';
+import {
+  missingTable,
+  receiverStates,
+  replayDependencies,
+  resolveTarget,
+  type Target,
+} from './target';
 
 export { DEFAULT_LISTEN_PORT, SECRET_VARIABLE, WEBHOOK_HELP } from './help';
 
@@ -142,13 +148,17 @@ function describe(error: unknown, target: Target | undefined): string {
   };
   if (name === 'ConditionalCheckFailedException')
     return 'that subscriber id is taken (remove it first, or choose another --id)';
-  if (name === 'ResourceNotFoundException')
-    return 'the subscriptions table does not exist (npm start creates it)';
+  if (name === 'ResourceNotFoundException') return missingTable(error, target);
   if (name === 'QueueDoesNotExist' || /queue does not exist/i.test(message ?? '')) {
-    return 'the queue does not exist (locally, the queues live in npm start or npm run db: is one running?)';
+    return target && !target.local
+      ? `the queue ${target.queue ?? ''} (--queue) does not exist in AWS${target.region ? ` region ${target.region}` : ''}`
+      : 'the queue does not exist (locally, the queues live in npm start or npm run db: is one running?)';
   }
   if (code === 'ECONNREFUSED' || name === 'TimeoutError')
     return target?.unreachable ?? 'cannot reach the engine';
   if (name === 'CredentialsProviderError') return `no AWS credentials: ${message}`;
+  if (message === 'Region is missing') {
+    return "no AWS region: pass --region <r> (the stack's region) or set AWS_REGION";
+  }
   return message || String(error);
 }

@@ -3,8 +3,10 @@
  * lib/npm-start/), or with `--aws` the deployed subscriptions table, plants table, queues and
  * KMS key named by the options; and the tables, secret box and replay dependencies there.
  */
+import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { PLANTS_TABLE, SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
 import { PlantsTable } from '../../../lambda/plants/table';
@@ -60,14 +62,54 @@ export function resolveTarget(
   return { local: true, where, endpoint, unreachable, credentials };
 }
 
-/** The subscriptions table of `target`: a client for it and its name. */
-function subscriptionsTableOf(target: Target): [ReturnType<typeof makeDocumentClient>, string] {
+/**
+ * A document client whose "table not found" names the table it asked for, as `missingTable`
+ * reads it (DynamoDB's own message names none, and a command may use two tables).
+ */
+function documentClient(config: DynamoDBClientConfig): DynamoDBDocumentClient {
+  const client = makeDocumentClient(config);
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      try {
+        return await next(args);
+      } catch (error) {
+        const { TableName } = args.input as { TableName?: unknown };
+        if ((error as Error)?.name === 'ResourceNotFoundException' && typeof TableName === 'string')
+          Object.assign(error as object, { tableName: TableName });
+        throw error;
+      }
+    },
+    { step: 'initialize', name: 'nameTheMissingTable' },
+  );
+  return client;
+}
+
+/**
+ * One line for a "table not found" from `target`: which of its tables (and, deployed, under which
+ * name and option), where, and locally what creates it.
+ */
+export function missingTable(error: unknown, target: Target | undefined): string {
+  const asked = (error as { tableName?: string } | undefined)?.tableName;
+  if (!target) return `a table does not exist${asked ? `: ${asked}` : ''}`;
+  const plants = asked === (target.local ? PLANTS_TABLE.localName : target.plantsTable);
   if (target.local) {
-    const client = makeDocumentClient(localCliClientConfig(target.endpoint!, target.credentials!));
+    return `the ${plants ? 'plants' : 'subscriptions'} table does not exist in ${target.where} (start the engine with npm run db or npm start; they create it)`;
+  }
+  const [option, name] = plants
+    ? ['--plants-table', target.plantsTable]
+    : ['--table', target.table];
+  const region = target.region ? ` region ${target.region}` : '';
+  return `the ${plants ? 'plants' : 'subscriptions'} table ${asked ?? name} (${option}) does not exist in AWS${region}`;
+}
+
+/** The subscriptions table of `target`: a client for it and its name. */
+function subscriptionsTableOf(target: Target): [DynamoDBDocumentClient, string] {
+  if (target.local) {
+    const client = documentClient(localCliClientConfig(target.endpoint!, target.credentials!));
     return [client, SUBSCRIPTIONS_TABLE.localName];
   }
   if (!target.table) throw new UsageError('--aws needs --table <SubscriptionsTableName>');
-  return [makeDocumentClient(target.region ? { region: target.region } : {}), target.table];
+  return [documentClient(target.region ? { region: target.region } : {}), target.table];
 }
 
 /** The subscribers of `target`. */
@@ -99,7 +141,7 @@ export function replayDependencies(target: Target, command: string): ReplayDeps 
   let queue: DeliveryQueue;
   if (target.local) {
     const config = localCliClientConfig(target.endpoint!, target.credentials!);
-    plantsTable = new PlantsTable(makeDocumentClient(config), PLANTS_TABLE.localName);
+    plantsTable = new PlantsTable(documentClient(config), PLANTS_TABLE.localName);
     const url = localQueueUrl(target.endpoint!, LOCAL_QUEUE_NAMES.deliveries);
     queue = sqsDeliveryQueue(url, new SQSClient(config));
   } else {
@@ -109,7 +151,7 @@ export function replayDependencies(target: Target, command: string): ReplayDeps 
       );
     }
     const config = target.region ? { region: target.region } : {};
-    plantsTable = new PlantsTable(makeDocumentClient(config), target.plantsTable);
+    plantsTable = new PlantsTable(documentClient(config), target.plantsTable);
     queue = sqsDeliveryQueue(target.queue, new SQSClient(config));
   }
   return { plants: plantsTable, subscribers: () => subscriptionsTable.list(), queue };
