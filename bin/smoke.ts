@@ -2,4 +2,5 @@
 import { runCli } from '../lib/cli/run';
 import { runSmokeCli } from '../lib/operator/smoke';
 
-runCli('smoke', runSmokeCli);
+// Ctrl-C or SIGTERM stops the checks; the plant is still deleted, then it exits 1 (as verify).
+runCli('smoke', runSmokeCli, { stoppable: true });

@@ -21,6 +21,11 @@ export interface SmokeOptions {
   readonly id?: bigint;
   /** Seconds each request may take. @default 10 */
   readonly timeoutSeconds?: number;
+  /**
+   * Aborted to stop (Ctrl-C): no further check is sent, the plant is deleted, and the run ends
+   * with a failed `interrupted` step. @default - runs to its end
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Ids the smoke test draws from: its range in `RESERVED_ID_RANGES`. */
@@ -47,7 +52,8 @@ The id is random, from ${SMOKE_ID_RANGE.min} to ${SMOKE_ID_RANGE.max}.
                      the URL it recorded there
 
 A token the service refuses (unknown, expired, revoked, or without plants:write) stops the check
-at the first step: "token refused", and why.
+at the first step: "token refused", and why. Ctrl-C stops it too: nothing more is checked, the
+plant is deleted, and an "interrupted" step fails the run.
 
 Exit code: 0 when every step passed or was skipped, 1 when one failed, 2 for a usage mistake.`;
 
@@ -72,6 +78,8 @@ interface Outcome {
   readonly status: number;
   readonly value?: unknown;
   readonly error?: unknown;
+  /** Not sent, or cut short, because the run was stopped: no verdict. */
+  readonly stopped?: true;
 }
 
 /** Runs the steps in order and returns every verdict; never throws for an HTTP outcome. */
@@ -103,11 +111,22 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeStep[]> {
       },
     });
   const store = client(options.token);
-  const call = async (run: (signal: AbortSignal) => Promise<unknown>): Promise<Outcome> => {
+  const stopped = () => options.signal?.aborted === true;
+  /** One step's call; once stopped, only the clean-up's is sent (and the stop does not end it). */
+  const call = async (
+    run: (signal: AbortSignal) => Promise<unknown>,
+    cleanUp = false,
+  ): Promise<Outcome> => {
+    if (stopped() && !cleanUp) return { status: 0, stopped: true };
+    const signal =
+      options.signal && !cleanUp
+        ? AbortSignal.any([AbortSignal.timeout(timeout), options.signal])
+        : AbortSignal.timeout(timeout);
     try {
-      const value = await run(AbortSignal.timeout(timeout));
+      const value = await run(signal);
       return { status, value };
     } catch (error) {
+      if (stopped() && !cleanUp) return { status: 0, stopped: true };
       return { status: error instanceof PlantStoreError ? error.status : 0, error };
     }
   };
@@ -119,6 +138,7 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeStep[]> {
     outcome: Outcome,
     check: (outcome: Outcome) => string | undefined = () => undefined,
   ): boolean => {
+    if (outcome.stopped) return false;
     const wrong =
       outcome.status === 0
         ? `no answer: ${noAnswer(outcome.error)}`
@@ -162,8 +182,11 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeStep[]> {
   const first = await call((signal) => store.createPlant(plant, { signal }));
   const refused = tokenRefused(first);
   const stored = step('create', `POST /plants id=${id}`, 200, first, equals(created));
+  if (first.stopped) {
+    skip('create', `POST /plants id=${id}`, 200, 'cut short by the stop (the delete follows)');
+  }
   // Nothing answers, or the token is refused: every other step would fail for the same reason.
-  if (first.status === 0) return steps;
+  if (first.status === 0 && !first.stopped) return steps;
   if (refused) {
     steps[steps.length - 1] = { ...steps.at(-1)!, detail: refused };
     return steps;
@@ -252,8 +275,22 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeStep[]> {
       serviceError,
     );
   }
-  const deleted = await call((signal) => store.deletePlant(id, { signal }));
-  if (noRoute(deleted)) {
+  // Stopped: what was not sent is not judged, but the plant (stored, or maybe stored by a create
+  // cut short) is deleted all the same.
+  if (stopped()) {
+    steps.push({
+      name: 'interrupted',
+      request: '-',
+      expected: 0,
+      got: 0,
+      result: 'fail',
+      detail: 'stopped by a signal; the checks after the last step above were not sent',
+    });
+  }
+  const deleted = await call((signal) => store.deletePlant(id, { signal }), true);
+  if (first.stopped && deleted.status === 404) {
+    skip('delete', `DELETE /plants/${id}`, 204, 'the create was cut short and stored nothing');
+  } else if (noRoute(deleted)) {
     skip(
       'delete',
       `DELETE /plants/${id}`,
@@ -368,7 +405,7 @@ export async function runSmokeCli(argv: readonly string[], io: CliIo): Promise<n
     (io.env.PLANT_STORE_TOKEN || undefined) ??
     (local ? devTokenFor(url, io.env) : undefined);
   if (!token) throw new UsageError('no token: set PLANT_STORE_TOKEN');
-  const steps = await runSmoke({ url, token });
+  const steps = await runSmoke({ url, token, signal: io.signal });
   io.out(formatSmoke(steps));
   return smokePassed(steps) ? 0 : 1;
 }

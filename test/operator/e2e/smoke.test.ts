@@ -5,33 +5,41 @@
  * exit code 2. Its options and failures are checked through the same `main` in this process
  * (`runCommand`); npm runs it where finding npm start is the point.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { binArgs } from '../../../lib/cli/bin-entry';
 import { freePort } from '../../../lib/local/process/free-port';
 import { portsFile, recordPorts } from '../../../lib/local/process/ports-file';
 import {
   formatSmoke,
   randomSmokeId,
+  runSmoke,
   smokePassed,
   SMOKE_ID_RANGE,
 } from '../../../lib/operator/smoke';
 import { runReleaseCli } from '../../../lib/release/release-cli';
+import { uncheckedFetch } from '../../support/http';
 import { useLocalService } from '../../support/local-service';
 import { runCommand, type CliResult } from '../../support/run-cli';
 
 const ROOT = join(__dirname, '../../..');
 const logs: string[] = [];
+/** Called with each of the service's log lines, when a test wants to act on one. */
+let onLog: ((line: string) => void) | undefined;
 // Show the functions' EMF lines too (compactly), to count them; read when the service starts.
 beforeAll(() => {
   process.env.PLANT_STORE_SHOW_METRICS = '1';
 });
 const service = useLocalService('smoke', {
   authCacheTtlSeconds: 0,
-  log: (line) => logs.push(line),
+  log: (line) => {
+    logs.push(line);
+    onLog?.(line);
+  },
 });
 
 afterAll(async () => {
@@ -174,6 +182,66 @@ it('without --url it finds npm start where it recorded its ports, on any port', 
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+it('Ctrl-C after the create deletes the plant, says so and exits 1', async () => {
+  const child = spawn(process.execPath, binArgs('smoke', ['--url', service.url]), {
+    cwd: ROOT,
+    env: { ...process.env, PLANT_STORE_TOKEN: service.devToken },
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  // The plant is stored: the checks have begun, and a clean-up is owed.
+  onLog = (line) => {
+    if (/^\[create-plant\] INFO created /.test(line)) child.kill('SIGINT');
+  };
+  try {
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+      child.on('exit', (c, s) => resolve([c, s])),
+    );
+    expect({ code, signal }).toEqual({ code: 1, signal: null });
+  } finally {
+    onLog = undefined;
+  }
+  // The signal may reach it before the create's answer does: then the create is cut short.
+  expect(stdout).toMatch(
+    /^create +POST \/plants id=\d+ +200 +(200 +pass|- +skip: cut short by the stop \(the delete follows\))$/m,
+  );
+  expect(stdout).toMatch(
+    /^interrupted +- +0 +- +fail: stopped by a signal; the checks after the last step above were not sent$/m,
+  );
+  expect(stdout).toMatch(/^delete +DELETE \/plants\/\d+ +204 +204 +pass$/m);
+  const id = /POST \/plants id=(\d+)/.exec(stdout)![1]!;
+  const read = await uncheckedFetch(`${service.url}/plants/${id}`, {
+    headers: { authorization: `Bearer ${service.devToken}` },
+  });
+  expect(read.status).toBe(404);
+}, 150_000);
+
+it('stopped after the create, it sends no further check, deletes the plant and fails', async () => {
+  const stop = new AbortController();
+  const heard: string[] = [];
+  onLog = (line) => {
+    if (/^\[create-plant\] INFO unchanged /.test(line)) stop.abort();
+    if (stop.signal.aborted) heard.push(line);
+  };
+  let steps: Awaited<ReturnType<typeof runSmoke>>;
+  try {
+    steps = await runSmoke({ url: service.url, token: service.devToken, signal: stop.signal });
+  } finally {
+    onLog = undefined;
+  }
+  const verdicts = steps.map((s) => `${s.name} ${s.result}`);
+  expect(verdicts[0]).toBe('create pass');
+  expect(verdicts.slice(-2)).toEqual(['interrupted fail', 'delete pass']);
+  expect(smokePassed(steps)).toBe(false);
+  // The retry (or, had its answer come first, the conflict) was the last check sent.
+  expect(heard.filter((line) => /^\[create-plant\] INFO invalid /.test(line))).toEqual([]);
+  const id = /id=(\d+)/.exec(steps[0]!.request)![1]!;
+  const read = await uncheckedFetch(`${service.url}/plants/${id}`, {
+    headers: { authorization: `Bearer ${service.devToken}` },
+  });
+  expect(read.status).toBe(404);
 });
 
 it('a token the service refuses stops at the first step: token refused', async () => {
