@@ -400,6 +400,10 @@ export async function runSmokeCli(argv: readonly string[], io: CliIo): Promise<n
   } catch {
     throw new UsageError(`--url must be an http(s) URL like the stack output ApiUrl, got ${url}`);
   }
+  // As verify warns: the token is as visible as the command line it was typed on.
+  if (values.token !== undefined) {
+    io.err('smoke: --token shows in ps and shell history; prefer PLANT_STORE_TOKEN');
+  }
   const token =
     values.token ??
     (io.env.PLANT_STORE_TOKEN || undefined) ??

@@ -100,12 +100,16 @@ it('npm run smoke passes against npm start, one function line per request', asyn
   expect(metrics('authorizer')).toHaveLength(authorizer.filter((l) => / INFO /.test(l)).length);
 });
 
-it('--token still works, instead of PLANT_STORE_TOKEN', async () => {
+it('--token still works, instead of PLANT_STORE_TOKEN, but warns that it shows in ps and history', async () => {
   const result = await runCommand('smoke', ['--url', service.url, '--token', service.devToken], {
     PLANT_STORE_TOKEN: 'pst_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   });
   expect(result.stdout).toMatch(/^\d+ passed, 0 failed, 0 skipped/m);
   expect(result.code).toBe(0);
+  expect(result.stderr).toBe(
+    'smoke: --token shows in ps and shell history; prefer PLANT_STORE_TOKEN\n',
+  );
+  expect(result.stdout + result.stderr).not.toContain(service.devToken);
 });
 
 it('fails (exit 1) when nothing answers, with one failed step', async () => {
