@@ -44,10 +44,13 @@ export function parseCommandLine<O extends OptionSpecs>(
   }
 }
 
-/** `parseArgs`' own errors are long and name the wrong remedy; say it in one short line. */
+/**
+ * `parseArgs`' own errors are long and name the wrong remedy; say it in one short line. Any other
+ * error is returned as it is: its `code` may be anything (a number for a child's exit).
+ */
 export function usageErrorOf(error: unknown): Error {
-  const { code, message = '' } = (error ?? {}) as { code?: string; message?: string };
-  if (!code?.startsWith('ERR_PARSE_ARGS')) return error as Error;
+  const { code, message = '' } = (error ?? {}) as { code?: unknown; message?: string };
+  if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS')) return error as Error;
   const option = /'(-[^' ]+)/.exec(message)?.[1];
   const positional = /Unexpected argument '([^']*)'/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new UsageError(`unknown option ${option}`);
