@@ -83,8 +83,15 @@ describe('parseLoadArgs', () => {
     [['http://127.0.0.1:1', 'http://127.0.0.1:2'], 'unexpected argument http://127.0.0.1:2'],
     [['--url', 'http://127.0.0.1:1', 'extra'], 'unexpected argument extra'],
     [['--rate'], '--rate needs a value'],
+    [['--rate', '-1'], '--rate needs a value (write --rate=-1 for a value that starts with -)'],
   ])('%j is one line: %s', (argv, message) => {
     expect(() => parse(...argv)).toThrow(new UsageError(message));
+  });
+
+  it('takes a value that starts with - as --opt=value, and judges it', () => {
+    expect(() => parse('--rate=-1')).toThrow(
+      new UsageError('--rate takes positive numbers separated by commas, not -1'),
+    );
   });
 
   it('holds a URL that is not this machine to the ceiling unless --yes', () => {
