@@ -92,9 +92,7 @@ export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise
       if (version === undefined || extra.length > 0 || stage === undefined) {
         throw new UsageError('check-release takes a version and --stage <stage>');
       }
-      const verdict = checkReleaseBootstrap(version, stage);
-      (verdict.ok ? io.out : io.err)(verdict.line);
-      return verdict.ok ? 0 : 1;
+      return answer(checkReleaseBootstrap(version, stage), io);
     }
     if (command === 'check-start') {
       const line = parseCommandLine(rest, {}, true);
@@ -103,9 +101,7 @@ export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise
       if (file === undefined || extra.length > 0) {
         throw new UsageError('check-start takes one file: cdk deploy --outputs-file');
       }
-      const verdict = await checkStart(apiUrlFromOutputs(readJobFile(file)));
-      (verdict.ok ? io.out : io.err)(verdict.line);
-      return verdict.ok ? 0 : 1;
+      return answer(await checkStart(apiUrlFromOutputs(readJobFile(file))), io);
     }
     throw commandError(command, [
       'check-diff',
@@ -117,6 +113,13 @@ export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise
   } catch (error) {
     return failureExitCode('release', error, io.err);
   }
+}
+
+/** A check's verdict by the exit rule: on stdout when it passes, else `release: …` on stderr. */
+function answer(verdict: { readonly ok: boolean; readonly line: string }, io: CliIo): number {
+  if (verdict.ok) io.out(verdict.line);
+  else io.err(`release: ${verdict.line}`);
+  return verdict.ok ? 0 : 1;
 }
 
 /** A file the deploy job saved (`cdk diff`'s output, `cdk deploy`'s outputs). */

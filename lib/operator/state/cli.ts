@@ -86,7 +86,6 @@ function describe(error: unknown, target: StateTarget | undefined): string {
     code?: string;
     message?: string;
   };
-  if (error instanceof RangeError) return message ?? String(error);
   if (code === 'ECONNREFUSED' || name === 'TimeoutError') {
     return target?.unreachable ?? 'cannot reach the local engine';
   }

@@ -166,7 +166,7 @@ it('says what is wrong in one line: usage mistakes exit 2, an unknown state 1', 
     stdout: '',
     stderr: 'state: load needs exactly one name (see npm run state -- --help)\n',
   });
-  expect(await state('save', '../x')).toMatchObject({ code: 1 });
+  expect(await state('save', '../x')).toMatchObject({ code: 2 });
   expect((await state('load', 'nope')).stderr).toBe(
     `state: no state nope in ${join(service.dataDir, 'states')} (saved: keyless, snap)\n`,
   );
