@@ -2,5 +2,5 @@
 import { runCli } from '../lib/cli/run';
 import { loadCommand } from '../lib/lab/load';
 
-// Ctrl-C stops scheduling; the requests in flight finish and the report is written.
+// Ctrl-C stops scheduling; the requests in flight finish, the report is written, exit code 130.
 runCli('npm run load', loadCommand, { stoppable: true });

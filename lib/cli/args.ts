@@ -40,26 +40,44 @@ export function parseCommandLine<O extends OptionSpecs>(
     });
     return { values: values as CommandLine<O>['values'], positionals, help: values.help === true };
   } catch (error) {
-    throw usageErrorOf(error);
+    throw usageErrorOf(error, argv);
   }
 }
 
-/** `parseArgs`' own errors are long and name the wrong remedy; say it in one short line. */
-export function usageErrorOf(error: unknown): Error {
-  const { code, message = '' } = (error ?? {}) as { code?: string; message?: string };
-  if (!code?.startsWith('ERR_PARSE_ARGS')) return error as Error;
-  const option = /'(-[^' ]+)/.exec(message)?.[1];
+/**
+ * `parseArgs`' own errors are long and name the wrong remedy; say it in one short line. Any other
+ * error is returned as it is: its `code` may be anything (a number for a child's exit).
+ * `argv`, when given, lets a value that starts with `-` be named in the remedy.
+ */
+export function usageErrorOf(error: unknown, argv: readonly string[] = []): Error {
+  const { code, message = '' } = (error ?? {}) as { code?: unknown; message?: string };
+  if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS')) return error as Error;
+  // `'-r, --rate <value>'` names the option by its long name.
+  const option = /'(?:-\w, )?(-[^' ,]+)/.exec(message)?.[1];
   const positional = /Unexpected argument '([^']*)'/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new UsageError(`unknown option ${option}`);
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     return new UsageError(`unexpected argument ${positional ?? ''}`.trim());
   }
   if (/argument missing/.test(message)) return new UsageError(`${option} needs a value`);
-  if (/ambiguous/.test(message)) return new UsageError(`${option} needs a value`);
+  if (/ambiguous/.test(message)) return ambiguousValue(option!, message, argv);
   if (/does not take an argument/.test(message)) {
     return new UsageError(`${option} takes no value`);
   }
   return new UsageError(message.split('\n')[0]!);
+}
+
+/**
+ * `--rate -1`: `parseArgs` takes a value after an option only when it does not start with `-`
+ * (it could be the next option); one that does is written `--rate=-1`. Says so, with the value.
+ */
+function ambiguousValue(option: string, message: string, argv: readonly string[]): UsageError {
+  const long = /use '(--[^=']+)=/.exec(message)?.[1] ?? option;
+  const at = argv.findIndex((arg, i) => arg === option && argv[i + 1]?.startsWith('-'));
+  const value = at >= 0 ? argv[at + 1]! : '-…';
+  return new UsageError(
+    `${option} needs a value (write ${long}=${value} for a value that starts with -)`,
+  );
 }
 
 /**

@@ -7,8 +7,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { UsageError } from '../cli/args';
 import { STAGES, type StageName } from '../infra/stages';
 import { RELEASES_DIR, RELEASE_STACKS } from './releases';
+import { parseVersion } from './versions';
 
 /** The bootstrap qualifier a synthesized template checks for (its `BootstrapVersion` parameter). */
 export function templateQualifier(template: {
@@ -18,18 +20,28 @@ export function templateQualifier(template: {
   return /^\/cdk-bootstrap\/([^/]+)\/version$/.exec(parameter)?.[1];
 }
 
-/** The verdict on deploying `version` (`vX.Y.Z` or `X.Y.Z`) to `stage`. */
+/**
+ * The verdict on deploying `version` (`vX.Y.Z` or `X.Y.Z`) to `stage`; a version that is none, or
+ * a stage that does not exist, is a usage mistake (the version names a folder: never a path).
+ */
 export function checkReleaseBootstrap(
   version: string,
   stage: string,
   dir: string = RELEASES_DIR,
 ): { ok: boolean; line: string } {
+  const number = version.replace(/^v/, '');
+  try {
+    parseVersion(number);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   if (!Object.hasOwn(STAGES, stage)) {
-    return { ok: false, line: `unknown stage ${JSON.stringify(stage)}` };
+    throw new UsageError(
+      `unknown stage ${JSON.stringify(stage)}: ${Object.keys(STAGES).join(' or ')}`,
+    );
   }
   const { stackName, qualifier } = STAGES[stage as StageName];
   const kept = RELEASE_STACKS.find((stack) => stack.stackName === stackName);
-  const number = version.replace(/^v/, '');
   const file = join(dir, number, `${stackName}.template.json`);
   if (!kept || !existsSync(file)) {
     return {

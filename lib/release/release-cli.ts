@@ -5,19 +5,14 @@
  * key or queue; `check-release` refuses a release the stage's role cannot deploy
  * (`release-bootstrap.ts`); `check-start` checks after a deployment that the functions start
  * (`start-check.ts`); `keep` writes a release's templates and `openapi.json` under
- * `releases/<version>/`.
+ * `releases/<version>/` (`keep.ts`).
  */
-import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
 import { UsageError, commandError, parseCommandLine } from '../cli/args';
 import { failureExitCode, type CliIo } from '../cli/run';
-import { PROJECT_ROOT } from '../definitions/bundling';
 import { diffSummary, statefulChanges } from './cdk-diff';
+import { keep } from './keep';
 import { checkReleaseBootstrap } from './release-bootstrap';
-import { RELEASES_DIR, RELEASE_STACKS } from './releases';
 import { apiUrlFromOutputs, checkStart } from './start-check';
 import { parseVersion } from './versions';
 
@@ -86,7 +81,7 @@ export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
-      await keep(version, io);
+      io.out(await keep(version));
       return 0;
     }
     if (command === 'check-release') {
@@ -97,9 +92,7 @@ export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise
       if (version === undefined || extra.length > 0 || stage === undefined) {
         throw new UsageError('check-release takes a version and --stage <stage>');
       }
-      const verdict = checkReleaseBootstrap(version, stage);
-      (verdict.ok ? io.out : io.err)(verdict.line);
-      return verdict.ok ? 0 : 1;
+      return answer(checkReleaseBootstrap(version, stage), io);
     }
     if (command === 'check-start') {
       const line = parseCommandLine(rest, {}, true);
@@ -108,9 +101,7 @@ export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise
       if (file === undefined || extra.length > 0) {
         throw new UsageError('check-start takes one file: cdk deploy --outputs-file');
       }
-      const verdict = await checkStart(apiUrlFromOutputs(readJobFile(file)));
-      (verdict.ok ? io.out : io.err)(verdict.line);
-      return verdict.ok ? 0 : 1;
+      return answer(await checkStart(apiUrlFromOutputs(readJobFile(file))), io);
     }
     throw commandError(command, [
       'check-diff',
@@ -122,6 +113,13 @@ export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise
   } catch (error) {
     return failureExitCode('release', error, io.err);
   }
+}
+
+/** A check's verdict by the exit rule: on stdout when it passes, else `release: …` on stderr. */
+function answer(verdict: { readonly ok: boolean; readonly line: string }, io: CliIo): number {
+  if (verdict.ok) io.out(verdict.line);
+  else io.err(`release: ${verdict.line}`);
+  return verdict.ok ? 0 : 1;
 }
 
 /** A file the deploy job saved (`cdk diff`'s output, `cdk deploy`'s outputs). */
@@ -149,33 +147,4 @@ export function checkDiff(diff: string, allowReplacement: boolean, io: CliIo): n
     `release: refused, ${findings.length} stateful resource(s) would lose their data; see docs/guides/deploying.md ("Releasing") before deploying with allow-replacement`,
   );
   return 1;
-}
-
-/** Synthesizes the kept stacks with the CDK CLI and copies them with openapi.json. */
-async function keep(version: string, io: CliIo): Promise<void> {
-  const target = join(RELEASES_DIR, version);
-  if (existsSync(target)) throw new UsageError(`releases/${version} exists already`);
-  const out = mkdtempSync(join(tmpdir(), 'plant-store-release-'));
-  try {
-    for (const { stackName, context } of RELEASE_STACKS) {
-      const dir = join(out, stackName);
-      const args = Object.entries(context).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
-      await promisify(execFile)(
-        'npx',
-        ['cdk', 'synth', '--no-notices', '--quiet', '-o', dir, ...args, stackName],
-        { cwd: PROJECT_ROOT, maxBuffer: 64 * 1024 * 1024 },
-      );
-      mkdirSync(target, { recursive: true });
-      copyFileSync(
-        join(dir, `${stackName}.template.json`),
-        join(target, `${stackName}.template.json`),
-      );
-    }
-    copyFileSync(join(PROJECT_ROOT, 'openapi.json'), join(target, 'openapi.json'));
-    io.out(
-      `releases/${version}: ${RELEASE_STACKS.map((s) => s.stackName).join(', ')} and openapi.json`,
-    );
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
 }

@@ -42,10 +42,14 @@ Options:
   -h, --help          this text
 
   PLANT_STORE_TOKEN   the bearer token (never an argument: npm echoes the command line); without
-                      it, against this machine, npm start's dev token (the file dev-token in
-                      PLANT_STORE_DATA_DIR, default .plant-store), else no Authorization header
+                      it, npm start's dev token (the file dev-token in PLANT_STORE_DATA_DIR,
+                      default .plant-store) when the URL is the one the running npm start
+                      recorded there (ports.json); else it is required
 
-Exit code: 0 when the run finished (whatever the answers), 1 when it could not run, 2 for a usage
+--out's folder is checked before the run; the summary is printed before the files are written.
+
+Exit code: 0 when the run finished (whatever the answers), 130 when Ctrl-C or SIGTERM stopped it
+(the summary and the files cover the time it ran), 1 when it could not run, 2 for a usage
 mistake. Figures and method: docs/performance.md; a deployed stage: docs/capacity.md.
 `;
 
@@ -60,7 +64,7 @@ export interface Step {
 export interface LoadArgs {
   readonly help: boolean;
   readonly url: URL;
-  /** True when the URL names this machine. */
+  /** True when the URL names this machine (the ceiling does not apply). */
   readonly local: boolean;
   readonly steps: readonly Step[];
   readonly warmupSeconds: number;

@@ -1,25 +1,75 @@
 /**
- * `npm run load`: parses the command line, finds the token, runs the open loop with a line of
- * progress a second on stderr, prints the summary and writes `<out>.json` and `<out>.svg`.
+ * `npm run load`: parses the command line, finds the token and checks that the report can be
+ * written, runs the open loop with a line of progress a second on stderr, prints the summary and
+ * writes `<out>.json` and `<out>.svg`.
  */
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { UsageError } from '../../cli/args';
 import type { CliIo } from '../../cli/run';
-import { readDevToken } from '../../npm-start/find';
+import {
+  dataDirOf,
+  LOOPBACK_HOST_NAMES,
+  portsFile,
+  readDevTokenIn,
+  readRecordedPorts,
+} from '../../npm-start/find';
 import { LOAD_HELP, parseLoadArgs, type LoadArgs } from './args';
 import { buildReport, formatReport } from './report';
 import { httpSender, runLoad, type Progress } from './run';
 import { renderSvg } from './svg';
 
-/** Where the output goes (the tests capture it). */
+/** The exit code of a run stopped by Ctrl-C or SIGTERM: a shell's for SIGINT (128 + 2). */
+export const INTERRUPTED_EXIT_CODE = 130;
+
+/** True when `url` reaches the server at `recorded` (npm start records `http://127.0.0.1:<port>`). */
+function sameServer(url: URL, recorded: URL): boolean {
+  const host = (u: URL) => (LOOPBACK_HOST_NAMES.includes(u.hostname) ? 'loopback' : u.hostname);
+  return (
+    url.protocol === recorded.protocol && url.port === recorded.port && host(url) === host(recorded)
+  );
+}
 
 /**
- * The token: `PLANT_STORE_TOKEN`, else (against this machine) npm start's dev token, else none —
- * a server that needs one then answers 401, which the report counts.
+ * The token: `PLANT_STORE_TOKEN`, else the dev token of the running npm start that recorded this
+ * URL in the data directory; never the dev token for another server, even on this machine (a
+ * stopped npm start's port may be anyone's now). Without either, a usage mistake.
  */
-export function loadToken(args: LoadArgs, env: NodeJS.ProcessEnv): string | undefined {
+export function loadToken(args: LoadArgs, env: NodeJS.ProcessEnv): string {
   if (env.PLANT_STORE_TOKEN) return env.PLANT_STORE_TOKEN;
-  return args.local ? readDevToken(env) : undefined;
+  const dataDir = dataDirOf(env);
+  const recorded = readRecordedPorts(dataDir)?.url;
+  let why: string;
+  if (recorded === undefined) {
+    why = `no running npm start recorded its URL in ${portsFile(dataDir)}`;
+  } else if (!sameServer(args.url, new URL(recorded))) {
+    why = `${args.url.origin} is not the URL npm start recorded (${recorded})`;
+  } else {
+    const token = readDevTokenIn(dataDir);
+    if (token) return token;
+    why = `npm start keeps no dev token in ${dataDir}`;
+  }
+  throw new UsageError(`set PLANT_STORE_TOKEN: ${why}, so its dev token is not sent`);
+}
+
+/** Refuses, before the run, a report that could not be written after it. */
+export function checkOut(out: string): void {
+  const folder = dirname(resolve(out));
+  try {
+    if (!statSync(folder).isDirectory()) throw new Error('not a folder');
+    accessSync(folder, constants.W_OK);
+  } catch {
+    throw new UsageError(`--out ${out}: cannot write in ${folder}`);
+  }
+  for (const file of [`${out}.json`, `${out}.svg`]) {
+    try {
+      if (statSync(file).isDirectory()) throw new Error('a folder');
+      accessSync(file, constants.W_OK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw new UsageError(`--out ${out}: cannot write ${resolve(file)}`);
+    }
+  }
 }
 
 const progressLine = (p: Progress) =>
@@ -33,10 +83,7 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
     return 0;
   }
   const token = loadToken(args, io.env);
-  if (!token)
-    io.err(
-      'load: no token (PLANT_STORE_TOKEN is not set, and no dev token was found): requests go without Authorization',
-    );
+  checkOut(args.out);
   const steps = args.steps.map((step) => `${step.rate}/s for ${step.seconds} s`).join(', then ');
   io.err(
     `load: ${args.url.href}: ${args.warmupSeconds ? `${args.warmupSeconds} s of warm-up, then ` : ''}${steps}`,
@@ -48,13 +95,14 @@ export async function loadCommand(argv: readonly string[], io: CliIo): Promise<n
       signal: io.signal,
     });
     const report = buildReport(args, run);
+    // The summary first: a report that cannot be written loses no figure.
+    io.out(formatReport(report));
     const json = `${args.out}.json`;
     const svg = `${args.out}.svg`;
     writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(svg, renderSvg(report));
-    io.out(formatReport(report));
     io.out(`  report ${resolve(json)}\n  picture ${resolve(svg)}`);
-    return 0;
+    return run.interrupted ? INTERRUPTED_EXIT_CODE : 0;
   } finally {
     sender.close();
   }

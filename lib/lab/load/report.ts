@@ -11,11 +11,14 @@ import type { RunResult } from './run';
 export interface StepReport extends GroupSummary {
   /** Arrivals per second asked for. */
   readonly rate: number;
+  /** The step's length asked for. */
   readonly seconds: number;
+  /** Seconds its schedule ran: `seconds`, or less when the run was interrupted. */
+  readonly elapsedSeconds: number;
   /** Requests the schedule asked for, and those not sent for want of an existing id. */
   readonly scheduled: number;
   readonly skipped: number;
-  /** 2xx answers per second of the step. */
+  /** 2xx answers per second the step ran (0 when it never started). */
   readonly okPerSecond: number;
   readonly curve: CurvePoint[];
 }
@@ -91,13 +94,16 @@ export function buildReport(args: LoadArgs, run: RunResult): LoadReport {
   const { recorder } = run;
   const steps = args.steps.map((step, index): StepReport => {
     const summary = recorder.step(index);
+    // By the time it ran: an interrupted step's answers over its full length would understate.
+    const ran = run.stepSeconds[index]!;
     return {
       rate: step.rate,
       seconds: step.seconds,
+      elapsedSeconds: Math.round(ran * 10) / 10,
       scheduled: run.scheduled[index]!,
       skipped: run.skipped[index]!,
       ...summary,
-      okPerSecond: Math.round((summary.classes.ok / step.seconds) * 10) / 10,
+      okPerSecond: ran > 0 ? Math.round((summary.classes.ok / ran) * 10) / 10 : 0,
       curve: recorder.stepCurve(index),
     };
   });
@@ -125,7 +131,8 @@ export function buildReport(args: LoadArgs, run: RunResult): LoadReport {
       p99: Math.round(run.sendLagMs.p99 * 1000) / 1000,
       max: Math.round(run.sendLagMs.max * 1000) / 1000,
     },
-    knee: findKnee(steps),
+    // A step an interrupted run never reached has no figures to turn.
+    knee: findKnee(steps.filter((step) => step.elapsedSeconds > 0)),
   };
 }
 
@@ -142,6 +149,11 @@ export function formatReport(report: LoadReport): string {
     `  ${label.padStart(6)} ${String(s.requests).padStart(9)} ${okPerSecond.padStart(7)} ${[s.latencyMs.p50, s.latencyMs.p90, s.latencyMs.p99, s.latencyMs.p99_9, s.latencyMs.max].map((v) => v.toFixed(1).padStart(7)).join(' ')}  ${classLine(s)}`;
   for (const step of report.steps) {
     lines.push(row(String(step.rate), step, step.okPerSecond.toFixed(1)));
+    if (step.elapsedSeconds < step.seconds) {
+      lines.push(
+        `         ran ${step.elapsedSeconds} s of ${step.seconds} s: 2xx/s over the time it ran`,
+      );
+    }
     if (step.skipped)
       lines.push(`         ${step.skipped} deletes not sent: no plant left to delete`);
   }

@@ -40,8 +40,10 @@ export interface Progress {
 export interface RunResult {
   readonly recorder: Recorder;
   readonly startedAt: Date;
-  /** Measured seconds (the steps, or less when interrupted). */
+  /** Measured seconds the schedule ran (the steps', or less when interrupted). */
   readonly elapsedS: number;
+  /** Per step: seconds its schedule ran (its length, or less when interrupted; 0 if never). */
+  readonly stepSeconds: number[];
   readonly interrupted: boolean;
   /** Plants created before the measured run, for get and delete. */
   readonly seeded: number;
@@ -240,10 +242,12 @@ export async function runLoad(
   }, 1000);
 
   let interrupted = false;
+  let stoppedAt = measuredFrom + totalMs;
   try {
     for (;;) {
       if (options.signal?.aborted) {
         interrupted = true;
+        stoppedAt = performance.now();
         break;
       }
       const now = performance.now();
@@ -271,10 +275,17 @@ export async function runLoad(
     clearInterval(progress);
   }
   lags.sort((a, b) => a - b);
+  let stepStart = measuredFrom;
+  const stepSeconds = args.steps.map((step) => {
+    const ran = Math.min(step.seconds * 1000, Math.max(0, stoppedAt - stepStart)) / 1000;
+    stepStart += step.seconds * 1000;
+    return ran;
+  });
   return {
     recorder,
     startedAt,
-    elapsedS: Math.min(totalMs, performance.now() - measuredFrom) / 1000,
+    elapsedS: stepSeconds.reduce((sum, seconds) => sum + seconds, 0),
+    stepSeconds,
     interrupted,
     seeded,
     scheduled,

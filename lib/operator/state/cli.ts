@@ -5,9 +5,20 @@
 import { readFile } from 'node:fs/promises';
 import { commandError, parseCommandLine, UsageError } from '../../cli/args';
 import { failureExitCode, type CliIo } from '../../cli/run';
+import { LOCAL_ENVIRONMENT, type LocalVariable } from '../../definitions/settings';
+import { DEV_TOKEN_ID } from '../../npm-start/find';
 import { stateTarget, type StateTarget } from './engine';
 import { seedPlants } from './seed';
 import { loadState, resetState, saveState, savedStates } from './state';
+
+/** The cache of the authorizer's decisions that a running `npm start` was given. */
+const AUTH_CACHE_TTL: LocalVariable = 'PLANT_STORE_AUTH_CACHE_TTL';
+
+/**
+ * `reset --tokens` removes the dev token with the others; a request sent with it meanwhile is
+ * refused, and the gateway caches that refusal, so it outlasts the token's return for a time.
+ */
+const DEV_TOKEN_REMOVED = `reset: npm start's dev token (${DEV_TOKEN_ID}) is removed too: it comes back with state load or npm start's next start, and the gateway may refuse it for up to ${AUTH_CACHE_TTL} seconds after (default ${LOCAL_ENVIRONMENT[AUTH_CACHE_TTL].default}) if a request used it meanwhile`;
 
 export const STATE_HELP = `Usage: npm run state -- <command> [options]
 
@@ -20,7 +31,9 @@ Commands:
   load <name>        Put a saved state back exactly; what it does not hold is removed. Every
                      item is checked first: a refused load changes nothing. An interrupted
                      load leaves a mix of both states (save first to keep the current one).
-  reset [--tokens]   Remove every plant and subscriber; the tokens stay unless --tokens.
+  reset [--tokens]   Remove every plant and subscriber; the tokens stay unless --tokens
+                     (npm start's dev token too: after it comes back, the gateway may refuse
+                     it for up to ${AUTH_CACHE_TTL} seconds, its cached refusal).
   seed <file>        Create the plants of a JSON file (an array, or {"plants": [...]}), each
                      checked as POST /plants checks its body; one invalid entry, or an id a
                      plant holds, refuses the whole file (the entry is named).
@@ -58,6 +71,7 @@ export async function runStateCli(argv: readonly string[], io: CliIo): Promise<n
     else if (command === 'reset') {
       if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
       io.err(await resetState(target, values.tokens === true));
+      if (values.tokens) io.err(DEV_TOKEN_REMOVED);
     } else if (command === 'seed') {
       const file = one('file');
       let text: string;
@@ -86,7 +100,6 @@ function describe(error: unknown, target: StateTarget | undefined): string {
     code?: string;
     message?: string;
   };
-  if (error instanceof RangeError) return message ?? String(error);
   if (code === 'ECONNREFUSED' || name === 'TimeoutError') {
     return target?.unreachable ?? 'cannot reach the local engine';
   }

@@ -16,6 +16,7 @@ import {
   TABLES,
   TOKENS_TABLE,
 } from '../../../lambda/aws/tables';
+import { UsageError } from '../../cli/args';
 import { DEV_TOKEN_ID, LOCAL_QUEUE_NAMES, localQueueUrl } from '../../npm-start/find';
 import { SCOPES_REVISION } from '../../../lambda/tokens/principal';
 import { drain, emptyTable, scanAll, withClients, writeAll, type StateTarget } from './engine';
@@ -34,10 +35,10 @@ interface SavedState {
 /** A state's name: letters, digits, `.`, `_`, `-`, not starting with a dot. */
 const NAME = /^[\w-][\w.-]{0,63}$/;
 
-/** The file of the state `name`, or an error saying what a name may be. */
+/** The file of the state `name`, or a usage mistake saying what a name may be. */
 export function stateFile(dataDir: string, name: string): string {
   if (!NAME.test(name)) {
-    throw new RangeError(
+    throw new UsageError(
       `a state's name is 1 to 64 letters, digits, ., _ or - (not starting with .), not ${name}`,
     );
   }

@@ -5,7 +5,7 @@
  * are written and well formed.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadReport } from '../../../lib/lab/load/report';
@@ -213,15 +213,71 @@ describe('npm run load counts statuses by kind', () => {
   });
 });
 
+describe('npm run load says what it measured, whatever stops it', () => {
+  it('Ctrl-C: the summary and report of the time it ran, exit code 130', async () => {
+    const server = await startStallServer({ afterMs: 60_000, stallMs: 0 });
+    const stop = new AbortController();
+    const stopping = setInterval(() => server.received() >= 40 && stop.abort(), 20);
+    try {
+      const result = await runCommand(
+        'load',
+        ['--url', server.url, '--rate', '20', '--duration', '60', '--out', join(dir, 'stopped')],
+        { PLANT_STORE_TOKEN: 'pst_test' },
+        stop.signal,
+      );
+      expect(result.code).toBe(130);
+      expect(result.stdout).toContain('(interrupted)');
+      const report = JSON.parse(readFileSync(join(dir, 'stopped.json'), 'utf8')) as LoadReport;
+      const [step] = report.steps;
+      expect(report.interrupted).toBe(true);
+      expect(step!.elapsedSeconds).toBeLessThan(60);
+      // 2xx a second over the seconds it ran (rounded to a tenth), not over the 60 planned.
+      expect(Math.abs(step!.okPerSecond * step!.elapsedSeconds - step!.classes.ok)).toBeLessThan(
+        0.1 * step!.classes.ok + 1,
+      );
+    } finally {
+      clearInterval(stopping);
+      await server.close();
+    }
+  });
+
+  it('prints the summary before it writes the files, so a failed write loses no figure', async () => {
+    const gone = join(dir, 'gone');
+    mkdirSync(gone);
+    // The folder --out names is there when checked, and removed during the run.
+    const server = await startStallServer({
+      afterMs: 60_000,
+      stallMs: 0,
+      statusOf: () => (rmSync(gone, { recursive: true, force: true }), 200),
+    });
+    try {
+      const result = await runCommand(
+        'load',
+        ['--url', server.url, '--rate', '20', '--duration', '1', '--out', join(gone, 'r')],
+        { PLANT_STORE_TOKEN: 'pst_test' },
+      );
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/^\s+20\s+20\s+/m);
+      expect(result.stderr).toMatch(/^npm run load: ENOENT/m);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('npm run load refuses a mistake in one line', () => {
   it.each([
     [['--rate', '0'], 'npm run load: --rate takes positive numbers separated by commas, not 0'],
+    [
+      ['--url', 'http://127.0.0.1:1', '--duration', '1', '--out', '/nonexistent/r'],
+      'npm run load: --out /nonexistent/r: cannot write in /nonexistent',
+    ],
     [
       ['--url', 'https://abc.execute-api.us-east-1.amazonaws.com', '--rate', '100'],
       'npm run load: abc.execute-api.us-east-1.amazonaws.com is not this machine: without --yes a run is at most 20 requests a second for 60 s, and this one asks 100 a second for 10 s',
     ],
   ])('%j', async (argv, line) => {
-    const result = await runCommand('load', argv);
+    const result = await runCommand('load', argv, { PLANT_STORE_TOKEN: 'pst_test' });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`${line} (see npm run load -- --help)\n`);
     expect(result.stdout).toBe('');

@@ -1,5 +1,13 @@
-/** `npm run load`'s arguments, mix, ids and knee, and its open loop driven by a fake sender. */
+/**
+ * `npm run load`'s arguments, token, mix, ids and knee, and its open loop driven by a fake sender.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { UsageError } from '../../../lib/cli/args';
+import { checkOut, loadToken } from '../../../lib/lab/load';
+import { devTokenFile, portsFile } from '../../../lib/npm-start/find';
 import { NON_LOCAL_CEILING, parseLoadArgs, parseMix } from '../../../lib/lab/load/args';
 import { exampleRequest } from '../../../lib/definitions/example-request';
 import { plantUse } from '../../../lib/lab/plant-use';
@@ -14,7 +22,7 @@ import {
   type Operation,
   type PlannedRequest,
 } from '../../../lib/lab/load/operations';
-import { findKnee, type StepReport } from '../../../lib/lab/load/report';
+import { buildReport, findKnee, type StepReport } from '../../../lib/lab/load/report';
 import { READ_SEED, runLoad } from '../../../lib/lab/load/run';
 
 const parse = (...argv: string[]) => parseLoadArgs(argv, {});
@@ -83,8 +91,15 @@ describe('parseLoadArgs', () => {
     [['http://127.0.0.1:1', 'http://127.0.0.1:2'], 'unexpected argument http://127.0.0.1:2'],
     [['--url', 'http://127.0.0.1:1', 'extra'], 'unexpected argument extra'],
     [['--rate'], '--rate needs a value'],
+    [['--rate', '-1'], '--rate needs a value (write --rate=-1 for a value that starts with -)'],
   ])('%j is one line: %s', (argv, message) => {
     expect(() => parse(...argv)).toThrow(new UsageError(message));
+  });
+
+  it('takes a value that starts with - as --opt=value, and judges it', () => {
+    expect(() => parse('--rate=-1')).toThrow(
+      new UsageError('--rate takes positive numbers separated by commas, not -1'),
+    );
   });
 
   it('holds a URL that is not this machine to the ceiling unless --yes', () => {
@@ -109,6 +124,64 @@ describe('parseLoadArgs', () => {
     for (const local of ['http://localhost:1', 'http://127.0.0.2:1', 'http://[::1]:1']) {
       expect(parse('--url', local, '--rate', '5000').local).toBe(true);
     }
+  });
+});
+
+describe('the token', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'plant-store-load-token-'));
+    writeFileSync(devTokenFile(dataDir), 'pst_dev\n');
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+  const record = (pid: number) =>
+    writeFileSync(
+      portsFile(dataDir),
+      JSON.stringify({ pid, dbPort: 4322, url: 'http://127.0.0.1:4321' }),
+    );
+  const token = (url: string, extra: NodeJS.ProcessEnv = {}) =>
+    loadToken(parse(url), { PLANT_STORE_DATA_DIR: dataDir, ...extra });
+
+  it('is the dev token only for the URL a running npm start recorded', () => {
+    record(process.pid);
+    expect(token('http://127.0.0.1:4321')).toBe('pst_dev');
+    expect(token('http://localhost:4321/')).toBe('pst_dev');
+    expect(() => token('http://127.0.0.1:4330')).toThrow(
+      new UsageError(
+        'set PLANT_STORE_TOKEN: http://127.0.0.1:4330 is not the URL npm start recorded (http://127.0.0.1:4321), so its dev token is not sent',
+      ),
+    );
+    expect(token('http://127.0.0.1:4330', { PLANT_STORE_TOKEN: 'pst_given' })).toBe('pst_given');
+  });
+
+  it('is required when no running npm start recorded one', () => {
+    expect(() => token('http://127.0.0.1:4321')).toThrow(
+      new UsageError(
+        `set PLANT_STORE_TOKEN: no running npm start recorded its URL in ${portsFile(dataDir)}, so its dev token is not sent`,
+      ),
+    );
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    record(gone);
+    expect(() => token('http://127.0.0.1:4321')).toThrow(/no running npm start recorded its URL/);
+  });
+});
+
+describe('--out', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'plant-store-load-out-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is checked before the run: its folder must exist and take files', () => {
+    expect(() => checkOut(join(dir, 'report'))).not.toThrow();
+    expect(() => checkOut('/nonexistent/r')).toThrow(
+      new UsageError('--out /nonexistent/r: cannot write in /nonexistent'),
+    );
+    mkdirSync(join(dir, 'taken.json'));
+    expect(() => checkOut(join(dir, 'taken'))).toThrow(
+      new UsageError(`--out ${join(dir, 'taken')}: cannot write ${join(dir, 'taken.json')}`),
+    );
   });
 });
 
@@ -270,6 +343,36 @@ describe('the open loop with a fake sender', () => {
     await expect(runLoad(args, async () => ({ status: 401 }))).rejects.toThrow(
       'seeding the plants that get and delete use: a create answered 401 (is PLANT_STORE_TOKEN set, with plants:write?)',
     );
+  });
+});
+
+describe('an interrupted run', () => {
+  it('reports rates over the time each step ran, not its planned length', async () => {
+    const args = parse('--rate', '200,400', '--duration', '5');
+    const stop = new AbortController();
+    let answered = 0;
+    const run = await runLoad(
+      args,
+      async () => {
+        // Stopped after 100 answers: well inside the first 5 s step.
+        if (++answered === 100) stop.abort();
+        return { status: 200 };
+      },
+      { signal: stop.signal },
+    );
+    expect(run.interrupted).toBe(true);
+    expect(run.stepSeconds[0]).toBeGreaterThan(0);
+    expect(run.stepSeconds[0]).toBeLessThan(5);
+    expect(run.stepSeconds[1]).toBe(0);
+    expect(run.elapsedS).toBe(run.stepSeconds[0]);
+    const report = buildReport(args, run);
+    const [first, second] = report.steps;
+    expect(first!.okPerSecond).toBe(
+      Math.round((first!.classes.ok / run.stepSeconds[0]!) * 10) / 10,
+    );
+    expect(second).toMatchObject({ elapsedSeconds: 0, okPerSecond: 0, requests: 0 });
+    // The step it never reached is no knee.
+    expect(report.knee).toBeNull();
   });
 });
 

@@ -79,7 +79,9 @@ it('save keeps everything under a name in the data directory (found through the 
 });
 
 it('reset empties the plants and the subscribers and keeps the tokens', async () => {
-  expect(await state('reset')).toMatchObject({ code: 0 });
+  const reset = await state('reset');
+  expect(reset).toMatchObject({ code: 0 });
+  expect(reset.stderr).not.toContain('tok_dev');
   const after = await everything();
   expect(after.plants).toEqual([]);
   expect(after.subscriptions).toEqual([]);
@@ -117,8 +119,11 @@ it('load refuses a state with one item missing its key, naming it, and changes n
   expect(await everything()).toEqual(saved);
 });
 
-it('reset --tokens removes the tokens too (the dev token is refused); load brings them back', async () => {
-  expect(await state('reset', '--tokens')).toMatchObject({ code: 0 });
+it('reset --tokens removes the tokens too (the dev token is refused, as it says); load brings them back', async () => {
+  const reset = await state('reset', '--tokens');
+  expect(reset).toMatchObject({ code: 0 });
+  // It names the dev token and the setting whose cache keeps refusing it after it comes back.
+  expect(reset.stderr.split('\n')[1]).toMatch(/^reset: .*tok_dev.*PLANT_STORE_AUTH_CACHE_TTL/);
   expect((await sendAsDev(service, 'GET', '/plants')).status).toBe(403);
   expect(await state('load', 'snap')).toMatchObject({ code: 0 });
   expect((await sendAsDev(service, 'GET', '/plants')).status).toBe(200);
@@ -166,7 +171,7 @@ it('says what is wrong in one line: usage mistakes exit 2, an unknown state 1', 
     stdout: '',
     stderr: 'state: load needs exactly one name (see npm run state -- --help)\n',
   });
-  expect(await state('save', '../x')).toMatchObject({ code: 1 });
+  expect(await state('save', '../x')).toMatchObject({ code: 2 });
   expect((await state('load', 'nope')).stderr).toBe(
     `state: no state nope in ${join(service.dataDir, 'states')} (saved: keyless, snap)\n`,
   );

@@ -143,10 +143,29 @@ describe('npm run release -- check-diff', () => {
     [['check-start'], 'release: check-start takes one file: cdk deploy --outputs-file'],
     [['check-start', '/nonexistent'], 'release: cannot read /nonexistent'],
     [['publish'], 'release: unknown command publish'],
+    [['check-release', '1.2.0', '--stage', 'nope'], 'release: unknown stage "nope": dev or prod'],
+    [
+      ['check-release', '../../etc', '--stage', 'prod'],
+      'release: not a version (major.minor.patch): "../../etc"',
+    ],
+    [
+      ['check-release', 'v1.2.0/../../../etc', '--stage', 'prod'],
+      'release: not a version (major.minor.patch): "1.2.0/../../../etc"',
+    ],
   ])('%j is a usage mistake: one line, exit code 2', async (argv, message) => {
     const { code, err } = await run(...argv);
     expect(code).toBe(2);
     expect(err).toEqual([`${message} (see npm run release -- --help)`]);
+  });
+
+  it('check-release refuses by the exit rule: release: on stderr, exit code 1', async () => {
+    const { code, out, err } = await run('check-release', 'v1.1.0', '--stage', 'prod');
+    expect({ code, out }).toEqual({ code: 1, out: [] });
+    expect(err).toEqual([
+      expect.stringMatching(
+        /^release: 1\.1\.0 deploys PlantStore-prod on the bootstrap qualifier /,
+      ),
+    ]);
   });
 
   it('keep refuses a release that is kept already', async () => {
