@@ -47,8 +47,9 @@ export function readDevToken(env: NodeJS.ProcessEnv): string | undefined {
  * npm start's dev token, for a command given no token that is about to call `url`: only a live
  * npm start that recorded `url` as its API (in the data directory of `env`) is sent it. On any
  * other port (the default one after npm start has stopped, where any local user may listen) the
- * full-scope token would go to whoever answers; the usage error says so and names
- * PLANT_STORE_TOKEN.
+ * full-scope token would go to whoever answers; nor on another name of its host (`localhost` may
+ * reach [::1], where npm start does not listen and another user may). The usage error says so
+ * and names PLANT_STORE_TOKEN.
  */
 export function devTokenFor(url: string, env: NodeJS.ProcessEnv): string {
   const dataDir = dataDirOf(env);

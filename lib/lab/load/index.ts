@@ -7,13 +7,7 @@ import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../cli/args';
 import type { CliIo } from '../../cli/run';
-import {
-  dataDirOf,
-  LOOPBACK_HOST_NAMES,
-  portsFile,
-  readDevTokenIn,
-  readRecordedPorts,
-} from '../../npm-start/find';
+import { devTokenFor } from '../../npm-start/find';
 import { LOAD_HELP, parseLoadArgs, type LoadArgs } from './args';
 import { buildReport, formatReport } from './report';
 import { httpSender, runLoad, type Progress } from './run';
@@ -22,34 +16,12 @@ import { renderSvg } from './svg';
 /** The exit code of a run stopped by Ctrl-C or SIGTERM: a shell's for SIGINT (128 + 2). */
 export const INTERRUPTED_EXIT_CODE = 130;
 
-/** True when `url` reaches the server at `recorded` (npm start records `http://127.0.0.1:<port>`). */
-function sameServer(url: URL, recorded: URL): boolean {
-  const host = (u: URL) => (LOOPBACK_HOST_NAMES.includes(u.hostname) ? 'loopback' : u.hostname);
-  return (
-    url.protocol === recorded.protocol && url.port === recorded.port && host(url) === host(recorded)
-  );
-}
-
 /**
  * The token: `PLANT_STORE_TOKEN`, else the dev token of the running npm start that recorded this
- * URL in the data directory; never the dev token for another server, even on this machine (a
- * stopped npm start's port may be anyone's now). Without either, a usage mistake.
+ * URL (`devTokenFor`): never the dev token for another server, even on this machine.
  */
 export function loadToken(args: LoadArgs, env: NodeJS.ProcessEnv): string {
-  if (env.PLANT_STORE_TOKEN) return env.PLANT_STORE_TOKEN;
-  const dataDir = dataDirOf(env);
-  const recorded = readRecordedPorts(dataDir)?.url;
-  let why: string;
-  if (recorded === undefined) {
-    why = `no running npm start recorded its URL in ${portsFile(dataDir)}`;
-  } else if (!sameServer(args.url, new URL(recorded))) {
-    why = `${args.url.origin} is not the URL npm start recorded (${recorded})`;
-  } else {
-    const token = readDevTokenIn(dataDir);
-    if (token) return token;
-    why = `npm start keeps no dev token in ${dataDir}`;
-  }
-  throw new UsageError(`set PLANT_STORE_TOKEN: ${why}, so its dev token is not sent`);
+  return env.PLANT_STORE_TOKEN || devTokenFor(args.url.href, env);
 }
 
 /** Refuses, before the run, a report that could not be written after it. */
