@@ -75,6 +75,8 @@ function ambiguousValue(option: string, message: string, argv: readonly string[]
   const long = /use '(--[^=']+)=/.exec(message)?.[1] ?? option;
   const at = argv.findIndex((arg, i) => arg === option && argv[i + 1]?.startsWith('-'));
   const value = at >= 0 ? argv[at + 1]! : '-…';
+  // What follows is another option (`--url --token x`): the value is missing, not mistyped.
+  if (/^--[A-Za-z]/.test(value)) return new UsageError(`${option} needs a value`);
   return new UsageError(
     `${option} needs a value (write ${long}=${value} for a value that starts with -)`,
   );

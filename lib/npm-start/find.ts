@@ -54,11 +54,14 @@ export function readDevToken(env: NodeJS.ProcessEnv): string | undefined {
 export function devTokenFor(url: string, env: NodeJS.ProcessEnv): string {
   const dataDir = dataDirOf(env);
   const file = portsFile(dataDir);
-  const recorded = readRecordedPorts(dataDir)?.url;
+  const ports = readRecordedPorts(dataDir);
+  const recorded = ports?.url;
   const token = recorded === undefined ? undefined : readDevTokenIn(dataDir);
   const why =
     recorded === undefined
-      ? `none recorded its ports in ${file}`
+      ? ports
+        ? `what recorded its ports in ${file} is npm run db, which serves no API`
+        : `none recorded its ports in ${file}`
       : new URL(recorded).origin !== new URL(url).origin
         ? `the one recorded in ${file} listens on ${recorded}, not ${url}`
         : token === undefined

@@ -4,7 +4,15 @@
  * all: a failure on any stack leaves nothing, so the same command can be run again.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -42,7 +50,8 @@ export const cdkSynth: Synth = async (stackName, context, outDir) => {
 };
 
 /**
- * Why a child process failed, in one line: the first line it wrote to stderr, else how it ended
+ * Why a child process failed, in one line: the first error line it wrote to stderr (else its
+ * first line), else how it ended
  * (its exit code or signal), else the error's own message (it did not start).
  */
 export function childFailure(error: unknown): string {
@@ -52,10 +61,12 @@ export function childFailure(error: unknown): string {
     signal?: unknown;
     message?: unknown;
   };
-  const line = String(stderr ?? '')
+  const lines = String(stderr ?? '')
     .split('\n')
     .map((text) => text.trim())
-    .find((text) => text !== '');
+    .filter((text) => text !== '');
+  // An error thrown by the app: Node writes where it was thrown first, then the error's line.
+  const line = lines.find((text) => /^\w*Error\b/.test(text)) ?? lines[0];
   if (line) return line;
   if (typeof code === 'number') return `exit code ${code}`;
   if (typeof signal === 'string') return `ended by ${signal}`;
@@ -71,6 +82,8 @@ export async function keep(version: string, options: KeepOptions = {}): Promise<
   // Beside the target, so that the last step is a rename on one file system; a dot folder is
   // no version, so a reader of releases/ never takes it for one.
   const staging = mkdtempSync(join(releasesDir, `.${version}-`));
+  // mkdtemp makes it 0700: a kept release is as readable as the rest of the repository.
+  chmodSync(staging, 0o755);
   const out = mkdtempSync(join(tmpdir(), 'plant-store-release-'));
   try {
     for (const { stackName, context } of RELEASE_STACKS) {

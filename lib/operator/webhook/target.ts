@@ -91,7 +91,8 @@ function documentClient(config: DynamoDBClientConfig): DynamoDBDocumentClient {
 export function missingTable(error: unknown, target: Target | undefined): string {
   const asked = (error as { tableName?: string } | undefined)?.tableName;
   if (!target) return `a table does not exist${asked ? `: ${asked}` : ''}`;
-  const plants = asked === (target.local ? PLANTS_TABLE.localName : target.plantsTable);
+  const plants =
+    asked !== undefined && asked === (target.local ? PLANTS_TABLE.localName : target.plantsTable);
   if (target.local) {
     return `the ${plants ? 'plants' : 'subscriptions'} table does not exist in ${target.where} (start the engine with npm run db or npm start; they create it)`;
   }

@@ -30,6 +30,8 @@ describe('a value that starts with -', () => {
 
   it('keeps the other rules', () => {
     expect(() => parse('--rate')).toThrow(new UsageError('--rate needs a value'));
+    // Followed by another option: the value is missing, not mistyped.
+    expect(() => parse('--rate', '--yes')).toThrow(new UsageError('--rate needs a value'));
     expect(() => parse('-r')).toThrow(new UsageError('--rate needs a value'));
     expect(() => parse('--yes=1')).toThrow(new UsageError('--yes takes no value'));
     expect(() => parse('--nope')).toThrow(new UsageError('unknown option --nope'));

@@ -47,6 +47,13 @@ it('another URL than the one recorded: refused, naming both', () => {
   expect(() => devTokenFor('http://localhost:45321', env)).toThrow(/listens on/);
 });
 
+it('a live npm run db (ports recorded, no API): refused, saying what it is', () => {
+  writeFileSync(portsFile(dataDir), JSON.stringify({ pid: process.pid, dbPort: 45322 }));
+  expect(() => devTokenFor(API, env)).toThrow(
+    refusal(`what recorded its ports in ${portsFile(dataDir)} is npm run db, which serves no API`),
+  );
+});
+
 it('a live npm start that keeps no dev token: refused, saying so', () => {
   record(process.pid);
   rmSync(devTokenFile(dataDir));

@@ -63,6 +63,11 @@ describe('a failed child, in one line', () => {
     expect(lines).toEqual(['release: cdk synth PlantStore failed: Error: bad context value']);
   });
 
+  it('is the error an app threw, not where Node says it was thrown', async () => {
+    const error = await fail("throw new Error('no such stage')");
+    expect(childFailure(error)).toBe('Error: no such stage');
+  });
+
   it('is its exit code when it said nothing', async () => {
     expect(childFailure(await fail('process.exit(4)'))).toBe('exit code 4');
   });
