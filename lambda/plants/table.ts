@@ -217,8 +217,7 @@ export class PlantsTable {
         maybe = true;
         found = await this.item(plant.id, signal);
       } else if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-      else if (error.Item) found = unmarshall(error.Item, { wrapNumbers: true });
-      else found = await this.item(plant.id, signal);
+      else found = await this.refusedBy(error, plant.id, signal);
     }
     const { createId, previousCreateId } = PLANT_ATTRIBUTES;
     if (found?.[createId] === audit.createId || found?.[previousCreateId] === audit.createId) {
@@ -370,6 +369,18 @@ export class PlantsTable {
   }
 
   /**
+   * The item that refused a conditional write: the one the refusal returned (DynamoDB does, as
+   * ReturnValuesOnConditionCheckFailure asks), else a strongly consistent read (dynalite).
+   */
+  private async refusedBy(
+    refusal: ConditionalCheckFailedException,
+    id: bigint,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown> | undefined> {
+    return refusal.Item ? unmarshall(refusal.Item, { wrapNumbers: true }) : this.item(id, signal);
+  }
+
+  /**
    * One UpdateItem of a plant that is there, not deleted and meeting `preconditions`; the item
    * after it, the item as it is when `unchanged` says the write had nothing to do, or why it
    * wrote nothing: from the failed condition's old item when the engine returns it (DynamoDB
@@ -457,9 +468,7 @@ export class PlantsTable {
           throw new ServiceUnavailable('store unavailable', { cause: error.failure });
         }
         if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-        old = error.Item
-          ? unmarshall(error.Item, { wrapNumbers: true })
-          : await this.item(id, signal);
+        old = await this.refusedBy(error, id, signal);
       }
       break;
     }
