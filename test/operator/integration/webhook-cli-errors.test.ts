@@ -39,6 +39,20 @@ async function withSdkEnvironment<T>(
   }
 }
 
+/** `run` with the SDK pointed at the bare engine, as `--aws` would reach AWS, with its keys. */
+function asAws<T>(run: () => Promise<T>): Promise<T> {
+  const { accessKeyId, secretAccessKey } = bare.engine.clientConfig.credentials;
+  return withSdkEnvironment(
+    {
+      AWS_ENDPOINT_URL_DYNAMODB: bare.engine.endpoint,
+      AWS_ACCESS_KEY_ID: accessKeyId,
+      AWS_SECRET_ACCESS_KEY: secretAccessKey,
+      AWS_PROFILE: undefined,
+    },
+    run,
+  );
+}
+
 it('locally, replay names the plants table as the one missing, with the local hint', async () => {
   const result = await runCommand('webhook', ['replay', ...SINCE], bare.env);
   expect(result).toEqual({
@@ -49,28 +63,20 @@ it('locally, replay names the plants table as the one missing, with the local hi
 });
 
 it('with --aws, replay names the table, its option and the region, without a local hint', async () => {
-  const { accessKeyId, secretAccessKey } = bare.engine.clientConfig.credentials;
-  const result = await withSdkEnvironment(
-    {
-      AWS_ENDPOINT_URL_DYNAMODB: bare.engine.endpoint,
-      AWS_ACCESS_KEY_ID: accessKeyId,
-      AWS_SECRET_ACCESS_KEY: secretAccessKey,
-      AWS_PROFILE: undefined,
-    },
-    () =>
-      runCommand('webhook', [
-        'replay',
-        '--aws',
-        '--table',
-        SUBSCRIPTIONS_TABLE.localName,
-        '--plants-table',
-        `${PLANTS_TABLE.localName}Typo`,
-        '--queue',
-        localQueueUrl(bare.engine.endpoint, LOCAL_QUEUE_NAMES.deliveries),
-        '--region',
-        LOCAL_REGION,
-        ...SINCE,
-      ]),
+  const result = await asAws(() =>
+    runCommand('webhook', [
+      'replay',
+      '--aws',
+      '--table',
+      SUBSCRIPTIONS_TABLE.localName,
+      '--plants-table',
+      `${PLANTS_TABLE.localName}Typo`,
+      '--queue',
+      localQueueUrl(bare.engine.endpoint, LOCAL_QUEUE_NAMES.deliveries),
+      '--region',
+      LOCAL_REGION,
+      ...SINCE,
+    ]),
   );
   expect(result).toEqual({
     code: 1,
@@ -80,15 +86,8 @@ it('with --aws, replay names the table, its option and the region, without a loc
 });
 
 it('with --aws, a missing subscriptions table is named as such', async () => {
-  const { accessKeyId, secretAccessKey } = bare.engine.clientConfig.credentials;
-  const result = await withSdkEnvironment(
-    {
-      AWS_ENDPOINT_URL_DYNAMODB: bare.engine.endpoint,
-      AWS_ACCESS_KEY_ID: accessKeyId,
-      AWS_SECRET_ACCESS_KEY: secretAccessKey,
-      AWS_PROFILE: undefined,
-    },
-    () => runCommand('webhook', ['list', '--aws', '--table', 'SubsTypo', '--region', LOCAL_REGION]),
+  const result = await asAws(() =>
+    runCommand('webhook', ['list', '--aws', '--table', 'SubsTypo', '--region', LOCAL_REGION]),
   );
   expect(result.stderr).toBe(
     `webhook: the subscriptions table SubsTypo (--table) does not exist in AWS region ${LOCAL_REGION}\n`,
