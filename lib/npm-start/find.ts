@@ -75,6 +75,25 @@ export function devTokenFor(url: string, env: NodeJS.ProcessEnv): string {
   return token!;
 }
 
+/**
+ * The token a command sends to `url`: the one it was given (`--token`), else
+ * `PLANT_STORE_TOKEN`, else, when `url` is npm start's own (no `--url` was given), its dev token
+ * (`devTokenFor`). Without any, a usage error.
+ */
+export function commandToken(
+  given: string | undefined,
+  url: string,
+  npmStartUrl: boolean,
+  env: NodeJS.ProcessEnv,
+): string {
+  const token =
+    given ??
+    (env.PLANT_STORE_TOKEN || undefined) ??
+    (npmStartUrl ? devTokenFor(url, env) : undefined);
+  if (!token) throw new UsageError('no token: set PLANT_STORE_TOKEN');
+  return token;
+}
+
 /** The dev token kept in `dataDir`, or `undefined` when none is there (yet). */
 export function readDevTokenIn(dataDir: string): string | undefined {
   try {

@@ -8,7 +8,7 @@ import { PlantStore, PlantStoreError } from '@plant-store/client';
 import { randomBytes } from 'node:crypto';
 import { parseCommandLine, UsageError } from '../cli/args';
 import type { CliIo } from '../cli/run';
-import { devTokenFor, findingNpmStart, localApiTarget } from '../npm-start/find';
+import { commandToken, findingNpmStart, localApiTarget } from '../npm-start/find';
 import { randomIdIn, RESERVED_ID_RANGES } from './reserved-ids';
 
 /** Where and as whom to run. */
@@ -404,11 +404,7 @@ export async function runSmokeCli(argv: readonly string[], io: CliIo): Promise<n
   if (values.token !== undefined) {
     io.err('smoke: --token shows in ps and shell history; prefer PLANT_STORE_TOKEN');
   }
-  const token =
-    values.token ??
-    (io.env.PLANT_STORE_TOKEN || undefined) ??
-    (local ? devTokenFor(url, io.env) : undefined);
-  if (!token) throw new UsageError('no token: set PLANT_STORE_TOKEN');
+  const token = commandToken(values.token, url, local, io.env);
   const steps = await runSmoke({ url, token, signal: io.signal });
   io.out(formatSmoke(steps));
   return smokePassed(steps) ? 0 : 1;

@@ -7,7 +7,7 @@ import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../cli/args';
 import type { CliIo } from '../../cli/run';
-import { devTokenFor } from '../../npm-start/find';
+import { commandToken } from '../../npm-start/find';
 import { LOAD_HELP, parseLoadArgs, type LoadArgs } from './args';
 import { buildReport, formatReport } from './report';
 import { httpSender, runLoad, type Progress } from './run';
@@ -21,7 +21,7 @@ export const INTERRUPTED_EXIT_CODE = 130;
  * URL (`devTokenFor`): never the dev token for another server, even on this machine.
  */
 export function loadToken(args: LoadArgs, env: NodeJS.ProcessEnv): string {
-  return env.PLANT_STORE_TOKEN || devTokenFor(args.url.href, env);
+  return commandToken(undefined, args.url.href, true, env);
 }
 
 /** Refuses, before the run, a report that could not be written after it. */

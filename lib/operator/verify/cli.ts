@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { integerOption, parseCommandLine, UsageError } from '../../cli/args';
 import type { CliIo } from '../../cli/run';
-import { devTokenFor, findingNpmStart, localApiTarget, untilRecorded } from '../../npm-start/find';
+import { commandToken, findingNpmStart, localApiTarget, untilRecorded } from '../../npm-start/find';
 import { freePort } from '../../npm-start/in-process';
 import { spawnOnFreePorts } from '../../npm-start/spawn';
 import { apiUrlFromOutputs } from '../../release/start-check';
@@ -171,11 +171,7 @@ export async function runVerifyCli(argv: readonly string[], io: CliIo): Promise<
 
   if (values.start) return startAndVerify(io, common, report);
 
-  const token =
-    values.token ??
-    (io.env.PLANT_STORE_TOKEN || undefined) ??
-    (given === undefined ? devTokenFor(url!, io.env) : undefined);
-  if (!token) throw new UsageError('no token: set PLANT_STORE_TOKEN');
+  const token = commandToken(values.token, url!, given === undefined, io.env);
   const receiver: ReceiverOptions | undefined = values.receiver
     ? {
         url: values.receiver,
