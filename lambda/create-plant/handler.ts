@@ -1,6 +1,7 @@
 /** POST /plants: an adapter from the HTTP API event to `createPlant` and back. */
 import { jsonResponse } from '../http/answers';
 import { plantsHandler, type PlantsHandlerDeps } from '../plants/handler';
+import { putNew } from '../plants/store/put-new';
 import { PLANTS_WRITE } from '../tokens/principal';
 import type { PlantsEvent } from '../plants/request';
 import { plantMembers, type Plant } from '../plants/schemas';
@@ -17,6 +18,7 @@ export type CreatePlantEvent = PlantsEvent;
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export const makeCreatePlantHandler = plantsHandler<typeof CREATE_PLANT_GRANTS.tables.plants>(
   PLANTS_WRITE,
+  { putNew },
   async ({ event, plants, principal, log }) => {
     const plant = readNewPlant(event);
     log.set({ plantId: String(plant.id) });

@@ -1,4 +1,4 @@
-/** Deleting one plant: its item becomes a tombstone (see `PlantsTable.delete`). */
+/** Deleting one plant: its item becomes a tombstone (see `remove` in `plants/store/change.ts`). */
 import { written } from '../plants/conditional';
 import type { Preconditions } from '../plants/write-condition';
 import type { Deleted, PlantsStore } from '../plants/table';

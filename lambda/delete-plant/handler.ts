@@ -2,6 +2,7 @@
 import { readPreconditions } from '../plants/conditional';
 import { emptyResponse } from '../http/answers';
 import { plantsHandler } from '../plants/handler';
+import { remove } from '../plants/store/change';
 import { PLANTS_DELETE } from '../tokens/principal';
 import { readPlantId } from '../plants/request';
 import { deletePlant } from './delete-plant';
@@ -10,6 +11,7 @@ import { DELETE_PLANT_GRANTS } from './grants';
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export const makeDeletePlantHandler = plantsHandler<typeof DELETE_PLANT_GRANTS.tables.plants>(
   PLANTS_DELETE,
+  { delete: remove },
   async ({ event, plants, log }) => {
     const id = readPlantId(event);
     // A deletion cannot be undone: the log line keeps who deleted what.

@@ -3,6 +3,7 @@ import { plantResponse, readPreconditions, requireMatch } from '../plants/condit
 import { etagOf, names } from '../plants/versions';
 import { emptyResponse } from '../http/answers';
 import { plantsHandler } from '../plants/handler';
+import { get } from '../plants/store/get';
 import { PLANTS_READ } from '../tokens/principal';
 import { readPlantId } from '../plants/request';
 import { getPlant } from './get-plant';
@@ -11,6 +12,7 @@ import { GET_PLANT_GRANTS } from './grants';
 /** Builds the handler around its dependencies, so tests can inject theirs. */
 export const makeGetPlantHandler = plantsHandler<typeof GET_PLANT_GRANTS.tables.plants>(
   PLANTS_READ,
+  { get },
   async ({ event, plants, log }) => {
     const id = readPlantId(event);
     log.set({ plantId: String(id) });

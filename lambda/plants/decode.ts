@@ -1,7 +1,7 @@
 /**
  * A stored plant item read back: the id (a DynamoDB number, as `NumberValue` with its exact
  * digits, never a float64) and the schema's members checked, its version, and whether a delete
- * marked it. The plants table's module (`table.ts`) and the webhook's images read items here.
+ * marked it. The plants table's methods (`store/`) and the webhook's images read items here.
  */
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as v from 'valibot';

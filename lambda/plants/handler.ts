@@ -9,7 +9,7 @@ import type { Narrow } from '../aws/table-definition';
 import { errorResponse } from '../http/answers';
 import type { Outcome } from '../observability/metrics-contract';
 import { withObservability, type RequestLog } from '../observability/powertools';
-import { PlantsTable, type PlantsStore, type PlantsTableDeps } from './table';
+import { bindMethods, type PlantsMethods, type PlantsStore, type PlantsTableDeps } from './table';
 import { principalOf, requireScope, type Principal, type ScopeNeed } from '../tokens/principal';
 import type { PlantsEvent } from './request';
 
@@ -41,16 +41,24 @@ export type PlantsOperation<Store = PlantsStore> = (
 /**
  * The factory of a handler that requires `scope` (a scope, or a `ScopeNeed`) and then runs
  * `operation`. The token id goes on the log line before the scope check, so that a 403 says whose
- * token lacked the scope. `Methods`: the function's grants on the table (its `grants.ts`); the
- * operation sees the table narrowed to them, so calling another method fails to compile.
+ * token lacked the scope. `Methods`: the function's grants on the table (its `grants.ts`), and
+ * `methods` their code (`{ putNew }`): the operation sees the table narrowed to them, so calling
+ * another method fails to compile, and the function's bundle carries no other method's code.
  */
 export function plantsHandler<Methods extends readonly (keyof PlantsStore)[]>(
   scope: string | ScopeNeed,
+  methods: Pick<PlantsMethods, Methods[number]>,
   operation: PlantsOperation<Narrow<PlantsStore, Methods>>,
 ) {
   return (deps: PlantsHandlerDeps) => {
+    // The methods bound are the ones named (TypeScript cannot follow a name to its method here).
     const plants: Narrow<PlantsStore, Methods> =
-      'table' in deps ? deps.table : new PlantsTable(deps.plants, deps.tableName);
+      'table' in deps
+        ? deps.table
+        : (bindMethods({ client: deps.plants, tableName: deps.tableName }, methods) as Narrow<
+            PlantsStore,
+            Methods
+          >);
     return withObservability(
       async (event: PlantsEvent, log): Promise<APIGatewayProxyStructuredResultV2> => {
         try {

@@ -9,7 +9,7 @@ import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import { createPlant } from '../../../lambda/create-plant/create-plant';
 import { JsonNumber, parseJson } from '../../../lambda/http/json';
 import { describeIssues, NewPlant } from '../../../lambda/plants/schemas';
-import { PlantsTable } from '../../../lambda/plants/table';
+import { plantsTable } from '../../../lambda/plants/table';
 import { withClients, type StateTarget } from './engine';
 
 /**
@@ -61,7 +61,7 @@ export async function seedPlants(
       maxAttempts: 3,
       requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
     });
-    const table = new PlantsTable(client, PLANTS_TABLE.localName);
+    const table = plantsTable(client, PLANTS_TABLE.localName);
     for (const plant of plants) await createPlant(table, plant, 'operator (npm run state)');
     return `seeded ${plants.length} plant${plants.length === 1 ? '' : 's'} from ${file}`;
   });

@@ -9,7 +9,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../../lambda/aws/dynamodb';
 import { PLANTS_TABLE, SUBSCRIPTIONS_TABLE } from '../../../lambda/aws/tables';
-import { PlantsTable } from '../../../lambda/plants/table';
+import { plantsTable, type PlantsTable } from '../../../lambda/plants/table';
 import { sqsDeliveryQueue, type DeliveryQueue } from '../../../lambda/webhook/delivery-queue';
 import { ReceiverStates } from '../../../lambda/webhook/receiver-state';
 import { kmsSecretBox, type SecretBox } from '../../../lambda/webhook/secrets';
@@ -138,11 +138,11 @@ export function secretBox(target: Target): SecretBox {
 /** What a replay reads and where it queues: npm start's, or the deployed tables and queue. */
 export function replayDependencies(target: Target, command: string): ReplayDeps {
   const subscriptionsTable = subscriptions(target);
-  let plantsTable: PlantsTable;
+  let plants: PlantsTable;
   let queue: DeliveryQueue;
   if (target.local) {
     const config = localCliClientConfig(target.endpoint!, target.credentials!);
-    plantsTable = new PlantsTable(documentClient(config), PLANTS_TABLE.localName);
+    plants = plantsTable(documentClient(config), PLANTS_TABLE.localName);
     const url = localQueueUrl(target.endpoint!, LOCAL_QUEUE_NAMES.deliveries);
     queue = sqsDeliveryQueue(url, new SQSClient(config));
   } else {
@@ -152,8 +152,8 @@ export function replayDependencies(target: Target, command: string): ReplayDeps 
       );
     }
     const config = target.region ? { region: target.region } : {};
-    plantsTable = new PlantsTable(documentClient(config), target.plantsTable);
+    plants = plantsTable(documentClient(config), target.plantsTable);
     queue = sqsDeliveryQueue(target.queue, new SQSClient(config));
   }
-  return { plants: plantsTable, subscribers: () => subscriptionsTable.list(), queue };
+  return { plants, subscribers: () => subscriptionsTable.list(), queue };
 }

@@ -205,10 +205,10 @@ describe('an error logged by create-plant on Lambda Node, the store unreachable'
     const { error } = await failedCreate('beside');
     expect(error.name).toBe('ServiceUnavailable');
     expect(error.stack).toMatch(/^ServiceUnavailable: /);
-    expect(error.stack).toMatch(/\n {4}at .*lambda\/plants\/table\.ts:\d+:\d+/);
+    expect(error.stack).toMatch(/\n {4}at .*lambda\/plants\/store\/put-new\.ts:\d+:\d+/);
     expect(error.stack).not.toMatch(/index\.mjs:\d+/);
     // The names minifying took, from the map: a function's, and an async one's two frames up.
-    expect(error.stack).toMatch(/\n {4}at storeError \(.*lambda\/plants\/table\.ts:/);
+    expect(error.stack).toMatch(/\n {4}at storeError \(.*lambda\/plants\/store\/calls\.ts:/);
     expect(error.stack).toMatch(
       /\n {4}at async createPlant \(.*lambda\/create-plant\/create-plant\.ts:/,
     );

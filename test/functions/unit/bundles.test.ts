@@ -182,3 +182,28 @@ it.each([
   for (const schema of used) expect(code).toContain(described(schema));
   for (const schema of unused) expect(code).not.toContain(described(schema));
 });
+
+/** The module under lambda/plants/store/ that holds each method of the plants table. */
+const STORE_MODULES: Record<string, string> = {
+  putNew: 'put-new.ts',
+  get: 'get.ts',
+  update: 'change.ts',
+  delete: 'change.ts',
+  scan: 'list.ts',
+  queryByTag: 'list.ts',
+  storedImages: 'images.ts',
+};
+
+it.each(FUNCTION_NAMES.filter((name) => FUNCTIONS[name].tables?.plants))(
+  '%s carries the plants methods its grants name, not the others',
+  (name) => {
+    const [, output] = bundleOutput(built.find((fn) => fn.name === name)!.metafile);
+    const carried = Object.entries(output.inputs)
+      .filter(([path, { bytesInOutput }]) => bytesInOutput > 0 && path.includes('plants/store/'))
+      .map(([path]) => path.split('/').pop());
+    const granted = (FUNCTIONS[name].tables!.plants as readonly string[]).map(
+      (method) => STORE_MODULES[method],
+    );
+    expect(new Set(carried)).toEqual(new Set([...granted, 'calls.ts']));
+  },
+);

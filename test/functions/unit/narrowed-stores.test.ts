@@ -56,11 +56,16 @@ const CASES: Case[] = [
     `lambda/${name}`,
     (call) => `
       import { plantsHandler } from '../plants/handler';
+      import { PLANTS_METHODS } from '../plants/table';
       import { ${name.toUpperCase().replace('-', '_')}_GRANTS as GRANTS } from './grants';
-      export const h = plantsHandler<typeof GRANTS.tables.plants>('s', async ({ plants }) => {
-        ${call};
-        throw new Error();
-      });`,
+      export const h = plantsHandler<typeof GRANTS.tables.plants>(
+        's',
+        { ${granted}: PLANTS_METHODS.${granted} },
+        async ({ plants }) => {
+          ${call};
+          throw new Error();
+        },
+      );`,
     `plants.${granted}`,
     'plants.get',
   ]),
@@ -93,12 +98,24 @@ const CASES: Case[] = [
   ],
 ];
 
-/** The handlers built on the change operation, and one of them with `grants`. */
+/** The handlers built on the change operation, and one of them with `grants` and `methods`. */
 const CHANGE_HANDLERS = ['update-plant', 'patch-plant'];
-const changeHandler = (grants: string) => `
+const changeHandler = (grants: readonly string[], methods: readonly string[] = grants) => `
   import { changeOperation } from '../plants/change-operation';
   import { plantsHandler } from '../plants/handler';
-  export const h = plantsHandler<readonly [${grants}]>('s', changeOperation(() => ({})));`;
+  ${methods.length > 0 ? "import { PLANTS_METHODS } from '../plants/table';" : ''}
+  export const h = plantsHandler<readonly [${grants.map((g) => `'${g}'`).join(', ')}]>(
+    's',
+    { ${methods.map((m) => `${m}: PLANTS_METHODS.${m}`).join(', ')} },
+    changeOperation(() => ({})),
+  );`;
+/** The methods a handler binds, against its grants: each module compiles or fails as its test says. */
+const BINDINGS = {
+  granted: changeHandler(['update']),
+  ungranted: changeHandler(['update'], ['update', 'get']),
+  missing: changeHandler(['update'], []),
+  noUpdate: changeHandler(['get', 'scan']),
+};
 
 /** Every module the cases compile, checked together on first use. */
 const MODULES: (readonly [string, string])[] = [
@@ -107,9 +124,7 @@ const MODULES: (readonly [string, string])[] = [
     [folder, code(refused)] as const,
   ]),
   ...CHANGE_HANDLERS.flatMap((name) =>
-    ["'update'", "'get', 'scan'"].map(
-      (grants) => [`lambda/${name}`, changeHandler(grants)] as const,
-    ),
+    Object.values(BINDINGS).map((code) => [`lambda/${name}`, code] as const),
   ),
 ];
 let checked: string[][] | undefined;
@@ -148,9 +163,21 @@ it.each(FUNCTION_NAMES)(
 it.each(CHANGE_HANDLERS)(
   '%s: the change operation needs update among the grants, or the handler does not compile',
   (name) => {
-    expect(errorsOf(`lambda/${name}`, changeHandler("'update'"))).toEqual([]);
-    expect(errorsOf(`lambda/${name}`, changeHandler("'get', 'scan'"))).toEqual([
+    expect(errorsOf(`lambda/${name}`, BINDINGS.granted)).toEqual([]);
+    expect(errorsOf(`lambda/${name}`, BINDINGS.noUpdate)).toEqual([
       expect.stringContaining("Property 'update' is missing in type"),
+    ]);
+  },
+);
+
+it.each(CHANGE_HANDLERS)(
+  '%s: the handler binds exactly the methods its grants name, or it does not compile',
+  (name) => {
+    expect(errorsOf(`lambda/${name}`, BINDINGS.ungranted)).toEqual([
+      expect.stringMatching(/^Object literal may only specify known properties, and 'get'/),
+    ]);
+    expect(errorsOf(`lambda/${name}`, BINDINGS.missing)).toEqual([
+      expect.stringContaining("Property 'update' is missing in type '{}'"),
     ]);
   },
 );

@@ -5,7 +5,7 @@
  */
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
-import { PlantsTable } from '../../../lambda/plants/table';
+import { plantsTable } from '../../../lambda/plants/table';
 import { sqsDeliveryQueue, type DeliveryQueue } from '../../../lambda/webhook/delivery-queue';
 import type { DeliveryMessage } from '../../../lambda/webhook/message';
 import { enable, stateText } from '../../../lib/operator/webhook/receivers';
@@ -13,7 +13,7 @@ import { replay } from '../../../lib/operator/webhook/replay';
 import { useEngineWithQueues } from '../../support/engine-with-queues';
 
 const w = useEngineWithQueues();
-const plants = () => new PlantsTable(w.client, PLANTS_TABLE.localName);
+const plants = () => plantsTable(w.client, PLANTS_TABLE.localName);
 
 /** Everything on the delivery queue, received for good (made invisible for the test's length). */
 async function drain(): Promise<DeliveryMessage[]> {

@@ -6,7 +6,7 @@
  * and writer makes of it, and a create that meets a later incarnation's tombstone.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { PlantsTable } from '../../../lambda/plants/table';
+import { plantsTable } from '../../../lambda/plants/table';
 import { parseJson } from '../../../lambda/http/json';
 import { PLANTS_TABLE } from '../../../lambda/aws/tables';
 import type { TestStore } from '../../support/store';
@@ -258,7 +258,7 @@ describe.each(ENGINES)('on $engine', ({ start }) => {
   });
 
   it('a create whose clock was read before a later incarnation was created and deleted is stored after that incarnation', async () => {
-    const table = new PlantsTable(store.plants, PLANTS_TABLE.localName);
+    const table = plantsTable(store.plants, PLANTS_TABLE.localName);
     // The later incarnation: created (and deleted) at a time this create's clock had not reached.
     const later = new Date(Date.now() + 60_000).toISOString();
     await table.putNew({ id: 82n, name: 'Later' }, { createdAt: later, createdBy: 'tok_a' });

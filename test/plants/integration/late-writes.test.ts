@@ -8,7 +8,7 @@
 import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
 import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
 import { makeUpdatePlantHandler } from '../../../lambda/update-plant/handler';
-import { WRITE_BUDGET_MS } from '../../../lambda/plants/table';
+import { WRITE_BUDGET_MS } from '../../../lambda/plants/store/calls';
 import { FUNCTIONS } from '../../../lib/definitions/functions';
 import type { TestStore } from '../../support/store';
 import { createPlantEvent, plantBody, plantsEvent } from '../../support/events';

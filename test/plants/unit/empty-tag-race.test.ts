@@ -9,7 +9,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { NumberValue, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailable } from '../../../lambda/http/answers';
-import { PlantsTable } from '../../../lambda/plants/table';
+import { plantsTable } from '../../../lambda/plants/table';
 
 const EMPTY_KEY = Object.assign(
   new Error(
@@ -32,7 +32,7 @@ function scripted(answers: (Record<string, unknown> | Error)[]) {
       return answer;
     },
   } as unknown as DynamoDBDocumentClient;
-  return { table: new PlantsTable(client, 'plants'), sent };
+  return { table: plantsTable(client, 'plants'), sent };
 }
 
 const refusedBy = (item: Record<string, unknown>) =>

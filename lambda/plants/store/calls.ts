@@ -1,0 +1,75 @@
+/**
+ * What every method of the plants table shares (`lambda/plants/store/`, one module per method or
+ * pair of methods, so that a function's bundle carries only the methods its grants name): the
+ * table a method is given, its key, the strongly consistent read of an item, and the mapping of
+ * store failures to 503 (throttled, unreachable or out of time) or 500 (anything else).
+ */
+import type { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { isStoreUnavailable } from '../../aws/dynamodb';
+import { PLANTS_TABLE } from '../../aws/tables';
+import { ServiceUnavailable } from '../../http/answers';
+import { indexBuildingError } from '../index-building';
+
+/** The plants table a method works on: one document client and the table's name. */
+export interface PlantsRef {
+  readonly client: DynamoDBDocumentClient;
+  readonly tableName: string;
+}
+
+/** The table's partition key: a plant's id. */
+export const KEY = PLANTS_TABLE.partitionKey.name;
+
+/**
+ * How long a create, change or delete may take with its reads and tries before it answers 503:
+ * every call of it is aborted then (a write in flight may still be made). Under the plant
+ * functions' 10 s timeout, with time left to answer: a Lambda timed out would be the gateway's
+ * 500.
+ */
+export const WRITE_BUDGET_MS = 8_000;
+
+/** The item under `id` as stored, marked or not (one strongly consistent GetItem). */
+export async function item(
+  table: PlantsRef,
+  id: bigint,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await call(() =>
+    table.client.send(
+      new GetCommand({ TableName: table.tableName, Key: { [KEY]: id }, ConsistentRead: true }),
+      { abortSignal: signal },
+    ),
+  );
+  return Item;
+}
+
+/**
+ * The item that refused a conditional write: the one the refusal returned (DynamoDB does, as
+ * ReturnValuesOnConditionCheckFailure asks), else a strongly consistent read (dynalite).
+ */
+export async function refusedBy(
+  table: PlantsRef,
+  refusal: ConditionalCheckFailedException,
+  id: bigint,
+  signal: AbortSignal,
+): Promise<Record<string, unknown> | undefined> {
+  return refusal.Item ? unmarshall(refusal.Item, { wrapNumbers: true }) : item(table, id, signal);
+}
+
+/** `send`'s answer; its failure as `storeError` maps it. */
+export async function call<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    throw storeError(error);
+  }
+}
+
+/** A store failure as the caller answers it: 503 when DynamoDB may answer later, else as it is. */
+export function storeError(error: unknown): unknown {
+  // A call aborted at the end of `WRITE_BUDGET_MS`: out of time.
+  if (isStoreUnavailable(error) || (error as Error)?.name === 'AbortError')
+    return new ServiceUnavailable('store unavailable', { cause: error });
+  return indexBuildingError(error) ?? error;
+}

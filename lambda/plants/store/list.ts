@@ -1,0 +1,57 @@
+/** The plants table's `scan` and `queryByTag`: a page of plants, in id order. */
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PLANTS_BY_TAG_INDEX } from '../../aws/tables';
+import { decodeId, decodePlant, isDeleted } from '../decode';
+import type { ScanPage } from '../table';
+import { call, KEY, type PlantsRef } from './calls';
+
+/**
+ * At most `limit` plants after the key `after` (one strongly consistent Scan). DynamoDB may
+ * answer fewer, even none, and still a `last` key: the walk ends only when `last` is absent.
+ */
+export async function scan(table: PlantsRef, limit: number, after?: bigint): Promise<ScanPage> {
+  const { Items = [], LastEvaluatedKey } = await call(() =>
+    table.client.send(
+      new ScanCommand({
+        TableName: table.tableName,
+        Limit: limit,
+        ConsistentRead: true,
+        ...(after === undefined ? {} : { ExclusiveStartKey: { [KEY]: after } }),
+      }),
+    ),
+  );
+  const plants = Items.filter((item) => !isDeleted(item)).map(decodePlant);
+  return LastEvaluatedKey ? { plants, last: decodeId(LastEvaluatedKey[KEY]) } : { plants };
+}
+
+/**
+ * At most `limit` plants with the tag `tag` after the id `after`, in id order (one Query of the
+ * index; an index is eventually consistent, so a change shows there a moment after it is made).
+ * While the index is still being built (after an upgrade added it) DynamoDB refuses the read:
+ * 503, never a partial list.
+ */
+export async function queryByTag(
+  table: PlantsRef,
+  tag: string,
+  limit: number,
+  after?: bigint,
+): Promise<ScanPage> {
+  const { partitionKey, sortKey } = PLANTS_BY_TAG_INDEX;
+  const { Items = [], LastEvaluatedKey } = await call(() =>
+    table.client.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        IndexName: PLANTS_BY_TAG_INDEX.name,
+        KeyConditionExpression: '#tag = :tag',
+        ExpressionAttributeNames: { '#tag': partitionKey.name },
+        ExpressionAttributeValues: { ':tag': tag },
+        Limit: limit,
+        ...(after === undefined
+          ? {}
+          : { ExclusiveStartKey: { [partitionKey.name]: tag, [sortKey.name]: after } }),
+      }),
+    ),
+  );
+  const plants = Items.filter((item) => !isDeleted(item)).map(decodePlant);
+  return LastEvaluatedKey ? { plants, last: decodeId(LastEvaluatedKey[KEY]) } : { plants };
+}
