@@ -42,23 +42,20 @@ export type PlantsOperation<Store = PlantsStore> = (
  * The factory of a handler that requires `scope` (a scope, or a `ScopeNeed`) and then runs
  * `operation`. The token id goes on the log line before the scope check, so that a 403 says whose
  * token lacked the scope. `Methods`: the function's grants on the table (its `grants.ts`), and
- * `methods` their code (`{ putNew }`): the operation sees the table narrowed to them, so calling
- * another method fails to compile, and the function's bundle carries no other method's code.
+ * `methods` their code (`{ putNew }`), no other method: the operation sees the table narrowed to
+ * them, so calling another method fails to compile, and the function's bundle carries no other
+ * method's code (test/functions/unit/bundles.test.ts holds each bundle to its grants).
  */
 export function plantsHandler<Methods extends readonly (keyof PlantsStore)[]>(
   scope: string | ScopeNeed,
-  methods: Pick<PlantsMethods, Methods[number]>,
+  methods: Pick<PlantsMethods, Methods[number]> & {
+    readonly [Name in Exclude<keyof PlantsMethods, Methods[number]>]?: never;
+  },
   operation: PlantsOperation<Narrow<PlantsStore, Methods>>,
 ) {
   return (deps: PlantsHandlerDeps) => {
-    // The methods bound are the ones named (TypeScript cannot follow a name to its method here).
     const plants: Narrow<PlantsStore, Methods> =
-      'table' in deps
-        ? deps.table
-        : (bindMethods({ client: deps.plants, tableName: deps.tableName }, methods) as Narrow<
-            PlantsStore,
-            Methods
-          >);
+      'table' in deps ? deps.table : bindMethods<Methods[number]>(deps, methods);
     return withObservability(
       async (event: PlantsEvent, log): Promise<APIGatewayProxyStructuredResultV2> => {
         try {

@@ -11,23 +11,18 @@ import type { MethodActions } from '../aws/table-definition';
 import { PLANTS_BY_TAG_INDEX, PLANTS_TABLE } from '../aws/tables';
 import type { Versioned } from './decode';
 import type { PlantMembers, StoredPlant } from './schemas';
-import type { PlantsRef } from './store/calls';
 import { remove, update } from './store/change';
 import { get } from './store/get';
 import { storedImages } from './store/images';
 import { queryByTag, scan } from './store/list';
 import { putNew } from './store/put-new';
 
-export {
-  decodeImageState,
-  decodePlant,
-  decodePlantImage,
-  decodeVersioned,
-  type ImageState,
-  type Versioned,
-} from './decode';
+export type { Versioned } from './decode';
 
-/** What a handler needs to reach the table: a document client and the table's name. */
+/**
+ * What reaches the table: a document client and the table's name. A handler is given it, and
+ * every method is given it first.
+ */
 export type PlantsTableDeps = TableDeps<'plants'>;
 
 /** Every plants function's configuration, read once at cold start. */
@@ -82,17 +77,12 @@ export const PLANTS_METHODS = {
 export type PlantsMethods = typeof PLANTS_METHODS;
 
 /** A method as its caller sees it, bound to one table. */
-type Bound<Method> = Method extends (table: PlantsRef, ...args: infer Args) => infer Answer
+type Bound<Method> = Method extends (table: PlantsTableDeps, ...args: infer Args) => infer Answer
   ? (...args: Args) => Answer
   : never;
 
-/** Methods of the plants table, each bound to one table. */
-type BoundMethods<Methods extends Partial<PlantsMethods>> = {
-  readonly [Name in keyof Methods]: Bound<Methods[Name]>;
-};
-
 /** The plants table through one document client: every method. */
-export type PlantsTable = BoundMethods<PlantsMethods>;
+export type PlantsTable = { readonly [Name in keyof PlantsMethods]: Bound<PlantsMethods[Name]> };
 
 /** What the operations use of the table: tests may inject any object that has it. */
 export type PlantsStore = Pick<
@@ -101,22 +91,22 @@ export type PlantsStore = Pick<
 >;
 
 /** `methods`, each bound to `table`: what a function's code calls. */
-export function bindMethods<Methods extends Partial<PlantsMethods>>(
-  table: PlantsRef,
-  methods: Methods,
-): BoundMethods<Methods> {
+export function bindMethods<Name extends keyof PlantsMethods>(
+  table: PlantsTableDeps,
+  methods: Pick<PlantsMethods, Name>,
+): Pick<PlantsTable, Name> {
   return Object.fromEntries(
     Object.entries(methods).map(([name, method]) => [
       name,
       (...args: unknown[]) =>
-        (method as (table: PlantsRef, ...args: unknown[]) => unknown)(table, ...args),
+        (method as (table: PlantsTableDeps, ...args: unknown[]) => unknown)(table, ...args),
     ]),
-  ) as BoundMethods<Methods>;
+  ) as Pick<PlantsTable, Name>;
 }
 
 /** The plants table through one document client, every method bound: operator code and tests. */
 export function plantsTable(client: DynamoDBDocumentClient, tableName: string): PlantsTable {
-  return bindMethods({ client, tableName }, PLANTS_METHODS);
+  return bindMethods({ plants: client, tableName }, PLANTS_METHODS);
 }
 
 /** The DynamoDB actions of each method (a function given a method is granted them). */

@@ -3,7 +3,7 @@
  * for the CLI (`--events`), the subscriptions table (the `events` attribute), the fan-out (a
  * stream record's kind and image) and `webhook replay` (a table item).
  */
-import { decodeImageState } from '../plants/table';
+import { decodeImageState } from '../plants/decode';
 
 /** Every event, in the order `list` and `--help` name them. */
 export const PLANT_EVENTS = ['newPlant', 'plantUpdated', 'plantDeleted'] as const;

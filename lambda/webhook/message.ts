@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import { stringifyJson } from '../http/json-answer';
-import { decodeImageState, decodePlantImage } from '../plants/table';
+import { decodeImageState, decodePlantImage } from '../plants/decode';
 import type { PlantWrite } from './events';
 import { typedMembers } from './event-bodies';
 

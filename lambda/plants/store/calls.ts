@@ -2,21 +2,17 @@
  * What every method of the plants table shares (`lambda/plants/store/`, one module per method or
  * pair of methods, so that a function's bundle carries only the methods its grants name): the
  * table a method is given, its key, the strongly consistent read of an item, and the mapping of
- * store failures to 503 (throttled, unreachable or out of time) or 500 (anything else).
+ * store failures to 503 (throttled, unreachable or out of time) or 500 (anything else). Each
+ * method is given the table (`PlantsTableDeps`: a document client and the table's name) first.
  */
 import type { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { isStoreUnavailable } from '../../aws/dynamodb';
 import { PLANTS_TABLE } from '../../aws/tables';
 import { ServiceUnavailable } from '../../http/answers';
 import { indexBuildingError } from '../index-building';
-
-/** The plants table a method works on: one document client and the table's name. */
-export interface PlantsRef {
-  readonly client: DynamoDBDocumentClient;
-  readonly tableName: string;
-}
+import type { PlantsTableDeps } from '../table';
 
 /** The table's partition key: a plant's id. */
 export const KEY = PLANTS_TABLE.partitionKey.name;
@@ -31,12 +27,12 @@ export const WRITE_BUDGET_MS = 8_000;
 
 /** The item under `id` as stored, marked or not (one strongly consistent GetItem). */
 export async function item(
-  table: PlantsRef,
+  table: PlantsTableDeps,
   id: bigint,
   signal?: AbortSignal,
 ): Promise<Record<string, unknown> | undefined> {
   const { Item } = await call(() =>
-    table.client.send(
+    table.plants.send(
       new GetCommand({ TableName: table.tableName, Key: { [KEY]: id }, ConsistentRead: true }),
       { abortSignal: signal },
     ),
@@ -49,7 +45,7 @@ export async function item(
  * ReturnValuesOnConditionCheckFailure asks), else a strongly consistent read (dynalite).
  */
 export async function refusedBy(
-  table: PlantsRef,
+  table: PlantsTableDeps,
   refusal: ConditionalCheckFailedException,
   id: bigint,
   signal: AbortSignal,

@@ -18,7 +18,7 @@ import {
   type ItemUpdate,
   type PlantChange,
 } from '../item';
-import type { ChangeAudit, Changed, Deleted, Refusal } from '../table';
+import type { ChangeAudit, Changed, Deleted, PlantsTableDeps, Refusal } from '../table';
 import { FIRST_VERSION } from '../versions';
 import {
   changesSomething,
@@ -28,7 +28,7 @@ import {
   writeCondition,
   type Preconditions,
 } from '../write-condition';
-import { item, KEY, refusedBy, storeError, WRITE_BUDGET_MS, type PlantsRef } from './calls';
+import { item, KEY, refusedBy, storeError, WRITE_BUDGET_MS } from './calls';
 
 /** A change's or delete's tries: one, and one more each time the item shows it was not made. */
 const WRITE_ATTEMPTS = 3;
@@ -40,7 +40,7 @@ const WRITE_ATTEMPTS = 3;
  * it is (`unchanged`) when the change would change nothing, or why nothing was written.
  */
 export async function update(
-  table: PlantsRef,
+  table: PlantsTableDeps,
   id: bigint,
   change: PlantChange,
   options: Preconditions & { readonly audit: ChangeAudit },
@@ -61,7 +61,7 @@ export async function update(
  * tombstone is absent for every reader and writer but a create, which continues its versions.
  */
 export async function remove(
-  table: PlantsRef,
+  table: PlantsTableDeps,
   id: bigint,
   options: Preconditions & { readonly at: string },
 ): Promise<Deleted | Refusal> {
@@ -77,7 +77,7 @@ export async function remove(
  * does), else from a strongly consistent read (dynalite). A tombstone is no plant: missing.
  */
 async function conditionalWrite<T extends { readonly version: number }>(
-  table: PlantsRef,
+  table: PlantsTableDeps,
   id: bigint,
   expression: ItemUpdate,
   preconditions: Preconditions,
@@ -85,8 +85,8 @@ async function conditionalWrite<T extends { readonly version: number }>(
   unchanged: (item: Record<string, unknown>) => boolean = () => false,
 ): Promise<T | Changed | Refusal> {
   const signal = AbortSignal.timeout(WRITE_BUDGET_MS);
-  const write = (update: ItemUpdate) =>
-    writeOnce(table, id, update, preconditions, answer, unchanged, signal);
+  const write = (each: ItemUpdate) =>
+    writeOnce(table, id, each, preconditions, answer, unchanged, signal);
   try {
     return await write(expression);
   } catch (error) {
@@ -114,7 +114,7 @@ async function conditionalWrite<T extends { readonly version: number }>(
  * (`madeBy`), and the write is sent again only when the item shows it was not (`stillAt`).
  */
 async function writeOnce<T extends { readonly version: number }>(
-  table: PlantsRef,
+  table: PlantsTableDeps,
   id: bigint,
   expression: ItemUpdate,
   preconditions: Preconditions,
@@ -124,19 +124,23 @@ async function writeOnce<T extends { readonly version: number }>(
 ): Promise<T | Changed | Refusal> {
   const condition = writeCondition(preconditions);
   const writeId = newWriteId();
-  const { update, names, values } = withWriteId(expression, writeId);
+  const tagged = withWriteId(expression, writeId);
   const send = () =>
-    table.client.send(
+    table.plants.send(
       sentOnce(
         new UpdateCommand({
           TableName: table.tableName,
           Key: { [KEY]: id },
-          UpdateExpression: update,
+          UpdateExpression: tagged.update,
           ConditionExpression: [condition.expression, expression.condition]
             .filter(Boolean)
             .join(' AND '),
-          ExpressionAttributeNames: { ...names, ...condition.names },
-          ExpressionAttributeValues: { ':one': FIRST_VERSION, ...values, ...condition.values },
+          ExpressionAttributeNames: { ...tagged.names, ...condition.names },
+          ExpressionAttributeValues: {
+            ':one': FIRST_VERSION,
+            ...tagged.values,
+            ...condition.values,
+          },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),

@@ -1,7 +1,8 @@
 /** The plants table's `storedImages`: what `webhook replay` sends again (an operator's method). */
 import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { PLANT_ATTRIBUTES } from '../item';
-import { call, type PlantsRef } from './calls';
+import { call } from './calls';
+import type { PlantsTableDeps } from '../table';
 
 /**
  * Every plant created or last changed at or after `since` (and before `until`), and every
@@ -10,7 +11,7 @@ import { call, type PlantsRef } from './calls';
  * table: the price of needing no index for a rare recovery.
  */
 export async function* storedImages(
-  table: PlantsRef,
+  table: PlantsTableDeps,
   range: { readonly since: string; readonly until?: string },
 ): AsyncGenerator<Record<string, AttributeValue>[]> {
   const within = (attribute: string) =>
@@ -21,7 +22,7 @@ export async function* storedImages(
   let after: Record<string, AttributeValue> | undefined;
   do {
     const { Items = [], LastEvaluatedKey } = await call(() =>
-      table.client.send(
+      table.plants.send(
         new ScanCommand({
           TableName: table.tableName,
           ConsistentRead: true,

@@ -2,16 +2,20 @@
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { PLANTS_BY_TAG_INDEX } from '../../aws/tables';
 import { decodeId, decodePlant, isDeleted } from '../decode';
-import type { ScanPage } from '../table';
-import { call, KEY, type PlantsRef } from './calls';
+import type { PlantsTableDeps, ScanPage } from '../table';
+import { call, KEY } from './calls';
 
 /**
  * At most `limit` plants after the key `after` (one strongly consistent Scan). DynamoDB may
  * answer fewer, even none, and still a `last` key: the walk ends only when `last` is absent.
  */
-export async function scan(table: PlantsRef, limit: number, after?: bigint): Promise<ScanPage> {
+export async function scan(
+  table: PlantsTableDeps,
+  limit: number,
+  after?: bigint,
+): Promise<ScanPage> {
   const { Items = [], LastEvaluatedKey } = await call(() =>
-    table.client.send(
+    table.plants.send(
       new ScanCommand({
         TableName: table.tableName,
         Limit: limit,
@@ -31,14 +35,14 @@ export async function scan(table: PlantsRef, limit: number, after?: bigint): Pro
  * 503, never a partial list.
  */
 export async function queryByTag(
-  table: PlantsRef,
+  table: PlantsTableDeps,
   tag: string,
   limit: number,
   after?: bigint,
 ): Promise<ScanPage> {
   const { partitionKey, sortKey } = PLANTS_BY_TAG_INDEX;
   const { Items = [], LastEvaluatedKey } = await call(() =>
-    table.client.send(
+    table.plants.send(
       new QueryCommand({
         TableName: table.tableName,
         IndexName: PLANTS_BY_TAG_INDEX.name,

@@ -6,10 +6,10 @@ import { ServiceUnavailable } from '../../http/answers';
 import { firstVersionOf, isDeleted, versionOf } from '../decode';
 import { newWriteId, PLANT_ATTRIBUTES, readMembers, storedMembers } from '../item';
 import type { NewPlant } from '../schemas';
-import type { TakenBy } from '../table';
+import type { PlantsTableDeps, TakenBy } from '../table';
 import { FIRST_VERSION } from '../versions';
 import { createOverTombstone } from '../write-condition';
-import { item, KEY, refusedBy, storeError, WRITE_BUDGET_MS, type PlantsRef } from './calls';
+import { item, KEY, refusedBy, storeError, WRITE_BUDGET_MS } from './calls';
 
 /** A create's puts at most: one, and one over each tombstone met. */
 const PUT_ATTEMPTS = 3;
@@ -26,7 +26,7 @@ const PUT_ATTEMPTS = 3;
  * one id's events by (createdAt, version) never takes the new plant for a stale one.
  */
 export async function putNew(
-  table: PlantsRef,
+  table: PlantsTableDeps,
   plant: NewPlant,
   audit: { readonly createdAt: string; readonly createdBy: string },
 ): Promise<TakenBy | undefined> {
@@ -64,7 +64,7 @@ export async function putNew(
  * another create's plant (200 or 409 by its members).
  */
 async function putUnlessTaken(
-  table: PlantsRef,
+  table: PlantsTableDeps,
   plant: NewPlant,
   audit: { readonly createdAt: string; readonly createdBy: string; readonly createId: string },
   tombstone: Record<string, unknown> | undefined,
@@ -74,7 +74,7 @@ async function putUnlessTaken(
   let found: Record<string, unknown> | undefined;
   let maybe: true | undefined;
   try {
-    await table.client.send(
+    await table.plants.send(
       sentOnce(
         new PutCommand({
           TableName: table.tableName,
@@ -112,15 +112,15 @@ async function putUnlessTaken(
 }
 
 /**
- * Whether `item`'s life may have begun two lives or more after a plant begun at version `at` by a
- * create stamped `createdAt`: at a version at least four later (a create and a delete each,
+ * Whether `stored`'s life may have begun two lives or more after a plant begun at version `at`
+ * by a create stamped `createdAt`: at a version at least four later (a create and a delete each,
  * twice), and created after it. A create over a tombstone is stamped after the tombstone's life
  * (`createOverTombstone`), so every life after the create's plant is stamped after it, whatever
  * the clocks: an item stamped at or before it is another create's, under which this create was
  * not made. An item without a stamp (older builds) may follow.
  */
-function mayFollow(item: Record<string, unknown>, at: number, createdAt: string): boolean {
+function mayFollow(stored: Record<string, unknown>, at: number, createdAt: string): boolean {
   // The latest version its life can have begun at: its first, or its tombstone's last.
-  const began = isDeleted(item) ? versionOf(item) - 1 : firstVersionOf(item);
-  return began >= at + 4 && !(Date.parse(String(item.createdAt)) <= Date.parse(createdAt));
+  const began = isDeleted(stored) ? versionOf(stored) - 1 : firstVersionOf(stored);
+  return began >= at + 4 && !(Date.parse(String(stored.createdAt)) <= Date.parse(createdAt));
 }

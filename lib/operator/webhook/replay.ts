@@ -12,7 +12,7 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DeliveryQueue } from '../../../lambda/webhook/delivery-queue';
-import { decodeImageState } from '../../../lambda/plants/table';
+import { decodeImageState } from '../../../lambda/plants/decode';
 import { TOMBSTONE_DAYS } from '../../../lambda/plants/item';
 import { deliveriesOf, type PlantImage } from '../../../lambda/webhook/deliveries';
 import { eventsOfItem, type PlantWrite } from '../../../lambda/webhook/events';

@@ -100,13 +100,13 @@ const CASES: Case[] = [
 
 /** The handlers built on the change operation, and one of them with `grants` and `methods`. */
 const CHANGE_HANDLERS = ['update-plant', 'patch-plant'];
-const changeHandler = (grants: readonly string[], methods: readonly string[] = grants) => `
+const changeHandler = (grants: readonly string[], methods: readonly string[] | 'all' = grants) => `
   import { changeOperation } from '../plants/change-operation';
   import { plantsHandler } from '../plants/handler';
   ${methods.length > 0 ? "import { PLANTS_METHODS } from '../plants/table';" : ''}
   export const h = plantsHandler<readonly [${grants.map((g) => `'${g}'`).join(', ')}]>(
     's',
-    { ${methods.map((m) => `${m}: PLANTS_METHODS.${m}`).join(', ')} },
+    ${methods === 'all' ? 'PLANTS_METHODS' : `{ ${methods.map((m) => `${m}: PLANTS_METHODS.${m}`).join(', ')} }`},
     changeOperation(() => ({})),
   );`;
 /** The methods a handler binds, against its grants: each module compiles or fails as its test says. */
@@ -114,6 +114,7 @@ const BINDINGS = {
   granted: changeHandler(['update']),
   ungranted: changeHandler(['update'], ['update', 'get']),
   missing: changeHandler(['update'], []),
+  all: changeHandler(['update'], 'all'),
   noUpdate: changeHandler(['get', 'scan']),
 };
 
@@ -174,10 +175,17 @@ it.each(CHANGE_HANDLERS)(
   '%s: the handler binds exactly the methods its grants name, or it does not compile',
   (name) => {
     expect(errorsOf(`lambda/${name}`, BINDINGS.ungranted)).toEqual([
-      expect.stringMatching(/^Object literal may only specify known properties, and 'get'/),
+      expect.stringMatching(
+        /^Type '\(table: PlantsTableDeps, id: bigint\) => .*' is not assignable to type 'undefined'/,
+      ),
     ]);
     expect(errorsOf(`lambda/${name}`, BINDINGS.missing)).toEqual([
       expect.stringContaining("Property 'update' is missing in type '{}'"),
+    ]);
+    expect(errorsOf(`lambda/${name}`, BINDINGS.all)).toEqual([
+      expect.stringMatching(
+        /Types of property '(putNew|get|delete|scan|queryByTag|storedImages)' are incompatible/,
+      ),
     ]);
   },
 );
