@@ -24,8 +24,7 @@ export async function scan(
       }),
     ),
   );
-  const plants = Items.filter((item) => !isDeleted(item)).map(decodePlant);
-  return LastEvaluatedKey ? { plants, last: decodeId(LastEvaluatedKey[KEY]) } : { plants };
+  return pageOf(Items, LastEvaluatedKey);
 }
 
 /**
@@ -56,6 +55,14 @@ export async function queryByTag(
       }),
     ),
   );
-  const plants = Items.filter((item) => !isDeleted(item)).map(decodePlant);
-  return LastEvaluatedKey ? { plants, last: decodeId(LastEvaluatedKey[KEY]) } : { plants };
+  return pageOf(Items, LastEvaluatedKey);
+}
+
+/** A page of a Scan or Query: the plants its items hold (not tombstones), and its last key. */
+function pageOf(
+  items: Record<string, unknown>[],
+  lastKey: Record<string, unknown> | undefined,
+): ScanPage {
+  const plants = items.filter((item) => !isDeleted(item)).map(decodePlant);
+  return lastKey ? { plants, last: decodeId(lastKey[KEY]) } : { plants };
 }
