@@ -16,7 +16,7 @@ import { connect, type AddressInfo } from 'node:net';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { makeDocumentClient } from '../../lambda/aws/dynamodb';
 import { BOUNDED_CALLS } from '../../lambda/aws/sdk-client';
-import { PLANTS_TABLE } from '../../lambda/aws/tables';
+import { plantOperations } from './plant-operations';
 import type { TestStore } from './store';
 
 export type ProxyAction =
@@ -116,8 +116,8 @@ export async function engineProxy(target: string) {
 
 /**
  * For each test of a suite: an `engineProxy` to the engine of `store()` and a document client as
- * the functions make it, whose every connection goes through that proxy; `deps()` are the plant
- * handlers' dependencies over it.
+ * the functions make it, whose every connection goes through that proxy; `ops()` are the plant
+ * operations over it.
  */
 export function useEngineProxy(store: () => TestStore) {
   let proxy: Awaited<ReturnType<typeof engineProxy>>;
@@ -138,6 +138,7 @@ export function useEngineProxy(store: () => TestStore) {
     get proxy() {
       return proxy;
     },
-    deps: () => ({ plants: client, tableName: PLANTS_TABLE.localName }),
+    /** The plant operations (`plantOperations`) through the proxy, for this test. */
+    ops: () => plantOperations({ ...store(), plants: client }),
   };
 }

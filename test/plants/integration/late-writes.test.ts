@@ -5,13 +5,9 @@
  * refusal (404, 409, 412) its own late try could belie, nor made twice; and a create or change
  * whose calls keep hanging answers 503 within `WRITE_BUDGET_MS`, before its function's timeout.
  */
-import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
-import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
-import { makeUpdatePlantHandler } from '../../../lambda/update-plant/handler';
 import { WRITE_BUDGET_MS } from '../../../lambda/plants/store/calls';
 import { FUNCTIONS } from '../../../lib/definitions/functions';
 import type { TestStore } from '../../support/store';
-import { createPlantEvent, plantBody, plantsEvent } from '../../support/events';
 import { useEngineProxy } from '../../support/engine-proxy';
 import { realEngines, usePlantStore, type PlantOperations } from '../../support/plant-operations';
 
@@ -20,14 +16,6 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   let ops: PlantOperations;
   usePlantStore(start, (s, o) => void ([store, ops] = [s, o]));
   const via = useEngineProxy(() => store);
-  const { deps } = via;
-  const one = (method: 'DELETE' | 'PUT', id: string) => ({
-    method,
-    route: '/plants/{id}',
-    pathParameters: { id },
-  });
-  const create = (id: string, name: string) =>
-    makeCreatePlantHandler(deps())(createPlantEvent({ body: plantBody(id, { name }) }));
 
   it('a PUT with If-Match sent again, its first try landing late under another change, is 503, not 412', async () => {
     await ops.create('40', 'Fern');
@@ -38,13 +26,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
       // Before the try sent again reaches the engine, the first lands, and another client changes.
       { kind: 'before', run: async () => [await land(), await ops.patch('40', '{"tag":"x"}')] },
     );
-    const answer = await makeUpdatePlantHandler(deps())(
-      plantsEvent({
-        ...one('PUT', '40'),
-        headers: { 'if-match': '"1"' },
-        body: '{"name":"Fern 2"}',
-      }),
-    );
+    const answer = await via.ops().put('40', '{"name":"Fern 2"}', { 'if-match': '"1"' });
     expect(via.proxy.seen.slice(0, 3)).toEqual(['UpdateItem', 'GetItem', 'UpdateItem']);
     expect(answer.statusCode).toBe(503);
     expect(await ops.get('40')).toMatchObject({
@@ -64,9 +46,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
         run: async () => [await land(), await ops.create('41', 'Other'), await ops.remove('41')],
       },
     );
-    const answer = await makeDeletePlantHandler(deps())(
-      plantsEvent({ ...one('DELETE', '41'), headers: { 'if-match': '"1"' } }),
-    );
+    const answer = await via.ops().remove('41', { 'if-match': '"1"' });
     expect(answer.statusCode).toBe(503);
   });
 
@@ -80,7 +60,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
         await ops.create('42', 'C'),
       ],
     });
-    expect((await create('42', 'A')).statusCode).toBe(503);
+    expect((await via.ops().create('42', 'A')).statusCode).toBe(503);
     expect((await ops.get('42')).body).toBe('{"id":42,"name":"C"}');
   });
 
@@ -95,7 +75,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
         await ops.remove('43'),
       ],
     });
-    expect((await create('43', 'A')).statusCode).toBe(503);
+    expect((await via.ops().create('43', 'A')).statusCode).toBe(503);
     expect(via.proxy.seen.filter((seen) => seen === 'PutItem')).toHaveLength(1);
     expect((await ops.get('43')).statusCode).toBe(404);
   });
@@ -109,7 +89,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
       { kind: 'hang' },
     );
     const started = Date.now();
-    expect((await create('45', 'A')).statusCode).toBe(503);
+    expect((await via.ops().create('45', 'A')).statusCode).toBe(503);
     const took = Date.now() - started;
     // Each hang ends at the SDK's 2 s request timeout; the last call is cut off by the budget.
     expect(via.proxy.seen).toEqual(['PutItem', 'GetItem', 'GetItem', 'PutItem', 'GetItem']);

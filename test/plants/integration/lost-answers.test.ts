@@ -9,12 +9,7 @@
  * sent again with a single `If-Match` the item still meets; else it is 503, never a 404, 409 or
  * 412 for a write that may have been made, and never a write made twice.
  */
-import { makeCreatePlantHandler } from '../../../lambda/create-plant/handler';
-import { makeDeletePlantHandler } from '../../../lambda/delete-plant/handler';
-import { makePatchPlantHandler } from '../../../lambda/patch-plant/handler';
-import { makeUpdatePlantHandler } from '../../../lambda/update-plant/handler';
 import type { TestStore } from '../../support/store';
-import { createPlantEvent, plantBody, plantsEvent } from '../../support/events';
 import { useEngineProxy } from '../../support/engine-proxy';
 import { realEngines, usePlantStore, type PlantOperations } from '../../support/plant-operations';
 
@@ -24,23 +19,12 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   usePlantStore(start, (s, o) => void ([store, ops] = [s, o]));
 
   const via = useEngineProxy(() => store);
-  const { deps } = via;
-  const one = (method: 'DELETE' | 'PUT' | 'PATCH', id: string) => ({
-    method,
-    route: '/plants/{id}',
-    pathParameters: { id },
-  });
-
-  const create = (id: string, name: string) =>
-    makeCreatePlantHandler(deps())(createPlantEvent({ body: plantBody(id, { name }) }));
   const sent = (operation: string) => via.proxy.seen.filter((seen) => seen === operation).length;
 
   it('a DELETE whose answer was lost answers 204, not 404', async () => {
     await ops.create('9007199254740993', 'Aloe');
     via.proxy.next('UpdateItem', { kind: 'drop' });
-    const answer = await makeDeletePlantHandler(deps())(
-      plantsEvent({ ...one('DELETE', '9007199254740993') }),
-    );
+    const answer = await via.ops().remove('9007199254740993');
     expect(via.proxy.seen).toEqual(['UpdateItem', 'GetItem']);
     expect(answer.statusCode).toBe(204);
     expect((await ops.get('9007199254740993')).statusCode).toBe(404);
@@ -54,9 +38,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
       kind: 'drop',
       meanwhile: () => ops.create('-9223372036854775808', 'Aloe again'),
     });
-    const answer = await makeDeletePlantHandler(deps())(
-      plantsEvent({ ...one('DELETE', '-9223372036854775808') }),
-    );
+    const answer = await via.ops().remove('-9223372036854775808');
     expect(sent('UpdateItem')).toBe(1);
     expect(answer.statusCode).toBe(204);
     // The plant created in between is the next life (versions 1, 2 deleted, 3), and stays.
@@ -72,13 +54,9 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   it('a PUT with If-Match whose answer was lost answers 200 and the new ETag, not 412', async () => {
     await ops.create('9007199254740995', 'Aloe', 'succulent');
     via.proxy.next('UpdateItem', { kind: 'drop' });
-    const answer = await makeUpdatePlantHandler(deps())(
-      plantsEvent({
-        ...one('PUT', '9007199254740995'),
-        headers: { 'if-match': '"1"' },
-        body: '{"name":"Aloe vera"}',
-      }),
-    );
+    const answer = await via
+      .ops()
+      .put('9007199254740995', '{"name":"Aloe vera"}', { 'if-match': '"1"' });
     expect(via.proxy.seen).toEqual(['UpdateItem', 'GetItem']);
     expect(answer).toMatchObject({
       statusCode: 200,
@@ -95,9 +73,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   it('a PATCH whose answer was lost answers the change it made', async () => {
     await ops.create('17', 'Fern', 'pteridophyte');
     via.proxy.next('UpdateItem', { kind: 'drop' });
-    const answer = await makePatchPlantHandler(deps())(
-      plantsEvent({ ...one('PATCH', '17'), body: '{"tag":null}' }),
-    );
+    const answer = await via.ops().patch('17', '{"tag":null}');
     expect(answer).toMatchObject({
       statusCode: 200,
       headers: { etag: '"2"' },
@@ -107,28 +83,28 @@ describe.each(realEngines())('on $engine', ({ start }) => {
 
   it('a POST whose answer was lost answers 200, and is not put again', async () => {
     via.proxy.next('PutItem', { kind: 'drop' });
-    expect((await create('19', 'Moss')).statusCode).toBe(200);
+    expect((await via.ops().create('19', 'Moss')).statusCode).toBe(200);
     expect(via.proxy.seen).toEqual(['PutItem', 'GetItem']);
     expect(await ops.get('19')).toMatchObject({ headers: { etag: '"1"' } });
   });
 
   it('a POST whose try was not made is put again', async () => {
     via.proxy.next('PutItem', { kind: 'unsent' });
-    expect((await create('20', 'Moss')).statusCode).toBe(200);
+    expect((await via.ops().create('20', 'Moss')).statusCode).toBe(200);
     expect(via.proxy.seen).toEqual(['PutItem', 'GetItem', 'PutItem']);
     expect(await ops.get('20')).toMatchObject({ statusCode: 200, headers: { etag: '"1"' } });
   });
 
   it('a POST whose answer was lost and whose plant was deleted since answers 200, not made again', async () => {
     via.proxy.next('PutItem', { kind: 'drop', meanwhile: () => ops.remove('21') });
-    expect((await create('21', 'Aloe')).statusCode).toBe(200);
+    expect((await via.ops().create('21', 'Aloe')).statusCode).toBe(200);
     expect(via.proxy.seen).toEqual(['PutItem', 'GetItem']);
     expect((await ops.get('21')).statusCode).toBe(404);
   });
 
   it('a POST whose answer was lost and whose plant was changed since answers 200, not 409', async () => {
     via.proxy.next('PutItem', { kind: 'drop', meanwhile: () => ops.patch('22', '{"tag":"x"}') });
-    expect((await create('22', 'Rose')).statusCode).toBe(200);
+    expect((await via.ops().create('22', 'Rose')).statusCode).toBe(200);
     expect((await ops.get('22')).body).toBe('{"id":22,"name":"Rose","tag":"x"}');
   });
 
@@ -137,7 +113,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
       kind: 'drop',
       meanwhile: async () => [await ops.remove('29'), await ops.create('29', 'Other')],
     });
-    expect((await create('29', 'Aloe')).statusCode).toBe(200);
+    expect((await via.ops().create('29', 'Aloe')).statusCode).toBe(200);
     expect(sent('PutItem')).toBe(1);
     expect(await ops.get('29')).toMatchObject({
       headers: { etag: '"3"' },
@@ -149,7 +125,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
     await ops.create('28', 'Moss');
     expect((await ops.remove('28')).statusCode).toBe(204);
     via.proxy.next('PutItem', { kind: 'drop' });
-    expect((await create('28', 'Moss again')).statusCode).toBe(200);
+    expect((await via.ops().create('28', 'Moss again')).statusCode).toBe(200);
     expect(via.proxy.seen).toEqual(['PutItem', 'GetItem', 'PutItem']);
     expect(await ops.get('28')).toMatchObject({
       headers: { etag: '"3"' },
@@ -162,27 +138,21 @@ describe.each(realEngines())('on $engine', ({ start }) => {
     for (const tag of ['a', 'b', 'c', 'd']) await ops.patch('34', `{"tag":"${tag}"}`);
     expect((await ops.remove('34')).statusCode).toBe(204);
     via.proxy.next('PutItem', { kind: 'drop' });
-    expect((await create('34', 'Moss again')).statusCode).toBe(200);
+    expect((await via.ops().create('34', 'Moss again')).statusCode).toBe(200);
     expect(via.proxy.seen).toEqual(['PutItem', 'GetItem', 'PutItem']);
     expect(await ops.get('34')).toMatchObject({ headers: { etag: '"7"' } });
   });
 
   it('a POST another create beat, the answer lost, is 409 by the members it found', async () => {
     via.proxy.next('PutItem', { kind: 'unsent', meanwhile: () => ops.create('30', 'Fern') });
-    expect((await create('30', 'Rose')).statusCode).toBe(409);
+    expect((await via.ops().create('30', 'Rose')).statusCode).toBe(409);
     expect((await ops.get('30')).body).toBe('{"id":30,"name":"Fern"}');
   });
 
   it('a PUT with If-Match whose answer was lost and that was written over is 503, not 412', async () => {
     await ops.create('23', 'Fern');
     via.proxy.next('UpdateItem', { kind: 'drop', meanwhile: () => ops.patch('23', '{"tag":"x"}') });
-    const answer = await makeUpdatePlantHandler(deps())(
-      plantsEvent({
-        ...one('PUT', '23'),
-        headers: { 'if-match': '"1"' },
-        body: '{"name":"Fern 2"}',
-      }),
-    );
+    const answer = await via.ops().put('23', '{"name":"Fern 2"}', { 'if-match': '"1"' });
     expect(answer.statusCode).toBe(503);
     expect(await ops.get('23')).toMatchObject({ headers: { etag: '"3"' } });
   });
@@ -190,9 +160,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   it('a PUT whose answer was lost is not made again over the change made since', async () => {
     await ops.create('24', 'Ivy');
     via.proxy.next('UpdateItem', { kind: 'drop', meanwhile: () => ops.patch('24', '{"tag":"x"}') });
-    const answer = await makeUpdatePlantHandler(deps())(
-      plantsEvent({ ...one('PUT', '24'), body: '{"name":"Ivy 2"}' }),
-    );
+    const answer = await via.ops().put('24', '{"name":"Ivy 2"}');
     expect(answer.statusCode).toBe(503);
     expect(sent('UpdateItem')).toBe(1);
     // The PUT made version 2, the PATCH 3: nothing after.
@@ -208,9 +176,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
       kind: 'drop',
       meanwhile: async () => [await ops.remove('25'), await ops.create('25', 'Palm', 'tree')],
     });
-    const answer = await makePatchPlantHandler(deps())(
-      plantsEvent({ ...one('PATCH', '25'), body: '{"tag":null}' }),
-    );
+    const answer = await via.ops().patch('25', '{"tag":null}');
     expect(answer.statusCode).toBe(503);
     expect(await ops.get('25')).toMatchObject({
       headers: { etag: '"4"' },
@@ -228,7 +194,7 @@ describe.each(realEngines())('on $engine', ({ start }) => {
         await ops.create('26', 'Cactus 3');
       },
     });
-    const answer = await makeDeletePlantHandler(deps())(plantsEvent({ ...one('DELETE', '26') }));
+    const answer = await via.ops().remove('26');
     expect(answer.statusCode).toBe(503);
     expect(await ops.get('26')).toMatchObject({ statusCode: 200, headers: { etag: '"5"' } });
   });
@@ -236,22 +202,14 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   it('a change that changes nothing, its answer lost, answers the plant unchanged', async () => {
     await ops.create('35', 'Moss', 'x');
     via.proxy.next('UpdateItem', { kind: 'drop' });
-    const answer = await makeUpdatePlantHandler(deps())(
-      plantsEvent({
-        ...one('PUT', '35'),
-        headers: { 'if-match': '"1"' },
-        body: '{"name":"Moss","tag":"x"}',
-      }),
-    );
+    const answer = await via.ops().put('35', '{"name":"Moss","tag":"x"}', { 'if-match': '"1"' });
     expect(answer).toMatchObject({ statusCode: 200, headers: { etag: '"1"' } });
   });
 
   it('a change with If-Match whose try was not made is sent again', async () => {
     await ops.create('31', 'Moss');
     via.proxy.next('UpdateItem', { kind: 'unsent' });
-    const answer = await makePatchPlantHandler(deps())(
-      plantsEvent({ ...one('PATCH', '31'), headers: { 'if-match': '"1"' }, body: '{"tag":"x"}' }),
-    );
+    const answer = await via.ops().patch('31', '{"tag":"x"}', { 'if-match': '"1"' });
     expect(answer).toMatchObject({ statusCode: 200, headers: { etag: '"2"' } });
     expect(via.proxy.seen).toEqual(['UpdateItem', 'GetItem', 'UpdateItem']);
   });
@@ -259,21 +217,17 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   it('a 500 from the store: a change made answers 200; a create not made is put again', async () => {
     await ops.create('32', 'Moss');
     via.proxy.next('UpdateItem', { kind: 'drop', serverError: true });
-    const changed = await makePatchPlantHandler(deps())(
-      plantsEvent({ ...one('PATCH', '32'), body: '{"tag":"x"}' }),
-    );
+    const changed = await via.ops().patch('32', '{"tag":"x"}');
     expect(changed).toMatchObject({ statusCode: 200, headers: { etag: '"2"' } });
     via.proxy.next('PutItem', { kind: 'unsent', serverError: true });
-    expect((await create('33', 'Fern')).statusCode).toBe(200);
+    expect((await via.ops().create('33', 'Fern')).statusCode).toBe(200);
     expect(via.proxy.seen).toEqual(['UpdateItem', 'GetItem', 'PutItem', 'GetItem', 'PutItem']);
   });
 
   it('a change whose try was not made is 503, and changes nothing', async () => {
     await ops.create('27', 'Moss');
     via.proxy.next('UpdateItem', { kind: 'unsent' });
-    const answer = await makePatchPlantHandler(deps())(
-      plantsEvent({ ...one('PATCH', '27'), body: '{"tag":"x"}' }),
-    );
+    const answer = await via.ops().patch('27', '{"tag":"x"}');
     expect(answer).toMatchObject({
       statusCode: 503,
       headers: { 'retry-after': expect.any(String) },
@@ -284,12 +238,10 @@ describe.each(realEngines())('on $engine', ({ start }) => {
   it('a write that finds another write there is still refused', async () => {
     await ops.create('18', 'Ivy');
     expect((await ops.put('18', '{"name":"English ivy"}')).statusCode).toBe(200);
-    const refused = await makeUpdatePlantHandler(deps())(
-      plantsEvent({ ...one('PUT', '18'), headers: { 'if-match': '"1"' }, body: '{"name":"x"}' }),
-    );
+    const refused = await via.ops().put('18', '{"name":"x"}', { 'if-match': '"1"' });
     expect(refused).toMatchObject({ statusCode: 412, headers: { etag: '"2"' } });
     expect((await ops.remove('18')).statusCode).toBe(204);
-    const gone = await makeDeletePlantHandler(deps())(plantsEvent({ ...one('DELETE', '18') }));
+    const gone = await via.ops().remove('18');
     expect(gone.statusCode).toBe(404);
   });
 });
