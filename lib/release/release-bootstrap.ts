@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { UsageError } from '../cli/args';
 import { STAGES, type StageName } from '../infra/stages';
 import { RELEASES_DIR, RELEASE_STACKS } from './releases';
-import { parseVersion } from './versions';
+import { versionArgument } from './versions';
 
 /** The bootstrap qualifier a synthesized template checks for (its `BootstrapVersion` parameter). */
 export function templateQualifier(template: {
@@ -30,11 +30,7 @@ export function checkReleaseBootstrap(
   dir: string = RELEASES_DIR,
 ): { ok: boolean; line: string } {
   const number = version.replace(/^v/, '');
-  try {
-    parseVersion(number);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  versionArgument(number);
   if (!Object.hasOwn(STAGES, stage)) {
     throw new UsageError(
       `unknown stage ${JSON.stringify(stage)}: ${Object.keys(STAGES).join(' or ')}`,

@@ -14,7 +14,7 @@ import { diffSummary, statefulChanges } from './cdk-diff';
 import { keep } from './keep';
 import { checkReleaseBootstrap } from './release-bootstrap';
 import { apiUrlFromOutputs, checkStart } from './start-check';
-import { parseVersion } from './versions';
+import { versionArgument } from './versions';
 
 export const RELEASE_HELP = `Usage: npm run release -- <command> [options]
 
@@ -76,11 +76,7 @@ export async function runReleaseCli(argv: readonly string[], io: CliIo): Promise
       if (line.help) return (io.out(RELEASE_HELP), 0);
       const [version, ...extra] = line.positionals;
       if (version === undefined || extra.length > 0) throw new UsageError('keep takes a version');
-      try {
-        parseVersion(version);
-      } catch (error) {
-        throw new UsageError((error as Error).message);
-      }
+      versionArgument(version);
       io.out(await keep(version));
       return 0;
     }

@@ -6,6 +6,7 @@
  * for every release and, while the version is above the last release, an Unreleased one, each
  * saying what changes for API clients, webhook receivers and operators.
  */
+import { UsageError } from '../cli/args';
 import { breakingChanges } from './openapi-compat';
 
 /** `major.minor.patch`. */
@@ -20,6 +21,15 @@ export function parseVersion(text: string): Version {
   const match = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/.exec(text);
   if (!match) throw new Error(`not a version (major.minor.patch): ${JSON.stringify(text)}`);
   return { major: Number(match[1]), minor: Number(match[2]), patch: Number(match[3]) };
+}
+
+/** `parseVersion` of a version named on a command line: anything else is a usage mistake. */
+export function versionArgument(text: string): Version {
+  try {
+    return parseVersion(text);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /** Negative, zero or positive as `a` is below, equal to or above `b`. */
