@@ -5,10 +5,11 @@
  * store failures to 503 (throttled, unreachable or out of time) or 500 (anything else). Each
  * method is given the table (`PlantsTableDeps`: a document client and the table's name) first.
  */
-import type { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { isStoreUnavailable } from '../../aws/dynamodb';
+import { MaybeWritten } from '../../aws/sent-once';
 import { PLANTS_TABLE } from '../../aws/tables';
 import { ServiceUnavailable } from '../../http/answers';
 import { indexBuildingError } from '../index-building';
@@ -40,17 +41,31 @@ export async function item(
   return Item;
 }
 
+/** The item a failed write meets, and whether the write may have been made. */
+export interface ItemMet {
+  readonly found?: Record<string, unknown>;
+  readonly maybe?: MaybeWritten;
+}
+
 /**
- * The item that refused a conditional write: the one the refusal returned (DynamoDB does, as
- * ReturnValuesOnConditionCheckFailure asks), else a strongly consistent read (dynalite).
+ * The item a conditional write that failed with `error` meets: read again (strongly consistent)
+ * when the write may have been made (`maybe`: it was sent once, `sentOnce`), else the item that
+ * refused it, the one the refusal returned (DynamoDB does, as ReturnValuesOnConditionCheckFailure
+ * asks) or read (dynalite). Any other failure is thrown as `storeError` maps it.
  */
-export async function refusedBy(
+export async function itemAfter(
   table: PlantsTableDeps,
-  refusal: ConditionalCheckFailedException,
+  error: unknown,
   id: bigint,
   signal: AbortSignal,
-): Promise<Record<string, unknown> | undefined> {
-  return refusal.Item ? unmarshall(refusal.Item, { wrapNumbers: true }) : item(table, id, signal);
+): Promise<ItemMet> {
+  if (error instanceof MaybeWritten) return { found: await item(table, id, signal), maybe: error };
+  if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
+  return {
+    found: error.Item
+      ? unmarshall(error.Item, { wrapNumbers: true })
+      : await item(table, id, signal),
+  };
 }
 
 /** `send`'s answer; its failure as `storeError` maps it. */

@@ -2,7 +2,6 @@
  * The plants table's `update` and `delete`: one conditional UpdateItem of a plant that is there,
  * sent once, and sent again only when the item shows it was not made.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MaybeWritten, sentOnce } from '../../aws/sent-once';
 import { ServiceUnavailable } from '../../http/answers';
@@ -28,7 +27,7 @@ import {
   writeCondition,
   type Preconditions,
 } from '../write-condition';
-import { item, KEY, refusedBy, storeError, WRITE_BUDGET_MS } from './calls';
+import { itemAfter, KEY, WRITE_BUDGET_MS } from './calls';
 
 /** A change's or delete's tries: one, and one more each time the item shows it was not made. */
 const WRITE_ATTEMPTS = 3;
@@ -155,16 +154,15 @@ async function writeOnce<T extends { readonly version: number }>(
       return answer(Attributes!);
     } catch (error) {
       if (isEmptyIndexKeyRefusal(error)) throw error;
-      if (error instanceof MaybeWritten) {
-        maybe = error;
-        const found = await item(table, id, signal);
-        const made = madeBy(found, writeId, answer);
+      const after = await itemAfter(table, error, id, signal);
+      if (after.maybe) {
+        maybe = after.maybe;
+        const made = madeBy(after.found, writeId, answer);
         if (made) return made;
-        if (attempt < WRITE_ATTEMPTS && stillAt(preconditions, found)) continue;
-        throw new ServiceUnavailable('store unavailable', { cause: error.failure });
+        if (attempt < WRITE_ATTEMPTS && stillAt(preconditions, after.found)) continue;
+        throw new ServiceUnavailable('store unavailable', { cause: maybe.failure });
       }
-      if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-      old = await refusedBy(table, error, id, signal);
+      old = after.found;
     }
     break;
   }

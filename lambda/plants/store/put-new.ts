@@ -1,7 +1,6 @@
 /** The plants table's `putNew`: a create, one conditional put (again over each tombstone met). */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { MaybeWritten, sentOnce } from '../../aws/sent-once';
+import { sentOnce } from '../../aws/sent-once';
 import { ServiceUnavailable } from '../../http/answers';
 import { firstVersionOf, isDeleted, versionOf } from '../decode';
 import { newWriteId, PLANT_ATTRIBUTES, readMembers, storedMembers } from '../item';
@@ -9,7 +8,7 @@ import type { NewPlant } from '../schemas';
 import type { PlantsTableDeps, TakenBy } from '../table';
 import { FIRST_VERSION } from '../versions';
 import { createOverTombstone } from '../write-condition';
-import { item, KEY, refusedBy, storeError, WRITE_BUDGET_MS } from './calls';
+import { itemAfter, KEY, WRITE_BUDGET_MS, type ItemMet } from './calls';
 
 /** A create's puts at most: one, and one over each tombstone met. */
 const PUT_ATTEMPTS = 3;
@@ -71,8 +70,7 @@ async function putUnlessTaken(
   signal: AbortSignal,
 ): Promise<{ found: 'written' | Record<string, unknown> | undefined; maybe?: true }> {
   const over = tombstone && createOverTombstone(tombstone, audit.createdAt);
-  let found: Record<string, unknown> | undefined;
-  let maybe: true | undefined;
+  let after: ItemMet;
   try {
     await table.plants.send(
       sentOnce(
@@ -98,17 +96,14 @@ async function putUnlessTaken(
     );
     return { found: 'written' };
   } catch (error) {
-    if (error instanceof MaybeWritten) {
-      maybe = true;
-      found = await item(table, plant.id, signal);
-    } else if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-    else found = await refusedBy(table, error, plant.id, signal);
+    after = await itemAfter(table, error, plant.id, signal);
   }
+  const { found, maybe } = after;
   const { createId, previousCreateId } = PLANT_ATTRIBUTES;
   if (found?.[createId] === audit.createId || found?.[previousCreateId] === audit.createId) {
     return { found: 'written' };
   }
-  return { found, ...(maybe && { maybe }) };
+  return { found, ...(maybe && { maybe: true }) };
 }
 
 /**
