@@ -286,9 +286,9 @@ export class PlantStore {
   /**
    * Deletes the plant stored under `id`. `true`: it is gone, and this call deleted it — or may
    * have: when an earlier attempt's answer was lost (a reset, a timeout, the gateway's 500 or
-   * 503, the service's 503 to a write) and the retry finds nothing, that attempt probably deleted it. `false`: there was none.
-   * Without `ifMatch`, that retry deletes a plant created again under `id` in between; with it,
-   * it throws `PreconditionFailedError` instead.
+   * 503, the service's 503 to a write) and the retry finds nothing, that attempt probably
+   * deleted it. `false`: there was none. Without `ifMatch`, that retry deletes a plant created
+   * again under `id` in between; with it, it throws `PreconditionFailedError` instead.
    */
   deletePlant(id: PlantId, options?: WriteOptions): APIPromise<boolean> {
     return this.#send(

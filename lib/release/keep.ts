@@ -51,8 +51,8 @@ export const cdkSynth: Synth = async (stackName, context, outDir) => {
 
 /**
  * Why a child process failed, in one line: the first error line it wrote to stderr (else its
- * first line), else how it ended
- * (its exit code or signal), else the error's own message (it did not start).
+ * first line), else how it ended (its exit code or signal), else the error's own message (it did
+ * not start).
  */
 export function childFailure(error: unknown): string {
   const { stderr, code, signal, message } = (error ?? {}) as {

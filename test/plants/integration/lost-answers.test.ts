@@ -2,12 +2,12 @@
  * A write whose answer was lost, on real engines through a real socket: the client's connections
  * go to a proxy (`engineProxy`) which passes the write on, reads the engine's answer, and closes
  * the connection instead of passing it on (or closes it before passing the write on: a try not
- * made; or answers DynamoDB's 500). The write is sent
- * once (`sentOnce`): the item read afterwards says what it earned. Made and not written over
- * since: 204 for a delete, 200 with the new version for a change. A create knows its plant by
- * its id, changed or deleted since (200), and is put again when not made. A change not made is
- * sent again with a single `If-Match` the item still meets; else it is 503, never a 404, 409 or
- * 412 for a write that may have been made, and never a write made twice.
+ * made; or answers DynamoDB's 500). The write is sent once (`sentOnce`): the item read afterwards
+ * says what it earned. Made and not written over since: 204 for a delete, 200 with the new
+ * version for a change. A create knows its plant by its id, changed or deleted since (200), and
+ * is put again when not made. A change not made is sent again with a single `If-Match` the item
+ * still meets; else it is 503, never a 404, 409 or 412 for a write that may have been made, and
+ * never a write made twice.
  */
 import type { TestStore } from '../../support/store';
 import { useEngineProxy } from '../../support/engine-proxy';
