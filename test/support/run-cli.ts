@@ -6,6 +6,10 @@
  * tested once, in test/house; a suite that checks what a command says and does uses runCommand.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binArgs, binNode } from '../../lib/cli/bin-entry';
 import { failureExitCode, type CliIo, type CliMain } from '../../lib/cli/run';
@@ -91,4 +95,47 @@ export async function runCommand(
     code = failureExitCode(name, caught, io.err);
   }
   return { code, stdout, stderr };
+}
+
+/** What `runBesideImpostor` saw. */
+export interface ImpostorRun {
+  readonly result: CliResult;
+  /** Every request that reached the listener on PORT (`method url authorization`). */
+  readonly heard: string[];
+  /** The data directory the command was given (removed by then). */
+  readonly dataDir: string;
+}
+
+/**
+ * `command` given no `--url` and no token, with npm start's dev token `devToken` in a data
+ * directory of its own (`prepare` may add to it, given the listener's port) and PORT on a
+ * listener that records whatever reaches it: any local user can listen on the port npm start
+ * left, or never took.
+ */
+export async function runBesideImpostor(
+  command: keyof typeof COMMANDS,
+  devToken: string,
+  prepare: (dataDir: string, port: number) => void = () => undefined,
+): Promise<ImpostorRun> {
+  const dataDir = mkdtempSync(join(tmpdir(), `plant-store-${command}-token-`));
+  const heard: string[] = [];
+  const impostor = createServer((request, response) => {
+    heard.push(`${request.method} ${request.url} ${request.headers.authorization ?? ''}`);
+    response.end();
+  });
+  await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve));
+  const port = (impostor.address() as AddressInfo).port;
+  try {
+    writeFileSync(join(dataDir, 'dev-token'), `${devToken}\n`, { mode: 0o600 });
+    prepare(dataDir, port);
+    const result = await runCommand(command, [], {
+      PORT: String(port),
+      PLANT_STORE_DATA_DIR: dataDir,
+      PLANT_STORE_TOKEN: '',
+    });
+    return { result, heard, dataDir };
+  } finally {
+    await new Promise((resolve) => impostor.close(resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }

@@ -6,8 +6,6 @@
  * (`runCommand`); npm runs it where finding npm start is the point.
  */
 import { execFile, spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +22,7 @@ import {
 import { runReleaseCli } from '../../../lib/release/release-cli';
 import { uncheckedFetch } from '../../support/http';
 import { useLocalService } from '../../support/local-service';
-import { runCommand, type CliResult } from '../../support/run-cli';
+import { runBesideImpostor, runCommand, type CliResult } from '../../support/run-cli';
 
 const ROOT = join(__dirname, '../../..');
 const logs: string[] = [];
@@ -126,38 +124,23 @@ it.each([
 ])(
   'without --url, when %s, the dev token goes nowhere: whatever listens on PORT gets nothing',
   async (_, pid) => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-smoke-'));
-    // Any local user can listen on the port npm start left (or never took).
-    const heard: string[] = [];
-    const impostor = createServer((request, response) => {
-      heard.push(`${request.method} ${request.url} ${request.headers.authorization ?? ''}`);
-      response.end();
-    });
-    await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve));
-    const port = (impostor.address() as AddressInfo).port;
-    try {
-      writeFileSync(join(dataDir, 'dev-token'), `${service.devToken}\n`, { mode: 0o600 });
-      if (pid !== undefined) {
+    const { result, heard, dataDir } = await runBesideImpostor(
+      'smoke',
+      service.devToken,
+      (dir, port) => {
+        if (pid === undefined) return;
         writeFileSync(
-          portsFile(dataDir),
+          portsFile(dir),
           JSON.stringify({ pid, dbPort: service.dbPort, url: `http://127.0.0.1:${port}` }),
         );
-      }
-      const result = await runCommand('smoke', [], {
-        PORT: String(port),
-        PLANT_STORE_DATA_DIR: dataDir,
-        PLANT_STORE_TOKEN: '',
-      });
-      expect(result).toEqual({
-        code: 2,
-        stdout: '',
-        stderr: `smoke: no token: set PLANT_STORE_TOKEN (npm start's dev token goes only to a running npm start, and none recorded its ports in ${portsFile(dataDir)}) (see npm run smoke -- --help)\n`,
-      });
-      expect(heard).toEqual([]);
-    } finally {
-      await new Promise((resolve) => impostor.close(resolve));
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+      },
+    );
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `smoke: no token: set PLANT_STORE_TOKEN (npm start's dev token goes only to a running npm start, and none recorded its ports in ${portsFile(dataDir)}) (see npm run smoke -- --help)\n`,
+    });
+    expect(heard).toEqual([]);
   },
 );
 

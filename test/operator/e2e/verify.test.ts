@@ -7,7 +7,7 @@
  * naming what it broke.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ import {
 } from '../../../lib/operator/verify/run';
 import { uncheckedFetch } from '../../support/http';
 import { cliEnvironment, storeTokenOf110, useLocalService } from '../../support/local-service';
-import { runCommand, type CliResult } from '../../support/run-cli';
+import { runBesideImpostor, runCommand, type CliResult } from '../../support/run-cli';
 
 const ROOT = join(__dirname, '../../..');
 
@@ -328,30 +328,13 @@ describe('npm run verify', () => {
   });
 
   it('without --url and no npm start recorded, the dev token goes nowhere: PORT gets nothing', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-verify-token-'));
-    const heard: string[] = [];
-    const impostor = createServer((request, response) => {
-      heard.push(`${request.method} ${request.url}`);
-      response.end();
+    const { result, heard, dataDir } = await runBesideImpostor('verify', service.devToken);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `verify: no token: set PLANT_STORE_TOKEN (npm start's dev token goes only to a running npm start, and none recorded its ports in ${join(dataDir, 'ports.json')}) (see npm run verify -- --help)\n`,
     });
-    await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve));
-    try {
-      writeFileSync(join(dataDir, 'dev-token'), `${service.devToken}\n`, { mode: 0o600 });
-      const result = await runCommand('verify', [], {
-        PORT: String((impostor.address() as AddressInfo).port),
-        PLANT_STORE_DATA_DIR: dataDir,
-        PLANT_STORE_TOKEN: '',
-      });
-      expect(result).toEqual({
-        code: 2,
-        stdout: '',
-        stderr: `verify: no token: set PLANT_STORE_TOKEN (npm start's dev token goes only to a running npm start, and none recorded its ports in ${join(dataDir, 'ports.json')}) (see npm run verify -- --help)\n`,
-      });
-      expect(heard).toEqual([]);
-    } finally {
-      await new Promise((resolve) => impostor.close(resolve));
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    expect(heard).toEqual([]);
   });
 
   it('--help names the options and the exit codes', async () => {
