@@ -153,7 +153,10 @@ async function writeOnce<T extends { readonly version: number }>(
       const { Attributes } = await send();
       return answer(Attributes!);
     } catch (error) {
+      // Before itemAfter, which reads no item for it: conditionalWrite marks the key and retries.
       if (isEmptyIndexKeyRefusal(error)) throw error;
+      // The item after a try that may have been made, or after a refusal; any other failure is
+      // thrown there, as the store's error.
       const after = await itemAfter(table, error, id, signal);
       if (after.maybe) {
         maybe = after.maybe;
